@@ -1,0 +1,3 @@
+strider_kernels_macros::loop_nests! { max_rank = 3; }
+
+fn main() {}

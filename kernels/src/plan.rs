@@ -1,0 +1,359 @@
+//! [`Plan`] (what to copy, plain data) and [`Walk`] (a plan proven safe to execute).
+
+use core::fmt;
+
+use crate::exec::{self, Parallelism};
+use crate::isa::Isa;
+use crate::nest::NEST_ARRAY_LEN;
+use crate::overlap::{Overlap, find_overlap};
+use crate::width::Width;
+
+/// Largest number of dimensions of a plan (DirectML's maximum rank).
+pub const MAX_RANK: usize = 8;
+
+/// One dimension of a [`Plan`]: an extent and the byte strides of both operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dim {
+    /// Number of positions along this dimension (≥ 1).
+    pub extent: usize,
+    /// Byte step in the input between consecutive positions (may be 0 or negative).
+    pub in_stride: isize,
+    /// Byte step in the output between consecutive positions.
+    pub out_stride: isize,
+}
+
+/// A strided copy: for every coordinate `c` of `dims` (outermost first), copy the `width` bytes at
+/// `in_base + Σ cₖ·in_strideₖ` of the input to `out_base + Σ cₖ·out_strideₖ` of the output.
+///
+/// The planner in `strider` produces plans in normal form (size-1 dimensions dropped, dimensions ordered by output
+/// stride, contiguous dimensions coalesced), but any plan is accepted by [`Walk::new`], which checks it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Plan {
+    /// Bytes per element (one of [`Width::ALL`]).
+    pub width: usize,
+    /// Byte offset in the input of the element at coordinate 0.
+    pub in_base: usize,
+    /// Byte offset in the output of the element at coordinate 0.
+    pub out_base: usize,
+    /// Dimensions, outermost first; the last one is the row a row kernel copies. 1 to 8 of them.
+    pub dims: Vec<Dim>,
+}
+
+/// How the innermost dimension (the row) of a walk is copied; chosen by [`Walk::new`] from the row's strides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RowKind {
+    /// Both operands contiguous: one bulk copy per row.
+    Copy,
+    /// Output contiguous, input stepping back one element: a reversed row.
+    Reverse,
+    /// Output contiguous, input stride 0: one element repeated.
+    Broadcast,
+    /// Output contiguous, input stride `stride` elements (|stride| ≥ 2).
+    Gather {
+        /// Input step in elements.
+        stride: isize,
+    },
+    /// Anything else (strided output, input strides that are not whole elements).
+    Strided,
+}
+
+impl fmt::Display for RowKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RowKind::Copy => f.write_str("contiguous copy"),
+            RowKind::Reverse => f.write_str("reverse"),
+            RowKind::Broadcast => f.write_str("broadcast"),
+            RowKind::Gather { stride } => write!(f, "gather (input stride {stride})"),
+            RowKind::Strided => f.write_str("strided"),
+        }
+    }
+}
+
+impl RowKind {
+    /// The kind of a row of `width`-byte elements with the given byte strides.
+    pub fn classify(width: usize, in_stride: isize, out_stride: isize) -> RowKind {
+        let w = width as isize;
+        if out_stride != w {
+            return RowKind::Strided;
+        }
+        match in_stride {
+            s if s == w => RowKind::Copy,
+            s if s == -w => RowKind::Reverse,
+            0 => RowKind::Broadcast,
+            s if s % w == 0 => RowKind::Gather { stride: s / w },
+            _ => RowKind::Strided,
+        }
+    }
+}
+
+/// Why a [`Plan`] cannot become a [`Walk`]. The planner in `strider` only builds valid plans; these errors exist
+/// so that this crate's safe API stays sound on its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PlanError {
+    /// `dims` is empty or longer than [`MAX_RANK`].
+    Rank(usize),
+    /// The element width has no kernel.
+    Width(usize),
+    /// A dimension has extent 0.
+    EmptyDim(usize),
+    /// An address of the operand falls below 0 or beyond `isize::MAX`.
+    AddressRange(&'static str),
+    /// Two output elements share a byte.
+    OverlappingOutput,
+    /// The overlap search could not decide.
+    OverlapUndecided,
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanError::Rank(r) => write!(f, "a plan has 1 to {MAX_RANK} dimensions, not {r}"),
+            PlanError::Width(w) => write!(f, "no kernel copies {w}-byte elements"),
+            PlanError::EmptyDim(d) => write!(f, "dimension {d} of the plan has extent 0"),
+            PlanError::AddressRange(op) => write!(f, "the {op} addresses fall outside 0..=isize::MAX"),
+            PlanError::OverlappingOutput => f.write_str("two output elements of the plan share a byte"),
+            PlanError::OverlapUndecided => f.write_str("could not decide whether output elements overlap"),
+        }
+    }
+}
+
+impl std::error::Error for PlanError {}
+
+/// Why [`Walk::run`] refused to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RunError {
+    /// A buffer is shorter than the bytes the walk addresses.
+    BufferTooSmall {
+        /// `"input"` or `"output"`.
+        operand: &'static str,
+        /// Bytes the walk addresses.
+        required: usize,
+        /// Bytes the buffer holds.
+        actual: usize,
+    },
+    /// The requested instruction set is not available on this CPU.
+    IsaUnavailable(Isa),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::BufferTooSmall { operand, required, actual } => {
+                write!(f, "the {operand} buffer holds {actual} bytes but the walk addresses {required}")
+            }
+            RunError::IsaUnavailable(isa) => write!(f, "instruction set {isa} is not available on this CPU"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// A [`Plan`] checked for execution: every address it touches is known, the output never writes a byte twice, and
+/// the row kernel is chosen. Construct once, run many times from any thread.
+#[derive(Clone, Debug)]
+pub struct Walk {
+    plan: Plan,
+    pub(crate) kind: RowKind,
+    pub(crate) width: Width,
+    /// Outer dimensions (all but the row), outermost first, padded with extent 1.
+    pub(crate) outer_rank: usize,
+    pub(crate) extents: [usize; NEST_ARRAY_LEN],
+    pub(crate) in_strides: [isize; NEST_ARRAY_LEN],
+    pub(crate) out_strides: [isize; NEST_ARRAY_LEN],
+    pub(crate) row_len: usize,
+    pub(crate) row_in_stride: isize,
+    pub(crate) row_out_stride: isize,
+    pub(crate) in_base: usize,
+    pub(crate) out_base: usize,
+    /// Product of the outer extents.
+    pub(crate) rows: usize,
+    /// Bytes written in total.
+    pub(crate) out_bytes: usize,
+    in_need: usize,
+    out_need: usize,
+}
+
+/// Lowest and highest byte offset (inclusive of the element's last byte) an operand's walk touches.
+fn span(base: usize, width: usize, dims: &[Dim], stride: impl Fn(&Dim) -> isize) -> Option<(i128, i128)> {
+    let mut lo = base as i128;
+    let mut hi = base as i128 + width as i128 - 1;
+    for d in dims {
+        let reach = (d.extent as i128 - 1) * stride(d) as i128;
+        if reach < 0 {
+            lo += reach;
+        } else {
+            hi += reach;
+        }
+    }
+    (lo >= 0 && hi < isize::MAX as i128).then_some((lo, hi))
+}
+
+impl Walk {
+    /// Checks `plan` and chooses its row kernel.
+    ///
+    /// # Errors
+    ///
+    /// [`PlanError`] when the plan has no dimensions or more than [`MAX_RANK`], an empty dimension, an unsupported
+    /// width, addresses outside `0..=isize::MAX`, or output elements that overlap.
+    pub fn new(plan: &Plan) -> Result<Walk, PlanError> {
+        let rank = plan.dims.len();
+        if rank == 0 || rank > MAX_RANK {
+            return Err(PlanError::Rank(rank));
+        }
+        let width = Width::from_bytes(plan.width).ok_or(PlanError::Width(plan.width))?;
+        if let Some(k) = plan.dims.iter().position(|d| d.extent == 0) {
+            return Err(PlanError::EmptyDim(k));
+        }
+        let (_, in_hi) =
+            span(plan.in_base, plan.width, &plan.dims, |d| d.in_stride).ok_or(PlanError::AddressRange("input"))?;
+        let (_, out_hi) =
+            span(plan.out_base, plan.width, &plan.dims, |d| d.out_stride).ok_or(PlanError::AddressRange("output"))?;
+        // Byte-level injectivity: the element's bytes are one more dimension of stride 1.
+        let mut sizes: Vec<u64> = plan.dims.iter().map(|d| d.extent as u64).collect();
+        let mut strides: Vec<i64> = plan.dims.iter().map(|d| d.out_stride as i64).collect();
+        sizes.push(plan.width as u64);
+        strides.push(1);
+        match find_overlap(&sizes, &strides) {
+            Overlap::Disjoint => {}
+            Overlap::Collision { .. } => return Err(PlanError::OverlappingOutput),
+            Overlap::Undecided => return Err(PlanError::OverlapUndecided),
+        }
+        let (outer, row) = plan.dims.split_at(rank - 1);
+        let row = row[0];
+        let mut walk = Walk {
+            plan: plan.clone(),
+            kind: RowKind::classify(plan.width, row.in_stride, row.out_stride),
+            width,
+            outer_rank: outer.len(),
+            extents: [1; NEST_ARRAY_LEN],
+            in_strides: [0; NEST_ARRAY_LEN],
+            out_strides: [0; NEST_ARRAY_LEN],
+            row_len: row.extent,
+            row_in_stride: row.in_stride,
+            row_out_stride: row.out_stride,
+            in_base: plan.in_base,
+            out_base: plan.out_base,
+            rows: outer.iter().map(|d| d.extent).product(),
+            out_bytes: 0,
+            in_need: in_hi as usize + 1,
+            out_need: out_hi as usize + 1,
+        };
+        // The output is injective at byte level, so the element count times the width fits below isize::MAX.
+        walk.out_bytes = walk.rows * walk.row_len * plan.width;
+        for (k, d) in outer.iter().enumerate() {
+            walk.extents[k] = d.extent;
+            walk.in_strides[k] = d.in_stride;
+            walk.out_strides[k] = d.out_stride;
+        }
+        Ok(walk)
+    }
+
+    /// The plan this walk executes.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The row kernel chosen for the innermost dimension.
+    pub fn kind(&self) -> RowKind {
+        self.kind
+    }
+
+    /// Bytes the input buffer must hold.
+    pub fn input_bytes_needed(&self) -> usize {
+        self.in_need
+    }
+
+    /// Bytes the output buffer must hold.
+    pub fn output_bytes_needed(&self) -> usize {
+        self.out_need
+    }
+
+    /// Bytes the walk writes (the element count times the width).
+    pub fn bytes_copied(&self) -> usize {
+        self.out_bytes
+    }
+
+    /// Copies `src` into `dst` as planned. Bytes of `dst` that the plan does not address are not written.
+    ///
+    /// `isa` forces an instruction set (`None`: the best this CPU has); `parallelism` says whether the walk may be
+    /// split across the current rayon pool.
+    ///
+    /// # Errors
+    ///
+    /// [`RunError::BufferTooSmall`] when a buffer is shorter than [`Walk::input_bytes_needed`] or
+    /// [`Walk::output_bytes_needed`]; [`RunError::IsaUnavailable`] when `isa` is not available. Nothing is written
+    /// then.
+    pub fn run(&self, src: &[u8], dst: &mut [u8], parallelism: Parallelism, isa: Option<Isa>) -> Result<(), RunError> {
+        if src.len() < self.in_need {
+            return Err(RunError::BufferTooSmall { operand: "input", required: self.in_need, actual: src.len() });
+        }
+        if dst.len() < self.out_need {
+            return Err(RunError::BufferTooSmall { operand: "output", required: self.out_need, actual: dst.len() });
+        }
+        let level = match isa {
+            None => crate::isa::best(),
+            Some(isa) => crate::isa::Level::of(isa).ok_or(RunError::IsaUnavailable(isa))?,
+        };
+        exec::run(self, src, dst, level, parallelism);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(width: usize, in_base: usize, dims: &[(usize, isize, isize)]) -> Plan {
+        Plan {
+            width,
+            in_base,
+            out_base: 0,
+            dims: dims.iter().map(|&(extent, in_stride, out_stride)| Dim { extent, in_stride, out_stride }).collect(),
+        }
+    }
+
+    #[test]
+    fn classify_rows() {
+        assert_eq!(RowKind::classify(4, 4, 4), RowKind::Copy);
+        assert_eq!(RowKind::classify(4, -4, 4), RowKind::Reverse);
+        assert_eq!(RowKind::classify(4, 0, 4), RowKind::Broadcast);
+        assert_eq!(RowKind::classify(4, -12, 4), RowKind::Gather { stride: -3 });
+        assert_eq!(RowKind::classify(4, 6, 4), RowKind::Strided);
+        assert_eq!(RowKind::classify(4, 4, 8), RowKind::Strided);
+    }
+
+    #[test]
+    fn rejects_unsafe_plans() {
+        assert_eq!(Walk::new(&plan(4, 0, &[])).unwrap_err(), PlanError::Rank(0));
+        assert_eq!(Walk::new(&plan(5, 0, &[(2, 5, 5)])).unwrap_err(), PlanError::Width(5));
+        assert_eq!(Walk::new(&plan(4, 0, &[(2, 4, 4), (0, 4, 4)])).unwrap_err(), PlanError::EmptyDim(1));
+        // reversed row starting at 0 reads below the buffer
+        assert_eq!(Walk::new(&plan(4, 0, &[(2, -4, 4)])).unwrap_err(), PlanError::AddressRange("input"));
+        // output rows overlap by 2 bytes
+        assert_eq!(Walk::new(&plan(4, 0, &[(2, 16, 2), (4, 4, 4)])).unwrap_err(), PlanError::OverlappingOutput);
+        assert_eq!(Walk::new(&plan(1, 0, &[(2, 1, isize::MAX)])).unwrap_err(), PlanError::AddressRange("output"));
+    }
+
+    #[test]
+    fn needs_and_run_checks() {
+        let w = Walk::new(&plan(2, 6, &[(3, -2, 2)])).unwrap();
+        assert_eq!((w.input_bytes_needed(), w.output_bytes_needed(), w.bytes_copied()), (8, 6, 6));
+        assert_eq!(w.kind(), RowKind::Reverse);
+        let src = [1u8, 2, 3, 4, 5, 6, 7, 8];
+        let mut dst = [0u8; 6];
+        assert!(matches!(
+            w.run(&src[..7], &mut dst, Parallelism::Auto, None),
+            Err(RunError::BufferTooSmall { operand: "input", required: 8, actual: 7 })
+        ));
+        assert!(matches!(
+            w.run(&src, &mut dst[..5], Parallelism::Auto, None),
+            Err(RunError::BufferTooSmall { operand: "output", .. })
+        ));
+        assert_eq!(dst, [0; 6]);
+        w.run(&src, &mut dst, Parallelism::Auto, None).unwrap();
+        assert_eq!(dst, [7, 8, 5, 6, 3, 4]);
+    }
+}

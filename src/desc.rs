@@ -1,0 +1,246 @@
+//! Tensor descriptions (`DML_BUFFER_TENSOR_DESC`) and the minimum buffer size (`DMLCalcBufferTensorSize`).
+
+use core::fmt;
+
+use crate::{DataType, Error};
+
+/// DirectML's largest tensor rank.
+pub const MAX_RANK: usize = 8;
+
+/// A tensor's data type, sizes and strides: mirror of `DML_BUFFER_TENSOR_DESC`.
+///
+/// Element `c` (a coordinate vector, `0 ≤ cᵢ < sizesᵢ`) lives at element offset `Σ cᵢ·stridesᵢ` of the buffer.
+/// Strides are unsigned and counted in elements; without explicit strides the tensor is packed row-major. A stride
+/// of 0 broadcasts a dimension, larger strides pad, and a permutation of the packed strides describes another
+/// layout (NHWC data under NCHW-ordered sizes). See the crate documentation's "Memory layout".
+///
+/// # Examples
+///
+/// ```
+/// use strider::{DataType, TensorDesc};
+/// // DHW 2×2×3, packed.
+/// let t = TensorDesc::new(DataType::Uint8, &[2, 2, 3])?;
+/// assert_eq!(t.strides(), &[6, 3, 1]);
+/// assert_eq!(t.min_buffer_size_in_bytes(), 12);
+/// // 2×3 rows padded to 5 elements: the last element sits at offset 5 + 2 = 7.
+/// let padded = TensorDesc::with_strides(DataType::Float32, &[2, 3], &[5, 1])?;
+/// assert_eq!(padded.addressed_bytes(), 32);
+/// # Ok::<(), strider::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct TensorDesc {
+    data_type: DataType,
+    rank: u8,
+    sizes: [u32; MAX_RANK],
+    /// Explicit strides, or the packed ones.
+    strides: [u32; MAX_RANK],
+    explicit: bool,
+    addressed: u64,
+    min_size: u64,
+}
+
+fn check_shape(sizes: &[u32], strides: Option<&[u32]>) -> Result<(), Error> {
+    if sizes.is_empty() || sizes.len() > MAX_RANK {
+        return Err(Error::InvalidRank { rank: sizes.len() });
+    }
+    if let Some(s) = strides
+        && s.len() != sizes.len()
+    {
+        return Err(Error::StrideCount { sizes: sizes.len(), strides: s.len() });
+    }
+    if let Some(dim) = sizes.iter().position(|&n| n == 0) {
+        return Err(Error::ZeroSize { dim });
+    }
+    Ok(())
+}
+
+/// Bytes from the buffer start through the last byte of the last element: `(Σ (sizesᵢ − 1)·stridesᵢ + 1) · size`,
+/// or `Π sizes · size` when packed. Checked in 64 bits; `None` on overflow.
+fn addressed_bytes(data_type: DataType, sizes: &[u32], strides: Option<&[u32]>) -> Option<u64> {
+    let elements = match strides {
+        None => sizes.iter().try_fold(1u64, |acc, &n| acc.checked_mul(u64::from(n)))?,
+        Some(strides) => sizes
+            .iter()
+            .zip(strides)
+            .try_fold(0u64, |acc, (&n, &s)| acc.checked_add(u64::from(n - 1).checked_mul(u64::from(s))?))?
+            .checked_add(1)?,
+    };
+    elements.checked_mul(data_type.size_in_bytes() as u64)
+}
+
+fn overflow(data_type: DataType, sizes: &[u32], strides: Option<&[u32]>) -> Error {
+    let strides = match strides {
+        Some(s) => s.iter().map(|&s| u64::from(s)).collect(),
+        None => {
+            // Packed strides in u64, saturating (only used to describe the error).
+            let mut out = vec![0u64; sizes.len()];
+            let mut acc = 1u64;
+            for (o, &n) in out.iter_mut().zip(sizes).rev() {
+                *o = acc;
+                acc = acc.saturating_mul(u64::from(n));
+            }
+            out
+        }
+    };
+    Error::SizeOverflow { data_type, sizes: sizes.to_vec(), strides }
+}
+
+/// The minimum buffer size in bytes of a tensor: DirectML's `DMLCalcBufferTensorSize`, computed in checked 64-bit
+/// arithmetic.
+///
+/// Packed (`strides == None`): `Π sizes · elementSize`; strided: `(Σ (sizesᵢ − 1)·stridesᵢ + 1) · elementSize`; then
+/// rounded up to a multiple of 4.
+///
+/// # Errors
+///
+/// [`Error::InvalidRank`], [`Error::StrideCount`], [`Error::ZeroSize`] for malformed shapes and
+/// [`Error::SizeOverflow`] when the size does not fit in 64 bits.
+///
+/// # Examples
+///
+/// ```
+/// use strider::{calc_buffer_tensor_size, DataType};
+/// // Broadcast: a 2×3 view of 3 elements.
+/// assert_eq!(calc_buffer_tensor_size(DataType::Uint8, &[2, 3], Some(&[0, 1]))?, 4); // 3 bytes, rounded up to 4
+/// assert_eq!(calc_buffer_tensor_size(DataType::Float16, &[1, 1, 3, 5], None)?, 32);
+/// # Ok::<(), strider::Error>(())
+/// ```
+pub fn calc_buffer_tensor_size(data_type: DataType, sizes: &[u32], strides: Option<&[u32]>) -> Result<u64, Error> {
+    check_shape(sizes, strides)?;
+    let bytes = addressed_bytes(data_type, sizes, strides).ok_or_else(|| overflow(data_type, sizes, strides))?;
+    round_up_4(bytes).ok_or_else(|| overflow(data_type, sizes, strides))
+}
+
+fn round_up_4(bytes: u64) -> Option<u64> {
+    Some(bytes.checked_add(3)? & !3)
+}
+
+impl TensorDesc {
+    /// A packed (row-major) tensor.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidRank`] unless 1 to 8 sizes are given, [`Error::ZeroSize`] for a size of 0,
+    /// [`Error::PackedStrideOverflow`] when a packed stride does not fit in `u32`, and [`Error::SizeOverflow`]
+    /// when the tensor addresses more bytes than the address space holds.
+    pub fn new(data_type: DataType, sizes: &[u32]) -> Result<TensorDesc, Error> {
+        Self::build(data_type, sizes, None)
+    }
+
+    /// A tensor with explicit strides (in elements).
+    ///
+    /// # Errors
+    ///
+    /// As [`TensorDesc::new`], and [`Error::StrideCount`] when `strides` does not have one entry per size.
+    pub fn with_strides(data_type: DataType, sizes: &[u32], strides: &[u32]) -> Result<TensorDesc, Error> {
+        Self::build(data_type, sizes, Some(strides))
+    }
+
+    fn build(data_type: DataType, sizes: &[u32], strides: Option<&[u32]>) -> Result<TensorDesc, Error> {
+        check_shape(sizes, strides)?;
+        let rank = sizes.len();
+        let mut desc = TensorDesc {
+            data_type,
+            rank: rank as u8,
+            sizes: [1; MAX_RANK],
+            strides: [0; MAX_RANK],
+            explicit: strides.is_some(),
+            addressed: 0,
+            min_size: 0,
+        };
+        desc.sizes[..rank].copy_from_slice(sizes);
+        match strides {
+            Some(s) => desc.strides[..rank].copy_from_slice(s),
+            None => {
+                let mut acc = 1u64;
+                for dim in (0..rank).rev() {
+                    desc.strides[dim] = u32::try_from(acc).map_err(|_| Error::PackedStrideOverflow {
+                        dim,
+                        sizes: sizes.to_vec(),
+                        stride: acc,
+                    })?;
+                    // sizes ≤ u32::MAX and acc ≤ u32::MAX here, so the product fits in u64.
+                    acc *= u64::from(sizes[dim]);
+                }
+            }
+        }
+        let err = || overflow(data_type, sizes, strides);
+        desc.addressed = addressed_bytes(data_type, sizes, strides).ok_or_else(err)?;
+        // No buffer can be larger than isize::MAX bytes, and kernels compute byte offsets in isize.
+        if desc.addressed > isize::MAX as u64 {
+            return Err(err());
+        }
+        desc.min_size = round_up_4(desc.addressed).ok_or_else(err)?;
+        Ok(desc)
+    }
+
+    /// The element data type.
+    pub fn data_type(&self) -> DataType {
+        self.data_type
+    }
+
+    /// The number of dimensions (`DimensionCount`).
+    pub fn rank(&self) -> usize {
+        usize::from(self.rank)
+    }
+
+    /// The sizes, outermost first.
+    pub fn sizes(&self) -> &[u32] {
+        &self.sizes[..self.rank()]
+    }
+
+    /// The strides in elements: the explicit ones, or the packed row-major strides when none were given.
+    pub fn strides(&self) -> &[u32] {
+        &self.strides[..self.rank()]
+    }
+
+    /// The strides as given at construction (`None` for a packed tensor built by [`TensorDesc::new`]).
+    pub fn explicit_strides(&self) -> Option<&[u32]> {
+        self.explicit.then(|| self.strides())
+    }
+
+    /// The number of logical elements, `Π sizes`.
+    pub fn element_count(&self) -> u64 {
+        // ≤ 2^256 in principle, but every tensor that validated addresses ≤ isize::MAX bytes *or* broadcasts;
+        // saturate rather than overflow for broadcast views of astronomically many elements.
+        self.sizes().iter().fold(1u64, |acc, &n| acc.saturating_mul(u64::from(n)))
+    }
+
+    /// `DMLCalcBufferTensorSize`: the bytes from the buffer start through the last element, rounded up to a
+    /// multiple of 4.
+    pub fn min_buffer_size_in_bytes(&self) -> u64 {
+        self.min_size
+    }
+
+    /// The bytes the tensor addresses (through the last byte of its last element, not rounded): the least buffer
+    /// length `execute` accepts for it.
+    pub fn addressed_bytes(&self) -> u64 {
+        self.addressed
+    }
+}
+
+impl PartialEq for TensorDesc {
+    /// Two descriptions are equal when they describe the same layout: a packed tensor equals the same sizes with
+    /// explicit packed strides.
+    fn eq(&self, other: &Self) -> bool {
+        self.data_type == other.data_type && self.sizes() == other.sizes() && self.strides() == other.strides()
+    }
+}
+
+impl Eq for TensorDesc {}
+
+impl core::hash::Hash for TensorDesc {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        (self.data_type, self.sizes(), self.strides()).hash(state);
+    }
+}
+
+impl fmt::Display for TensorDesc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} sizes {:?} strides {:?}", self.data_type, self.sizes(), self.strides())?;
+        if !self.explicit {
+            f.write_str(" (packed)")?;
+        }
+        Ok(())
+    }
+}

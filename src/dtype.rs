@@ -1,0 +1,185 @@
+//! Element data types (`DML_TENSOR_DATA_TYPE`) and the typed views over them.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::Error;
+
+/// The data type of a tensor's elements, mirror of `DML_TENSOR_DATA_TYPE`.
+///
+/// Copies never look at values, so the data type only fixes the element size; it still has to match between the
+/// operands of an operator, as in DirectML.
+///
+/// # Examples
+///
+/// ```
+/// use strider::DataType;
+/// let dt: DataType = "FLOAT16".parse().unwrap();
+/// assert_eq!(dt, DataType::Float16);
+/// assert_eq!(dt.size_in_bytes(), 2);
+/// assert_eq!("u8".parse::<DataType>().unwrap(), DataType::Uint8);
+/// assert_eq!(DataType::Int32.to_string(), "INT32");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DataType {
+    /// `DML_TENSOR_DATA_TYPE_FLOAT32`
+    Float32,
+    /// `DML_TENSOR_DATA_TYPE_FLOAT16`
+    Float16,
+    /// `DML_TENSOR_DATA_TYPE_INT32`
+    Int32,
+    /// `DML_TENSOR_DATA_TYPE_INT16`
+    Int16,
+    /// `DML_TENSOR_DATA_TYPE_INT8`
+    Int8,
+    /// `DML_TENSOR_DATA_TYPE_UINT32`
+    Uint32,
+    /// `DML_TENSOR_DATA_TYPE_UINT16`
+    Uint16,
+    /// `DML_TENSOR_DATA_TYPE_UINT8`
+    Uint8,
+    /// `DML_TENSOR_DATA_TYPE_FLOAT64` (DirectML feature level 4.1)
+    Float64,
+    /// `DML_TENSOR_DATA_TYPE_INT64` (DirectML feature level 4.1)
+    Int64,
+    /// `DML_TENSOR_DATA_TYPE_UINT64` (DirectML feature level 4.1)
+    Uint64,
+}
+
+impl DataType {
+    /// Every data type.
+    pub const ALL: [DataType; 11] = [
+        DataType::Float32,
+        DataType::Float16,
+        DataType::Int32,
+        DataType::Int16,
+        DataType::Int8,
+        DataType::Uint32,
+        DataType::Uint16,
+        DataType::Uint8,
+        DataType::Float64,
+        DataType::Int64,
+        DataType::Uint64,
+    ];
+
+    /// Bytes per element.
+    pub const fn size_in_bytes(self) -> usize {
+        match self {
+            DataType::Int8 | DataType::Uint8 => 1,
+            DataType::Float16 | DataType::Int16 | DataType::Uint16 => 2,
+            DataType::Float32 | DataType::Int32 | DataType::Uint32 => 4,
+            DataType::Float64 | DataType::Int64 | DataType::Uint64 => 8,
+        }
+    }
+
+    /// The DirectML name without its prefix: `FLOAT32`, `UINT8`, ….
+    pub const fn dml_name(self) -> &'static str {
+        match self {
+            DataType::Float32 => "FLOAT32",
+            DataType::Float16 => "FLOAT16",
+            DataType::Int32 => "INT32",
+            DataType::Int16 => "INT16",
+            DataType::Int8 => "INT8",
+            DataType::Uint32 => "UINT32",
+            DataType::Uint16 => "UINT16",
+            DataType::Uint8 => "UINT8",
+            DataType::Float64 => "FLOAT64",
+            DataType::Int64 => "INT64",
+            DataType::Uint64 => "UINT64",
+        }
+    }
+
+    /// The short name: `f32`, `u8`, ….
+    pub const fn short_name(self) -> &'static str {
+        match self {
+            DataType::Float32 => "f32",
+            DataType::Float16 => "f16",
+            DataType::Int32 => "i32",
+            DataType::Int16 => "i16",
+            DataType::Int8 => "i8",
+            DataType::Uint32 => "u32",
+            DataType::Uint16 => "u16",
+            DataType::Uint8 => "u8",
+            DataType::Float64 => "f64",
+            DataType::Int64 => "i64",
+            DataType::Uint64 => "u64",
+        }
+    }
+}
+
+impl fmt::Display for DataType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.dml_name())
+    }
+}
+
+impl FromStr for DataType {
+    type Err = Error;
+
+    /// Accepts DirectML names with or without the `DML_TENSOR_DATA_TYPE_` prefix (`FLOAT32`) and short names
+    /// (`f32`), case-insensitively.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let t = s.trim();
+        let t = t.get(..21).filter(|p| p.eq_ignore_ascii_case("DML_TENSOR_DATA_TYPE_")).map_or(t, |_| &t[21..]);
+        DataType::ALL
+            .into_iter()
+            .find(|dt| t.eq_ignore_ascii_case(dt.dml_name()) || t.eq_ignore_ascii_case(dt.short_name()))
+            .ok_or_else(|| Error::UnknownDataType { name: s.to_owned() })
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A Rust element type with a [`DataType`], for the typed `execute_typed` conveniences.
+///
+/// Implemented for `f32`, [`half::f16`], `i32`, `i16`, `i8`, `u32`, `u16`, `u8`, `f64`, `i64` and `u64`.
+pub trait Element: bytemuck::Pod + sealed::Sealed {
+    /// The data type this Rust type holds.
+    const DATA_TYPE: DataType;
+}
+
+macro_rules! element {
+    ($($t:ty => $dt:ident),* $(,)?) => {$(
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DATA_TYPE: DataType = DataType::$dt;
+        }
+    )*};
+}
+
+element! {
+    f32 => Float32, half::f16 => Float16, i32 => Int32, i16 => Int16, i8 => Int8,
+    u32 => Uint32, u16 => Uint16, u8 => Uint8, f64 => Float64, i64 => Int64, u64 => Uint64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for dt in DataType::ALL {
+            assert_eq!(dt.dml_name().parse::<DataType>().unwrap(), dt);
+            assert_eq!(dt.short_name().to_uppercase().parse::<DataType>().unwrap(), dt);
+            assert_eq!(
+                format!("DML_TENSOR_DATA_TYPE_{}", dt.dml_name().to_lowercase()).parse::<DataType>().unwrap(),
+                dt
+            );
+            assert_eq!(dt.to_string(), dt.dml_name());
+        }
+        assert_eq!(" uint16 ".parse::<DataType>().unwrap(), DataType::Uint16);
+    }
+
+    #[test]
+    fn unknown_names_are_errors() {
+        let e = "float8".parse::<DataType>().unwrap_err();
+        assert_eq!(e, Error::UnknownDataType { name: "float8".into() });
+        assert!(e.to_string().contains("float8"));
+        assert!("DML_TENSOR_DATA_TYPE_".parse::<DataType>().is_err());
+        assert!("".parse::<DataType>().is_err());
+        assert!("DML_TENSOR_DATA_TYPE_é".parse::<DataType>().is_err());
+    }
+}

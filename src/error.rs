@@ -1,0 +1,230 @@
+//! The one error type of the crate.
+
+use core::fmt;
+
+use crate::{DataType, Isa};
+
+/// Which operand of an operator an error is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    /// The input tensor.
+    Input,
+    /// The output tensor.
+    Output,
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Operand::Input => "input",
+            Operand::Output => "output",
+        })
+    }
+}
+
+/// Everything that can go wrong, each variant carrying the values needed to understand it. Validation happens
+/// when a descriptor or operator is constructed; `execute` only checks buffers.
+///
+/// # Examples
+///
+/// ```
+/// use strider::{DataType, Error, TensorDesc};
+/// let err = TensorDesc::new(DataType::Float32, &[2, 0, 3]).unwrap_err();
+/// assert_eq!(err, Error::ZeroSize { dim: 1 });
+/// assert_eq!(err.to_string(), "size of dimension 1 is 0; every size must be at least 1");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A tensor's dimension count is outside 1..=8.
+    #[error("a tensor has {rank} dimensions; DirectML tensors have 1 to 8")]
+    InvalidRank {
+        /// The dimension count given.
+        rank: usize,
+    },
+    /// Strides were given, but not one per dimension.
+    #[error("a tensor with {sizes} sizes was given {strides} strides; there must be one stride per dimension")]
+    StrideCount {
+        /// Number of sizes.
+        sizes: usize,
+        /// Number of strides.
+        strides: usize,
+    },
+    /// A size is 0.
+    #[error("size of dimension {dim} is 0; every size must be at least 1")]
+    ZeroSize {
+        /// The dimension.
+        dim: usize,
+    },
+    /// The packed strides of the sizes do not fit DirectML's 32-bit strides.
+    #[error(
+        "the packed stride of dimension {dim} for sizes {sizes:?} would be {stride}, which does not fit the 32-bit \
+         strides of a DirectML tensor"
+    )]
+    PackedStrideOverflow {
+        /// The dimension whose stride overflows.
+        dim: usize,
+        /// The sizes.
+        sizes: Vec<u32>,
+        /// The stride it would need.
+        stride: u64,
+    },
+    /// The bytes a tensor addresses overflow 64-bit arithmetic or the address space.
+    #[error(
+        "a {data_type} tensor with sizes {sizes:?} and strides {strides:?} addresses more bytes than the address \
+         space holds"
+    )]
+    SizeOverflow {
+        /// The element type.
+        data_type: DataType,
+        /// The sizes.
+        sizes: Vec<u32>,
+        /// The strides (packed ones when none were given).
+        strides: Vec<u64>,
+    },
+    /// Input and output ranks differ.
+    #[error("the input has {input} dimensions but the output has {output}; they must be equal")]
+    RankMismatch {
+        /// Input rank.
+        input: usize,
+        /// Output rank.
+        output: usize,
+    },
+    /// Input and output data types differ.
+    #[error("the input is {input} but the output is {output}; the data types must be equal")]
+    DataTypeMismatch {
+        /// Input data type.
+        input: DataType,
+        /// Output data type.
+        output: DataType,
+    },
+    /// An operator argument array does not have one entry per dimension.
+    #[error("{argument} has {len} entries but the tensors have {rank} dimensions")]
+    ArgumentLength {
+        /// The argument's name (`window_offsets`, …).
+        argument: &'static str,
+        /// Entries given.
+        len: usize,
+        /// The tensors' rank.
+        rank: usize,
+    },
+    /// A window size is 0.
+    #[error("the window size of dimension {dim} is 0; windows must not be empty")]
+    EmptyWindow {
+        /// The dimension.
+        dim: usize,
+    },
+    /// A window reaches beyond the input.
+    #[error(
+        "the window of dimension {dim} (offset {offset} + size {size} = {end}) extends beyond the input size \
+         {input_size}"
+    )]
+    WindowOutOfBounds {
+        /// The dimension.
+        dim: usize,
+        /// Window offset.
+        offset: u32,
+        /// Window size.
+        size: u32,
+        /// `offset + size`, computed without wrapping.
+        end: u64,
+        /// The input's size in this dimension.
+        input_size: u32,
+    },
+    /// A window stride is 0.
+    #[error("the window stride of dimension {dim} is 0; window strides must be non-zero")]
+    ZeroWindowStride {
+        /// The dimension.
+        dim: usize,
+    },
+    /// An output size is larger than the window can fill.
+    #[error(
+        "the output size {output_size} of dimension {dim} exceeds the {max} element(s) the window can copy \
+         (1 + (window size {window_size} - 1) / |window stride {window_stride}|)"
+    )]
+    OutputSizeOutOfRange {
+        /// The dimension.
+        dim: usize,
+        /// The output's size in this dimension.
+        output_size: u32,
+        /// The largest allowed output size.
+        max: u64,
+        /// Window size.
+        window_size: u32,
+        /// Window stride.
+        window_stride: i64,
+    },
+    /// The output sizes do not equal the sizes the operator produces.
+    #[error("the output size of dimension {dim} is {output_size} but the operator produces {expected}")]
+    OutputSizeMismatch {
+        /// The dimension.
+        dim: usize,
+        /// The output tensor's size.
+        output_size: u32,
+        /// The size the operator produces.
+        expected: u32,
+    },
+    /// Two output coordinates address the same element.
+    #[error(
+        "the output strides {strides:?} make coordinates {first:?} and {second:?} address the same element; an \
+         output must not overlap itself"
+    )]
+    OverlappingOutput {
+        /// The output strides.
+        strides: Vec<u32>,
+        /// One coordinate.
+        first: Vec<u64>,
+        /// Another coordinate at the same element.
+        second: Vec<u64>,
+    },
+    /// The overlap check gave up on an exotic output layout.
+    #[error(
+        "could not prove within the search budget that output sizes {sizes:?} with strides {strides:?} never \
+         address one element twice"
+    )]
+    OverlapUndecided {
+        /// The output sizes.
+        sizes: Vec<u32>,
+        /// The output strides.
+        strides: Vec<u32>,
+    },
+    /// A buffer is shorter than the bytes its tensor addresses.
+    #[error("the {operand} buffer holds {actual} bytes but its tensor addresses {required} bytes")]
+    BufferTooSmall {
+        /// Which buffer.
+        operand: Operand,
+        /// Bytes the tensor addresses.
+        required: u64,
+        /// Bytes the buffer holds.
+        actual: usize,
+    },
+    /// A typed execution used an element type of another data type.
+    #[error("typed execution with {actual} elements on an operator over {expected}")]
+    ElementTypeMismatch {
+        /// The operator's data type.
+        expected: DataType,
+        /// The data type of the Rust element type used.
+        actual: DataType,
+    },
+    /// A data type name was not recognized.
+    #[error(
+        "unknown data type {name:?}: expected a DirectML name (FLOAT32, FLOAT16, INT32, …, UINT8) or a short name \
+         (f32, f16, i32, …, u8)"
+    )]
+    UnknownDataType {
+        /// The name given.
+        name: String,
+    },
+    /// A forced instruction set is not available on this CPU.
+    #[error("instruction set {isa} is not available on this CPU")]
+    IsaUnavailable {
+        /// The instruction set asked for.
+        isa: Isa,
+    },
+    /// A bug in Strider: a validated operator could not be planned or run.
+    #[error("internal error in strider (please report it): {detail}")]
+    Internal {
+        /// What went wrong.
+        detail: String,
+    },
+}

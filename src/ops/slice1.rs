@@ -1,0 +1,200 @@
+//! `DML_SLICE1`: copy a strided window of the input, each dimension forwards or backwards.
+
+use strider_kernels::{Plan, RowKind};
+
+use crate::desc::{MAX_RANK, TensorDesc};
+use crate::engine::{Engine, ExecOptions};
+use crate::ops::check_operands;
+use crate::{Element, Error};
+
+/// `DML_SLICE1_OPERATOR_DESC`, validated and planned: extracts a strided window of the input.
+///
+/// For each dimension `i` the window starts at `window_offsets[i]` and spans `window_sizes[i]` input elements; it
+/// is walked with step `window_strides[i]`, from the window's beginning when the stride is positive and from its
+/// end (`offset + size − 1`) when it is negative:
+///
+/// `output[c] = input[start + window_strides ∘ c]`, `startᵢ = offsetᵢ` or `offsetᵢ + sizeᵢ − 1`.
+///
+/// Each output size may be anything from 1 to `1 + (window_sizes[i] − 1) / |window_strides[i]|`.
+///
+/// A `Slice1` is `Send + Sync`: construct it once, execute it many times from any thread.
+///
+/// # Examples
+///
+/// Example 2 of the DirectML documentation (a negative stride copies from the window's end):
+///
+/// ```
+/// use strider::{DataType, Slice1, TensorDesc};
+/// let input = TensorDesc::new(DataType::Float32, &[1, 1, 4, 4])?;
+/// let output = TensorDesc::new(DataType::Float32, &[1, 1, 2, 2])?;
+/// let slice = Slice1::new(&input, &output, &[0, 0, 0, 1], &[1, 1, 4, 3], &[1, 1, -2, 2])?;
+///
+/// let x: Vec<f32> = (1..=16).map(|v| v as f32).collect();
+/// let mut y = vec![0f32; 4];
+/// slice.execute_typed(&x, &mut y)?;
+/// assert_eq!(y, [14.0, 16.0, 6.0, 8.0]);
+/// # Ok::<(), strider::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Slice1 {
+    engine: Engine,
+    window_offsets: [u32; MAX_RANK],
+    window_sizes: [u32; MAX_RANK],
+    window_strides: [i32; MAX_RANK],
+}
+
+impl Slice1 {
+    /// Validates a slice and plans its execution.
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::RankMismatch`], [`Error::DataTypeMismatch`]: the tensors disagree;
+    /// - [`Error::ArgumentLength`]: an argument array does not have one entry per dimension;
+    /// - [`Error::EmptyWindow`], [`Error::WindowOutOfBounds`], [`Error::ZeroWindowStride`]: a window is empty,
+    ///   reaches beyond the input, or has stride 0;
+    /// - [`Error::OutputSizeOutOfRange`]: an output size exceeds `1 + (window size − 1) / |stride|`;
+    /// - [`Error::OverlappingOutput`], [`Error::OverlapUndecided`]: the output's strides map two coordinates to
+    ///   one element.
+    pub fn new(
+        input: &TensorDesc,
+        output: &TensorDesc,
+        window_offsets: &[u32],
+        window_sizes: &[u32],
+        window_strides: &[i32],
+    ) -> Result<Slice1, Error> {
+        let rank = check_operands(
+            input,
+            output,
+            &[
+                ("window_offsets", window_offsets.len()),
+                ("window_sizes", window_sizes.len()),
+                ("window_strides", window_strides.len()),
+            ],
+        )?;
+        let mut in_strides = [0i64; MAX_RANK];
+        let mut in_base = 0u64;
+        for dim in 0..rank {
+            let (offset, size, stride) = (window_offsets[dim], window_sizes[dim], window_strides[dim]);
+            let input_size = input.sizes()[dim];
+            if size == 0 {
+                return Err(Error::EmptyWindow { dim });
+            }
+            let end = u64::from(offset) + u64::from(size);
+            if end > u64::from(input_size) {
+                return Err(Error::WindowOutOfBounds { dim, offset, size, end, input_size });
+            }
+            if stride == 0 {
+                return Err(Error::ZeroWindowStride { dim });
+            }
+            let max = 1 + u64::from(size - 1) / u64::from(stride.unsigned_abs());
+            let output_size = output.sizes()[dim];
+            if u64::from(output_size) > max {
+                return Err(Error::OutputSizeOutOfRange {
+                    dim,
+                    output_size,
+                    max,
+                    window_size: size,
+                    window_stride: i64::from(stride),
+                });
+            }
+            // The first element copied; every later one stays inside the window because output_size ≤ max.
+            let start = if stride < 0 { end - 1 } else { u64::from(offset) };
+            let s = input.strides()[dim];
+            // start < input_size, so start·s is at most the tensor's addressed extent, which fits in u64.
+            in_base += start * u64::from(s);
+            in_strides[dim] = i64::from(stride) * i64::from(s);
+        }
+        let engine = Engine::new(input, output, &in_strides[..rank], in_base)?;
+        let mut slice = Slice1 {
+            engine,
+            window_offsets: [0; MAX_RANK],
+            window_sizes: [0; MAX_RANK],
+            window_strides: [0; MAX_RANK],
+        };
+        slice.window_offsets[..rank].copy_from_slice(window_offsets);
+        slice.window_sizes[..rank].copy_from_slice(window_sizes);
+        slice.window_strides[..rank].copy_from_slice(window_strides);
+        Ok(slice)
+    }
+
+    /// Copies the window of `input` into `output` (raw little-endian buffers of any alignment), using the current
+    /// rayon pool for large outputs and the best instruction set of this CPU.
+    ///
+    /// Each buffer must hold at least [`TensorDesc::addressed_bytes`] of its tensor. Bytes of `output` that no
+    /// output coordinate addresses (padding) are never written.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BufferTooSmall`] when a buffer is too short; nothing is written then.
+    pub fn execute(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        self.engine.execute(input, output, &ExecOptions::default())
+    }
+
+    /// [`Slice1::execute`] with explicit threading and instruction-set choices.
+    ///
+    /// # Errors
+    ///
+    /// As [`Slice1::execute`], and [`Error::IsaUnavailable`] when `opts` forces an instruction set this CPU lacks.
+    pub fn execute_with(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
+        self.engine.execute(input, output, opts)
+    }
+
+    /// [`Slice1::execute`] over typed slices; `T` must be the operator's data type (`f32` for `FLOAT32`,
+    /// [`half::f16`] for `FLOAT16`, …).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ElementTypeMismatch`] when `T` is another data type; otherwise as [`Slice1::execute`].
+    pub fn execute_typed<T: Element>(&self, input: &[T], output: &mut [T]) -> Result<(), Error> {
+        self.engine.execute_typed(input, output, &ExecOptions::default())
+    }
+
+    /// [`Slice1::execute_typed`] with explicit options.
+    ///
+    /// # Errors
+    ///
+    /// As [`Slice1::execute_typed`] and [`Slice1::execute_with`].
+    pub fn execute_typed_with<T: Element>(
+        &self,
+        input: &[T],
+        output: &mut [T],
+        opts: &ExecOptions,
+    ) -> Result<(), Error> {
+        self.engine.execute_typed(input, output, opts)
+    }
+
+    /// The input tensor.
+    pub fn input(&self) -> &TensorDesc {
+        self.engine.input()
+    }
+
+    /// The output tensor.
+    pub fn output(&self) -> &TensorDesc {
+        self.engine.output()
+    }
+
+    /// The window offsets.
+    pub fn window_offsets(&self) -> &[u32] {
+        &self.window_offsets[..self.input().rank()]
+    }
+
+    /// The window sizes.
+    pub fn window_sizes(&self) -> &[u32] {
+        &self.window_sizes[..self.input().rank()]
+    }
+
+    /// The window strides.
+    pub fn window_strides(&self) -> &[i32] {
+        &self.window_strides[..self.input().rank()]
+    }
+
+    /// The execution plan (for inspection: dimensions after dropping, ordering, coalescing and widening).
+    pub fn plan(&self) -> &Plan {
+        self.engine.plan()
+    }
+
+    /// The row kernel the plan runs.
+    pub fn row_kind(&self) -> RowKind {
+        self.engine.row_kind()
+    }
+}

@@ -1,0 +1,184 @@
+//! Shared test support: a naive reference written from the DirectML spec, and buffer helpers.
+#![allow(dead_code)]
+
+pub mod cases;
+
+use rand::{Rng, SeedableRng, rngs::StdRng};
+use strider::{DataType, ExecOptions, Isa, Parallelism, TensorDesc};
+
+/// Byte written into every output buffer before a run, so that untouched padding can be checked.
+pub const SENTINEL: u8 = 0xA5;
+
+/// The spec's pseudo-code, one obvious loop over output coordinates:
+/// `OutputTensor[c] = InputTensor[CopyStart + InputWindowStrides * c]`, where `CopyStart[i]` is the window offset,
+/// plus `InputWindowSizes[i] - 1` when the stride is negative. Offsets are dot products with the tensors' strides.
+pub fn reference_slice1(
+    input: &TensorDesc,
+    output: &TensorDesc,
+    offsets: &[u32],
+    window_sizes: &[u32],
+    window_strides: &[i32],
+    src: &[u8],
+    dst: &mut [u8],
+) {
+    let rank = output.rank();
+    let start: Vec<i64> = (0..rank)
+        .map(|i| {
+            let mut s = i64::from(offsets[i]);
+            if window_strides[i] < 0 {
+                s += i64::from(window_sizes[i]) - 1;
+            }
+            s
+        })
+        .collect();
+    for_each_coord(output.sizes(), |c| {
+        let in_coord: Vec<i64> = (0..rank).map(|i| start[i] + i64::from(window_strides[i]) * c[i] as i64).collect();
+        copy_element(input, output, &in_coord, c, src, dst);
+    });
+}
+
+/// Element-wise identity from the spec: `output[c] = input[c]`.
+pub fn reference_identity(input: &TensorDesc, output: &TensorDesc, src: &[u8], dst: &mut [u8]) {
+    for_each_coord(output.sizes(), |c| {
+        let in_coord: Vec<i64> = c.iter().map(|&x| x as i64).collect();
+        copy_element(input, output, &in_coord, c, src, dst);
+    });
+}
+
+/// DML_SLICE (v0) from the spec: `output[c] = input[offsets + strides * c]`.
+pub fn reference_slice(
+    input: &TensorDesc,
+    output: &TensorDesc,
+    offsets: &[u32],
+    strides: &[u32],
+    src: &[u8],
+    dst: &mut [u8],
+) {
+    for_each_coord(output.sizes(), |c| {
+        let in_coord: Vec<i64> =
+            (0..c.len()).map(|i| i64::from(offsets[i]) + i64::from(strides[i]) * c[i] as i64).collect();
+        copy_element(input, output, &in_coord, c, src, dst);
+    });
+}
+
+fn copy_element(
+    input: &TensorDesc,
+    output: &TensorDesc,
+    in_coord: &[i64],
+    out_coord: &[usize],
+    src: &[u8],
+    dst: &mut [u8],
+) {
+    let size = input.data_type().size_in_bytes();
+    for (i, &x) in in_coord.iter().enumerate() {
+        assert!(x >= 0 && x < i64::from(input.sizes()[i]), "reference read outside the input: {in_coord:?}");
+    }
+    let in_off: i64 = in_coord.iter().zip(input.strides()).map(|(&x, &s)| x * i64::from(s)).sum();
+    let out_off: usize = out_coord.iter().zip(output.strides()).map(|(&x, &s)| x * s as usize).sum();
+    let (i, o) = (in_off as usize * size, out_off * size);
+    dst[o..o + size].copy_from_slice(&src[i..i + size]);
+}
+
+/// Calls `f` for every coordinate of `sizes`, last dimension fastest.
+pub fn for_each_coord(sizes: &[u32], mut f: impl FnMut(&[usize])) {
+    let mut c = vec![0usize; sizes.len()];
+    loop {
+        f(&c);
+        let mut k = sizes.len();
+        loop {
+            if k == 0 {
+                return;
+            }
+            k -= 1;
+            c[k] += 1;
+            if c[k] < sizes[k] as usize {
+                break;
+            }
+            c[k] = 0;
+        }
+    }
+}
+
+/// A buffer of `len` bytes starting `misalign` bytes into its allocation, so kernels see unaligned pointers.
+pub struct Buf {
+    storage: Vec<u8>,
+    misalign: usize,
+    len: usize,
+}
+
+impl Buf {
+    pub fn random(len: usize, misalign: usize, rng: &mut StdRng) -> Buf {
+        let mut storage = vec![0u8; len + misalign];
+        rng.fill(&mut storage[..]);
+        Buf { storage, misalign, len }
+    }
+
+    pub fn filled(len: usize, misalign: usize, byte: u8) -> Buf {
+        Buf { storage: vec![byte; len + misalign], misalign, len }
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        &self.storage[self.misalign..self.misalign + self.len]
+    }
+
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.storage[self.misalign..self.misalign + self.len]
+    }
+}
+
+pub fn rng(seed: u64) -> StdRng {
+    StdRng::seed_from_u64(seed)
+}
+
+/// Every execution configuration a result must not depend on: each instruction set this CPU has, sequential and
+/// split into the smallest pieces, on pools of 1, 2 and 7 threads.
+pub fn configs() -> Vec<(usize, ExecOptions)> {
+    let mut out = Vec::new();
+    for isa in Isa::available() {
+        out.push((1, ExecOptions::sequential().with_isa(isa)));
+        for threads in [2, 7] {
+            out.push((threads, ExecOptions::default().with_isa(isa).with_parallelism(Parallelism::Grain(1))));
+        }
+    }
+    out
+}
+
+/// Reports the instruction sets under test once per test binary.
+pub fn note_isas() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let missing: Vec<&str> = Isa::ALL.iter().filter(|i| !i.is_available()).map(|i| i.name()).collect();
+        if !missing.is_empty() {
+            eprintln!("note: instruction sets not available on this CPU, skipped: {missing:?}");
+        }
+    });
+}
+
+/// Runs `f` inside a rayon pool of `threads` threads (pools are cached per size).
+pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let pool = POOLS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap()
+        .entry(threads)
+        .or_insert_with(|| Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()))
+        .clone();
+    pool.install(f)
+}
+
+/// Packed row-major strides.
+pub fn packed(sizes: &[u32]) -> Vec<u32> {
+    let mut s = vec![0u32; sizes.len()];
+    let mut acc = 1u32;
+    for k in (0..sizes.len()).rev() {
+        s[k] = acc;
+        acc *= sizes[k];
+    }
+    s
+}
+
+/// Every data type with a distinct element size.
+pub const WIDTH_TYPES: [DataType; 4] = [DataType::Uint8, DataType::Float16, DataType::Float32, DataType::Float64];

@@ -39,6 +39,17 @@ pub struct Plan {
     pub dims: Vec<Dim>,
 }
 
+impl fmt::Display for Plan {
+    /// `width B · [extent: in ±stride, out stride] … · bases in/out`, strides in bytes, outermost first.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-byte elements ·", self.width)?;
+        for d in &self.dims {
+            write!(f, " [{}: in {}, out {}]", d.extent, d.in_stride, d.out_stride)?;
+        }
+        write!(f, " · base in {} out {}", self.in_base, self.out_base)
+    }
+}
+
 /// How the innermost dimension (the row) of a walk is copied; chosen by [`Walk::new`] from the row's strides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -71,7 +71,8 @@ fn nest_fn(rank: usize, m: usize, row_trait: &syn::Path) -> TokenStream {
     let left = Ident::new("left", Span::mixed_site());
     let doc = format!(
         "Walks `count` rows of a plan with {rank} outer dimension(s), starting at coordinates `start`, and calls \
-         the row kernel once per row with the row's first input and output byte."
+         the row kernel once per row with the row's first input and output byte. Out of line: one call per chunk, \
+         and each (rank, row kernel) pair stays a function of its own size for the optimizer."
     );
     let safety = "\n\n# Safety\n\n`src`/`dst` point at the coordinates (0, …, 0) of the outer dimensions; every \
                   row of the `count` rows starting at `start` (in row-major order of `extents`) must be a valid \
@@ -80,7 +81,7 @@ fn nest_fn(rank: usize, m: usize, row_trait: &syn::Path) -> TokenStream {
         return quote! {
             #[doc = #doc]
             #[doc = #safety]
-            #[inline(always)]
+            #[inline(never)]
             #[allow(clippy::too_many_arguments, unused_variables)]
             pub(crate) unsafe fn #name<R: #row_trait>(
                 #row: &R,
@@ -116,7 +117,7 @@ fn nest_fn(rank: usize, m: usize, row_trait: &syn::Path) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[doc = #safety]
-        #[inline(always)]
+        #[inline(never)]
         #[allow(clippy::too_many_arguments)]
         pub(crate) unsafe fn #name<R: #row_trait>(
             #row: &R,

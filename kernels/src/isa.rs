@@ -3,7 +3,7 @@
 use core::fmt;
 use std::sync::OnceLock;
 
-use pulp::{Simd, WithSimd};
+use crate::simd::Kern;
 
 /// An instruction-set level the kernels are compiled for. The best available one is picked at run time; tests and
 /// benchmarks can force any available level.
@@ -91,17 +91,24 @@ impl Level {
         }
     }
 
-    /// Runs `op` compiled for this level.
+    /// Runs `job` with the level's token as the [`Kern`] implementation: SIMD row kernels then run in out-of-line
+    /// functions compiled for the level (`Kern::far`).
     #[inline(always)]
-    pub(crate) fn dispatch<Op: WithSimd>(self, op: Op) -> Op::Output {
+    pub(crate) fn dispatch<J: Job>(self, job: J) -> J::Output {
         match self {
-            Level::Scalar => Simd::vectorize(pulp::Scalar::new(), op),
+            Level::Scalar => job.run(pulp::Scalar::new()),
             #[cfg(target_arch = "x86_64")]
-            Level::V3(simd) => Simd::vectorize(simd, op),
+            Level::V3(simd) => job.run(simd),
             #[cfg(target_arch = "x86_64")]
-            Level::V4(simd) => Simd::vectorize(simd, op),
+            Level::V4(simd) => job.run(simd),
         }
     }
+}
+
+/// Work generic over the instruction-set level.
+pub(crate) trait Job {
+    type Output;
+    fn run<K: Kern>(self, k: K) -> Self::Output;
 }
 
 #[cold]

@@ -26,6 +26,8 @@ pub mod overlap;
 pub mod params;
 mod plan;
 mod rows;
+mod shuffle;
+mod simd;
 mod width;
 
 pub use exec::Parallelism;

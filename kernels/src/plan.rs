@@ -6,6 +6,7 @@ use crate::exec::{self, Parallelism};
 use crate::isa::Isa;
 use crate::nest::NEST_ARRAY_LEN;
 use crate::overlap::{Overlap, find_overlap};
+use crate::shuffle::Shuffle;
 use crate::width::Width;
 
 /// Largest number of dimensions of a plan (DirectML's maximum rank).
@@ -185,6 +186,8 @@ pub struct Walk {
     pub(crate) out_bytes: usize,
     in_need: usize,
     out_need: usize,
+    /// Byte-shuffle tables for rows no register permute expresses (group reverses, small-stride gathers).
+    pub(crate) shuffle: Option<Shuffle>,
 }
 
 /// Lowest and highest byte offset (inclusive of the element's last byte) an operand's walk touches.
@@ -234,9 +237,16 @@ impl Walk {
         }
         let (outer, row) = plan.dims.split_at(rank - 1);
         let row = row[0];
+        let kind = RowKind::classify(plan.width, row.in_stride, row.out_stride);
+        let shuffle = match kind {
+            RowKind::Reverse => Shuffle::new(plan.width, -1),
+            RowKind::Gather { stride } => Shuffle::new(plan.width, stride),
+            _ => None,
+        };
         let mut walk = Walk {
             plan: plan.clone(),
-            kind: RowKind::classify(plan.width, row.in_stride, row.out_stride),
+            kind,
+            shuffle,
             width,
             outer_rank: outer.len(),
             extents: [1; NEST_ARRAY_LEN],

@@ -1,0 +1,397 @@
+//! Per-instruction-set building blocks of the row kernels.
+//!
+//! [`Kern`] is implemented for pulp's level tokens (`Scalar`, `V3`, `V4`). Its methods copy the *bulk* of a row in
+//! whole registers and return how many elements they did; the row kernel finishes the tail with scalar code.
+//! They run inlined into pulp's `#[target_feature]` function of the level (see `isa::Level::dispatch`), so the
+//! intrinsics compile for that level; the token proves the CPU has it.
+//!
+//! Conventions: `src` is the row's first source element (for a reverse the highest address: element `i` lies at
+//! `src − i·N`); `dst` is the first output element, contiguous; `n` is the row length in elements.
+
+use crate::shuffle::Shuffle;
+
+/// A row kernel body that runs out of line, compiled for one level (see [`Kern::far`]).
+pub(crate) trait Body<K>: Copy {
+    /// Copies one row.
+    ///
+    /// # Safety
+    ///
+    /// As `nest::Row::row`; and the CPU runs level `K` (the caller holds its token).
+    unsafe fn run(&self, src: *const u8, dst: *mut u8);
+
+    /// The same body for a row of `len` elements.
+    fn with_len(self, len: usize) -> Self;
+}
+
+/// The register-level operations one instruction-set level provides.
+pub(crate) trait Kern: Copy {
+    /// Whether [`Kern::shuffle_lanes`] exists at this level (it needs SSSE3's `pshufb`).
+    const SHUFFLE: bool;
+
+    /// Runs `body` in an out-of-line function compiled with this level's target features.
+    ///
+    /// PERF: SIMD row bodies are compiled once per (kind, width, level) instead of being inlined into each of the
+    /// eight rank-specialized nests (which made LLVM take minutes); a call per row is noise for rows of ≥ 64 bytes,
+    /// and shorter rows use an inlined scalar kernel instead.
+    ///
+    /// # Safety
+    ///
+    /// As [`Body::run`].
+    unsafe fn far<B: Body<Self>>(self, body: &B, src: *const u8, dst: *mut u8);
+
+    /// Copies a prefix of a reversed row (stride −1) in whole registers; returns the elements done.
+    ///
+    /// # Safety
+    ///
+    /// Elements `0..n` of the row lie at `src − i·N` (readable) and `dst + i·N` (writable, not overlapping the
+    /// source).
+    unsafe fn reverse<const N: usize>(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
+
+    /// Copies a prefix of a row gathered with stride +2 (`neg == false`) or −2 elements; returns the elements done.
+    ///
+    /// # Safety
+    ///
+    /// Elements `0..n` lie at `src ± 2i·N` (readable, with every byte between them) and `dst + i·N` (writable).
+    unsafe fn gather2<const N: usize>(self, src: *const u8, dst: *mut u8, n: usize, neg: bool) -> usize;
+
+    /// Runs `lanes` lanes of the shuffle `s`; lane `l` reads windows at `src + l·src_step + win_off[w]` and stores
+    /// 16 bytes at `dst + l·dst_step`.
+    ///
+    /// # Safety
+    ///
+    /// `Self::SHUFFLE`; every window and store of the `lanes` lanes lies inside the row (guaranteed when the last
+    /// lane starts at an element `j` with `j + s.slack ≤ n`).
+    unsafe fn shuffle_lanes<const W: usize>(
+        self,
+        s: &Shuffle,
+        src: *const u8,
+        src_step: isize,
+        dst: *mut u8,
+        dst_step: usize,
+        lanes: usize,
+    );
+}
+
+#[inline(never)]
+unsafe fn far_scalar<B: Body<pulp::Scalar>>(body: &B, src: *const u8, dst: *mut u8) {
+    // SAFETY: forwarded contract.
+    unsafe { body.run(src, dst) }
+}
+
+impl Kern for pulp::Scalar {
+    const SHUFFLE: bool = false;
+
+    #[inline(always)]
+    unsafe fn far<B: Body<Self>>(self, body: &B, src: *const u8, dst: *mut u8) {
+        // SAFETY: forwarded contract.
+        unsafe { far_scalar(body, src, dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn reverse<const N: usize>(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
+        if N != 1 {
+            return 0;
+        }
+        // PERF: 8 bytes at a time through a byte swap (one `bswap` per word) instead of 8 byte moves.
+        let mut i = 0;
+        while i + 8 <= n {
+            // SAFETY: bytes src-i-7 ..= src-i are elements i..i+8 of the row, dst+i .. dst+i+8 their outputs.
+            unsafe {
+                let w = src.wrapping_sub(i + 7).cast::<u64>().read_unaligned();
+                dst.add(i).cast::<u64>().write_unaligned(w.swap_bytes());
+            }
+            i += 8;
+        }
+        i
+    }
+
+    #[inline(always)]
+    unsafe fn gather2<const N: usize>(self, _: *const u8, _: *mut u8, _: usize, _: bool) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    unsafe fn shuffle_lanes<const W: usize>(self, _: &Shuffle, _: *const u8, _: isize, _: *mut u8, _: usize, _: usize) {
+        debug_assert!(false, "the scalar level has no byte shuffle");
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::arch::x86_64::*;
+
+    use pulp::x86::{V3, V4};
+
+    use super::{Body, Kern};
+    use crate::shuffle::Shuffle;
+
+    // The feature lists of pulp's V3 and V4 tokens.
+    #[target_feature(enable = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,fma,lzcnt")]
+    #[inline(never)]
+    unsafe fn far_v3<B: Body<V3>>(body: &B, src: *const u8, dst: *mut u8) {
+        // SAFETY: forwarded contract.
+        unsafe { body.run(src, dst) }
+    }
+
+    #[target_feature(enable = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,fma,lzcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
+    #[inline(never)]
+    unsafe fn far_v4<B: Body<V4>>(body: &B, src: *const u8, dst: *mut u8) {
+        // SAFETY: forwarded contract.
+        unsafe { body.run(src, dst) }
+    }
+
+    /// Byte order reversal inside each 16-byte lane, for elements of `N` bytes.
+    const fn lane_reverse_mask<const N: usize>() -> [u8; 16] {
+        let mut m = [0u8; 16];
+        let mut t = 0;
+        while t < 16 {
+            // output element t/N takes input element (16/N - 1 - t/N), same byte t%N
+            m[t] = ((16 / N - 1 - t / N) * N + t % N) as u8;
+            t += 1;
+        }
+        m
+    }
+
+    /// The SSSE3 lane loop shared by V3 and V4 (16-byte lanes; more than enough to saturate memory on the rows
+    /// that need it, and no cross-lane shuffles).
+    #[inline(always)]
+    unsafe fn sse_shuffle_lanes<const W: usize>(
+        s: &Shuffle,
+        src: *const u8,
+        src_step: isize,
+        dst: *mut u8,
+        dst_step: usize,
+        lanes: usize,
+    ) {
+        // SAFETY: the caller runs this inside a level with SSSE3 (V3 or V4); the masks are plain 16-byte loads.
+        let masks: [__m128i; W] = core::array::from_fn(|w| unsafe { _mm_loadu_si128(s.masks[w].as_ptr().cast()) });
+        let mut p = src;
+        let mut d = dst;
+        for _ in 0..lanes {
+            // SAFETY: the caller guarantees every window and the 16-byte store of each lane are inside the row
+            // (Shuffle::slack); SSSE3 is enabled by the surrounding level.
+            unsafe {
+                let mut acc = _mm_shuffle_epi8(_mm_loadu_si128(p.wrapping_offset(s.win_off[0]).cast()), masks[0]);
+                for (&off, &mask) in s.win_off.iter().zip(&masks).skip(1) {
+                    let v = _mm_loadu_si128(p.wrapping_offset(off).cast());
+                    acc = _mm_or_si128(acc, _mm_shuffle_epi8(v, mask));
+                }
+                _mm_storeu_si128(d.cast(), acc);
+            }
+            p = p.wrapping_offset(src_step);
+            d = d.wrapping_add(dst_step);
+        }
+    }
+
+    impl Kern for V3 {
+        const SHUFFLE: bool = true;
+
+        #[inline(always)]
+        unsafe fn far<B: Body<Self>>(self, body: &B, src: *const u8, dst: *mut u8) {
+            // SAFETY: the V3 token proves the CPU has every feature far_v3 enables; the rest is forwarded.
+            unsafe { far_v3(body, src, dst) }
+        }
+
+        #[inline(always)]
+        unsafe fn reverse<const N: usize>(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
+            if !matches!(N, 1 | 2 | 4 | 8 | 16) {
+                return 0;
+            }
+            let per = 32 / N;
+            let mut i = 0;
+            while i + per <= n {
+                // SAFETY: the 32 bytes at src-(i+per-1)·N are elements i..i+per of the row; dst+i·N.. their
+                // outputs; the V3 token proves AVX2.
+                unsafe {
+                    let v = _mm256_loadu_si256(src.wrapping_sub((i + per - 1) * N).cast());
+                    let r = match N {
+                        1 => {
+                            let m = _mm_loadu_si128(lane_reverse_mask::<1>().as_ptr().cast());
+                            _mm256_permute4x64_epi64::<0x4E>(_mm256_shuffle_epi8(v, _mm256_set_m128i(m, m)))
+                        }
+                        2 => {
+                            let m = _mm_loadu_si128(lane_reverse_mask::<2>().as_ptr().cast());
+                            _mm256_permute4x64_epi64::<0x4E>(_mm256_shuffle_epi8(v, _mm256_set_m128i(m, m)))
+                        }
+                        4 => _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0)),
+                        8 => _mm256_permute4x64_epi64::<0x1B>(v),
+                        _ => _mm256_permute2x128_si256::<0x01>(v, v),
+                    };
+                    _mm256_storeu_si256(dst.add(i * N).cast(), r);
+                }
+                i += per;
+            }
+            i
+        }
+
+        #[inline(always)]
+        unsafe fn gather2<const N: usize>(self, src: *const u8, dst: *mut u8, n: usize, neg: bool) -> usize {
+            if N != 4 && N != 8 {
+                return 0;
+            }
+            let per = 32 / N;
+            let mut i = 0;
+            // The two loads cover 2·per elements starting at an even element (positive stride) or at the odd
+            // element below the lowest one needed (negative): one element beyond the needed ones, which lies
+            // inside the row while i + per < n.
+            while i + per < n {
+                // SAFETY: as above, all 64 bytes read lie between elements of the row; AVX2 via the token.
+                unsafe {
+                    let p =
+                        if neg { src.wrapping_sub((2 * (i + per - 1) + 1) * N) } else { src.wrapping_add(2 * i * N) };
+                    let a = _mm256_loadu_si256(p.cast());
+                    let b = _mm256_loadu_si256(p.add(32).cast());
+                    let r = if N == 4 {
+                        let (a, b) = (_mm256_castsi256_ps(a), _mm256_castsi256_ps(b));
+                        let e = if neg { _mm256_shuffle_ps::<0xDD>(a, b) } else { _mm256_shuffle_ps::<0x88>(a, b) };
+                        let e = _mm256_permute4x64_epi64::<0xD8>(_mm256_castps_si256(e));
+                        if neg { _mm256_permutevar8x32_epi32(e, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0)) } else { e }
+                    } else {
+                        let e = if neg { _mm256_unpackhi_epi64(a, b) } else { _mm256_unpacklo_epi64(a, b) };
+                        let e = _mm256_permute4x64_epi64::<0xD8>(e);
+                        if neg { _mm256_permute4x64_epi64::<0x1B>(e) } else { e }
+                    };
+                    _mm256_storeu_si256(dst.add(i * N).cast(), r);
+                }
+                i += per;
+            }
+            i
+        }
+
+        #[inline(always)]
+        unsafe fn shuffle_lanes<const W: usize>(
+            self,
+            s: &Shuffle,
+            src: *const u8,
+            src_step: isize,
+            dst: *mut u8,
+            dst_step: usize,
+            lanes: usize,
+        ) {
+            // SAFETY: forwarded contract; V3 includes SSSE3.
+            unsafe { sse_shuffle_lanes::<W>(s, src, src_step, dst, dst_step, lanes) }
+        }
+    }
+
+    /// `[first, first + step, …]` as 32 u16 indices.
+    const fn ramp16(first: i32, step: i32) -> [i16; 32] {
+        let mut r = [0i16; 32];
+        let mut t = 0;
+        while t < 32 {
+            r[t] = (first + step * t as i32) as i16;
+            t += 1;
+        }
+        r
+    }
+
+    impl Kern for V4 {
+        const SHUFFLE: bool = true;
+
+        #[inline(always)]
+        unsafe fn far<B: Body<Self>>(self, body: &B, src: *const u8, dst: *mut u8) {
+            // SAFETY: the V4 token proves the CPU has every feature far_v4 enables; the rest is forwarded.
+            unsafe { far_v4(body, src, dst) }
+        }
+
+        #[inline(always)]
+        unsafe fn reverse<const N: usize>(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
+            if !matches!(N, 1 | 2 | 4 | 8 | 16) {
+                return 0;
+            }
+            let per = 64 / N;
+            let mut i = 0;
+            while i + per <= n {
+                // SAFETY: the 64 bytes at src-(i+per-1)·N are elements i..i+per of the row; dst+i·N.. their
+                // outputs; the V4 token proves AVX-512 F/BW.
+                unsafe {
+                    let v = _mm512_loadu_si512(src.wrapping_sub((i + per - 1) * N).cast());
+                    let r = match N {
+                        2 => _mm512_permutexvar_epi16(_mm512_loadu_si512(ramp16(31, -1).as_ptr().cast()), v),
+                        4 => _mm512_permutexvar_epi32(
+                            _mm512_setr_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                            v,
+                        ),
+                        8 => _mm512_permutexvar_epi64(_mm512_setr_epi64(7, 6, 5, 4, 3, 2, 1, 0), v),
+                        16 => _mm512_shuffle_i64x2::<0x1B>(v, v),
+                        _ => {
+                            let m = _mm512_broadcast_i32x4(_mm_loadu_si128(lane_reverse_mask::<1>().as_ptr().cast()));
+                            let v = _mm512_shuffle_epi8(v, m);
+                            _mm512_shuffle_i64x2::<0x1B>(v, v)
+                        }
+                    };
+                    _mm512_storeu_si512(dst.add(i * N).cast(), r);
+                }
+                i += per;
+            }
+            i
+        }
+
+        #[inline(always)]
+        unsafe fn gather2<const N: usize>(self, src: *const u8, dst: *mut u8, n: usize, neg: bool) -> usize {
+            if !matches!(N, 1 | 2 | 4 | 8) {
+                return 0;
+            }
+            let per = 64 / N;
+            let mut i = 0;
+            // As for V3: the 128 bytes read start at an even element (positive) or at the odd element below the
+            // lowest needed one (negative), reaching one element past the needed ones: inside the row while
+            // i + per < n.
+            while i + per < n {
+                // SAFETY: all 128 bytes read lie between elements of the row; AVX-512 F/BW via the token.
+                unsafe {
+                    let p =
+                        if neg { src.wrapping_sub((2 * (i + per - 1) + 1) * N) } else { src.wrapping_add(2 * i * N) };
+                    let a = _mm512_loadu_si512(p.cast());
+                    let b = _mm512_loadu_si512(p.add(64).cast());
+                    // positive: even elements in order; negative: odd elements, last first
+                    let (first, step) = if neg { (2 * per as i32 - 1, -2) } else { (0, 2) };
+                    let r = match N {
+                        1 => {
+                            // vpmovwb keeps the low byte of each u16: the even bytes (shift first for the odd ones)
+                            let (a, b) =
+                                if neg { (_mm512_srli_epi16::<8>(a), _mm512_srli_epi16::<8>(b)) } else { (a, b) };
+                            let lo = _mm512_cvtepi16_epi8(a);
+                            let hi = _mm512_cvtepi16_epi8(b);
+                            let r = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi);
+                            if neg {
+                                let m =
+                                    _mm512_broadcast_i32x4(_mm_loadu_si128(lane_reverse_mask::<1>().as_ptr().cast()));
+                                let r = _mm512_shuffle_epi8(r, m);
+                                _mm512_shuffle_i64x2::<0x1B>(r, r)
+                            } else {
+                                r
+                            }
+                        }
+                        2 => _mm512_permutex2var_epi16(a, _mm512_loadu_si512(ramp16(first, step).as_ptr().cast()), b),
+                        4 => {
+                            let idx: [i32; 16] = core::array::from_fn(|t| first + step * t as i32);
+                            _mm512_permutex2var_epi32(a, _mm512_loadu_si512(idx.as_ptr().cast()), b)
+                        }
+                        _ => {
+                            let idx: [i64; 8] = core::array::from_fn(|t| i64::from(first + step * t as i32));
+                            _mm512_permutex2var_epi64(a, _mm512_loadu_si512(idx.as_ptr().cast()), b)
+                        }
+                    };
+                    _mm512_storeu_si512(dst.add(i * N).cast(), r);
+                }
+                i += per;
+            }
+            i
+        }
+
+        #[inline(always)]
+        unsafe fn shuffle_lanes<const W: usize>(
+            self,
+            s: &Shuffle,
+            src: *const u8,
+            src_step: isize,
+            dst: *mut u8,
+            dst_step: usize,
+            lanes: usize,
+        ) {
+            // SAFETY: forwarded contract; V4 includes SSSE3.
+            unsafe { sse_shuffle_lanes::<W>(s, src, src_step, dst, dst_step, lanes) }
+        }
+    }
+}

@@ -27,7 +27,7 @@ pub const MAX_RANK: usize = 8;
 /// assert_eq!(padded.addressed_bytes(), 32);
 /// # Ok::<(), strider::Error>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct TensorDesc {
     data_type: DataType,
     rank: u8,
@@ -232,6 +232,17 @@ impl Eq for TensorDesc {}
 impl core::hash::Hash for TensorDesc {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
         (self.data_type, self.sizes(), self.strides()).hash(state);
+    }
+}
+
+impl fmt::Debug for TensorDesc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TensorDesc")
+            .field("data_type", &self.data_type)
+            .field("sizes", &self.sizes())
+            .field("strides", &self.strides())
+            .field("explicit_strides", &self.explicit)
+            .finish()
     }
 }
 

@@ -2,46 +2,10 @@
 //! checked execution of the walk.
 
 use strider_kernels::overlap::{Overlap, find_overlap};
-use strider_kernels::{Isa, Parallelism, Plan, RowKind, RunError, Walk};
+use strider_kernels::{ExecOptions, Plan, RowKind, RunError, Walk};
 
 use crate::plan::{Problem, plan};
 use crate::{Element, Error, Operand, TensorDesc};
-
-/// How an operator runs: threads and instruction set.
-///
-/// The default uses the current rayon pool for large outputs and the best instruction set of this CPU.
-///
-/// # Examples
-///
-/// ```
-/// use strider::{ExecOptions, Isa, Parallelism};
-/// let opts = ExecOptions::sequential().with_isa(Isa::Scalar);
-/// assert_eq!(opts.parallelism, Parallelism::Sequential);
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExecOptions {
-    /// Whether the copy may be split across rayon's current pool.
-    pub parallelism: Parallelism,
-    /// A forced instruction set (`None`: the best available).
-    pub isa: Option<Isa>,
-}
-
-impl ExecOptions {
-    /// Run on the calling thread only.
-    pub fn sequential() -> Self {
-        ExecOptions { parallelism: Parallelism::Sequential, isa: None }
-    }
-
-    /// Force an instruction set.
-    pub fn with_isa(self, isa: Isa) -> Self {
-        ExecOptions { isa: Some(isa), ..self }
-    }
-
-    /// Choose the parallelism.
-    pub fn with_parallelism(self, parallelism: Parallelism) -> Self {
-        ExecOptions { parallelism, ..self }
-    }
-}
 
 /// Rejects an output layout that maps two coordinates to one element (writes would race and the result would
 /// depend on the order).
@@ -120,7 +84,7 @@ impl Engine {
                 return Err(Error::BufferTooSmall { operand, required: desc.addressed_bytes(), actual: len });
             }
         }
-        self.walk.run(input, output, opts.parallelism, opts.isa).map_err(|e| match e {
+        self.walk.run(input, output, opts).map_err(|e| match e {
             RunError::IsaUnavailable(isa) => Error::IsaUnavailable { isa },
             e => Error::Internal { detail: e.to_string() },
         })

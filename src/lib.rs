@@ -46,10 +46,9 @@ mod plan;
 
 pub use desc::{MAX_RANK, TensorDesc, calc_buffer_tensor_size};
 pub use dtype::{DataType, Element};
-pub use engine::ExecOptions;
 pub use error::{Error, Operand};
 pub use ops::slice1::Slice1;
-pub use strider_kernels::{Dim, Isa, Parallelism, Plan, RowKind};
+pub use strider_kernels::{Dim, ExecOptions, Isa, Parallelism, Plan, RowKind};
 
 /// Re-export of the `half` crate, whose `f16` is the element type of [`DataType::Float16`].
 pub use half;

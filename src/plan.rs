@@ -181,7 +181,8 @@ mod tests {
             .unwrap();
         assert_eq!(dims(&p), vec![(2, -32, 8), (2, 8, 4)]);
         assert_eq!(p.in_base, 13 * 4);
-        assert_eq!(Walk::new(&p).unwrap().kind(), RowKind::Gather { stride: 2 });
+        // Rows of 8 bytes: both dimensions go into one table row of 4 offsets.
+        assert_eq!(Walk::new(&p).unwrap().kind(), RowKind::Table { len: 4 });
     }
 
     #[test]
@@ -215,7 +216,7 @@ mod tests {
                 .unwrap();
         // H and W coalesce (in 24 = 2·12, out 8 = 2·4); the channel stays outside.
         assert_eq!(dims(&p), vec![(3, 4, 16), (4, 12, 4)]);
-        assert_eq!(Walk::new(&p).unwrap().kind(), RowKind::Gather { stride: 3 });
+        assert_eq!(Walk::new(&p).unwrap().kind(), RowKind::Table { len: 12 });
     }
 
     #[test]

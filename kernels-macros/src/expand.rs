@@ -11,9 +11,10 @@ fn local(name: &str, k: usize) -> Ident {
     format_ident!("{}_{}", name, k, span = Span::mixed_site())
 }
 
-/// The loop of level `k` of an outer nest of rank `rank` (`k < rank`). Each level keeps its own pointer pair,
-/// bumped by its stride once per iteration; an inner level starts from its parent's pointers. Only the first
-/// entry into a level starts at the chunk's start coordinate; later entries start at 0.
+/// Level `k` of an outer nest of rank `rank` (`k < rank`). Each level keeps its own pointer pair, bumped by its
+/// stride once per iteration; an inner level starts from its parent's pointers. Only the first entry into a level
+/// starts at the chunk's start coordinate; later entries start at 0. The innermost level is not a loop: it hands
+/// its whole run of rows to the row kernel in one `rows` call, so an out-of-line kernel costs one call per run.
 fn level(k: usize, rank: usize) -> TokenStream {
     let i = local("i", k);
     let e = local("e", k);
@@ -23,19 +24,6 @@ fn level(k: usize, rank: usize) -> TokenStream {
     let d = local("d", k);
     let left = Ident::new("left", Span::mixed_site());
     let row = Ident::new("row", Span::mixed_site());
-
-    let body = if k + 1 == rank {
-        quote! {
-            // SAFETY: the caller guarantees that every row of the walked range is in bounds for the row kernel.
-            unsafe { #row.row(#s, #d) };
-            #left -= 1;
-            if #left == 0 {
-                return;
-            }
-        }
-    } else {
-        level(k + 1, rank)
-    };
 
     let enter = if k == 0 {
         quote! {}
@@ -51,6 +39,22 @@ fn level(k: usize, rank: usize) -> TokenStream {
         }
     };
 
+    if k + 1 == rank {
+        let m = Ident::new("m", Span::mixed_site());
+        return quote! {
+            #enter
+            let #m = if #e - #i < #left { #e - #i } else { #left };
+            // SAFETY: the caller guarantees that every row of the walked range is in bounds for the row kernel;
+            // these are rows i..i+m of this level.
+            unsafe { #row.rows(#s, #d, #m, #is, #os) };
+            #left -= #m;
+            if #left == 0 {
+                return;
+            }
+        };
+    }
+
+    let body = level(k + 1, rank);
     quote! {
         #enter
         loop {
@@ -70,13 +74,14 @@ fn nest_fn(rank: usize, m: usize, row_trait: &syn::Path) -> TokenStream {
     let row = Ident::new("row", Span::mixed_site());
     let left = Ident::new("left", Span::mixed_site());
     let doc = format!(
-        "Walks `count` rows of a plan with {rank} outer dimension(s), starting at coordinates `start`, and calls \
-         the row kernel once per row with the row's first input and output byte. Out of line: one call per chunk, \
-         and each (rank, row kernel) pair stays a function of its own size for the optimizer."
+        "Walks `count` rows of a plan with {rank} outer dimension(s), starting at coordinates `start`: explicit \
+         loops over the outer dimensions but the innermost, whose runs of rows go to the row kernel in one `rows` \
+         call each. Out of line: one call per chunk, and each (rank, row kernel) pair stays a function of its own \
+         size for the optimizer."
     );
     let safety = "\n\n# Safety\n\n`src`/`dst` point at the coordinates (0, …, 0) of the outer dimensions; every \
-                  row of the `count` rows starting at `start` (in row-major order of `extents`) must be a valid \
-                  call of `row.row`; `start[k] < extents[k]` and `count` does not exceed the rows left.";
+                  row of the `count` rows starting at `start` (in row-major order of `extents`) must be valid for \
+                  the row kernel; `start[k] < extents[k]` and `count` does not exceed the rows left.";
     if rank == 0 {
         return quote! {
             #[doc = #doc]
@@ -95,7 +100,7 @@ fn nest_fn(rank: usize, m: usize, row_trait: &syn::Path) -> TokenStream {
             ) {
                 if count != 0 {
                     // SAFETY: forwarded from this function's contract.
-                    unsafe { #row.row(src, dst) };
+                    unsafe { #row.rows(src, dst, 1, 0, 0) };
                 }
             }
         };
@@ -118,7 +123,8 @@ fn nest_fn(rank: usize, m: usize, row_trait: &syn::Path) -> TokenStream {
         #[doc = #doc]
         #[doc = #safety]
         #[inline(never)]
-        #[allow(clippy::too_many_arguments)]
+        // The innermost level's counter and pointers are declared like the loops' but never bumped.
+        #[allow(clippy::too_many_arguments, unused_mut)]
         pub(crate) unsafe fn #name<R: #row_trait>(
             #row: &R,
             src: *const u8,
@@ -268,8 +274,9 @@ mod tests {
     fn nests_have_no_division_and_one_row_call_per_rank() {
         let code = expand_nests(3);
         assert!(!code.contains(" / ") && !code.contains(" % "), "no per-element division in a nest");
-        // one row call in each nest_k plus the dispatcher forwards.
-        assert_eq!(code.matches(". row (").count(), 4);
+        // one `rows` call in each nest_k (the innermost level is a call, not a loop).
+        assert_eq!(code.matches(". rows (").count(), 4);
+        assert_eq!(code.matches("loop {").count(), 1 + 2, "nest_2 has one loop, nest_3 two");
     }
 
     #[test]

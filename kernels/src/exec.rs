@@ -2,7 +2,7 @@
 
 use rayon::prelude::*;
 
-use crate::isa::{Job, Level};
+use crate::isa::{Isa, Job, Level};
 use crate::nest::{NEST_ARRAY_LEN, Row, nest};
 use crate::params;
 use crate::plan::Walk;
@@ -22,6 +22,52 @@ pub enum Parallelism {
     /// Split across the current pool whenever the output has at least this many bytes, into pieces of at least
     /// this many bytes where possible (for tuning, and for tests that exercise splits on small tensors).
     Grain(usize),
+}
+
+/// How a walk runs: threads, instruction set and store kind.
+///
+/// The default splits large outputs across rayon's current pool, uses the best instruction set of this CPU, and
+/// chooses non-temporal stores from the walk's footprint.
+///
+/// # Examples
+///
+/// ```
+/// use strider_kernels::{ExecOptions, Isa, Parallelism};
+/// let opts = ExecOptions::sequential().with_isa(Isa::Scalar);
+/// assert_eq!(opts.parallelism, Parallelism::Sequential);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ExecOptions {
+    /// Whether the copy may be split across rayon's current pool.
+    pub parallelism: Parallelism,
+    /// A forced instruction set (`None`: the best available).
+    pub isa: Option<Isa>,
+    /// Force non-temporal stores on or off (`None`: on when the walk's footprint — input span plus output —
+    /// reaches [`params::STREAM_FOOTPRINT_BYTES`]). Streaming suits outputs that are not read again soon; turn it
+    /// off when the next step consumes the output right away.
+    pub streaming: Option<bool>,
+}
+
+impl ExecOptions {
+    /// Run on the calling thread only.
+    pub fn sequential() -> Self {
+        ExecOptions { parallelism: Parallelism::Sequential, ..Self::default() }
+    }
+
+    /// Force an instruction set.
+    pub fn with_isa(self, isa: Isa) -> Self {
+        ExecOptions { isa: Some(isa), ..self }
+    }
+
+    /// Choose the parallelism.
+    pub fn with_parallelism(self, parallelism: Parallelism) -> Self {
+        ExecOptions { parallelism, ..self }
+    }
+
+    /// Force non-temporal stores on or off.
+    pub fn with_streaming(self, streaming: bool) -> Self {
+        ExecOptions { streaming: Some(streaming), ..self }
+    }
 }
 
 /// A raw pointer that may cross threads. Sound here because the chunks of one walk address disjoint output bytes
@@ -49,6 +95,8 @@ pub(crate) struct Chunk<'a> {
     dst: *mut u8,
     units: (usize, usize),
     pieces: usize,
+    /// Non-temporal stores for the vector kernels.
+    pub(crate) stream: bool,
 }
 
 impl Job for Chunk<'_> {
@@ -113,7 +161,7 @@ impl Chunk<'_> {
             s = s.wrapping_offset(lo as isize * w.row_in_stride);
             d = d.wrapping_offset(lo as isize * w.row_out_stride);
             // SAFETY: elements lo..hi of row r are elements of the walk, in bounds and injective as above.
-            unsafe { row.with_len(hi - lo).row(s, d) };
+            unsafe { row.with_len(hi - lo).rows(s, d, 1, 0, 0) };
         }
     }
 }
@@ -146,7 +194,8 @@ pub(crate) fn schedule(walk: &Walk, parallelism: Parallelism, threads: impl FnOn
     }
     let chunks = threads * params::CHUNKS_PER_THREAD;
     let rows = walk.rows;
-    let pieces = if rows.is_multiple_of(chunks) || rows >= params::ROWS_PER_CHUNK_NO_SPLIT * chunks {
+    let table = matches!(walk.kind, crate::plan::RowKind::Table { .. });
+    let pieces = if table || rows.is_multiple_of(chunks) || rows >= params::ROWS_PER_CHUNK_NO_SPLIT * chunks {
         1
     } else {
         // Cut rows so that the units divide evenly among the chunks, unless the pieces would get too short.
@@ -157,8 +206,9 @@ pub(crate) fn schedule(walk: &Walk, parallelism: Parallelism, threads: impl FnOn
 }
 
 /// Runs `walk` over buffers whose lengths `Walk::run` has checked.
-pub(crate) fn run(walk: &Walk, src: &[u8], dst: &mut [u8], level: Level, parallelism: Parallelism) {
-    let sched = schedule(walk, parallelism, rayon::current_num_threads);
+pub(crate) fn run(walk: &Walk, src: &[u8], dst: &mut [u8], level: Level, opts: &ExecOptions) {
+    let sched = schedule(walk, opts.parallelism, rayon::current_num_threads);
+    let stream = opts.streaming.unwrap_or(walk.stream);
     let units = walk.rows * sched.pieces;
     let chunk = |c: usize, src: *const u8, dst: *mut u8| Chunk {
         walk,
@@ -166,6 +216,7 @@ pub(crate) fn run(walk: &Walk, src: &[u8], dst: &mut [u8], level: Level, paralle
         dst,
         units: (units * c / sched.chunks, units * (c + 1) / sched.chunks),
         pieces: sched.pieces,
+        stream,
     };
     if sched.chunks == 1 {
         level.dispatch(chunk(0, src.as_ptr(), dst.as_mut_ptr()));

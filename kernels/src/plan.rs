@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::exec::{self, Parallelism};
+use crate::exec::{self, ExecOptions};
 use crate::isa::Isa;
 use crate::nest::NEST_ARRAY_LEN;
 use crate::overlap::{Overlap, find_overlap};
@@ -68,6 +68,12 @@ pub enum RowKind {
     },
     /// Anything else (strided output, input strides that are not whole elements).
     Strided,
+    /// Short rows: the innermost dimensions are absorbed into a table of (input, output) offsets, copied one
+    /// element per entry (tiny and high-rank walks, where loop overhead would dominate).
+    Table {
+        /// Elements per table row.
+        len: usize,
+    },
 }
 
 impl fmt::Display for RowKind {
@@ -78,6 +84,7 @@ impl fmt::Display for RowKind {
             RowKind::Broadcast => f.write_str("broadcast"),
             RowKind::Gather { stride } => write!(f, "gather (input stride {stride})"),
             RowKind::Strided => f.write_str("strided"),
+            RowKind::Table { len } => write!(f, "table of {len} offsets"),
         }
     }
 }
@@ -188,6 +195,12 @@ pub struct Walk {
     out_need: usize,
     /// Byte-shuffle tables for rows no register permute expresses (group reverses, small-stride gathers).
     pub(crate) shuffle: Option<Shuffle>,
+    /// Whether contiguous rows are written with non-temporal stores (outputs too large to stay cached).
+    pub(crate) stream: bool,
+    /// For [`RowKind::Table`]: byte offsets (input, output) of each element of a table row.
+    pub(crate) table: Vec<(isize, isize)>,
+    /// For [`RowKind::Table`]: the input offsets alone, when the output offsets are `0, N, 2N, …`.
+    pub(crate) table_in: Vec<isize>,
 }
 
 /// Lowest and highest byte offset (inclusive of the element's last byte) an operand's walk touches.
@@ -221,7 +234,7 @@ impl Walk {
         if let Some(k) = plan.dims.iter().position(|d| d.extent == 0) {
             return Err(PlanError::EmptyDim(k));
         }
-        let (_, in_hi) =
+        let (in_lo, in_hi) =
             span(plan.in_base, plan.width, &plan.dims, |d| d.in_stride).ok_or(PlanError::AddressRange("input"))?;
         let (_, out_hi) =
             span(plan.out_base, plan.width, &plan.dims, |d| d.out_stride).ok_or(PlanError::AddressRange("output"))?;
@@ -247,6 +260,9 @@ impl Walk {
             plan: plan.clone(),
             kind,
             shuffle,
+            stream: false,
+            table: Vec::new(),
+            table_in: Vec::new(),
             width,
             outer_rank: outer.len(),
             extents: [1; NEST_ARRAY_LEN],
@@ -264,12 +280,67 @@ impl Walk {
         };
         // The output is injective at byte level, so the element count times the width fits below isize::MAX.
         walk.out_bytes = walk.rows * walk.row_len * plan.width;
+        // Footprint: the input span the walk reads from plus what it writes.
+        let footprint = (in_hi - in_lo + 1) as usize + walk.out_bytes;
+        walk.stream = footprint >= crate::params::STREAM_FOOTPRINT_BYTES;
+        if walk.row_len * plan.width < crate::params::TABLE_ROW_BYTES && rank >= 2 {
+            walk.absorb_into_table();
+        }
         for (k, d) in outer.iter().enumerate() {
             walk.extents[k] = d.extent;
             walk.in_strides[k] = d.in_stride;
             walk.out_strides[k] = d.out_stride;
         }
         Ok(walk)
+    }
+
+    /// Absorbs the innermost dimensions (at least the row and the next one) into a table row of at most
+    /// [`params::TABLE_MAX`] elements, listing every element's byte offsets in row-major order.
+    ///
+    /// [`params::TABLE_MAX`]: crate::params::TABLE_MAX
+    fn absorb_into_table(&mut self) {
+        let dims = &self.plan.dims;
+        let rank = dims.len();
+        let mut keep = rank - 1; // dims[keep..] go into the table
+        let mut len = dims[rank - 1].extent;
+        while keep > 0 && len * dims[keep - 1].extent <= crate::params::TABLE_MAX {
+            keep -= 1;
+            len *= dims[keep].extent;
+        }
+        if keep == rank - 1 {
+            return; // not even one outer dimension fits
+        }
+        let mut table = vec![(0isize, 0isize)];
+        for d in &dims[keep..] {
+            let mut next = Vec::with_capacity(table.len() * d.extent);
+            for &(i, o) in &table {
+                for c in 0..d.extent as isize {
+                    next.push((i + c * d.in_stride, o + c * d.out_stride));
+                }
+            }
+            table = next;
+        }
+        let outer = &dims[..keep];
+        self.outer_rank = keep;
+        self.extents = [1; NEST_ARRAY_LEN];
+        self.in_strides = [0; NEST_ARRAY_LEN];
+        self.out_strides = [0; NEST_ARRAY_LEN];
+        for (k, d) in outer.iter().enumerate() {
+            self.extents[k] = d.extent;
+            self.in_strides[k] = d.in_stride;
+            self.out_strides[k] = d.out_stride;
+        }
+        self.rows = outer.iter().map(|d| d.extent).product();
+        self.row_len = len;
+        self.row_in_stride = 0;
+        self.row_out_stride = 0;
+        self.kind = RowKind::Table { len };
+        self.shuffle = None;
+        let w = self.plan.width as isize;
+        if table.iter().enumerate().all(|(j, &(_, o))| o == j as isize * w) {
+            self.table_in = table.iter().map(|&(i, _)| i).collect();
+        }
+        self.table = table;
     }
 
     /// The plan this walk executes.
@@ -299,26 +370,23 @@ impl Walk {
 
     /// Copies `src` into `dst` as planned. Bytes of `dst` that the plan does not address are not written.
     ///
-    /// `isa` forces an instruction set (`None`: the best this CPU has); `parallelism` says whether the walk may be
-    /// split across the current rayon pool.
-    ///
     /// # Errors
     ///
     /// [`RunError::BufferTooSmall`] when a buffer is shorter than [`Walk::input_bytes_needed`] or
-    /// [`Walk::output_bytes_needed`]; [`RunError::IsaUnavailable`] when `isa` is not available. Nothing is written
-    /// then.
-    pub fn run(&self, src: &[u8], dst: &mut [u8], parallelism: Parallelism, isa: Option<Isa>) -> Result<(), RunError> {
+    /// [`Walk::output_bytes_needed`]; [`RunError::IsaUnavailable`] when `opts` forces an instruction set this CPU
+    /// lacks. Nothing is written then.
+    pub fn run(&self, src: &[u8], dst: &mut [u8], opts: &ExecOptions) -> Result<(), RunError> {
         if src.len() < self.in_need {
             return Err(RunError::BufferTooSmall { operand: "input", required: self.in_need, actual: src.len() });
         }
         if dst.len() < self.out_need {
             return Err(RunError::BufferTooSmall { operand: "output", required: self.out_need, actual: dst.len() });
         }
-        let level = match isa {
+        let level = match opts.isa {
             None => crate::isa::best(),
             Some(isa) => crate::isa::Level::of(isa).ok_or(RunError::IsaUnavailable(isa))?,
         };
-        exec::run(self, src, dst, level, parallelism);
+        exec::run(self, src, dst, level, opts);
         Ok(())
     }
 }
@@ -366,15 +434,15 @@ mod tests {
         let src = [1u8, 2, 3, 4, 5, 6, 7, 8];
         let mut dst = [0u8; 6];
         assert!(matches!(
-            w.run(&src[..7], &mut dst, Parallelism::Auto, None),
+            w.run(&src[..7], &mut dst, &ExecOptions::default()),
             Err(RunError::BufferTooSmall { operand: "input", required: 8, actual: 7 })
         ));
         assert!(matches!(
-            w.run(&src, &mut dst[..5], Parallelism::Auto, None),
+            w.run(&src, &mut dst[..5], &ExecOptions::default()),
             Err(RunError::BufferTooSmall { operand: "output", .. })
         ));
         assert_eq!(dst, [0; 6]);
-        w.run(&src, &mut dst, Parallelism::Auto, None).unwrap();
+        w.run(&src, &mut dst, &ExecOptions::default()).unwrap();
         assert_eq!(dst, [7, 8, 5, 6, 3, 4]);
     }
 }

@@ -2,8 +2,9 @@
 
 use strider_kernels::{Plan, RowKind};
 
+use crate::ExecOptions;
 use crate::desc::{MAX_RANK, TensorDesc};
-use crate::engine::{Engine, ExecOptions};
+use crate::engine::Engine;
 use crate::ops::check_operands;
 use crate::{Element, Error};
 

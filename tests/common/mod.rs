@@ -131,14 +131,19 @@ pub fn rng(seed: u64) -> StdRng {
 }
 
 /// Every execution configuration a result must not depend on: each instruction set this CPU has, sequential and
-/// split into the smallest pieces, on pools of 1, 2 and 7 threads.
+/// split into the smallest pieces, on pools of 1, 2 and 7 threads, with regular and with non-temporal stores.
 pub fn configs() -> Vec<(usize, ExecOptions)> {
     let mut out = Vec::new();
     for isa in Isa::available() {
-        out.push((1, ExecOptions::sequential().with_isa(isa)));
+        out.push((1, ExecOptions::sequential().with_isa(isa).with_streaming(false)));
+        out.push((1, ExecOptions::sequential().with_isa(isa).with_streaming(true)));
         for threads in [2, 7] {
             out.push((threads, ExecOptions::default().with_isa(isa).with_parallelism(Parallelism::Grain(1))));
         }
+        out.push((
+            2,
+            ExecOptions::default().with_isa(isa).with_parallelism(Parallelism::Grain(1)).with_streaming(true),
+        ));
     }
     out
 }

@@ -16,11 +16,13 @@ pub enum Isa {
     V3,
     /// x86-64-v4: AVX-512 F/BW/DQ/VL (pulp's `V4`).
     V4,
+    /// x86-64-v4 plus AVX-512 VBMI (byte permutes across a whole register: Ice Lake, Zen 4 and later).
+    V4Vbmi,
 }
 
 impl Isa {
     /// Every level, from the most portable to the widest.
-    pub const ALL: [Isa; 3] = [Isa::Scalar, Isa::V3, Isa::V4];
+    pub const ALL: [Isa; 4] = [Isa::Scalar, Isa::V3, Isa::V4, Isa::V4Vbmi];
 
     /// Whether this CPU runs this level.
     pub fn is_available(self) -> bool {
@@ -37,12 +39,13 @@ impl Isa {
         Isa::ALL.into_iter().filter(|isa| isa.is_available()).collect()
     }
 
-    /// Short lowercase name: `scalar`, `v3`, `v4`.
+    /// Short lowercase name: `scalar`, `v3`, `v4`, `v4-vbmi`.
     pub fn name(self) -> &'static str {
         match self {
             Isa::Scalar => "scalar",
             Isa::V3 => "v3",
             Isa::V4 => "v4",
+            Isa::V4Vbmi => "v4-vbmi",
         }
     }
 }
@@ -53,6 +56,7 @@ impl fmt::Display for Isa {
             Isa::Scalar => "scalar",
             Isa::V3 => "x86-64-v3 (AVX2)",
             Isa::V4 => "x86-64-v4 (AVX-512)",
+            Isa::V4Vbmi => "x86-64-v4 + VBMI (AVX-512)",
         })
     }
 }
@@ -65,6 +69,8 @@ pub(crate) enum Level {
     V3(pulp::x86::V3),
     #[cfg(target_arch = "x86_64")]
     V4(pulp::x86::V4),
+    #[cfg(target_arch = "x86_64")]
+    V4Vbmi(crate::simd::V4Vbmi),
 }
 
 impl Level {
@@ -76,6 +82,8 @@ impl Level {
             Isa::V3 => pulp::x86::V3::try_new().map(Level::V3),
             #[cfg(target_arch = "x86_64")]
             Isa::V4 => pulp::x86::V4::try_new().map(Level::V4),
+            #[cfg(target_arch = "x86_64")]
+            Isa::V4Vbmi => crate::simd::V4Vbmi::try_new().map(Level::V4Vbmi),
             #[cfg(not(target_arch = "x86_64"))]
             _ => None,
         }
@@ -88,6 +96,8 @@ impl Level {
             Level::V3(_) => Isa::V3,
             #[cfg(target_arch = "x86_64")]
             Level::V4(_) => Isa::V4,
+            #[cfg(target_arch = "x86_64")]
+            Level::V4Vbmi(_) => Isa::V4Vbmi,
         }
     }
 
@@ -101,6 +111,8 @@ impl Level {
             Level::V3(simd) => job.run(simd),
             #[cfg(target_arch = "x86_64")]
             Level::V4(simd) => job.run(simd),
+            #[cfg(target_arch = "x86_64")]
+            Level::V4Vbmi(simd) => job.run(simd),
         }
     }
 }
@@ -114,7 +126,7 @@ pub(crate) trait Job {
 #[cold]
 #[inline(never)]
 fn detect() -> Level {
-    [Isa::V4, Isa::V3].into_iter().find_map(Level::of).unwrap_or(Level::Scalar)
+    [Isa::V4Vbmi, Isa::V4, Isa::V3].into_iter().find_map(Level::of).unwrap_or(Level::Scalar)
 }
 
 /// The widest level this CPU runs, detected once.

@@ -6,7 +6,7 @@ use crate::exec::{self, ExecOptions};
 use crate::isa::Isa;
 use crate::nest::NEST_ARRAY_LEN;
 use crate::overlap::{Overlap, find_overlap};
-use crate::shuffle::Shuffle;
+use crate::shuffle::{Shuffle, WideShuffle};
 use crate::width::Width;
 
 /// Largest number of dimensions of a plan (DirectML's maximum rank).
@@ -195,6 +195,8 @@ pub struct Walk {
     out_need: usize,
     /// Byte-shuffle tables for rows no register permute expresses (group reverses, small-stride gathers).
     pub(crate) shuffle: Option<Shuffle>,
+    /// The same as 64-byte lanes, for levels with AVX-512 VBMI.
+    pub(crate) wide: Option<WideShuffle>,
     /// Whether contiguous rows are written with non-temporal stores (outputs too large to stay cached).
     pub(crate) stream: bool,
     /// For [`RowKind::Table`]: byte offsets (input, output) of each element of a table row.
@@ -251,15 +253,18 @@ impl Walk {
         let (outer, row) = plan.dims.split_at(rank - 1);
         let row = row[0];
         let kind = RowKind::classify(plan.width, row.in_stride, row.out_stride);
-        let shuffle = match kind {
-            RowKind::Reverse => Shuffle::new(plan.width, -1),
-            RowKind::Gather { stride } => Shuffle::new(plan.width, stride),
+        let stride = match kind {
+            RowKind::Reverse => Some(-1),
+            RowKind::Gather { stride } => Some(stride),
             _ => None,
         };
+        let shuffle = stride.and_then(|k| Shuffle::new(plan.width, k));
+        let wide = stride.and_then(|k| WideShuffle::new(plan.width, k));
         let mut walk = Walk {
             plan: plan.clone(),
             kind,
             shuffle,
+            wide,
             stream: false,
             table: Vec::new(),
             table_in: Vec::new(),
@@ -282,7 +287,8 @@ impl Walk {
         walk.out_bytes = walk.rows * walk.row_len * plan.width;
         // Footprint: the input span the walk reads from plus what it writes.
         let footprint = (in_hi - in_lo + 1) as usize + walk.out_bytes;
-        walk.stream = footprint >= crate::params::STREAM_FOOTPRINT_BYTES;
+        walk.stream = footprint >= crate::params::STREAM_FOOTPRINT_BYTES
+            && walk.row_len * plan.width >= crate::params::STREAM_MIN_ROW_BYTES;
         if walk.row_len * plan.width < crate::params::TABLE_ROW_BYTES && rank >= 2 {
             walk.absorb_into_table();
         }
@@ -336,6 +342,7 @@ impl Walk {
         self.row_out_stride = 0;
         self.kind = RowKind::Table { len };
         self.shuffle = None;
+        self.wide = None;
         let w = self.plan.width as isize;
         if table.iter().enumerate().all(|(j, &(_, o))| o == j as isize * w) {
             self.table_in = table.iter().map(|&(i, _)| i).collect();

@@ -9,8 +9,8 @@ use core::ptr;
 use crate::exec::Chunk;
 use crate::nest::Row;
 use crate::plan::RowKind;
-use crate::shuffle::Shuffle;
-use crate::simd::{Body, Kern};
+use crate::shuffle::{Shuffle, WideShuffle};
+use crate::simd::{Body, Kern, lead_of};
 use crate::width::WidthVisitor;
 
 /// Copies elements `from..n` of a row one at a time.
@@ -37,41 +37,67 @@ unsafe fn elements<const N: usize>(
     }
 }
 
-/// Runs as many shuffle lanes as fit in a contiguous-output row of `n` elements read with stride `k` elements;
-/// returns the elements done.
+/// Continues a contiguous-output row of `n` elements read with stride `k` elements from element `from`, through
+/// the widest shuffle lanes the level has (64-byte VBMI lanes, then 16-byte `pshufb` lanes); returns the elements
+/// done (the caller finishes the tail).
 ///
 /// # Safety
 ///
-/// `K::SHUFFLE`; `s` was built for `(N, k)`; the row's elements lie at `src + i·k·N` (readable, with every byte
-/// between them) and `dst + i·N` (writable).
+/// The tables were built for `(N, k)`; the row's elements lie at `src + i·k·N` (readable, with every byte between
+/// them) and `dst + i·N` (writable).
 #[inline(always)]
 unsafe fn shuffled<K: Kern, const N: usize>(
     kern: K,
-    s: &Shuffle,
+    wide: Option<&WideShuffle>,
+    narrow: Option<&Shuffle>,
     src: *const u8,
     dst: *mut u8,
+    mut from: usize,
     n: usize,
     k: isize,
 ) -> usize {
-    if n < s.slack {
-        return 0;
-    }
-    // Lane l starts at element l·E; the last one at most at n - slack. E = 16 / N is a constant divisor.
-    let elems = 16 / N;
-    debug_assert_eq!(elems, s.elems);
-    let lanes = (n - s.slack) / elems + 1;
-    let step = elems as isize * k * N as isize;
-    // SAFETY: every lane starts at an element j ≤ n - slack, so its windows and store stay in the row
-    // (Shuffle::slack); the level has SSSE3 (caller checked K::SHUFFLE).
-    unsafe {
-        match s.windows {
-            1 => kern.shuffle_lanes::<1>(s, src, step, dst, elems * N, lanes),
-            2 => kern.shuffle_lanes::<2>(s, src, step, dst, elems * N, lanes),
-            3 => kern.shuffle_lanes::<3>(s, src, step, dst, elems * N, lanes),
-            _ => kern.shuffle_lanes::<4>(s, src, step, dst, elems * N, lanes),
+    let at = |j: usize| (src.wrapping_offset(j as isize * k * N as isize), dst.wrapping_add(j * N));
+    if K::WIDE
+        && let Some(s) = wide
+        && n >= from + s.slack
+    {
+        // Lane l starts at element from + l·E; the last one at most at n - slack. E = 64 / N (constant divisor).
+        let elems = 64 / N;
+        debug_assert_eq!(elems, s.elems);
+        let lanes = (n - from - s.slack) / elems + 1;
+        let (sp, dp) = at(from);
+        let step = elems as isize * k * N as isize;
+        // SAFETY: every lane starts at an element j ≤ n - slack, so its windows and store stay in the row
+        // (WideShuffle::slack); the level has VBMI (K::WIDE).
+        unsafe {
+            match s.windows {
+                1 => kern.wide_lanes::<1>(s, sp, step, dp, elems * N, lanes),
+                _ => kern.wide_lanes::<2>(s, sp, step, dp, elems * N, lanes),
+            }
         }
+        from += lanes * elems;
     }
-    lanes * elems
+    if K::SHUFFLE
+        && let Some(s) = narrow
+        && n >= from + s.slack
+    {
+        let elems = 16 / N;
+        debug_assert_eq!(elems, s.elems);
+        let lanes = (n - from - s.slack) / elems + 1;
+        let (sp, dp) = at(from);
+        let step = elems as isize * k * N as isize;
+        // SAFETY: as above with the 16-byte tables (Shuffle::slack); the level has SSSE3 (K::SHUFFLE).
+        unsafe {
+            match s.windows {
+                1 => kern.shuffle_lanes::<1>(s, sp, step, dp, elems * N, lanes),
+                2 => kern.shuffle_lanes::<2>(s, sp, step, dp, elems * N, lanes),
+                3 => kern.shuffle_lanes::<3>(s, sp, step, dp, elems * N, lanes),
+                _ => kern.shuffle_lanes::<4>(s, sp, step, dp, elems * N, lanes),
+            }
+        }
+        from += lanes * elems;
+    }
+    from
 }
 
 /// Calls `f` for `count` rows stepping by `in_step` / `out_step` (the inlined kernels' `rows`).
@@ -137,6 +163,11 @@ impl<K: Kern> Body<K> for CopyBody<K> {
     #[inline(always)]
     fn streams(&self) -> bool {
         self.stream
+    }
+
+    #[inline(always)]
+    fn lead(&self) -> (isize, isize) {
+        lead_of::<1>(self.bytes, 1)
     }
 }
 
@@ -254,6 +285,7 @@ pub(crate) struct ReverseRow<'a, K, const N: usize> {
     kern: K,
     len: usize,
     shuffle: Option<&'a Shuffle>,
+    wide: Option<&'a WideShuffle>,
     stream: bool,
 }
 
@@ -275,12 +307,9 @@ impl<K: Kern, const N: usize> Body<K> for ReverseRow<'_, K, N> {
             // SAFETY: the row's elements lie at src - i·N and dst + i·N, in bounds (Row contract).
             done = unsafe { self.kern.reverse::<N>(src, dst, n, false) };
         }
-        if done == 0
-            && K::SHUFFLE
-            && let Some(s) = self.shuffle
-        {
-            // SAFETY: as above; the tables were built for (N, -1) and the level has SSSE3.
-            done = unsafe { shuffled::<K, N>(self.kern, s, src, dst, n, -1) };
+        if done == 0 {
+            // SAFETY: as above; the tables were built for (N, -1).
+            done = unsafe { shuffled::<K, N>(self.kern, self.wide, self.shuffle, src, dst, 0, n, -1) };
         }
         // SAFETY: as above.
         unsafe { elements::<N>(src, dst, done, n, -(N as isize), N as isize) }
@@ -295,6 +324,11 @@ impl<K: Kern, const N: usize> Body<K> for ReverseRow<'_, K, N> {
     fn streams(&self) -> bool {
         self.stream
     }
+
+    #[inline(always)]
+    fn lead(&self) -> (isize, isize) {
+        lead_of::<N>(self.len, -1)
+    }
 }
 
 /// Output contiguous, input stride `stride` elements (|stride| ≥ 2).
@@ -304,6 +338,7 @@ pub(crate) struct GatherRow<'a, K, const N: usize> {
     len: usize,
     stride: isize,
     shuffle: Option<&'a Shuffle>,
+    wide: Option<&'a WideShuffle>,
     stream: bool,
 }
 
@@ -329,13 +364,8 @@ impl<K: Kern, const N: usize> Body<K> for GatherRow<'_, K, N> {
                 done = unsafe { self.kern.gather2::<N>(src, dst, n, k < 0, false) };
             }
         }
-        if done == 0
-            && K::SHUFFLE
-            && let Some(s) = self.shuffle
-        {
-            // SAFETY: as above; the tables were built for (N, k) and the level has SSSE3.
-            done = unsafe { shuffled::<K, N>(self.kern, s, src, dst, n, k) };
-        }
+        // SAFETY: as above; the tables were built for (N, k). Continues after the register kernel's prefix.
+        done = unsafe { shuffled::<K, N>(self.kern, self.wide, self.shuffle, src, dst, done, n, k) };
         // SAFETY: as above.
         unsafe { elements::<N>(src, dst, done, n, k * N as isize, N as isize) }
     }
@@ -348,6 +378,11 @@ impl<K: Kern, const N: usize> Body<K> for GatherRow<'_, K, N> {
     #[inline(always)]
     fn streams(&self) -> bool {
         self.stream
+    }
+
+    #[inline(always)]
+    fn lead(&self) -> (isize, isize) {
+        lead_of::<N>(self.len, self.stride)
     }
 }
 
@@ -446,11 +481,24 @@ impl<K: Kern> WidthVisitor for Select<'_, K> {
         match w.kind {
             RowKind::Reverse if !short => chunk.drive(Far {
                 kern,
-                body: ReverseRow::<K, N> { kern, len, shuffle: w.shuffle.as_ref(), stream: chunk.stream },
+                body: ReverseRow::<K, N> {
+                    kern,
+                    len,
+                    shuffle: w.shuffle.as_ref(),
+                    wide: w.wide.as_ref(),
+                    stream: chunk.stream,
+                },
             }),
             RowKind::Gather { stride } if !short => chunk.drive(Far {
                 kern,
-                body: GatherRow::<K, N> { kern, len, stride, shuffle: w.shuffle.as_ref(), stream: chunk.stream },
+                body: GatherRow::<K, N> {
+                    kern,
+                    len,
+                    stride,
+                    shuffle: w.shuffle.as_ref(),
+                    wide: w.wide.as_ref(),
+                    stream: chunk.stream,
+                },
             }),
             RowKind::Broadcast => chunk.drive(BroadcastRow::<N> { len }),
             RowKind::Table { .. } if !w.table_in.is_empty() => chunk.drive(GatherTableRow::<N> { table: &w.table_in }),

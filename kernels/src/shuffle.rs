@@ -1,64 +1,75 @@
 //! Byte-shuffle tables for rows whose pattern no single register permute expresses: reverses of 3-, 6- and 12-byte
 //! groups (interleaved pixels) and gathers with small strides.
 //!
-//! An output *lane* is 16 bytes holding `E = ⌊16/N⌋` whole elements; its bytes come from `W ≤ 4` unaligned 16-byte
-//! source *windows*, each shuffled with `pshufb` and OR-ed together. Windows are placed from the end of the source
-//! span that lies *behind* the walk (the low end for positive strides, the high end for negative ones), so that a
-//! window never reaches outside the row's source span while enough elements remain; [`Shuffle::slack`] says how
-//! many. Pure integer code, built once per walk.
+//! An output *lane* of `L` bytes holds `E = ⌊L/N⌋` whole elements; its bytes come from `W ≤ MAXW` unaligned source
+//! *windows* of `WIN` bytes, each permuted and merged. Two instances:
+//! - [`Shuffle`]: 16-byte lanes from 16-byte windows, `pshufb` + OR (SSSE3, every x86 level);
+//! - [`WideShuffle`]: 64-byte lanes from 128-byte windows (two loads), `vpermt2b` + blend (AVX-512 VBMI).
+//!
+//! Windows are placed from the end of the source span that lies *behind* the walk (the low end for positive
+//! strides, the high end for negative ones), so that a window never reaches outside the row's source span while
+//! enough elements remain; `slack` says how many. Pure integer code, built once per walk.
 
-/// Maximum windows per lane.
-pub(crate) const MAX_WINDOWS: usize = 4;
-
-/// The tables of one `(element width, stride)` pattern.
+/// The tables of one `(element width, stride)` pattern for lanes of `L` bytes and windows of `WIN` bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Shuffle {
-    /// Number of windows per lane (1..=4).
+pub(crate) struct Tables<const L: usize, const WIN: usize, const MAXW: usize> {
+    /// Number of windows per lane (1..=MAXW).
     pub(crate) windows: usize,
     /// Whole elements per lane.
     pub(crate) elems: usize,
     /// Byte offset of each window from the lane's first source element.
-    pub(crate) win_off: [isize; MAX_WINDOWS],
-    /// `pshufb` control per window (0x80 = zero).
-    pub(crate) masks: [[u8; 16]; MAX_WINDOWS],
+    pub(crate) win_off: [isize; MAXW],
+    /// Per window, the index of each output byte inside the window, or 0x80 when the byte comes from another
+    /// window (`pshufb` zeroes those).
+    pub(crate) masks: [[u8; L]; MAXW],
+    /// Per window, bit t set when output byte t comes from it.
+    pub(crate) sel: [u64; MAXW],
     /// A lane starting at element `j` may run when `j + slack ≤ n` (row of `n` elements): its windows and its
-    /// 16-byte store then stay inside the row.
+    /// `L`-byte store then stay inside the row.
     pub(crate) slack: usize,
 }
 
-impl Shuffle {
+/// 16-byte `pshufb` lanes with up to 4 windows.
+pub(crate) type Shuffle = Tables<16, 16, 4>;
+
+/// 64-byte `vpermt2b` lanes with up to 2 windows of 128 bytes.
+pub(crate) type WideShuffle = Tables<64, 128, 2>;
+
+impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
     /// Tables for `n`-byte elements read with stride `k` elements (`k ≠ 0`), or `None` when a lane would need more
-    /// than [`MAX_WINDOWS`] windows or the element is wider than a lane.
-    pub(crate) fn new(width: usize, k: isize) -> Option<Shuffle> {
-        if width == 0 || width > 16 || k == 0 {
+    /// than `MAXW` windows or the element is wider than a lane.
+    pub(crate) fn new(width: usize, k: isize) -> Option<Self> {
+        if width == 0 || width > L || k == 0 || L > 64 {
             return None;
         }
         let n = width as isize;
-        let elems = 16 / width;
+        let elems = L / width;
         // Byte offset (from the lane's first element) of output byte t.
         let offset = |t: usize| (t / width) as isize * k * n + (t % width) as isize;
         let bytes = elems * width;
         let lo = (0..bytes).map(offset).min()?;
         let hi = (0..bytes).map(offset).max()? + 1;
-        let windows = ((hi - lo) as usize).div_ceil(16);
-        if windows > MAX_WINDOWS {
+        let win = WIN as isize;
+        let windows = ((hi - lo) as usize).div_ceil(WIN);
+        if windows > MAXW {
             return None;
         }
-        let mut s = Shuffle { windows, elems, win_off: [0; MAX_WINDOWS], masks: [[0x80; 16]; MAX_WINDOWS], slack: 0 };
+        let mut s = Tables { windows, elems, win_off: [0; MAXW], masks: [[0x80; L]; MAXW], sel: [0; MAXW], slack: 0 };
         for w in 0..windows {
-            s.win_off[w] = if k > 0 { lo + 16 * w as isize } else { hi - 16 * (w as isize + 1) };
+            s.win_off[w] = if k > 0 { lo + win * w as isize } else { hi - win * (w as isize + 1) };
         }
         for t in 0..bytes {
             let o = offset(t);
-            let w = (0..windows).find(|&w| o >= s.win_off[w] && o < s.win_off[w] + 16)?;
+            let w = (0..windows).find(|&w| o >= s.win_off[w] && o < s.win_off[w] + win)?;
             s.masks[w][t] = (o - s.win_off[w]) as u8;
+            s.sel[w] |= 1 << t;
         }
         // Lowest and highest byte (relative to the lane's first element) the windows touch.
         let reach_lo = s.win_off[..windows].iter().min()?;
-        let reach_hi = s.win_off[..windows].iter().max()? + 16;
+        let reach_hi = s.win_off[..windows].iter().max()? + win;
         // Row span relative to element j: elements j..n-1 lie at offsets 0, k·n, …, (n-1-j)·k·n. The windows stay
-        // inside when the remaining m = n - j elements cover them; the 16-byte store needs m·width ≥ 16.
-        let mut slack = elems.max(16usize.div_ceil(width));
+        // inside when the remaining m = n - j elements cover them; the L-byte store needs m·width ≥ L.
+        let mut slack = elems.max(L.div_ceil(width));
         loop {
             let m = slack as isize;
             let (span_lo, span_hi) = if k > 0 { (0, (m - 1) * k * n + n) } else { ((m - 1) * k * n, n) };
@@ -77,8 +88,8 @@ mod tests {
     use super::*;
 
     /// Runs the tables in plain Rust over a row and compares with a direct strided gather.
-    fn emulate(width: usize, k: isize, n: usize) {
-        let Some(s) = Shuffle::new(width, k) else { return };
+    fn emulate<const L: usize, const WIN: usize, const MAXW: usize>(width: usize, k: isize, n: usize) {
+        let Some(s) = Tables::<L, WIN, MAXW>::new(width, k) else { return };
         let span = (n - 1) * k.unsigned_abs() * width + width;
         let src: Vec<u8> = (0..span).map(|i| (i * 7 + 3) as u8).collect();
         let first = if k > 0 { 0 } else { span - width } as isize;
@@ -91,18 +102,19 @@ mod tests {
         let mut j = 0;
         while j + s.slack <= n {
             let base = first + j as isize * k * width as isize;
-            let mut lane = [0u8; 16];
+            let mut lane = [0u8; L];
             for w in 0..s.windows {
                 let at = base + s.win_off[w];
-                assert!(at >= 0 && at as usize + 16 <= span, "window outside the row: w{width} k{k} n{n} j{j}");
-                for (byte, &m) in lane.iter_mut().zip(&s.masks[w]) {
+                assert!(at >= 0 && at as usize + WIN <= span, "window outside the row: w{width} k{k} n{n} j{j}");
+                for (t, (byte, &m)) in lane.iter_mut().zip(&s.masks[w]).enumerate() {
+                    assert_eq!(m & 0x80 == 0, s.sel[w] >> t & 1 == 1);
                     if m & 0x80 == 0 {
                         *byte |= src[at as usize + m as usize];
                     }
                 }
             }
-            assert!(j * width + 16 <= got.len(), "store outside the row");
-            got[j * width..][..16].copy_from_slice(&lane);
+            assert!(j * width + L <= got.len(), "store outside the row");
+            got[j * width..][..L].copy_from_slice(&lane);
             j += s.elems;
         }
         let done = j * width;
@@ -116,7 +128,10 @@ mod tests {
         for width in [1, 2, 3, 4, 6, 8, 12, 16] {
             for k in [-5isize, -4, -3, -2, -1, 1, 2, 3, 4, 5] {
                 for n in 1..80 {
-                    emulate(width, k, n);
+                    emulate::<16, 16, 4>(width, k, n);
+                }
+                for n in (1..300).step_by(7) {
+                    emulate::<64, 128, 2>(width, k, n);
                 }
             }
         }
@@ -130,5 +145,9 @@ mod tests {
         assert_eq!(Shuffle::new(1, 5), None);
         assert_eq!(Shuffle::new(4, 2).map(|s| s.windows), Some(2));
         assert_eq!(Shuffle::new(12, -1).map(|s| (s.windows, s.elems)), Some((1, 1)));
+        assert_eq!(WideShuffle::new(3, -1).map(|s| (s.windows, s.elems)), Some((1, 21)));
+        assert_eq!(WideShuffle::new(1, 3).map(|s| (s.windows, s.elems)), Some((2, 64)));
+        assert_eq!(WideShuffle::new(3, 2).map(|s| s.windows), Some(1));
+        assert_eq!(WideShuffle::new(1, 5), None);
     }
 }

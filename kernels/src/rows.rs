@@ -37,6 +37,13 @@ unsafe fn elements<const N: usize>(
     }
 }
 
+/// The shuffle tables of a walk, widest first.
+#[derive(Clone, Copy)]
+pub(crate) struct Lanes<'a> {
+    wide: Option<&'a WideShuffle>,
+    narrow: Option<&'a Shuffle>,
+}
+
 /// Continues a contiguous-output row of `n` elements read with stride `k` elements from element `from`, through
 /// the widest shuffle lanes the level has (64-byte VBMI lanes, then 16-byte `pshufb` lanes); returns the elements
 /// done (the caller finishes the tail).
@@ -48,14 +55,14 @@ unsafe fn elements<const N: usize>(
 #[inline(always)]
 unsafe fn shuffled<K: Kern, const N: usize>(
     kern: K,
-    wide: Option<&WideShuffle>,
-    narrow: Option<&Shuffle>,
+    tables: Lanes<'_>,
     src: *const u8,
     dst: *mut u8,
     mut from: usize,
     n: usize,
     k: isize,
 ) -> usize {
+    let Lanes { wide, narrow } = tables;
     let at = |j: usize| (src.wrapping_offset(j as isize * k * N as isize), dst.wrapping_add(j * N));
     if K::WIDE
         && let Some(s) = wide
@@ -284,8 +291,7 @@ fn stream_head<const N: usize>(dst: *mut u8, n: usize, stream: bool) -> Option<u
 pub(crate) struct ReverseRow<'a, K, const N: usize> {
     kern: K,
     len: usize,
-    shuffle: Option<&'a Shuffle>,
-    wide: Option<&'a WideShuffle>,
+    lanes: Lanes<'a>,
     stream: bool,
 }
 
@@ -309,7 +315,7 @@ impl<K: Kern, const N: usize> Body<K> for ReverseRow<'_, K, N> {
         }
         if done == 0 {
             // SAFETY: as above; the tables were built for (N, -1).
-            done = unsafe { shuffled::<K, N>(self.kern, self.wide, self.shuffle, src, dst, 0, n, -1) };
+            done = unsafe { shuffled::<K, N>(self.kern, self.lanes, src, dst, 0, n, -1) };
         }
         // SAFETY: as above.
         unsafe { elements::<N>(src, dst, done, n, -(N as isize), N as isize) }
@@ -337,8 +343,7 @@ pub(crate) struct GatherRow<'a, K, const N: usize> {
     kern: K,
     len: usize,
     stride: isize,
-    shuffle: Option<&'a Shuffle>,
-    wide: Option<&'a WideShuffle>,
+    lanes: Lanes<'a>,
     stream: bool,
 }
 
@@ -365,7 +370,7 @@ impl<K: Kern, const N: usize> Body<K> for GatherRow<'_, K, N> {
             }
         }
         // SAFETY: as above; the tables were built for (N, k). Continues after the register kernel's prefix.
-        done = unsafe { shuffled::<K, N>(self.kern, self.wide, self.shuffle, src, dst, done, n, k) };
+        done = unsafe { shuffled::<K, N>(self.kern, self.lanes, src, dst, done, n, k) };
         // SAFETY: as above.
         unsafe { elements::<N>(src, dst, done, n, k * N as isize, N as isize) }
     }
@@ -478,28 +483,14 @@ impl<K: Kern> WidthVisitor for Select<'_, K> {
         let w = chunk.walk;
         let len = w.row_len;
         let short = len * N < SHORT_ROW_BYTES;
+        let lanes = Lanes { wide: w.wide.as_ref(), narrow: w.shuffle.as_ref() };
         match w.kind {
-            RowKind::Reverse if !short => chunk.drive(Far {
-                kern,
-                body: ReverseRow::<K, N> {
-                    kern,
-                    len,
-                    shuffle: w.shuffle.as_ref(),
-                    wide: w.wide.as_ref(),
-                    stream: chunk.stream,
-                },
-            }),
-            RowKind::Gather { stride } if !short => chunk.drive(Far {
-                kern,
-                body: GatherRow::<K, N> {
-                    kern,
-                    len,
-                    stride,
-                    shuffle: w.shuffle.as_ref(),
-                    wide: w.wide.as_ref(),
-                    stream: chunk.stream,
-                },
-            }),
+            RowKind::Reverse if !short => {
+                chunk.drive(Far { kern, body: ReverseRow::<K, N> { kern, len, lanes, stream: chunk.stream } })
+            }
+            RowKind::Gather { stride } if !short => {
+                chunk.drive(Far { kern, body: GatherRow::<K, N> { kern, len, stride, lanes, stream: chunk.stream } })
+            }
             RowKind::Broadcast => chunk.drive(BroadcastRow::<N> { len }),
             RowKind::Table { .. } if !w.table_in.is_empty() => chunk.drive(GatherTableRow::<N> { table: &w.table_in }),
             RowKind::Table { .. } => chunk.drive(TableRow::<N> { table: &w.table }),

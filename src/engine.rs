@@ -76,14 +76,18 @@ impl Engine {
         self.walk.kind()
     }
 
-    pub(crate) fn execute(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
-        for (operand, desc, len) in
-            [(Operand::Input, &self.input, input.len()), (Operand::Output, &self.output, output.len())]
-        {
+    /// Rejects buffers shorter than the bytes their tensors address.
+    pub(crate) fn check_buffers(&self, input: usize, output: usize) -> Result<(), Error> {
+        for (operand, desc, len) in [(Operand::Input, &self.input, input), (Operand::Output, &self.output, output)] {
             if (len as u64) < desc.addressed_bytes() {
                 return Err(Error::BufferTooSmall { operand, required: desc.addressed_bytes(), actual: len });
             }
         }
+        Ok(())
+    }
+
+    pub(crate) fn execute(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
+        self.check_buffers(input.len(), output.len())?;
         self.walk.run(input, output, opts).map_err(|e| match e {
             RunError::IsaUnavailable(isa) => Error::IsaUnavailable { isa },
             e => Error::Internal { detail: e.to_string() },

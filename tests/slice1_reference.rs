@@ -50,3 +50,20 @@ proptest! {
         check(&case)?;
     }
 }
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    /// The library's own slow path (`execute_reference`) agrees with the tests' independent reference.
+    #[test]
+    fn execute_reference_matches_the_tests_reference(case in slice1_case()) {
+        let (input, output) = (case.input_desc(), case.output_desc());
+        let op = Slice1::new(&input, &output, &case.offsets(), &case.sizes(), &case.strides()).unwrap();
+        let src = Buf::random(input.addressed_bytes() as usize, 0, &mut common::rng(case.seed));
+        let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+        common::reference_slice1(&input, &output, &case.offsets(), &case.sizes(), &case.strides(), src.bytes(), &mut want);
+        let mut got = vec![SENTINEL; want.len()];
+        op.execute_reference(src.bytes(), &mut got).unwrap();
+        prop_assert!(got == want);
+    }
+}

@@ -1,0 +1,287 @@
+//! `strider bench`: time a suite of DML_SLICE1 workloads beside a `memcpy` of the same byte count.
+//!
+//! Method: for each case and thread count, rounds alternate between the operator and `memcpy`; a round runs
+//! [`WARM`] back-to-back samples of each and drops the first (cold) one. Rounds continue until the case's time
+//! budget is spent (at least [`MIN_ROUNDS`]); the figures are medians over all kept samples. Alternating rounds
+//! cancel the seconds-long slow periods of shared machines; back-to-back samples measure warm calls, as the peer
+//! script does. A sample batches enough calls to last [`MIN_SAMPLE`]. `memcpy` is always one thread
+//! (`copy_from_slice` between two preallocated buffers of the output's size). GB/s counts output bytes.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Deserialize, Serialize};
+use strider::{DataType, ExecOptions, Isa, Slice1, TensorDesc};
+
+/// The public workloads (the shared peer suite), embedded.
+const WORKLOADS: &str = include_str!("../../benches/workloads.json");
+
+/// Samples per round and per side (the first is dropped).
+const WARM: usize = 4;
+/// Rounds per case at least.
+const MIN_ROUNDS: usize = 5;
+/// Rounds per case at most.
+const MAX_ROUNDS: usize = 400;
+/// Shortest sample.
+const MIN_SAMPLE: Duration = Duration::from_micros(50);
+
+/// One workload, in the format of `bench/workloads.json`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    pub name: String,
+    pub dtype: String,
+    pub input_sizes: Vec<u32>,
+    pub offsets: Vec<u32>,
+    pub window_sizes: Vec<u32>,
+    pub window_strides: Vec<i32>,
+    pub output_sizes: Vec<u32>,
+}
+
+/// The default suite: every public workload under its own name, plus cache-level sweeps of contiguous, reversed
+/// and stride-2 f32 rows from 16 KiB to 64 MiB of output.
+pub fn default_suite() -> Vec<Case> {
+    let mut cases: Vec<Case> = serde_json::from_str(WORKLOADS).expect("the embedded suite parses");
+    for (kind, step) in [("contiguous", 1i32), ("reverse", -1), ("stride2", 2)] {
+        for kib in [16u32, 256, 4096, 65536] {
+            let n = kib * 256;
+            let window = (n - 1) * step.unsigned_abs() + 1;
+            cases.push(Case {
+                name: format!("sweep_f32_{kind}_{kib}KiB"),
+                dtype: "f32".into(),
+                input_sizes: vec![window],
+                offsets: vec![0],
+                window_sizes: vec![window],
+                window_strides: vec![step],
+                output_sizes: vec![n],
+            });
+        }
+    }
+    cases
+}
+
+/// Loads a suite file.
+pub fn load_suite(path: &std::path::Path) -> Result<Vec<Case>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not a workload list", path.display()))
+}
+
+/// One timed configuration.
+#[derive(Clone, Debug, Serialize)]
+pub struct Run {
+    pub threads: usize,
+    pub ns_per_op: f64,
+    pub gb_per_s: f64,
+    pub ratio_to_memcpy: f64,
+}
+
+/// The results of one case.
+#[derive(Clone, Debug, Serialize)]
+pub struct CaseResult {
+    pub name: String,
+    pub dtype: String,
+    pub output_bytes: u64,
+    pub plan: String,
+    pub memcpy_ns: f64,
+    pub memcpy_gb_per_s: f64,
+    pub runs: Vec<Run>,
+}
+
+/// A whole report (what `--json` writes).
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub strider_version: String,
+    pub isa: String,
+    pub method: String,
+    pub cases: Vec<CaseResult>,
+}
+
+pub struct Options {
+    pub threads: Vec<usize>,
+    pub filter: Option<String>,
+    pub seconds_per_case: f64,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Deterministic input bytes.
+fn input_bytes(n: usize) -> Vec<u8> {
+    (0..n).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect()
+}
+
+/// Calls per sample so that a sample lasts at least MIN_SAMPLE.
+fn calibrate(mut f: impl FnMut()) -> usize {
+    let mut batch = 1usize;
+    loop {
+        let t = Instant::now();
+        for _ in 0..batch {
+            f();
+        }
+        if t.elapsed() >= MIN_SAMPLE || batch >= 1 << 20 {
+            return batch;
+        }
+        batch *= 2;
+    }
+}
+
+/// Median seconds per call of `op` and of `memcpy`, alternating rounds within a budget.
+fn measure(budget: Duration, op: &mut dyn FnMut(), copy: &mut dyn FnMut()) -> (f64, f64) {
+    let (ob, cb) = (calibrate(&mut *op), calibrate(&mut *copy));
+    let (mut to, mut tc) = (Vec::new(), Vec::new());
+    let start = Instant::now();
+    let mut rounds = 0;
+    let samples = |f: &mut dyn FnMut(), batch: usize, out: &mut Vec<f64>| {
+        for k in 0..WARM {
+            let t = Instant::now();
+            for _ in 0..batch {
+                f();
+            }
+            if k > 0 {
+                out.push(t.elapsed().as_secs_f64() / batch as f64);
+            }
+        }
+    };
+    while rounds < MIN_ROUNDS || (start.elapsed() < budget && rounds < MAX_ROUNDS) {
+        samples(&mut *op, ob, &mut to);
+        samples(&mut *copy, cb, &mut tc);
+        rounds += 1;
+    }
+    (median(to), median(tc))
+}
+
+fn run_case(
+    case: &Case,
+    opts: &Options,
+    pools: &[(usize, rayon::ThreadPool)],
+    bar: &ProgressBar,
+) -> Result<CaseResult> {
+    let dt: DataType = case.dtype.parse().with_context(|| format!("case {}", case.name))?;
+    let input = TensorDesc::new(dt, &case.input_sizes).with_context(|| format!("case {}: input", case.name))?;
+    let output = TensorDesc::new(dt, &case.output_sizes).with_context(|| format!("case {}: output", case.name))?;
+    let op = Slice1::new(&input, &output, &case.offsets, &case.window_sizes, &case.window_strides)
+        .with_context(|| format!("case {}", case.name))?;
+    let src = input_bytes(input.addressed_bytes() as usize);
+    let bytes = output.addressed_bytes() as usize;
+    let mut dst = vec![0u8; bytes];
+    let mut want = vec![0u8; bytes];
+    op.execute_reference(&src, &mut want)?;
+    op.execute(&src, &mut dst)?;
+    if dst != want {
+        bail!("case {}: the result differs from the reference", case.name);
+    }
+    let (a, mut b) = (vec![1u8; bytes], vec![0u8; bytes]);
+    let budget = Duration::from_secs_f64(opts.seconds_per_case);
+    let mut runs = Vec::new();
+    let mut memcpy = Vec::new();
+    for &(threads, ref pool) in pools {
+        let exec = if threads == 1 { ExecOptions::sequential() } else { ExecOptions::default() };
+        let (t_op, t_copy) = pool.install(|| {
+            measure(
+                budget,
+                &mut || op.execute_with(black_box(&src), black_box(&mut dst), &exec).expect("validated buffers"),
+                &mut || black_box(&mut b[..]).copy_from_slice(black_box(&a[..])),
+            )
+        });
+        memcpy.push(t_copy);
+        runs.push((threads, t_op));
+        bar.inc(1);
+    }
+    // One memcpy figure per case (always one thread): the median over the thread counts' rounds.
+    let t_copy = median(memcpy);
+    Ok(CaseResult {
+        name: case.name.clone(),
+        dtype: dt.short_name().into(),
+        output_bytes: bytes as u64,
+        plan: format!("{} · {}", op.row_kind(), op.plan()),
+        memcpy_ns: t_copy * 1e9,
+        memcpy_gb_per_s: bytes as f64 / t_copy / 1e9,
+        runs: runs
+            .into_iter()
+            .map(|(threads, t)| Run {
+                threads,
+                ns_per_op: t * 1e9,
+                gb_per_s: bytes as f64 / t / 1e9,
+                ratio_to_memcpy: t / t_copy,
+            })
+            .collect(),
+    })
+}
+
+/// Runs the suite, printing progress on stderr.
+pub fn run(cases: &[Case], opts: &Options) -> Result<Report> {
+    let selected: Vec<&Case> =
+        cases.iter().filter(|c| opts.filter.as_ref().is_none_or(|f| c.name.contains(f.as_str()))).collect();
+    if selected.is_empty() {
+        bail!("no case of the suite matches --filter {:?}", opts.filter.as_deref().unwrap_or(""));
+    }
+    let pools = opts
+        .threads
+        .iter()
+        .map(|&t| Ok((t, rayon::ThreadPoolBuilder::new().num_threads(t).build()?)))
+        .collect::<Result<Vec<_>>>()?;
+    let bar = ProgressBar::new((selected.len() * pools.len()) as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} [{elapsed}, ~{eta} left]").expect("template"),
+    );
+    let mut out = Vec::new();
+    for case in selected {
+        bar.set_message(case.name.clone());
+        out.push(run_case(case, opts, &pools, &bar)?);
+    }
+    bar.finish_and_clear();
+    Ok(Report {
+        strider_version: env!("CARGO_PKG_VERSION").into(),
+        isa: Isa::best().to_string(),
+        method: format!(
+            "rounds alternating operator and memcpy ({WARM} back-to-back samples each, the first dropped), \
+             medians; {:.2} s per case and thread count; GB/s = output bytes / time; memcpy = one thread",
+            opts.seconds_per_case
+        ),
+        cases: out,
+    })
+}
+
+fn human_time(ns: f64) -> String {
+    if ns < 1e4 {
+        format!("{ns:.0} ns")
+    } else if ns < 1e7 {
+        format!("{:.1} µs", ns / 1e3)
+    } else {
+        format!("{:.2} ms", ns / 1e6)
+    }
+}
+
+fn human_bytes(b: u64) -> String {
+    if b >= 1 << 20 {
+        format!("{:.1} MiB", b as f64 / (1 << 20) as f64)
+    } else if b >= 1 << 10 {
+        format!("{:.1} KiB", b as f64 / 1024.0)
+    } else {
+        format!("{b} B")
+    }
+}
+
+/// The report as a text table.
+pub fn table(r: &Report) -> String {
+    let mut s = String::new();
+    let threads: Vec<usize> = r.cases.first().map(|c| c.runs.iter().map(|x| x.threads).collect()).unwrap_or_default();
+    s += &format!("strider {} · {} · {}\n", r.strider_version, r.isa, r.method);
+    s += &format!("{:<42} {:>10} {:>10}", "case", "bytes", "memcpy");
+    for t in &threads {
+        s += &format!(" │ {:>9} {:>7} {:>7}", format!("{t}t time"), "GB/s", "×memcpy");
+    }
+    s += "\n";
+    for c in &r.cases {
+        s += &format!("{:<42} {:>10} {:>10}", c.name, human_bytes(c.output_bytes), human_time(c.memcpy_ns));
+        for run in &c.runs {
+            s += &format!(" │ {:>9} {:>7.1} {:>7.2}", human_time(run.ns_per_op), run.gb_per_s, run.ratio_to_memcpy);
+        }
+        s += "\n";
+    }
+    s
+}

@@ -1,0 +1,51 @@
+//! `strider info`: version, instruction sets, threads, and the memcpy bandwidth of this machine right now.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use strider::Isa;
+
+/// `copy_from_slice` bandwidth (output bytes per second) of `bytes`-sized buffers, measured for about `budget`.
+pub fn memcpy_bandwidth(bytes: usize, budget: Duration) -> f64 {
+    let (a, mut b) = (vec![1u8; bytes], vec![0u8; bytes]);
+    b.copy_from_slice(&a); // fault the pages in
+    let mut samples = Vec::new();
+    let start = Instant::now();
+    while start.elapsed() < budget || samples.len() < 3 {
+        let t = Instant::now();
+        black_box(&mut b[..]).copy_from_slice(black_box(&a[..]));
+        samples.push(t.elapsed().as_secs_f64());
+    }
+    samples.sort_by(f64::total_cmp);
+    bytes as f64 / samples[samples.len() / 2]
+}
+
+fn cpu_model() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("model name"))?;
+    Some(line.split_once(':')?.1.trim().to_owned())
+}
+
+/// The report printed by `strider info`.
+pub fn report() -> String {
+    let mut s = String::new();
+    s += &format!("strider {}\n", env!("CARGO_PKG_VERSION"));
+    if let Some(cpu) = cpu_model() {
+        s += &format!("cpu:             {cpu}\n");
+    }
+    s += &format!("simd level:      {} (selected)\n", Isa::best());
+    let levels: Vec<String> = Isa::ALL
+        .iter()
+        .map(|i| format!("{}{}", i.name(), if i.is_available() { "" } else { " (unavailable)" }))
+        .collect();
+    s += &format!("levels:          {}\n", levels.join(", "));
+    s += &format!(
+        "threads:         {} (rayon's global pool; set RAYON_NUM_THREADS to change)\n",
+        rayon::current_num_threads()
+    );
+    for (label, bytes) in [("256 KiB", 256usize << 10), ("64 MiB", 64 << 20)] {
+        let bw = memcpy_bandwidth(bytes, Duration::from_millis(500));
+        s += &format!("memcpy {label:>7}:  {:.1} GB/s (output bytes, one thread, median over 0.5 s)\n", bw / 1e9);
+    }
+    s
+}

@@ -1,0 +1,139 @@
+//! `.npy` files as strider tensors: read any supported dtype in C or Fortran order (Fortran order is just another
+//! stride set, read without transposing), write packed C-order files atomically.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow, bail};
+use npyz::{DType, NpyFile, Order, TypeChar, WriterBuilder};
+use strider::{DataType, TensorDesc};
+
+/// A tensor read from a `.npy` file: its description and its raw little-endian bytes.
+pub struct Tensor {
+    pub desc: TensorDesc,
+    pub bytes: Vec<u8>,
+}
+
+/// The strider data type of a numpy dtype, or an error naming it.
+fn data_type(dtype: &DType) -> Result<DataType> {
+    let DType::Plain(ts) = dtype else {
+        bail!("unsupported dtype {}: structured arrays are not tensors", dtype.descr());
+    };
+    let dt = match (ts.type_char(), ts.size_field()) {
+        (TypeChar::Float, 2) => DataType::Float16,
+        (TypeChar::Float, 4) => DataType::Float32,
+        (TypeChar::Float, 8) => DataType::Float64,
+        (TypeChar::Int, 1) => DataType::Int8,
+        (TypeChar::Int, 2) => DataType::Int16,
+        (TypeChar::Int, 4) => DataType::Int32,
+        (TypeChar::Int, 8) => DataType::Int64,
+        (TypeChar::Uint, 1) => DataType::Uint8,
+        (TypeChar::Uint, 2) => DataType::Uint16,
+        (TypeChar::Uint, 4) => DataType::Uint32,
+        (TypeChar::Uint, 8) => DataType::Uint64,
+        _ => bail!("unsupported dtype {ts}: strider copies float16/32/64, int8/16/32/64 and uint8/16/32/64 tensors"),
+    };
+    Ok(dt)
+}
+
+/// Reads `path` into a tensor description and its bytes.
+pub fn read(path: &Path) -> Result<Tensor> {
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let npy =
+        NpyFile::new(BufReader::new(file)).with_context(|| format!("{} is not a valid .npy file", path.display()))?;
+    let dt = data_type(&npy.dtype()).with_context(|| format!("cannot read {}", path.display()))?;
+    let shape = npy.shape().to_vec();
+    if shape.is_empty() || shape.len() > strider::MAX_RANK {
+        bail!("{} has {} dimensions; strider tensors have 1 to 8", path.display(), shape.len());
+    }
+    let mut sizes = Vec::with_capacity(shape.len());
+    for (dim, &n) in shape.iter().enumerate() {
+        match u32::try_from(n) {
+            Ok(0) => bail!("{}: size of dimension {dim} is 0; every size must be at least 1", path.display()),
+            Ok(n) => sizes.push(n),
+            Err(_) => bail!("{}: size {n} of dimension {dim} does not fit in 32 bits", path.display()),
+        }
+    }
+    let desc = match npy.order() {
+        Order::C => TensorDesc::new(dt, &sizes),
+        Order::Fortran => {
+            // Column-major: the first dimension is contiguous.
+            let mut strides = Vec::with_capacity(sizes.len());
+            let mut acc = 1u64;
+            for &n in &sizes {
+                strides.push(u32::try_from(acc).map_err(|_| anyhow!("{}: the tensor is too large", path.display()))?);
+                acc *= u64::from(n);
+            }
+            TensorDesc::with_strides(dt, &sizes, &strides)
+        }
+    }
+    .with_context(|| format!("cannot describe {}", path.display()))?;
+    let bytes = read_data(npy, dt).with_context(|| format!("{}: truncated or unreadable data", path.display()))?;
+    if bytes.len() as u64 != desc.addressed_bytes() {
+        bail!("{}: holds {} data bytes, its shape needs {}", path.display(), bytes.len(), desc.addressed_bytes());
+    }
+    Ok(Tensor { desc, bytes })
+}
+
+/// Reads the elements in file order as native little-endian bytes (npyz converts big-endian files).
+fn read_data<R: std::io::Read>(npy: NpyFile<R>, dt: DataType) -> Result<Vec<u8>> {
+    macro_rules! typed {
+        ($t:ty) => {
+            bytemuck::cast_slice::<$t, u8>(&npy.into_vec::<$t>()?).to_vec()
+        };
+    }
+    Ok(match dt {
+        DataType::Float16 => typed!(half::f16),
+        DataType::Float32 => typed!(f32),
+        DataType::Float64 => typed!(f64),
+        DataType::Int8 => typed!(i8),
+        DataType::Int16 => typed!(i16),
+        DataType::Int32 => typed!(i32),
+        DataType::Int64 => typed!(i64),
+        DataType::Uint8 => typed!(u8),
+        DataType::Uint16 => typed!(u16),
+        DataType::Uint32 => typed!(u32),
+        DataType::Uint64 => typed!(u64),
+        other => bail!("unsupported data type {other}"),
+    })
+}
+
+/// Writes a packed C-order `.npy` of `sizes` holding `bytes`, atomically: the data goes to a temporary file in the
+/// same directory, renamed over `path` only once complete, so a failure leaves no partial output behind.
+pub fn write(path: &Path, dt: DataType, sizes: &[u32], bytes: &[u8]) -> Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
+    {
+        let mut out = BufWriter::new(tmp.as_file());
+        let shape: Vec<u64> = sizes.iter().map(|&n| u64::from(n)).collect();
+        macro_rules! typed {
+            ($t:ty) => {{
+                let mut w =
+                    npyz::WriteOptions::<$t>::new().default_dtype().shape(&shape).writer(&mut out).begin_nd()?;
+                w.extend(bytes.chunks_exact(size_of::<$t>()).map(bytemuck::pod_read_unaligned::<$t>))?;
+                w.finish()?;
+            }};
+        }
+        match dt {
+            DataType::Float16 => typed!(half::f16),
+            DataType::Float32 => typed!(f32),
+            DataType::Float64 => typed!(f64),
+            DataType::Int8 => typed!(i8),
+            DataType::Int16 => typed!(i16),
+            DataType::Int32 => typed!(i32),
+            DataType::Int64 => typed!(i64),
+            DataType::Uint8 => typed!(u8),
+            DataType::Uint16 => typed!(u16),
+            DataType::Uint32 => typed!(u32),
+            DataType::Uint64 => typed!(u64),
+            other => bail!("unsupported data type {other}"),
+        }
+        out.flush().with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    tmp.persist(path).map_err(|e| anyhow!("cannot write {}: {}", path.display(), e.error))?;
+    Ok(())
+}

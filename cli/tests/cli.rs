@@ -1,0 +1,249 @@
+//! The `strider` command end to end: each subcommand, a `.npy` round trip for every dtype in both memory orders,
+//! and every class of bad input (one line on stderr, exit status 2, no output file left behind).
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use npyz::WriterBuilder;
+use strider::{DataType, Slice1, TensorDesc};
+
+fn strider() -> Command {
+    Command::cargo_bin("strider").unwrap()
+}
+
+/// Writes a `.npy` of `shape` holding `bytes` (elements of `dt`, in file order) with the given memory order.
+fn write_npy(path: &Path, dt: DataType, shape: &[u64], bytes: &[u8], fortran: bool) {
+    let order = if fortran { npyz::Order::Fortran } else { npyz::Order::C };
+    let file = std::fs::File::create(path).unwrap();
+    macro_rules! typed {
+        ($t:ty) => {{
+            let mut w = npyz::WriteOptions::<$t>::new()
+                .default_dtype()
+                .shape(shape)
+                .order(order)
+                .writer(std::io::BufWriter::new(file))
+                .begin_nd()
+                .unwrap();
+            w.extend(bytes.chunks_exact(size_of::<$t>()).map(bytemuck::pod_read_unaligned::<$t>)).unwrap();
+            w.finish().unwrap();
+        }};
+    }
+    match dt {
+        DataType::Float16 => typed!(half::f16),
+        DataType::Float32 => typed!(f32),
+        DataType::Float64 => typed!(f64),
+        DataType::Int8 => typed!(i8),
+        DataType::Int16 => typed!(i16),
+        DataType::Int32 => typed!(i32),
+        DataType::Int64 => typed!(i64),
+        DataType::Uint8 => typed!(u8),
+        DataType::Uint16 => typed!(u16),
+        DataType::Uint32 => typed!(u32),
+        DataType::Uint64 => typed!(u64),
+        _ => unreachable!(),
+    }
+}
+
+/// Reads a `.npy` back as (dtype string, shape, fortran, raw data bytes).
+fn read_npy(path: &Path) -> (String, Vec<u64>, bool, Vec<u8>) {
+    let bytes = std::fs::read(path).unwrap();
+    let npy = npyz::NpyFile::new(&bytes[..]).unwrap();
+    let shape = npy.shape().to_vec();
+    let fortran = npy.order() == npyz::Order::Fortran;
+    let descr = npy.dtype().descr();
+    let header_len = bytes.len() - npy.len() as usize * npy.dtype().num_bytes().unwrap();
+    (descr, shape, fortran, bytes[header_len..].to_vec())
+}
+
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn info_reports_the_machine() {
+    let out = strider().arg("info").assert().success().get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    for needle in ["strider 0.1.0", "simd level:", "levels:", "threads:", "memcpy  64 MiB:"] {
+        assert!(text.contains(needle), "{needle} missing in:\n{text}");
+    }
+}
+
+#[test]
+fn bench_prints_a_table_and_writes_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("out.json");
+    let out = strider()
+        .args(["bench", "--filter", "doc_example", "--threads", "1,2", "--seconds", "0.01", "--json"])
+        .arg(&json)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("f32_dml_doc_example_1x1x4x4") && text.contains("×memcpy"), "{text}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let case = &report["cases"][0];
+    assert_eq!(case["output_bytes"], 16);
+    assert_eq!(case["runs"].as_array().unwrap().len(), 2);
+    assert!(case["runs"][0]["ratio_to_memcpy"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn bench_reads_a_suite_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite.json");
+    std::fs::write(
+        &suite,
+        r#"[{"name": "mine", "dtype": "u8", "input_sizes": [64, 64], "offsets": [0, 0], "window_sizes": [64, 64],
+             "window_strides": [-1, 2], "output_sizes": [64, 32]}]"#,
+    )
+    .unwrap();
+    let out =
+        strider().args(["bench", "--threads", "1", "--seconds", "0.01", "--suite"]).arg(&suite).assert().success();
+    assert!(String::from_utf8_lossy(&out.get_output().stdout).contains("mine"));
+}
+
+/// Round trip of every dtype, C and Fortran order: the output equals the library's reference on the same input.
+#[test]
+fn slice1_round_trips_every_dtype_and_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let dtypes = [
+        DataType::Float16,
+        DataType::Float32,
+        DataType::Float64,
+        DataType::Int8,
+        DataType::Int16,
+        DataType::Int32,
+        DataType::Int64,
+        DataType::Uint8,
+        DataType::Uint16,
+        DataType::Uint32,
+        DataType::Uint64,
+    ];
+    let shape = [3u32, 5, 4];
+    for dt in dtypes {
+        for fortran in [false, true] {
+            let n = shape.iter().product::<u32>() as usize * dt.size_in_bytes();
+            let data: Vec<u8> = (0..n).map(|i| (i * 37 % 251) as u8).collect();
+            let input = dir.path().join(format!("in_{}_{fortran}.npy", dt.short_name()));
+            let output = dir.path().join(format!("out_{}_{fortran}.npy", dt.short_name()));
+            write_npy(&input, dt, &shape.map(u64::from), &data, fortran);
+            strider()
+                .arg("slice1")
+                .arg(&input)
+                .arg(&output)
+                .args(["--window-offsets", "0,1,0", "--window-sizes", "3,4,4", "--window-strides", "-1,2,-3"])
+                .assert()
+                .success();
+            // expected: the same window through the library's reference on the same layout
+            let strides: Vec<u32> = if fortran { vec![1, 3, 15] } else { vec![20, 4, 1] };
+            let idesc = TensorDesc::with_strides(dt, &shape, &strides).unwrap();
+            let odesc = TensorDesc::new(dt, &[3, 2, 2]).unwrap();
+            let op = Slice1::new(&idesc, &odesc, &[0, 1, 0], &[3, 4, 4], &[-1, 2, -3]).unwrap();
+            let mut want = vec![0u8; odesc.addressed_bytes() as usize];
+            op.execute_reference(&data, &mut want).unwrap();
+            let (descr, out_shape, out_fortran, got) = read_npy(&output);
+            assert_eq!(out_shape, vec![3, 2, 2], "{dt}");
+            assert!(!out_fortran);
+            assert!(descr.trim_matches('\'').ends_with(&dt.size_in_bytes().to_string()), "{descr} for {dt}");
+            assert_eq!(got, want, "{dt} fortran={fortran}");
+        }
+    }
+}
+
+#[test]
+fn slice1_numpy_slice_syntax() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.npy");
+    let output = dir.path().join("out.npy");
+    let data: Vec<u8> = (0..60).collect();
+    write_npy(&input, DataType::Uint8, &[6, 10], &data, false);
+    strider().arg("slice1").arg(&input).arg(&output).args(["--slice", "::-2, 1:8:3", "-v"]).assert().success();
+    let (_, shape, _, got) = read_npy(&output);
+    // numpy: x[::-2, 1:8:3] -> rows 5, 3, 1; columns 1, 4, 7
+    assert_eq!(shape, vec![3, 3]);
+    assert_eq!(got, vec![51, 54, 57, 31, 34, 37, 11, 14, 17]);
+}
+
+/// Runs a failing command: exit status 2, one line naming the problem, no file left in `dir` but `keep`.
+fn fails(dir: &Path, keep: &[&Path], args: &[&str], expect: &str) {
+    let out = strider().args(args).assert().code(2).get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "one line expected: {err}");
+    assert!(err.starts_with("strider: error: "), "{err}");
+    assert!(err.contains(expect), "{err:?} should mention {expect:?}");
+    let left: Vec<PathBuf> = files_in(dir).into_iter().filter(|p| !keep.contains(&p.as_path())).collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+}
+
+#[test]
+fn bad_input_gets_one_line_and_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = |name: &str| d.join(name);
+    let s = |p: &Path| p.to_str().unwrap().to_owned();
+    let out = p("out.npy");
+
+    // a valid input to misuse
+    let good = p("good.npy");
+    write_npy(&good, DataType::Float32, &[4, 4], &[0u8; 64], false);
+    // corrupt: not an npy at all
+    let corrupt = p("corrupt.npy");
+    std::fs::write(&corrupt, b"this is not a numpy file at all").unwrap();
+    // truncated: a valid header, half the data
+    let truncated = p("truncated.npy");
+    let full = std::fs::read(&good).unwrap();
+    std::fs::write(&truncated, &full[..full.len() - 32]).unwrap();
+    // unsupported dtype: complex64
+    let complex = p("complex.npy");
+    let mut header = b"\x93NUMPY\x01\x00".to_vec();
+    let dict = "{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }";
+    let pad = 64 - (10 + dict.len() + 1) % 64;
+    let dict = format!("{dict}{}\n", " ".repeat(pad));
+    header.extend_from_slice(&(dict.len() as u16).to_le_bytes());
+    header.extend_from_slice(dict.as_bytes());
+    header.extend_from_slice(&[0u8; 16]);
+    std::fs::write(&complex, header).unwrap();
+    let inputs = [good.as_path(), corrupt.as_path(), truncated.as_path(), complex.as_path()];
+
+    let so = s(&out);
+    fails(d, &inputs, &["slice1", &s(&p("missing.npy")), &so], "cannot open");
+    fails(d, &inputs, &["slice1", &s(d), &so], "");
+    fails(d, &inputs, &["slice1", &s(&corrupt), &so], "not a valid .npy file");
+    fails(d, &inputs, &["slice1", &s(&truncated), &so], "truncated");
+    fails(d, &inputs, &["slice1", &s(&complex), &so], "unsupported dtype");
+    fails(d, &inputs, &["slice1", &s(&good), &so, "--window-strides", "1,1,1"], "--window-strides has 3 values");
+    fails(d, &inputs, &["slice1", &s(&good), &so, "--output-sizes", "2"], "--output-sizes has 1 values");
+    fails(
+        d,
+        &inputs,
+        &["slice1", &s(&good), &so, "--window-offsets", "0,3", "--window-sizes", "4,4"],
+        "extends beyond",
+    );
+    fails(d, &inputs, &["slice1", &s(&good), &so, "--window-strides", "0,1"], "stride of dimension 0 is 0");
+    fails(d, &inputs, &["slice1", &s(&good), &so, "--output-sizes", "5,4"], "exceeds");
+    fails(d, &inputs, &["slice1", &s(&good), &so, "--slice", "5"], "out of range");
+    fails(d, &inputs, &["slice1", &s(&good), &so, "--slice", "2:2"], "selects no element");
+    fails(d, &inputs, &["slice1", &s(&good), &s(&d.join("no/such/dir/out.npy"))], "cannot write");
+    fails(d, &inputs, &["bench", "--filter", "no such case"], "no case");
+    fails(d, &inputs, &["bench", "--suite", &s(&corrupt)], "is not a workload list");
+    fails(d, &inputs, &["bench", "--threads", "0"], "at least 1");
+}
+
+#[test]
+fn output_is_replaced_atomically() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.npy");
+    let output = dir.path().join("out.npy");
+    write_npy(&input, DataType::Uint8, &[4], &[1, 2, 3, 4], false);
+    std::fs::write(&output, b"old").unwrap();
+    // a failing run leaves the old file as it was
+    strider().arg("slice1").arg(&input).arg(&output).args(["--window-strides", "0"]).assert().code(2);
+    assert_eq!(std::fs::read(&output).unwrap(), b"old");
+    strider().arg("slice1").arg(&input).arg(&output).args(["--window-strides", "-1"]).assert().success();
+    assert_eq!(read_npy(&output).3, vec![4, 3, 2, 1]);
+    assert_eq!(files_in(dir.path()).len(), 2);
+}

@@ -102,6 +102,7 @@ pub struct Options {
     pub threads: Vec<usize>,
     pub filter: Option<String>,
     pub seconds_per_case: f64,
+    pub method: Method,
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -109,9 +110,55 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// A benchmark buffer. From 4 MiB on it is an anonymous mapping advised to use transparent huge pages, as numpy
+/// does for its arrays (the peers are measured on such arrays; with 4-KiB pages large strided walks pay TLB
+/// misses that have nothing to do with the kernels).
+struct Buffer(BufferInner);
+
+enum BufferInner {
+    Heap(Vec<u8>),
+    Mapped(memmap2::MmapMut, usize),
+}
+
+impl Buffer {
+    fn filled(n: usize, fill: impl Fn(usize) -> u8) -> Result<Buffer> {
+        let mut b = if n >= 4 << 20 {
+            let map = memmap2::MmapMut::map_anon(n).context("cannot map a benchmark buffer")?;
+            #[cfg(target_os = "linux")]
+            let _ = map.advise(memmap2::Advice::HugePage); // a hint; ignored where THP is off
+            Buffer(BufferInner::Mapped(map, n))
+        } else {
+            Buffer(BufferInner::Heap(vec![0; n]))
+        };
+        for (i, x) in b.iter_mut().enumerate() {
+            *x = fill(i);
+        }
+        Ok(b)
+    }
+}
+
+impl std::ops::Deref for Buffer {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match &self.0 {
+            BufferInner::Heap(v) => v,
+            BufferInner::Mapped(m, n) => &m[..*n],
+        }
+    }
+}
+
+impl std::ops::DerefMut for Buffer {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        match &mut self.0 {
+            BufferInner::Heap(v) => v,
+            BufferInner::Mapped(m, n) => &mut m[..*n],
+        }
+    }
+}
+
 /// Deterministic input bytes.
-fn input_bytes(n: usize) -> Vec<u8> {
-    (0..n).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect()
+fn input_bytes(n: usize) -> Result<Buffer> {
+    Buffer::filled(n, |i| (i.wrapping_mul(2654435761) >> 13) as u8)
 }
 
 /// Calls per sample so that a sample lasts at least MIN_SAMPLE.
@@ -129,8 +176,49 @@ fn calibrate(mut f: impl FnMut()) -> usize {
     }
 }
 
+/// How samples are taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// Rounds alternating the operator and memcpy (robust to slow periods; each side sees the cache state the
+    /// other leaves).
+    Interleaved,
+    /// Each side in its own tight loop, as the peer script (`bench/peers.py`) measures: warm caches, comparable
+    /// absolute times. Three alternating blocks, median of the block medians.
+    Tight,
+}
+
+/// Median seconds per call of `f` over back-to-back samples for about `budget`.
+fn tight(budget: Duration, f: &mut dyn FnMut()) -> f64 {
+    for _ in 0..3 {
+        f(); // warm-up
+    }
+    let batch = calibrate(&mut *f);
+    let mut v = Vec::new();
+    let start = Instant::now();
+    while v.len() < 20 || (start.elapsed() < budget && v.len() < 200) {
+        let t = Instant::now();
+        for _ in 0..batch {
+            f();
+        }
+        v.push(t.elapsed().as_secs_f64() / batch as f64);
+    }
+    median(v)
+}
+
+fn measure(method: Method, budget: Duration, op: &mut dyn FnMut(), copy: &mut dyn FnMut()) -> (f64, f64) {
+    if method == Method::Interleaved {
+        return interleaved(budget, op, copy);
+    }
+    let (mut to, mut tc) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        to.push(tight(budget / 3, &mut *op));
+        tc.push(tight(budget / 3, &mut *copy));
+    }
+    (median(to), median(tc))
+}
+
 /// Median seconds per call of `op` and of `memcpy`, alternating rounds within a budget.
-fn measure(budget: Duration, op: &mut dyn FnMut(), copy: &mut dyn FnMut()) -> (f64, f64) {
+fn interleaved(budget: Duration, op: &mut dyn FnMut(), copy: &mut dyn FnMut()) -> (f64, f64) {
     let (ob, cb) = (calibrate(&mut *op), calibrate(&mut *copy));
     let (mut to, mut tc) = (Vec::new(), Vec::new());
     let start = Instant::now();
@@ -165,16 +253,17 @@ fn run_case(
     let output = TensorDesc::new(dt, &case.output_sizes).with_context(|| format!("case {}: output", case.name))?;
     let op = Slice1::new(&input, &output, &case.offsets, &case.window_sizes, &case.window_strides)
         .with_context(|| format!("case {}", case.name))?;
-    let src = input_bytes(input.addressed_bytes() as usize);
+    let src = input_bytes(input.addressed_bytes() as usize)?;
     let bytes = output.addressed_bytes() as usize;
-    let mut dst = vec![0u8; bytes];
+    let mut dst = Buffer::filled(bytes, |_| 0)?;
     let mut want = vec![0u8; bytes];
     op.execute_reference(&src, &mut want)?;
     op.execute(&src, &mut dst)?;
-    if dst != want {
+    if dst[..] != want[..] {
         bail!("case {}: the result differs from the reference", case.name);
     }
-    let (a, mut b) = (vec![1u8; bytes], vec![0u8; bytes]);
+    drop(want);
+    let (a, mut b) = (Buffer::filled(bytes, |_| 1)?, Buffer::filled(bytes, |_| 0)?);
     let budget = Duration::from_secs_f64(opts.seconds_per_case);
     let mut runs = Vec::new();
     let mut memcpy = Vec::new();
@@ -182,6 +271,7 @@ fn run_case(
         let exec = if threads == 1 { ExecOptions::sequential() } else { ExecOptions::default() };
         let (t_op, t_copy) = pool.install(|| {
             measure(
+                opts.method,
                 budget,
                 &mut || op.execute_with(black_box(&src), black_box(&mut dst), &exec).expect("validated buffers"),
                 &mut || black_box(&mut b[..]).copy_from_slice(black_box(&a[..])),
@@ -237,11 +327,19 @@ pub fn run(cases: &[Case], opts: &Options) -> Result<Report> {
     Ok(Report {
         strider_version: env!("CARGO_PKG_VERSION").into(),
         isa: Isa::best().to_string(),
-        method: format!(
-            "rounds alternating operator and memcpy ({WARM} back-to-back samples each, the first dropped), \
-             medians; {:.2} s per case and thread count; GB/s = output bytes / time; memcpy = one thread",
-            opts.seconds_per_case
-        ),
+        method: match opts.method {
+            Method::Interleaved => format!(
+                "rounds alternating operator and memcpy ({WARM} back-to-back samples each, the first dropped), \
+                 medians; {:.2} s per case and thread count; GB/s = output bytes / time; memcpy = one thread",
+                opts.seconds_per_case
+            ),
+            Method::Tight => format!(
+                "tight loops per side as bench/peers.py (3 warm-up calls, batched samples, 3 alternating blocks, \
+                 median of block medians); {:.2} s per case and thread count; GB/s = output bytes / time; memcpy = \
+                 one thread",
+                opts.seconds_per_case
+            ),
+        },
         cases: out,
     })
 }

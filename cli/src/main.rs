@@ -81,6 +81,10 @@ struct BenchArgs {
     /// Time budget per case and thread count, in seconds.
     #[arg(long, default_value_t = 0.25)]
     seconds: f64,
+    /// How to sample: rounds alternating operator and memcpy, or each in its own tight loop as the peer script
+    /// does (for side-by-side comparisons with bench/peers.py).
+    #[arg(long, value_enum, default_value_t = bench::Method::Interleaved)]
+    method: bench::Method,
 }
 
 fn slice1(a: Slice1Args) -> Result<()> {
@@ -162,7 +166,10 @@ fn bench(a: BenchArgs) -> Result<()> {
     if !(a.seconds > 0.0 && a.seconds.is_finite()) {
         bail!("--seconds must be a positive number");
     }
-    let report = bench::run(&cases, &bench::Options { threads, filter: a.filter, seconds_per_case: a.seconds })?;
+    let report = bench::run(
+        &cases,
+        &bench::Options { threads, filter: a.filter, seconds_per_case: a.seconds, method: a.method },
+    )?;
     print!("{}", bench::table(&report));
     if let Some(path) = a.json {
         let text = serde_json::to_string_pretty(&report)?;

@@ -104,6 +104,12 @@ fn slice1_rows_of_interleaved_pixels() {
                 let half = TensorDesc::new(dt, &[2, len, c]).unwrap();
                 run(&input, &half, &[0, 0, 0], &[2, n, c], &[1, 2, 1], len + 1);
                 run(&input, &half, &[0, 0, 0], &[2, n, c], &[1, -2, 1], len + 2);
+                // every third / fourth pixel, forwards and backwards
+                for step in [3i32, -3, 4, -4] {
+                    let m = 1 + (n - 1) / step.unsigned_abs();
+                    let sub = TensorDesc::new(dt, &[2, m, c]).unwrap();
+                    run(&input, &sub, &[0, 0, 0], &[2, n, c], &[1, step, 1], len + 3);
+                }
             }
         }
     }

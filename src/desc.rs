@@ -174,6 +174,167 @@ impl TensorDesc {
         Ok(desc)
     }
 
+    /// A packed tensor whose dimensions are laid out in memory in `order` (outermost first): `order` lists every
+    /// dimension once; the last one listed is contiguous. Sizes stay in logical order.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidPermutation`] unless `order` is a permutation of `0..sizes.len()`; otherwise as
+    /// [`TensorDesc::with_strides`], and [`Error::PackedStrideOverflow`] when a stride does not fit in `u32`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use strider::{DataType, TensorDesc};
+    /// // sizes {N, C, H, W} stored as N, H, W, C: packed NHWC
+    /// let t = TensorDesc::permuted(DataType::Float32, &[1, 1, 3, 5], &[0, 2, 3, 1])?;
+    /// assert_eq!(t.strides(), &[15, 1, 5, 1]);
+    /// assert!(t.is_packed());
+    /// # Ok::<(), strider::Error>(())
+    /// ```
+    pub fn permuted(data_type: DataType, sizes: &[u32], order: &[usize]) -> Result<TensorDesc, Error> {
+        check_shape(sizes, None)?;
+        let rank = sizes.len();
+        let mut seen = [false; MAX_RANK];
+        if order.len() != rank || order.iter().any(|&d| d >= rank || std::mem::replace(&mut seen[d], true)) {
+            return Err(Error::InvalidPermutation { order: order.to_vec(), rank });
+        }
+        let mut strides = vec![0u32; rank];
+        let mut acc = 1u64;
+        for &dim in order.iter().rev() {
+            strides[dim] = u32::try_from(acc).map_err(|_| Error::PackedStrideOverflow {
+                dim,
+                sizes: sizes.to_vec(),
+                stride: acc,
+            })?;
+            acc *= u64::from(sizes[dim]);
+        }
+        Self::with_strides(data_type, sizes, &strides)
+    }
+
+    /// Packed NCHW of sizes `{N, C, H, W}` (implicit strides).
+    ///
+    /// # Errors
+    ///
+    /// As [`TensorDesc::new`].
+    pub fn nchw(data_type: DataType, sizes: [u32; 4]) -> Result<TensorDesc, Error> {
+        Self::new(data_type, &sizes)
+    }
+
+    /// Packed NHWC under NCHW-ordered sizes `{N, C, H, W}`: strides `{H·W·C, 1, W·C, C}`.
+    ///
+    /// # Errors
+    ///
+    /// As [`TensorDesc::permuted`].
+    pub fn nhwc(data_type: DataType, sizes: [u32; 4]) -> Result<TensorDesc, Error> {
+        Self::permuted(data_type, &sizes, &[0, 2, 3, 1])
+    }
+
+    /// Packed NCDHW of sizes `{N, C, D, H, W}` (implicit strides).
+    ///
+    /// # Errors
+    ///
+    /// As [`TensorDesc::new`].
+    pub fn ncdhw(data_type: DataType, sizes: [u32; 5]) -> Result<TensorDesc, Error> {
+        Self::new(data_type, &sizes)
+    }
+
+    /// Packed NDHWC under NCDHW-ordered sizes `{N, C, D, H, W}`: strides `{D·H·W·C, 1, H·W·C, W·C, C}`.
+    ///
+    /// # Errors
+    ///
+    /// As [`TensorDesc::permuted`].
+    pub fn ndhwc(data_type: DataType, sizes: [u32; 5]) -> Result<TensorDesc, Error> {
+        Self::permuted(data_type, &sizes, &[0, 2, 3, 4, 1])
+    }
+
+    /// A column-major (`WH`) 2-D tensor of sizes `{rows, columns}`: strides `{1, rows}`.
+    ///
+    /// # Errors
+    ///
+    /// As [`TensorDesc::permuted`].
+    pub fn column_major(data_type: DataType, sizes: [u32; 2]) -> Result<TensorDesc, Error> {
+        Self::permuted(data_type, &sizes, &[1, 0])
+    }
+
+    /// The same tensor with leading dimensions of size 1 added up to `rank` dimensions, as DirectML operators that
+    /// need 4-D or 5-D tensors expect (an `HW` tensor becomes `{1, 1, H, W}`). A packed tensor stays implicitly
+    /// packed; explicit strides get leading strides spanning the whole tensor.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::RankPromotion`] when `rank` is below the current rank; [`Error::InvalidRank`] above 8.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use strider::{DataType, TensorDesc};
+    /// let hw = TensorDesc::new(DataType::Float16, &[3, 5])?.promote(4)?;
+    /// assert_eq!((hw.sizes(), hw.strides()), (&[1, 1, 3, 5][..], &[15, 15, 5, 1][..]));
+    /// # Ok::<(), strider::Error>(())
+    /// ```
+    pub fn promote(&self, rank: usize) -> Result<TensorDesc, Error> {
+        if rank < self.rank() {
+            return Err(Error::RankPromotion { rank: self.rank(), target: rank });
+        }
+        if rank > MAX_RANK {
+            return Err(Error::InvalidRank { rank });
+        }
+        let lead = rank - self.rank();
+        let mut sizes = vec![1u32; lead];
+        sizes.extend_from_slice(self.sizes());
+        if !self.explicit {
+            return Self::new(self.data_type, &sizes);
+        }
+        // A size-1 dimension's stride is never multiplied by a non-zero coordinate; give it the span of the
+        // tensor (what packed strides would be) when that fits, else 0.
+        let span = u64::from(self.strides()[0]) * u64::from(self.sizes()[0]);
+        let mut strides = vec![u32::try_from(span).unwrap_or(0); lead];
+        strides.extend_from_slice(self.strides());
+        Self::with_strides(self.data_type, &sizes, &strides)
+    }
+
+    /// Whether the tensor is *packed* in the spec's sense: its elements fill exactly the bytes it addresses, each at
+    /// its own offset (any dimension order: packed NHWC is packed; padding, broadcasting and overlap are not).
+    pub fn is_packed(&self) -> bool {
+        let width = self.data_type.size_in_bytes() as u64;
+        if self.element_count() * width != self.addressed {
+            return false;
+        }
+        let sizes: Vec<u64> = self.sizes().iter().map(|&n| u64::from(n)).collect();
+        let strides: Vec<i64> = self.strides().iter().map(|&s| i64::from(s)).collect();
+        strider_kernels::overlap::find_overlap(&sizes, &strides) == strider_kernels::overlap::Overlap::Disjoint
+    }
+
+    /// Whether the strides are the packed row-major ones (dimensions of size 1 may have any stride).
+    pub fn is_row_major_packed(&self) -> bool {
+        let mut acc = 1u64;
+        for (&n, &s) in self.sizes().iter().zip(self.strides()).rev() {
+            if n != 1 && u64::from(s) != acc {
+                return false;
+            }
+            acc *= u64::from(n);
+        }
+        true
+    }
+
+    /// The dimensions that broadcast: stride 0 over more than one element.
+    pub fn broadcast_dims(&self) -> Vec<usize> {
+        (0..self.rank()).filter(|&d| self.strides()[d] == 0 && self.sizes()[d] > 1).collect()
+    }
+
+    /// Whether any dimension broadcasts.
+    pub fn is_broadcast(&self) -> bool {
+        !self.broadcast_dims().is_empty()
+    }
+
+    /// The distance in bytes between consecutive rows (the stride of the second-to-last dimension): the row pitch
+    /// of a padded image. `None` for 1-D tensors.
+    pub fn row_pitch_bytes(&self) -> Option<u64> {
+        let r = self.rank();
+        (r >= 2).then(|| u64::from(self.strides()[r - 2]) * self.data_type.size_in_bytes() as u64)
+    }
+
     /// The element data type.
     pub fn data_type(&self) -> DataType {
         self.data_type

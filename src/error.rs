@@ -164,6 +164,47 @@ pub enum Error {
         /// The size the operator produces.
         expected: u32,
     },
+    /// A DML_SLICE stride is 0.
+    #[error("the slice stride of dimension {dim} is 0; DML_SLICE strides must be at least 1")]
+    ZeroSliceStride {
+        /// The dimension.
+        dim: usize,
+    },
+    /// The last element a DML_SLICE reads lies beyond the input.
+    #[error(
+        "the slice of dimension {dim} reads up to index {last} (offset {offset} + (size {size} - 1) × stride \
+         {stride}), beyond the input size {input_size}"
+    )]
+    SliceOutOfBounds {
+        /// The dimension.
+        dim: usize,
+        /// Slice offset.
+        offset: u32,
+        /// Slice size (the output's size).
+        size: u32,
+        /// Slice stride.
+        stride: u32,
+        /// The index of the last element read, computed without wrapping.
+        last: u64,
+        /// The input's size in this dimension.
+        input_size: u32,
+    },
+    /// A layout helper was given a dimension order that is not a permutation of the dimensions.
+    #[error("{order:?} is not a permutation of the {rank} dimensions")]
+    InvalidPermutation {
+        /// The order given.
+        order: Vec<usize>,
+        /// The tensor's rank.
+        rank: usize,
+    },
+    /// Rank promotion to fewer dimensions than the tensor has.
+    #[error("cannot promote a tensor of {rank} dimensions to {target}: promotion only adds leading dimensions")]
+    RankPromotion {
+        /// The tensor's rank.
+        rank: usize,
+        /// The rank asked for.
+        target: usize,
+    },
     /// Two output coordinates address the same element.
     #[error(
         "the output strides {strides:?} make coordinates {first:?} and {second:?} address the same element; an \

@@ -1,5 +1,7 @@
 //! The copy-family operators. Each validates its own description, then hands a strided copy to the engine.
 
+pub(crate) mod identity;
+pub(crate) mod slice;
 pub(crate) mod slice1;
 
 use crate::Error;

@@ -1,0 +1,145 @@
+//! `DML_SLICE` (version 0): unsigned strides, output sizes given by the slice.
+
+use strider_kernels::{Plan, RowKind};
+
+use crate::desc::MAX_RANK;
+use crate::engine::Engine;
+use crate::ops::check_operands;
+use crate::{Element, Error, ExecOptions, TensorDesc};
+
+/// `DML_SLICE_OPERATOR_DESC`, validated and planned: `output[c] = input[offsets + strides ∘ c]` with unsigned
+/// strides ≥ 1 and `sizes` equal to the output's sizes.
+///
+/// # Examples
+///
+/// ```
+/// use strider::{DataType, Slice, TensorDesc};
+/// let input = TensorDesc::new(DataType::Int32, &[4, 4])?;
+/// let output = TensorDesc::new(DataType::Int32, &[2, 2])?;
+/// let op = Slice::new(&input, &output, &[1, 0], &[2, 2], &[2, 3])?;
+/// let x: Vec<i32> = (0..16).collect();
+/// let mut y = [0i32; 4];
+/// op.execute_typed(&x, &mut y)?;
+/// assert_eq!(y, [4, 7, 12, 15]);
+/// # Ok::<(), strider::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Slice {
+    engine: Engine,
+    offsets: [u32; MAX_RANK],
+    sizes: [u32; MAX_RANK],
+    strides: [u32; MAX_RANK],
+}
+
+impl Slice {
+    /// Validates a slice and plans its execution.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::RankMismatch`], [`Error::DataTypeMismatch`], [`Error::ArgumentLength`]; [`Error::ZeroSliceStride`]
+    /// for a stride of 0; [`Error::OutputSizeMismatch`] when `sizes` differs from the output's sizes;
+    /// [`Error::SliceOutOfBounds`] when `offsets + (sizes − 1)·strides` leaves the input;
+    /// [`Error::OverlappingOutput`] / [`Error::OverlapUndecided`] for an output that overlaps itself.
+    pub fn new(
+        input: &TensorDesc,
+        output: &TensorDesc,
+        offsets: &[u32],
+        sizes: &[u32],
+        strides: &[u32],
+    ) -> Result<Slice, Error> {
+        let rank = check_operands(
+            input,
+            output,
+            &[("offsets", offsets.len()), ("sizes", sizes.len()), ("strides", strides.len())],
+        )?;
+        let mut in_strides = [0i64; MAX_RANK];
+        let mut in_base = 0u64;
+        for dim in 0..rank {
+            let (offset, size, stride) = (offsets[dim], sizes[dim], strides[dim]);
+            if stride == 0 {
+                return Err(Error::ZeroSliceStride { dim });
+            }
+            if size != output.sizes()[dim] {
+                return Err(Error::OutputSizeMismatch { dim, output_size: output.sizes()[dim], expected: size });
+            }
+            // size ≥ 1: it equals the output's size, which the descriptor checked.
+            let last = u64::from(offset) + u64::from(size - 1) * u64::from(stride);
+            let input_size = input.sizes()[dim];
+            if last >= u64::from(input_size) {
+                return Err(Error::SliceOutOfBounds { dim, offset, size, stride, last, input_size });
+            }
+            let s = input.strides()[dim];
+            in_base += u64::from(offset) * u64::from(s);
+            in_strides[dim] = i64::from(stride) * i64::from(s);
+        }
+        let engine = Engine::new(input, output, &in_strides[..rank], in_base)?;
+        let mut op = Slice { engine, offsets: [0; MAX_RANK], sizes: [0; MAX_RANK], strides: [0; MAX_RANK] };
+        op.offsets[..rank].copy_from_slice(offsets);
+        op.sizes[..rank].copy_from_slice(sizes);
+        op.strides[..rank].copy_from_slice(strides);
+        Ok(op)
+    }
+
+    /// Copies the slice of `input` into `output` (raw little-endian buffers of any alignment). Bytes of `output`
+    /// that no coordinate addresses are never written.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BufferTooSmall`] when a buffer is shorter than the bytes its tensor addresses.
+    pub fn execute(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        self.engine.execute(input, output, &ExecOptions::default())
+    }
+
+    /// [`Slice::execute`] with explicit options.
+    ///
+    /// # Errors
+    ///
+    /// As [`Slice::execute`], and [`Error::IsaUnavailable`].
+    pub fn execute_with(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
+        self.engine.execute(input, output, opts)
+    }
+
+    /// [`Slice::execute`] over typed slices.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ElementTypeMismatch`] when `T` is another data type; otherwise as [`Slice::execute`].
+    pub fn execute_typed<T: Element>(&self, input: &[T], output: &mut [T]) -> Result<(), Error> {
+        self.engine.execute_typed(input, output, &ExecOptions::default())
+    }
+
+    /// The input tensor.
+    pub fn input(&self) -> &TensorDesc {
+        self.engine.input()
+    }
+
+    /// The output tensor.
+    pub fn output(&self) -> &TensorDesc {
+        self.engine.output()
+    }
+
+    /// The slice offsets.
+    pub fn offsets(&self) -> &[u32] {
+        &self.offsets[..self.input().rank()]
+    }
+
+    /// The slice sizes (the output's sizes).
+    pub fn sizes(&self) -> &[u32] {
+        &self.sizes[..self.input().rank()]
+    }
+
+    /// The slice strides.
+    pub fn strides(&self) -> &[u32] {
+        &self.strides[..self.input().rank()]
+    }
+
+    /// The execution plan.
+    pub fn plan(&self) -> &Plan {
+        self.engine.plan()
+    }
+
+    /// The row kernel the plan runs.
+    pub fn row_kind(&self) -> RowKind {
+        self.engine.row_kind()
+    }
+}

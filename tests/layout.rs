@@ -1,0 +1,219 @@
+//! Layout conversion: Identity and DML_SLICE against the reference, every permutation of ranks 2..5 with odd
+//! sizes and every element width, padded ↔ packed, broadcast materialization, the spec's NHWC example; the
+//! layout helpers; and the validation rules of the two operators.
+
+mod common;
+
+use common::{Buf, SENTINEL, WIDTH_TYPES};
+use strider::{DataType, Error, Identity, Slice, TensorDesc};
+
+/// Runs `op` under every configuration and compares the whole output buffer (sentinel padding included).
+fn check_identity(input: &TensorDesc, output: &TensorDesc, salt: u64) {
+    let op = Identity::new(input, output).unwrap();
+    let mut rng = common::rng(salt);
+    let src = Buf::random(input.addressed_bytes() as usize, (salt % 5) as usize, &mut rng);
+    let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+    common::reference_identity(input, output, src.bytes(), &mut want);
+    for (threads, opts) in common::configs() {
+        let mut dst = Buf::filled(want.len(), (salt % 3) as usize, SENTINEL);
+        common::with_threads(threads, || op.execute_with(src.bytes(), dst.bytes_mut(), &opts)).unwrap();
+        assert!(
+            dst.bytes() == &want[..],
+            "{input:?} -> {output:?} with {opts:?} on {threads}: {} {}",
+            op.row_kind(),
+            op.plan()
+        );
+    }
+}
+
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![vec![]];
+    }
+    let mut out = Vec::new();
+    for p in permutations(n - 1) {
+        for at in 0..=p.len() {
+            let mut q = p.clone();
+            q.insert(at, n - 1);
+            out.push(q);
+        }
+    }
+    out
+}
+
+#[test]
+fn identity_every_permutation_of_ranks_2_to_5() {
+    common::note_isas();
+    let sizes_by_rank: [&[u32]; 4] = [&[13, 19], &[5, 7, 9], &[3, 5, 7, 9], &[3, 5, 3, 7, 5]];
+    for sizes in sizes_by_rank {
+        for order in permutations(sizes.len()) {
+            for dt in WIDTH_TYPES {
+                let permuted = TensorDesc::permuted(dt, sizes, &order).unwrap();
+                let packed = TensorDesc::new(dt, sizes).unwrap();
+                check_identity(&permuted, &packed, order.len() as u64 * 7 + order[0] as u64);
+                check_identity(&packed, &permuted, order.len() as u64 * 11 + order[0] as u64);
+            }
+        }
+    }
+}
+
+#[test]
+fn identity_transposes_large_enough_for_tiles() {
+    // 2-D and batched transposes with edges of every residue around the 8x8 tiles, every width
+    for dt in WIDTH_TYPES {
+        for (rows, cols) in
+            [(8, 8), (16, 24), (17, 33), (63, 65), (3, 100), (100, 3), (4, 257), (257, 4), (2, 40), (40, 2)]
+        {
+            let packed = TensorDesc::new(dt, &[rows, cols]).unwrap();
+            let colmaj = TensorDesc::column_major(dt, [rows, cols]).unwrap();
+            check_identity(&packed, &colmaj, u64::from(rows * cols));
+            check_identity(&colmaj, &packed, u64::from(rows + cols));
+        }
+        // NCHW <-> NHWC with 3 and 4 channels and with many channels
+        for c in [3u32, 4, 16, 33] {
+            let nchw = TensorDesc::nchw(dt, [2, c, 9, 13]).unwrap();
+            let nhwc = TensorDesc::nhwc(dt, [2, c, 9, 13]).unwrap();
+            check_identity(&nchw, &nhwc, u64::from(c));
+            check_identity(&nhwc, &nchw, u64::from(c) + 1);
+        }
+    }
+}
+
+#[test]
+fn identity_padded_and_packed() {
+    for dt in WIDTH_TYPES {
+        let packed = TensorDesc::new(dt, &[5, 7, 9]).unwrap();
+        let padded = TensorDesc::with_strides(dt, &[5, 7, 9], &[7 * 12 + 3, 12, 1]).unwrap();
+        check_identity(&packed, &padded, 1);
+        check_identity(&padded, &packed, 2);
+        assert_eq!(padded.row_pitch_bytes(), Some(12 * dt.size_in_bytes() as u64));
+        assert!(!padded.is_packed() && packed.is_packed());
+    }
+}
+
+#[test]
+fn identity_materializes_broadcasts() {
+    for dt in WIDTH_TYPES {
+        for (sizes, strides) in [
+            (&[4u32, 5][..], &[0u32, 1][..]),
+            (&[4, 5], &[1, 0]),
+            (&[3, 4, 5], &[5, 0, 1]),
+            (&[3, 4, 70], &[0, 70, 1]),
+            (&[3, 4, 70], &[0, 0, 0]),
+        ] {
+            let input = TensorDesc::with_strides(dt, sizes, strides).unwrap();
+            assert!(input.is_broadcast());
+            let output = TensorDesc::new(dt, sizes).unwrap();
+            check_identity(&input, &output, sizes.len() as u64);
+        }
+    }
+}
+
+#[test]
+fn identity_spec_nhwc_example() {
+    // {1, 1, 3, 5} with packed NHWC strides {15, 1, 5, 1} holds the same 15 elements as packed NCHW
+    let nhwc = TensorDesc::with_strides(DataType::Float32, &[1, 1, 3, 5], &[15, 1, 5, 1]).unwrap();
+    assert_eq!(nhwc, TensorDesc::nhwc(DataType::Float32, [1, 1, 3, 5]).unwrap());
+    let nchw = TensorDesc::nchw(DataType::Float32, [1, 1, 3, 5]).unwrap();
+    let op = Identity::new(&nhwc, &nchw).unwrap();
+    let x: Vec<f32> = (0..15).map(|v| v as f32).collect();
+    let mut y = vec![0f32; 15];
+    op.execute_typed(&x, &mut y).unwrap();
+    assert_eq!(x, y);
+    // and a real NHWC image: 2 channels, 2x3 pixels
+    let nhwc = TensorDesc::nhwc(DataType::Uint8, [1, 2, 2, 3]).unwrap();
+    let nchw = TensorDesc::nchw(DataType::Uint8, [1, 2, 2, 3]).unwrap();
+    let mut planes = [0u8; 12];
+    Identity::new(&nhwc, &nchw).unwrap().execute(&[1, 7, 2, 8, 3, 9, 4, 10, 5, 11, 6, 12], &mut planes).unwrap();
+    assert_eq!(planes, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+}
+
+#[test]
+fn layout_helpers() {
+    let dt = DataType::Float16;
+    assert_eq!(TensorDesc::nhwc(dt, [2, 3, 4, 5]).unwrap().strides(), &[60, 1, 15, 3]);
+    assert_eq!(TensorDesc::ndhwc(dt, [2, 3, 4, 5, 6]).unwrap().strides(), &[360, 1, 90, 18, 3]);
+    assert_eq!(TensorDesc::ncdhw(dt, [2, 3, 4, 5, 6]).unwrap().strides(), &[360, 120, 30, 6, 1]);
+    assert_eq!(TensorDesc::column_major(dt, [2, 3]).unwrap().strides(), &[1, 2]);
+    assert!(TensorDesc::nhwc(dt, [2, 3, 4, 5]).unwrap().is_packed());
+    assert!(!TensorDesc::nhwc(dt, [2, 3, 4, 5]).unwrap().is_row_major_packed());
+    assert!(TensorDesc::with_strides(dt, &[1, 3], &[99, 1]).unwrap().is_row_major_packed());
+    let b = TensorDesc::with_strides(dt, &[2, 3, 1], &[0, 1, 0]).unwrap();
+    assert_eq!(b.broadcast_dims(), vec![0]);
+    assert!(!b.is_packed());
+    let p = TensorDesc::with_strides(dt, &[3, 5], &[7, 1]).unwrap().promote(5).unwrap();
+    assert_eq!((p.sizes(), p.strides()), (&[1, 1, 1, 3, 5][..], &[21, 21, 21, 7, 1][..]));
+    assert_eq!(TensorDesc::new(dt, &[3]).unwrap().promote(3).unwrap().strides(), &[3, 3, 1]);
+    assert_eq!(TensorDesc::new(dt, &[1]).unwrap().row_pitch_bytes(), None);
+    let e = TensorDesc::new(dt, &[2, 2, 2]).unwrap().promote(2).unwrap_err();
+    assert_eq!(e, Error::RankPromotion { rank: 3, target: 2 });
+    assert!(e.to_string().contains("3 dimensions to 2"));
+    assert_eq!(TensorDesc::new(dt, &[2]).unwrap().promote(9).unwrap_err(), Error::InvalidRank { rank: 9 });
+    let e = TensorDesc::permuted(dt, &[2, 3, 4], &[0, 2, 2]).unwrap_err();
+    assert_eq!(e, Error::InvalidPermutation { order: vec![0, 2, 2], rank: 3 });
+    assert!(e.to_string().contains("[0, 2, 2]"));
+    assert!(TensorDesc::permuted(dt, &[2, 3], &[0, 1, 2]).is_err());
+}
+
+#[test]
+fn identity_validation() {
+    let a = TensorDesc::new(DataType::Uint8, &[2, 3]).unwrap();
+    let e = Identity::new(&a, &TensorDesc::new(DataType::Uint8, &[2, 4]).unwrap()).unwrap_err();
+    assert_eq!(e, Error::OutputSizeMismatch { dim: 1, output_size: 4, expected: 3 });
+    assert!(e.to_string().contains("dimension 1"));
+    let e = Identity::new(&a, &TensorDesc::new(DataType::Int8, &[2, 3]).unwrap()).unwrap_err();
+    assert!(matches!(e, Error::DataTypeMismatch { .. }));
+    let e = Identity::new(&a, &TensorDesc::new(DataType::Uint8, &[6]).unwrap()).unwrap_err();
+    assert!(matches!(e, Error::RankMismatch { .. }));
+    let bcast = TensorDesc::with_strides(DataType::Uint8, &[2, 3], &[0, 1]).unwrap();
+    assert!(matches!(Identity::new(&a, &bcast).unwrap_err(), Error::OverlappingOutput { .. }));
+    let op = Identity::new(&a, &a).unwrap();
+    let mut out = [SENTINEL; 6];
+    assert!(matches!(op.execute(&[0; 5], &mut out).unwrap_err(), Error::BufferTooSmall { .. }));
+    assert_eq!(out, [SENTINEL; 6]);
+}
+
+fn check_slice(input: &TensorDesc, output: &TensorDesc, offsets: &[u32], strides: &[u32]) {
+    let op = Slice::new(input, output, offsets, output.sizes(), strides).unwrap();
+    let src = Buf::random(input.addressed_bytes() as usize, 1, &mut common::rng(9));
+    let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+    common::reference_slice(input, output, offsets, strides, src.bytes(), &mut want);
+    for (threads, opts) in common::configs() {
+        let mut dst = Buf::filled(want.len(), 0, SENTINEL);
+        common::with_threads(threads, || op.execute_with(src.bytes(), dst.bytes_mut(), &opts)).unwrap();
+        assert!(dst.bytes() == &want[..], "{opts:?}");
+    }
+}
+
+#[test]
+fn slice_matches_reference() {
+    for dt in WIDTH_TYPES {
+        let input = TensorDesc::new(dt, &[9, 11, 70]).unwrap();
+        check_slice(&input, &TensorDesc::new(dt, &[3, 5, 23]).unwrap(), &[1, 0, 2], &[3, 2, 3]);
+        check_slice(&input, &TensorDesc::new(dt, &[9, 11, 70]).unwrap(), &[0, 0, 0], &[1, 1, 1]);
+        let padded_out = TensorDesc::with_strides(dt, &[4, 2, 34], &[200, 40, 1]).unwrap();
+        check_slice(&input, &padded_out, &[1, 3, 1], &[2, 4, 2]);
+        let nhwc_in = TensorDesc::nhwc(dt, [2, 3, 9, 11]).unwrap();
+        check_slice(&nhwc_in, &TensorDesc::new(dt, &[2, 3, 4, 5]).unwrap(), &[0, 0, 1, 1], &[1, 1, 2, 2]);
+    }
+}
+
+#[test]
+fn slice_validation() {
+    let input = TensorDesc::new(DataType::Float32, &[4, 4]).unwrap();
+    let out = TensorDesc::new(DataType::Float32, &[2, 2]).unwrap();
+    let e = Slice::new(&input, &out, &[0, 0], &[2, 2], &[1, 0]).unwrap_err();
+    assert_eq!(e, Error::ZeroSliceStride { dim: 1 });
+    assert!(e.to_string().contains("dimension 1"));
+    let e = Slice::new(&input, &out, &[0, 0], &[2, 3], &[1, 1]).unwrap_err();
+    assert_eq!(e, Error::OutputSizeMismatch { dim: 1, output_size: 2, expected: 3 });
+    let e = Slice::new(&input, &out, &[1, 0], &[2, 2], &[3, 1]).unwrap_err();
+    assert_eq!(e, Error::SliceOutOfBounds { dim: 0, offset: 1, size: 2, stride: 3, last: 4, input_size: 4 });
+    assert!(e.to_string().contains("index 4") && e.to_string().contains("input size 4"));
+    // no u32 wrap-around in offset + (size - 1) * stride
+    let e = Slice::new(&input, &out, &[0, u32::MAX], &[2, 2], &[1, u32::MAX]).unwrap_err();
+    assert!(matches!(e, Error::SliceOutOfBounds { dim: 1, .. }), "{e:?}");
+    let e = Slice::new(&input, &out, &[0], &[2, 2], &[1, 1]).unwrap_err();
+    assert_eq!(e, Error::ArgumentLength { argument: "offsets", len: 1, rank: 2 });
+    assert!(Slice::new(&input, &out, &[2, 1], &[2, 2], &[1, 2]).is_ok());
+}

@@ -10,6 +10,9 @@ use strider::{DataType, Error, Identity, Slice, TensorDesc};
 /// Runs `op` under every configuration and compares the whole output buffer (sentinel padding included).
 fn check_identity(input: &TensorDesc, output: &TensorDesc, salt: u64) {
     let op = Identity::new(input, output).unwrap();
+    if std::env::var("DBG").is_ok() {
+        eprintln!("CASE {input:?} -> {output:?}: {} {}", op.row_kind(), op.plan());
+    }
     let mut rng = common::rng(salt);
     let src = Buf::random(input.addressed_bytes() as usize, (salt % 5) as usize, &mut rng);
     let mut want = vec![SENTINEL; output.addressed_bytes() as usize];

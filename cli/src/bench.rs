@@ -27,7 +27,8 @@ const MAX_ROUNDS: usize = 400;
 /// Shortest sample.
 const MIN_SAMPLE: Duration = Duration::from_micros(50);
 
-/// One workload, in the format of `bench/workloads.json`.
+/// One workload, in the format of `bench/workloads.json`, plus optional tensor strides (absent: packed) so that
+/// layout conversions can be expressed (a full window with stride 1 is an element-wise identity).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Case {
@@ -38,12 +39,59 @@ pub struct Case {
     pub window_sizes: Vec<u32>,
     pub window_strides: Vec<i32>,
     pub output_sizes: Vec<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_strides: Option<Vec<u32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_strides: Option<Vec<u32>>,
 }
 
-/// The default suite: every public workload under its own name, plus cache-level sweeps of contiguous, reversed
-/// and stride-2 f32 rows from 16 KiB to 64 MiB of output.
+/// A layout conversion of `sizes` between two stride sets, as a case.
+fn layout_case(name: &str, dtype: &str, sizes: &[u32], input: Option<Vec<u32>>, output: Option<Vec<u32>>) -> Case {
+    Case {
+        name: name.into(),
+        dtype: dtype.into(),
+        input_sizes: sizes.to_vec(),
+        offsets: vec![0; sizes.len()],
+        window_sizes: sizes.to_vec(),
+        window_strides: vec![1; sizes.len()],
+        output_sizes: sizes.to_vec(),
+        input_strides: input,
+        output_strides: output,
+    }
+}
+
+/// Packed strides of `sizes` laid out in `order` (outermost first).
+fn permuted(sizes: &[u32], order: &[usize]) -> Vec<u32> {
+    let mut s = vec![0u32; sizes.len()];
+    let mut acc = 1u32;
+    for &d in order.iter().rev() {
+        s[d] = acc;
+        acc *= sizes[d];
+    }
+    s
+}
+
+/// The default suite: every public workload under its own name, the layout conversions (NHWC ↔ NCHW, a rank-5
+/// permutation, broadcast materialization, padded → packed), plus cache-level sweeps of contiguous, reversed and
+/// stride-2 f32 rows from 16 KiB to 64 MiB of output.
 pub fn default_suite() -> Vec<Case> {
     let mut cases: Vec<Case> = serde_json::from_str(WORKLOADS).expect("the embedded suite parses");
+    let nhwc = |s: &[u32]| Some(permuted(s, &[0, 2, 3, 1]));
+    let (a, b, c, d) = ([32, 3, 224, 224], [1, 64, 256, 256], [16, 3, 512, 512], [8, 16, 32, 32, 8]);
+    cases.extend([
+        layout_case("layout_u8_nhwc_32x224x224x3_to_nchw", "u8", &a, nhwc(&a), None),
+        layout_case("layout_f32_nchw_1x64x256x256_to_nhwc", "f32", &b, None, nhwc(&b)),
+        layout_case("layout_f16_nchw_16x3x512x512_to_nhwc", "f16", &c, None, nhwc(&c)),
+        layout_case("layout_f32_rank5_8x16x32x32x8_perm_04213", "f32", &d, None, Some(permuted(&d, &[0, 4, 2, 1, 3]))),
+        layout_case(
+            "layout_f32_broadcast_channel_bias_32x64x112x112",
+            "f32",
+            &[32, 64, 112, 112],
+            Some(vec![0, 1, 0, 0]),
+            None,
+        ),
+        layout_case("layout_u8_padded_rows_1080x1920x3_to_packed", "u8", &[1080, 5760], Some(vec![6144, 1]), None),
+    ]);
     for (kind, step) in [("contiguous", 1i32), ("reverse", -1), ("stride2", 2)] {
         for kib in [16u32, 256, 4096, 65536] {
             let n = kib * 256;
@@ -56,6 +104,8 @@ pub fn default_suite() -> Vec<Case> {
                 window_sizes: vec![window],
                 window_strides: vec![step],
                 output_sizes: vec![n],
+                input_strides: None,
+                output_strides: None,
             });
         }
     }
@@ -249,8 +299,13 @@ fn run_case(
     bar: &ProgressBar,
 ) -> Result<CaseResult> {
     let dt: DataType = case.dtype.parse().with_context(|| format!("case {}", case.name))?;
-    let input = TensorDesc::new(dt, &case.input_sizes).with_context(|| format!("case {}: input", case.name))?;
-    let output = TensorDesc::new(dt, &case.output_sizes).with_context(|| format!("case {}: output", case.name))?;
+    let desc = |sizes: &[u32], strides: &Option<Vec<u32>>| match strides {
+        Some(s) => TensorDesc::with_strides(dt, sizes, s),
+        None => TensorDesc::new(dt, sizes),
+    };
+    let input = desc(&case.input_sizes, &case.input_strides).with_context(|| format!("case {}: input", case.name))?;
+    let output =
+        desc(&case.output_sizes, &case.output_strides).with_context(|| format!("case {}: output", case.name))?;
     let op = Slice1::new(&input, &output, &case.offsets, &case.window_sizes, &case.window_strides)
         .with_context(|| format!("case {}", case.name))?;
     let src = input_bytes(input.addressed_bytes() as usize)?;

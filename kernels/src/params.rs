@@ -49,3 +49,6 @@ pub const TABLE_MAX: usize = 64;
 ///
 /// PERF: 32 lines; a 5760-byte descending-row copy measured 1.32x (8 lines), 1.11x (32), 1.17x (90) of memcpy.
 pub const PREFETCH_BYTES: usize = 2 << 10;
+
+/// Output bytes of one column super-block of a transpose (kept in L2 while its rows are swept 8 at a time).
+pub const TRANSPOSE_L2_BYTES: usize = 512 << 10;

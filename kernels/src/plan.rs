@@ -74,6 +74,22 @@ pub enum RowKind {
         /// Elements per table row.
         len: usize,
     },
+    /// The output's contiguous dimension is not the input's: a 2-D transpose of the two, through cache-line
+    /// blocks of 8×8 in-register tiles.
+    Transpose {
+        /// Extent of the output-contiguous dimension folded into the kernel.
+        rows: usize,
+    },
+    /// Planes into interleaved elements (CHW → HWC with 2 to 4 channels).
+    Interleave {
+        /// Number of planes (channels).
+        planes: usize,
+    },
+    /// Interleaved elements into planes (HWC → CHW with 2 to 4 channels).
+    Deinterleave {
+        /// Number of planes (channels).
+        planes: usize,
+    },
 }
 
 impl fmt::Display for RowKind {
@@ -85,6 +101,9 @@ impl fmt::Display for RowKind {
             RowKind::Gather { stride } => write!(f, "gather (input stride {stride})"),
             RowKind::Strided => f.write_str("strided"),
             RowKind::Table { len } => write!(f, "table of {len} offsets"),
+            RowKind::Transpose { rows } => write!(f, "transpose ({rows} rows, 8x8 tiles)"),
+            RowKind::Interleave { planes } => write!(f, "interleave of {planes} planes"),
+            RowKind::Deinterleave { planes } => write!(f, "deinterleave into {planes} planes"),
         }
     }
 }
@@ -119,6 +138,9 @@ pub enum PlanError {
     EmptyDim(usize),
     /// An address of the operand falls below 0 or beyond `isize::MAX`.
     AddressRange(&'static str),
+    /// The executable geometry derived from the plan does not walk exactly the plan's dimensions (a bug in this
+    /// crate, caught before any memory is touched).
+    Inconsistent,
     /// Two output elements share a byte.
     OverlappingOutput,
     /// The overlap search could not decide.
@@ -134,6 +156,7 @@ impl fmt::Display for PlanError {
             PlanError::AddressRange(op) => write!(f, "the {op} addresses fall outside 0..=isize::MAX"),
             PlanError::OverlappingOutput => f.write_str("two output elements of the plan share a byte"),
             PlanError::OverlapUndecided => f.write_str("could not decide whether output elements overlap"),
+            PlanError::Inconsistent => f.write_str("internal error: the derived walk does not match its plan"),
         }
     }
 }
@@ -203,6 +226,11 @@ pub struct Walk {
     pub(crate) table: Vec<(isize, isize)>,
     /// For [`RowKind::Table`]: the input offsets alone, when the output offsets are `0, N, 2N, …`.
     pub(crate) table_in: Vec<isize>,
+    /// For the transposing kinds: the dimension folded into the kernel beside the row (extent, input and output
+    /// byte strides).
+    pub(crate) fold: Dim,
+    /// For interleave / deinterleave: `pshufb` controls, `[chunk][plane]`.
+    pub(crate) planar: Option<crate::shuffle::Planar>,
 }
 
 /// Lowest and highest byte offset (inclusive of the element's last byte) an operand's walk touches.
@@ -268,6 +296,8 @@ impl Walk {
             stream: false,
             table: Vec::new(),
             table_in: Vec::new(),
+            fold: Dim { extent: 1, in_stride: 0, out_stride: 0 },
+            planar: None,
             width,
             outer_rank: outer.len(),
             extents: [1; NEST_ARRAY_LEN],
@@ -285,19 +315,107 @@ impl Walk {
         };
         // The output is injective at byte level, so the element count times the width fits below isize::MAX.
         walk.out_bytes = walk.rows * walk.row_len * plan.width;
-        // Footprint: the input span the walk reads from plus what it writes.
-        let footprint = (in_hi - in_lo + 1) as usize + walk.out_bytes;
-        walk.stream = footprint >= crate::params::STREAM_FOOTPRINT_BYTES
-            && walk.row_len * plan.width >= crate::params::STREAM_MIN_ROW_BYTES;
-        if walk.row_len * plan.width < crate::params::TABLE_ROW_BYTES && rank >= 2 {
-            walk.absorb_into_table();
-        }
         for (k, d) in outer.iter().enumerate() {
             walk.extents[k] = d.extent;
             walk.in_strides[k] = d.in_stride;
             walk.out_strides[k] = d.out_stride;
         }
+        // Footprint: the input span the walk reads from plus what it writes.
+        let footprint = (in_hi - in_lo + 1) as usize + walk.out_bytes;
+        walk.stream = footprint >= crate::params::STREAM_FOOTPRINT_BYTES
+            && walk.row_len * plan.width >= crate::params::STREAM_MIN_ROW_BYTES;
+        // The transforms below restructure the outer dimensions, so they come after the plain layout above.
+        if !walk.transpose() && walk.row_len * plan.width < crate::params::TABLE_ROW_BYTES && rank >= 2 {
+            walk.absorb_into_table();
+        }
+        // The bounds and overlap proofs above are about the plan's dimensions; the kernels execute the derived
+        // geometry. Make sure the two are the same walk.
+        if !walk.consistent() {
+            return Err(PlanError::Inconsistent);
+        }
         Ok(walk)
+    }
+
+    /// Whether the executed geometry — outer dimensions, row, and the folded dimension or table — walks exactly the
+    /// plan's dimensions.
+    fn consistent(&self) -> bool {
+        let dims = &self.plan.dims;
+        let outer: Vec<Dim> = (0..self.outer_rank)
+            .map(|k| Dim { extent: self.extents[k], in_stride: self.in_strides[k], out_stride: self.out_strides[k] })
+            .collect();
+        let row = Dim { extent: self.row_len, in_stride: self.row_in_stride, out_stride: self.row_out_stride };
+        let key = |d: &Dim| (d.extent, d.in_stride, d.out_stride);
+        match self.kind {
+            RowKind::Transpose { .. } | RowKind::Interleave { .. } | RowKind::Deinterleave { .. } => {
+                let mut used: Vec<Dim> = outer;
+                used.push(row);
+                used.push(self.fold);
+                let mut plan: Vec<Dim> = dims.clone();
+                used.sort_by_key(key);
+                plan.sort_by_key(key);
+                used == plan
+            }
+            RowKind::Table { len } => {
+                let keep = self.outer_rank;
+                dims[..keep] == outer[..] && dims[keep..].iter().map(|d| d.extent).product::<usize>() == len
+            }
+            _ => {
+                dims.len() == self.outer_rank + 1
+                    && dims[..self.outer_rank] == outer[..]
+                    && dims[self.outer_rank] == row
+            }
+        }
+    }
+
+    /// Recognizes a transpose: the row (the output's contiguous dimension, `I`) is strided in the input while
+    /// another dimension `J` is contiguous in the input. Folds one of the two into the kernel and makes the other
+    /// the row: tiles when both have at least 8 elements, interleave when `I` has 2 to 4 (planes into pixels),
+    /// deinterleave when `J` has 2 to 4 (pixels into planes). Returns whether the walk became a transpose.
+    fn transpose(&mut self) -> bool {
+        let w = self.plan.width as isize;
+        let rank = self.plan.dims.len();
+        let i = self.plan.dims[rank - 1];
+        if rank < 2 || i.out_stride != w || i.in_stride == w || !self.width.bytes().is_power_of_two() {
+            return false;
+        }
+        let Some(jpos) = (0..rank - 1).rev().find(|&k| self.plan.dims[k].in_stride == w) else {
+            return false;
+        };
+        let j = self.plan.dims[jpos];
+        let (kind, row, fold) = if i.extent >= 8 && j.extent >= 8 {
+            (RowKind::Transpose { rows: i.extent }, j, i)
+        } else if (2..=4).contains(&i.extent) && j.extent >= 16 && j.out_stride == i.extent as isize * w {
+            (RowKind::Interleave { planes: i.extent }, j, i)
+        } else if (2..=4).contains(&j.extent) && i.extent >= 16 && i.in_stride == j.extent as isize * w {
+            (RowKind::Deinterleave { planes: j.extent }, i, j)
+        } else {
+            return false;
+        };
+        let outer: Vec<Dim> = (0..rank - 1).filter(|&k| k != jpos).map(|k| self.plan.dims[k]).collect();
+        self.outer_rank = outer.len();
+        self.extents = [1; NEST_ARRAY_LEN];
+        self.in_strides = [0; NEST_ARRAY_LEN];
+        self.out_strides = [0; NEST_ARRAY_LEN];
+        for (k, d) in outer.iter().enumerate() {
+            self.extents[k] = d.extent;
+            self.in_strides[k] = d.in_stride;
+            self.out_strides[k] = d.out_stride;
+        }
+        self.rows = outer.iter().map(|d| d.extent).product();
+        self.row_len = row.extent;
+        self.row_in_stride = row.in_stride;
+        self.row_out_stride = row.out_stride;
+        self.fold = fold;
+        self.kind = kind;
+        self.shuffle = None;
+        self.wide = None;
+        self.planar = match kind {
+            RowKind::Interleave { planes } | RowKind::Deinterleave { planes } => {
+                Some(crate::shuffle::Planar::new(self.plan.width, planes, matches!(kind, RowKind::Interleave { .. })))
+            }
+            _ => None,
+        };
+        true
     }
 
     /// Absorbs the innermost dimensions (at least the row and the next one) into a table row of at most

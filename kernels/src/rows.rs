@@ -9,7 +9,7 @@ use core::ptr;
 use crate::exec::Chunk;
 use crate::nest::Row;
 use crate::plan::RowKind;
-use crate::shuffle::{Shuffle, WideShuffle};
+use crate::shuffle::{Planar, Shuffle, WideShuffle};
 use crate::simd::{Body, Kern, lead_of};
 use crate::width::WidthVisitor;
 
@@ -444,6 +444,158 @@ impl<const N: usize> BroadcastRow<N> {
     }
 }
 
+/// A 2-D transpose: the row is the input-contiguous dimension `J` (`len` elements, output stride `dj` bytes); the
+/// folded dimension `I` (`ni` elements, input stride `si`) is contiguous in the output. Column blocks of one input
+/// cache line, 8×8 register tiles inside; edges element by element.
+#[derive(Clone, Copy)]
+pub(crate) struct TransposeBody<K, const N: usize> {
+    kern: K,
+    ni: usize,
+    si: isize,
+    len: usize,
+    dj: isize,
+}
+
+impl<K: Kern, const N: usize> Body<K> for TransposeBody<K, N> {
+    #[inline(always)]
+    unsafe fn run(&self, src: *const u8, dst: *mut u8) {
+        let (ni, n, si, dj, w) = (self.ni, self.len, self.si, self.dj, N as isize);
+        let at = |i: usize, j: usize| {
+            (
+                src.wrapping_offset(i as isize * si + j as isize * w),
+                dst.wrapping_offset(i as isize * w + j as isize * dj),
+            )
+        };
+        let copy = |i: usize, j: usize| {
+            let (s, d) = at(i, j);
+            // SAFETY: element (i, j) of the block, in bounds by the Row contract.
+            unsafe { d.cast::<[u8; N]>().write_unaligned(s.cast::<[u8; N]>().read_unaligned()) }
+        };
+        // PERF: two-level blocking. A super-block of columns is sized so that all its output rows
+        // (columns × ni elements) stay in L2; inside it, 8 input rows at a time are swept across all its columns, so
+        // only 8 input streams are live (sweeping all ni rows per column block kept 64 streams live for a
+        // 64-channel NCHW → NHWC, more than the prefetchers follow), and the output lines, completed over the
+        // successive 8-row passes, are still in L2 when the next pass returns to them.
+        let sj = ((crate::params::TRANSPOSE_L2_BYTES / (ni * N)) / 8 * 8).max(8);
+        let full = n / 8 * 8;
+        let mut j0 = 0;
+        while j0 < full {
+            let j1 = (j0 + sj).min(full);
+            let mut i = 0;
+            while i + 8 <= ni {
+                let mut j = j0;
+                while j < j1 {
+                    let (s, d) = at(i, j);
+                    // SAFETY: rows i..i+8, columns j..j+8 are elements of the block (i + 8 ≤ ni, j + 8 ≤ full ≤ n),
+                    // in bounds by the Row contract.
+                    unsafe { self.kern.tile8::<N>(s, si, d, dj) };
+                    j += 8;
+                }
+                i += 8;
+            }
+            for ii in i..ni {
+                for jj in j0..j1 {
+                    copy(ii, jj);
+                }
+            }
+            j0 = j1;
+        }
+        for jj in full..n {
+            for ii in 0..ni {
+                copy(ii, jj);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn with_len(self, len: usize) -> Self {
+        TransposeBody { len, ..self }
+    }
+
+    #[inline(always)]
+    fn lead(&self) -> (isize, isize) {
+        (0, 0)
+    }
+}
+
+/// Planes into pixels: the row is the pixel dimension (`len` pixels); the folded dimension is the `planes`
+/// planes, `ps` bytes apart in the input; output pixels are contiguous.
+#[derive(Clone, Copy)]
+pub(crate) struct InterleaveBody<'a, K, const N: usize> {
+    kern: K,
+    planes: usize,
+    ps: isize,
+    len: usize,
+    tables: &'a Planar,
+}
+
+impl<K: Kern, const N: usize> Body<K> for InterleaveBody<'_, K, N> {
+    #[inline(always)]
+    unsafe fn run(&self, src: *const u8, dst: *mut u8) {
+        let (p, n) = (self.planes, self.len);
+        // SAFETY: plane i holds n readable elements at src + i·ps and dst n·p writable elements (Row contract).
+        let done = unsafe { self.kern.interleave::<N>(self.tables, p, src, self.ps, dst, n) };
+        for j in done..n {
+            for c in 0..p {
+                // SAFETY: element j of plane c and its output, in bounds as above.
+                unsafe {
+                    let v = src.wrapping_offset(c as isize * self.ps).add(j * N).cast::<[u8; N]>().read_unaligned();
+                    dst.add((j * p + c) * N).cast::<[u8; N]>().write_unaligned(v);
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn with_len(self, len: usize) -> Self {
+        InterleaveBody { len, ..self }
+    }
+
+    #[inline(always)]
+    fn lead(&self) -> (isize, isize) {
+        (0, 0)
+    }
+}
+
+/// Pixels into planes: the row is the pixel dimension (`len` contiguous pixels of `planes` elements); the folded
+/// dimension is the planes, `ps` bytes apart in the output.
+#[derive(Clone, Copy)]
+pub(crate) struct DeinterleaveBody<'a, K, const N: usize> {
+    kern: K,
+    planes: usize,
+    ps: isize,
+    len: usize,
+    tables: &'a Planar,
+}
+
+impl<K: Kern, const N: usize> Body<K> for DeinterleaveBody<'_, K, N> {
+    #[inline(always)]
+    unsafe fn run(&self, src: *const u8, dst: *mut u8) {
+        let (p, n) = (self.planes, self.len);
+        // SAFETY: n·p readable elements at src, n writable elements of plane i at dst + i·ps (Row contract).
+        let done = unsafe { self.kern.deinterleave::<N>(self.tables, p, src, dst, self.ps, n) };
+        for j in done..n {
+            for c in 0..p {
+                // SAFETY: element c of pixel j and its output, in bounds as above.
+                unsafe {
+                    let v = src.add((j * p + c) * N).cast::<[u8; N]>().read_unaligned();
+                    dst.wrapping_offset(c as isize * self.ps).add(j * N).cast::<[u8; N]>().write_unaligned(v);
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn with_len(self, len: usize) -> Self {
+        DeinterleaveBody { len, ..self }
+    }
+
+    #[inline(always)]
+    fn lead(&self) -> (isize, isize) {
+        (0, 0)
+    }
+}
+
 /// A SIMD row body run out of line, compiled for the level of `K` ([`Kern::far`]).
 #[derive(Clone, Copy)]
 struct Far<K, B> {
@@ -492,6 +644,20 @@ impl<K: Kern> WidthVisitor for Select<'_, K> {
                 chunk.drive(Far { kern, body: GatherRow::<K, N> { kern, len, stride, lanes, stream: chunk.stream } })
             }
             RowKind::Broadcast => chunk.drive(BroadcastRow::<N> { len }),
+            RowKind::Transpose { rows } => chunk.drive(Far {
+                kern,
+                body: TransposeBody::<K, N> { kern, ni: rows, si: w.fold.in_stride, len, dj: w.row_out_stride },
+            }),
+            RowKind::Interleave { planes } | RowKind::Deinterleave { planes } => {
+                let Some(tables) = w.planar.as_ref() else { return };
+                let ps =
+                    if matches!(w.kind, RowKind::Interleave { .. }) { w.fold.in_stride } else { w.fold.out_stride };
+                if matches!(w.kind, RowKind::Interleave { .. }) {
+                    chunk.drive(Far { kern, body: InterleaveBody::<K, N> { kern, planes, ps, len, tables } })
+                } else {
+                    chunk.drive(Far { kern, body: DeinterleaveBody::<K, N> { kern, planes, ps, len, tables } })
+                }
+            }
             RowKind::Table { .. } if !w.table_in.is_empty() => chunk.drive(GatherTableRow::<N> { table: &w.table_in }),
             RowKind::Table { .. } => chunk.drive(TableRow::<N> { table: &w.table }),
             _ => chunk.drive(StridedRow::<N> { len, in_stride: w.row_in_stride, out_stride: w.row_out_stride }),

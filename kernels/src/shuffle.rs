@@ -83,6 +83,35 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
     }
 }
 
+/// `pshufb` controls that interleave `planes` planes of `N`-byte elements into pixels (or the reverse): a step
+/// moves `16 / N` pixels, one 16-byte chunk per plane on the planar side and `planes` 16-byte chunks on the
+/// pixel side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Planar {
+    /// `masks[k][i]`: interleave — the bytes of pixel-side chunk `k` taken from plane chunk `i`; deinterleave —
+    /// the bytes of plane chunk `i` taken from pixel-side chunk `k` (0x80 elsewhere).
+    pub(crate) masks: [[[u8; 16]; 4]; 4],
+}
+
+impl Planar {
+    pub(crate) fn new(width: usize, planes: usize, interleave: bool) -> Planar {
+        let mut masks = [[[0x80u8; 16]; 4]; 4];
+        // Pixel-side byte t: pixel t / (planes·N), plane (t / N) % planes, byte t % N; it is byte
+        // (pixel·N + byte) of that plane's chunk.
+        for t in 0..planes * 16 {
+            let (pixel, plane, byte) = (t / (planes * width), (t / width) % planes, t % width);
+            let p = pixel * width + byte;
+            let (k, tk) = (t / 16, t % 16);
+            if interleave {
+                masks[k][plane][tk] = p as u8;
+            } else {
+                masks[k][plane][p] = tk as u8;
+            }
+        }
+        Planar { masks }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,6 +161,48 @@ mod tests {
                 }
                 for n in (1..300).step_by(7) {
                     emulate::<64, 128, 2>(width, k, n);
+                }
+            }
+        }
+    }
+
+    /// The planar tables, run in plain Rust, interleave and deinterleave exactly.
+    #[test]
+    fn planar_tables() {
+        let pshufb = |v: &[u8], m: &[u8; 16]| -> [u8; 16] {
+            core::array::from_fn(|t| if m[t] & 0x80 != 0 { 0 } else { v[m[t] as usize] })
+        };
+        for width in [1, 2, 4, 8] {
+            for planes in 2..=4 {
+                let pixels = 16 / width;
+                let planar: Vec<Vec<u8>> = (0..planes).map(|i| (0..16).map(|b| (i * 16 + b) as u8).collect()).collect();
+                let mut want = vec![0u8; planes * 16];
+                for px in 0..pixels {
+                    for (i, plane) in planar.iter().enumerate() {
+                        for b in 0..width {
+                            want[(px * planes + i) * width + b] = plane[px * width + b];
+                        }
+                    }
+                }
+                let t = Planar::new(width, planes, true);
+                for k in 0..planes {
+                    let mut chunk = [0u8; 16];
+                    for (i, plane) in planar.iter().enumerate() {
+                        for (c, x) in chunk.iter_mut().zip(pshufb(plane, &t.masks[k][i])) {
+                            *c |= x;
+                        }
+                    }
+                    assert_eq!(&chunk[..], &want[k * 16..][..16], "interleave w{width} p{planes} chunk {k}");
+                }
+                let t = Planar::new(width, planes, false);
+                for (i, plane) in planar.iter().enumerate() {
+                    let mut chunk = [0u8; 16];
+                    for k in 0..planes {
+                        for (c, x) in chunk.iter_mut().zip(pshufb(&want[k * 16..][..16], &t.masks[k][i])) {
+                            *c |= x;
+                        }
+                    }
+                    assert_eq!(&chunk[..], &plane[..], "deinterleave w{width} p{planes} plane {i}");
                 }
             }
         }

@@ -8,10 +8,29 @@
 //! Conventions: `src` is the row's first source element (for a reverse the highest address: element `i` lies at
 //! `src − i·N`); `dst` is the first output element, contiguous; `n` is the row length in elements.
 
-use crate::shuffle::{Shuffle, WideShuffle};
+use crate::shuffle::{Planar, Shuffle, WideShuffle};
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86::V4Vbmi;
+
+/// Transposes an 8×8 tile of `N`-byte elements one element at a time: `dst` row `c` (stride `ds` bytes) element `r`
+/// ← `src` row `r` (stride `ss`) element `c`.
+///
+/// # Safety
+///
+/// The 8 rows of 8 elements are readable at `src + r·ss` and writable at `dst + c·ds`, not overlapping.
+#[inline(always)]
+unsafe fn tile8_elements<const N: usize>(src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+    for r in 0..8isize {
+        for c in 0..8isize {
+            // SAFETY: element (r, c) of the tile, in bounds by this function's contract.
+            unsafe {
+                let v = src.wrapping_offset(r * ss + c * N as isize).cast::<[u8; N]>().read_unaligned();
+                dst.wrapping_offset(c * ds + r * N as isize).cast::<[u8; N]>().write_unaligned(v);
+            }
+        }
+    }
+}
 
 /// A row kernel body that runs out of line, compiled for one level (see [`Kern::far`]).
 pub(crate) trait Body<K>: Copy {
@@ -160,6 +179,54 @@ pub(crate) trait Kern: Copy {
         lanes: usize,
     );
 
+    /// Transposes an 8×8 tile of `N`-byte elements (`N` ∈ {1, 2, 4, 8}): `dst` row `c` element `r` ← `src` row `r`
+    /// element `c`; rows are `ss` / `ds` bytes apart.
+    ///
+    /// # Safety
+    ///
+    /// The 8 source rows of 8 elements are readable and the 8 destination rows writable, not overlapping.
+    unsafe fn tile8<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+        // SAFETY: forwarded contract.
+        unsafe { tile8_elements::<N>(src, ss, dst, ds) }
+    }
+
+    /// Interleaves a prefix of `n` pixels from `planes` planes (`plane_stride` bytes apart) into contiguous pixels of
+    /// `planes` elements at `dst`, `16 / N` pixels at a time; returns the pixels done.
+    ///
+    /// # Safety
+    ///
+    /// Plane `i` holds `n` readable elements at `src + i·plane_stride`; `dst` has `n·planes` writable elements; `t`
+    /// was built for (`N`, `planes`, interleave).
+    unsafe fn interleave<const N: usize>(
+        self,
+        _t: &Planar,
+        _planes: usize,
+        _src: *const u8,
+        _plane_stride: isize,
+        _dst: *mut u8,
+        _n: usize,
+    ) -> usize {
+        0
+    }
+
+    /// The inverse: `n` contiguous pixels of `planes` elements at `src` into planes `plane_stride` bytes apart at
+    /// `dst`; returns the pixels done.
+    ///
+    /// # Safety
+    ///
+    /// As [`Kern::interleave`] with the roles of `src` and `dst` exchanged; `t` built for deinterleave.
+    unsafe fn deinterleave<const N: usize>(
+        self,
+        _t: &Planar,
+        _planes: usize,
+        _src: *const u8,
+        _dst: *mut u8,
+        _plane_stride: isize,
+        _n: usize,
+    ) -> usize {
+        0
+    }
+
     /// Whether [`Kern::wide_lanes`] exists at this level (it needs AVX-512 VBMI).
     const WIDE: bool = false;
 
@@ -245,7 +312,60 @@ mod x86 {
     use pulp::x86::{V3, V4};
 
     use super::{Body, Kern};
-    use crate::shuffle::{Shuffle, WideShuffle};
+    use crate::shuffle::{Planar, Shuffle, WideShuffle};
+
+    /// The planar methods of `Kern`, shared by every x86 level (they need SSSE3 only).
+    macro_rules! planar_methods {
+        () => {
+            #[inline(always)]
+            unsafe fn tile8<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+                // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
+                unsafe { avx2_tile8::<N>(src, ss, dst, ds) }
+            }
+
+            #[inline(always)]
+            unsafe fn interleave<const N: usize>(
+                self,
+                t: &Planar,
+                planes: usize,
+                src: *const u8,
+                plane_stride: isize,
+                dst: *mut u8,
+                n: usize,
+            ) -> usize {
+                // SAFETY: forwarded contract; SSSE3 is part of every x86 level here.
+                unsafe {
+                    match planes {
+                        2 => ssse3_interleave::<N, 2>(t, src, plane_stride, dst, n),
+                        3 => ssse3_interleave::<N, 3>(t, src, plane_stride, dst, n),
+                        4 => ssse3_interleave::<N, 4>(t, src, plane_stride, dst, n),
+                        _ => 0,
+                    }
+                }
+            }
+
+            #[inline(always)]
+            unsafe fn deinterleave<const N: usize>(
+                self,
+                t: &Planar,
+                planes: usize,
+                src: *const u8,
+                dst: *mut u8,
+                plane_stride: isize,
+                n: usize,
+            ) -> usize {
+                // SAFETY: forwarded contract; SSSE3 is part of every x86 level here.
+                unsafe {
+                    match planes {
+                        2 => ssse3_deinterleave::<N, 2>(t, src, dst, plane_stride, n),
+                        3 => ssse3_deinterleave::<N, 3>(t, src, dst, plane_stride, n),
+                        4 => ssse3_deinterleave::<N, 4>(t, src, dst, plane_stride, n),
+                        _ => 0,
+                    }
+                }
+            }
+        };
+    }
 
     /// Proof that the CPU runs x86-64-v4 *and* AVX-512 VBMI (pulp's `V4` does not include VBMI).
     #[derive(Clone, Copy, Debug)]
@@ -270,6 +390,8 @@ mod x86 {
     impl Kern for V4Vbmi {
         const SHUFFLE: bool = true;
         const WIDE: bool = true;
+
+        planar_methods!();
 
         #[inline(always)]
         unsafe fn far<B: Body<Self>>(self, body: &B, src: *const u8, dst: *mut u8, count: usize, is: isize, os: isize) {
@@ -414,6 +536,218 @@ mod x86 {
         }
     }
 
+    /// 8×8 transposes in registers (AVX2). `N` = 4: the classic unpack/shuffle/permute network on 8 ymm rows;
+    /// `N` = 8: four 4×4 blocks of 64-bit lanes; `N` = 2: unpack 16/32/64 on 8 xmm rows; `N` = 1: 8-byte rows
+    /// through unpack 8/16/32.
+    ///
+    /// # Safety
+    ///
+    /// As `Kern::tile8`; AVX2 available.
+    #[inline(always)]
+    // Index loops mirror the register names of the transpose/shuffle networks.
+    #[allow(clippy::needless_range_loop)]
+    unsafe fn avx2_tile8<const N: usize>(src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+        let row = |r: isize| src.wrapping_offset(r * ss);
+        let out = |c: isize| dst.wrapping_offset(c * ds);
+        // SAFETY: (whole body) every load reads one source row's 8 elements and every store writes one
+        // destination row's 8 elements, in bounds by the contract; AVX2 is enabled by the calling level.
+        unsafe {
+            match N {
+                4 => {
+                    let r: [__m256; 8] = core::array::from_fn(|k| _mm256_loadu_ps(row(k as isize).cast()));
+                    let t0 = _mm256_unpacklo_ps(r[0], r[1]);
+                    let t1 = _mm256_unpackhi_ps(r[0], r[1]);
+                    let t2 = _mm256_unpacklo_ps(r[2], r[3]);
+                    let t3 = _mm256_unpackhi_ps(r[2], r[3]);
+                    let t4 = _mm256_unpacklo_ps(r[4], r[5]);
+                    let t5 = _mm256_unpackhi_ps(r[4], r[5]);
+                    let t6 = _mm256_unpacklo_ps(r[6], r[7]);
+                    let t7 = _mm256_unpackhi_ps(r[6], r[7]);
+                    let u0 = _mm256_shuffle_ps::<0x44>(t0, t2);
+                    let u1 = _mm256_shuffle_ps::<0xEE>(t0, t2);
+                    let u2 = _mm256_shuffle_ps::<0x44>(t1, t3);
+                    let u3 = _mm256_shuffle_ps::<0xEE>(t1, t3);
+                    let u4 = _mm256_shuffle_ps::<0x44>(t4, t6);
+                    let u5 = _mm256_shuffle_ps::<0xEE>(t4, t6);
+                    let u6 = _mm256_shuffle_ps::<0x44>(t5, t7);
+                    let u7 = _mm256_shuffle_ps::<0xEE>(t5, t7);
+                    let o = [
+                        _mm256_permute2f128_ps::<0x20>(u0, u4),
+                        _mm256_permute2f128_ps::<0x20>(u1, u5),
+                        _mm256_permute2f128_ps::<0x20>(u2, u6),
+                        _mm256_permute2f128_ps::<0x20>(u3, u7),
+                        _mm256_permute2f128_ps::<0x31>(u0, u4),
+                        _mm256_permute2f128_ps::<0x31>(u1, u5),
+                        _mm256_permute2f128_ps::<0x31>(u2, u6),
+                        _mm256_permute2f128_ps::<0x31>(u3, u7),
+                    ];
+                    for (c, v) in o.into_iter().enumerate() {
+                        _mm256_storeu_ps(out(c as isize).cast(), v);
+                    }
+                }
+                8 => {
+                    // rows r, halves h (columns 4h..4h+4)
+                    let r: [[__m256d; 2]; 8] = core::array::from_fn(|k| {
+                        let p = row(k as isize);
+                        [_mm256_loadu_pd(p.cast()), _mm256_loadu_pd(p.add(32).cast())]
+                    });
+                    for rb in 0..2 {
+                        for h in 0..2 {
+                            let (a, b, c, d) = (r[4 * rb][h], r[4 * rb + 1][h], r[4 * rb + 2][h], r[4 * rb + 3][h]);
+                            let t0 = _mm256_unpacklo_pd(a, b);
+                            let t1 = _mm256_unpackhi_pd(a, b);
+                            let t2 = _mm256_unpacklo_pd(c, d);
+                            let t3 = _mm256_unpackhi_pd(c, d);
+                            let o = [
+                                _mm256_permute2f128_pd::<0x20>(t0, t2),
+                                _mm256_permute2f128_pd::<0x20>(t1, t3),
+                                _mm256_permute2f128_pd::<0x31>(t0, t2),
+                                _mm256_permute2f128_pd::<0x31>(t1, t3),
+                            ];
+                            for (k, v) in o.into_iter().enumerate() {
+                                // output row 4h + k, columns 4rb..4rb+4
+                                _mm256_storeu_pd(out((4 * h + k) as isize).add(32 * rb).cast(), v);
+                            }
+                        }
+                    }
+                }
+                2 => {
+                    let r: [__m128i; 8] = core::array::from_fn(|k| _mm_loadu_si128(row(k as isize).cast()));
+                    let a0 = _mm_unpacklo_epi16(r[0], r[1]);
+                    let a1 = _mm_unpackhi_epi16(r[0], r[1]);
+                    let a2 = _mm_unpacklo_epi16(r[2], r[3]);
+                    let a3 = _mm_unpackhi_epi16(r[2], r[3]);
+                    let a4 = _mm_unpacklo_epi16(r[4], r[5]);
+                    let a5 = _mm_unpackhi_epi16(r[4], r[5]);
+                    let a6 = _mm_unpacklo_epi16(r[6], r[7]);
+                    let a7 = _mm_unpackhi_epi16(r[6], r[7]);
+                    let b0 = _mm_unpacklo_epi32(a0, a2);
+                    let b1 = _mm_unpackhi_epi32(a0, a2);
+                    let b2 = _mm_unpacklo_epi32(a1, a3);
+                    let b3 = _mm_unpackhi_epi32(a1, a3);
+                    let b4 = _mm_unpacklo_epi32(a4, a6);
+                    let b5 = _mm_unpackhi_epi32(a4, a6);
+                    let b6 = _mm_unpacklo_epi32(a5, a7);
+                    let b7 = _mm_unpackhi_epi32(a5, a7);
+                    let o = [
+                        _mm_unpacklo_epi64(b0, b4),
+                        _mm_unpackhi_epi64(b0, b4),
+                        _mm_unpacklo_epi64(b1, b5),
+                        _mm_unpackhi_epi64(b1, b5),
+                        _mm_unpacklo_epi64(b2, b6),
+                        _mm_unpackhi_epi64(b2, b6),
+                        _mm_unpacklo_epi64(b3, b7),
+                        _mm_unpackhi_epi64(b3, b7),
+                    ];
+                    for (c, v) in o.into_iter().enumerate() {
+                        _mm_storeu_si128(out(c as isize).cast(), v);
+                    }
+                }
+                1 => {
+                    let r: [__m128i; 8] = core::array::from_fn(|k| _mm_loadl_epi64(row(k as isize).cast()));
+                    let a0 = _mm_unpacklo_epi8(r[0], r[1]);
+                    let a1 = _mm_unpacklo_epi8(r[2], r[3]);
+                    let a2 = _mm_unpacklo_epi8(r[4], r[5]);
+                    let a3 = _mm_unpacklo_epi8(r[6], r[7]);
+                    let b0 = _mm_unpacklo_epi16(a0, a1);
+                    let b1 = _mm_unpackhi_epi16(a0, a1);
+                    let b2 = _mm_unpacklo_epi16(a2, a3);
+                    let b3 = _mm_unpackhi_epi16(a2, a3);
+                    let o = [
+                        _mm_unpacklo_epi32(b0, b2),
+                        _mm_unpackhi_epi32(b0, b2),
+                        _mm_unpacklo_epi32(b1, b3),
+                        _mm_unpackhi_epi32(b1, b3),
+                    ];
+                    for (k, v) in o.into_iter().enumerate() {
+                        _mm_storel_epi64(out(2 * k as isize).cast(), v);
+                        _mm_storel_epi64(out(2 * k as isize + 1).cast(), _mm_unpackhi_epi64(v, v));
+                    }
+                }
+                _ => super::tile8_elements::<N>(src, ss, dst, ds),
+            }
+        }
+    }
+
+    /// Planes → pixels, `16 / N` pixels per step: one 16-byte load per plane, `planes` output chunks each the OR of
+    /// one `pshufb` per plane.
+    ///
+    /// # Safety
+    ///
+    /// As `Kern::interleave`; SSSE3 available.
+    #[inline(always)]
+    // Index loops mirror the register names of the transpose/shuffle networks.
+    #[allow(clippy::needless_range_loop)]
+    unsafe fn ssse3_interleave<const N: usize, const P: usize>(
+        t: &Planar,
+        src: *const u8,
+        plane_stride: isize,
+        dst: *mut u8,
+        n: usize,
+    ) -> usize {
+        let step = 16 / N;
+        // SAFETY: plain 16-byte loads of the tables.
+        let m: [[__m128i; P]; P] = core::array::from_fn(|k| {
+            core::array::from_fn(|i| unsafe { _mm_loadu_si128(t.masks[k][i].as_ptr().cast()) })
+        });
+        let mut j = 0;
+        while j + step <= n {
+            // SAFETY: pixels j..j+step of every plane are readable and their outputs (P·16 bytes) writable.
+            unsafe {
+                let v: [__m128i; P] = core::array::from_fn(|i| {
+                    _mm_loadu_si128(src.wrapping_offset(i as isize * plane_stride).add(j * N).cast())
+                });
+                for k in 0..P {
+                    let mut acc = _mm_shuffle_epi8(v[0], m[k][0]);
+                    for i in 1..P {
+                        acc = _mm_or_si128(acc, _mm_shuffle_epi8(v[i], m[k][i]));
+                    }
+                    _mm_storeu_si128(dst.add(j * N * P + 16 * k).cast(), acc);
+                }
+            }
+            j += step;
+        }
+        j
+    }
+
+    /// Pixels → planes: `planes` 16-byte loads of pixels, one output chunk per plane.
+    ///
+    /// # Safety
+    ///
+    /// As `Kern::deinterleave`; SSSE3 available.
+    #[inline(always)]
+    // Index loops mirror the register names of the transpose/shuffle networks.
+    #[allow(clippy::needless_range_loop)]
+    unsafe fn ssse3_deinterleave<const N: usize, const P: usize>(
+        t: &Planar,
+        src: *const u8,
+        dst: *mut u8,
+        plane_stride: isize,
+        n: usize,
+    ) -> usize {
+        let step = 16 / N;
+        // SAFETY: plain 16-byte loads of the tables.
+        let m: [[__m128i; P]; P] = core::array::from_fn(|k| {
+            core::array::from_fn(|i| unsafe { _mm_loadu_si128(t.masks[k][i].as_ptr().cast()) })
+        });
+        let mut j = 0;
+        while j + step <= n {
+            // SAFETY: pixels j..j+step (P·16 bytes) are readable and element j.. of every plane writable.
+            unsafe {
+                let c: [__m128i; P] = core::array::from_fn(|k| _mm_loadu_si128(src.add(j * N * P + 16 * k).cast()));
+                for i in 0..P {
+                    let mut acc = _mm_shuffle_epi8(c[0], m[0][i]);
+                    for k in 1..P {
+                        acc = _mm_or_si128(acc, _mm_shuffle_epi8(c[k], m[k][i]));
+                    }
+                    _mm_storeu_si128(dst.wrapping_offset(i as isize * plane_stride).add(j * N).cast(), acc);
+                }
+            }
+            j += step;
+        }
+        j
+    }
+
     /// A contiguous copy through registers of `V` bytes: the first and last vector unaligned (they may overlap the
     /// middle), the middle with stores aligned to `V` bytes — regular or non-temporal — unrolled 4×.
     ///
@@ -533,6 +867,8 @@ mod x86 {
 
     impl Kern for V3 {
         const SHUFFLE: bool = true;
+
+        planar_methods!();
 
         #[inline(always)]
         unsafe fn far<B: Body<Self>>(self, body: &B, src: *const u8, dst: *mut u8, count: usize, is: isize, os: isize) {
@@ -654,6 +990,8 @@ mod x86 {
 
     impl Kern for V4 {
         const SHUFFLE: bool = true;
+
+        planar_methods!();
 
         #[inline(always)]
         unsafe fn far<B: Body<Self>>(self, body: &B, src: *const u8, dst: *mut u8, count: usize, is: isize, os: isize) {

@@ -686,9 +686,11 @@ mod x86 {
         n: usize,
     ) -> usize {
         let step = 16 / N;
-        // SAFETY: plain 16-byte loads of the tables.
         let m: [[__m128i; P]; P] = core::array::from_fn(|k| {
-            core::array::from_fn(|i| unsafe { _mm_loadu_si128(t.masks[k][i].as_ptr().cast()) })
+            core::array::from_fn(|i| {
+                // SAFETY: a plain 16-byte load of a table entry.
+                unsafe { _mm_loadu_si128(t.masks[k][i].as_ptr().cast()) }
+            })
         });
         let mut j = 0;
         while j + step <= n {
@@ -726,9 +728,11 @@ mod x86 {
         n: usize,
     ) -> usize {
         let step = 16 / N;
-        // SAFETY: plain 16-byte loads of the tables.
         let m: [[__m128i; P]; P] = core::array::from_fn(|k| {
-            core::array::from_fn(|i| unsafe { _mm_loadu_si128(t.masks[k][i].as_ptr().cast()) })
+            core::array::from_fn(|i| {
+                // SAFETY: a plain 16-byte load of a table entry.
+                unsafe { _mm_loadu_si128(t.masks[k][i].as_ptr().cast()) }
+            })
         });
         let mut j = 0;
         while j + step <= n {

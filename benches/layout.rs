@@ -42,7 +42,7 @@ fn layout(c: &mut Criterion) {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     for (name, input, output) in cases() {
         let op = Identity::new(&input, &output).unwrap();
-        let src: Vec<u8> = (0..input.addressed_bytes() as usize).map(|i| (i * 131 >> 3) as u8).collect();
+        let src: Vec<u8> = (0..input.addressed_bytes() as usize).map(|i| ((i * 131) >> 3) as u8).collect();
         let bytes = output.addressed_bytes() as usize;
         let mut dst = vec![0u8; bytes];
         let mut want = vec![0u8; bytes];

@@ -9,6 +9,59 @@ use anyhow::{Context, Result, anyhow, bail};
 use npyz::{DType, NpyFile, Order, TypeChar, WriterBuilder};
 use strider::{DataType, TensorDesc};
 
+/// Evaluates `$body` with `$t` bound to the Rust element type of a strider data type.
+macro_rules! with_element_type {
+    ($dt:expr, $t:ident => $body:expr) => {
+        match $dt {
+            DataType::Float16 => {
+                type $t = half::f16;
+                $body
+            }
+            DataType::Float32 => {
+                type $t = f32;
+                $body
+            }
+            DataType::Float64 => {
+                type $t = f64;
+                $body
+            }
+            DataType::Int8 => {
+                type $t = i8;
+                $body
+            }
+            DataType::Int16 => {
+                type $t = i16;
+                $body
+            }
+            DataType::Int32 => {
+                type $t = i32;
+                $body
+            }
+            DataType::Int64 => {
+                type $t = i64;
+                $body
+            }
+            DataType::Uint8 => {
+                type $t = u8;
+                $body
+            }
+            DataType::Uint16 => {
+                type $t = u16;
+                $body
+            }
+            DataType::Uint32 => {
+                type $t = u32;
+                $body
+            }
+            DataType::Uint64 => {
+                type $t = u64;
+                $body
+            }
+            other => bail!("unsupported data type {other}"),
+        }
+    };
+}
+
 /// A tensor read from a `.npy` file: its description and its raw little-endian bytes.
 pub struct Tensor {
     pub desc: TensorDesc,
@@ -78,25 +131,7 @@ pub fn read(path: &Path) -> Result<Tensor> {
 
 /// Reads the elements in file order as native little-endian bytes (npyz converts big-endian files).
 fn read_data<R: std::io::Read>(npy: NpyFile<R>, dt: DataType) -> Result<Vec<u8>> {
-    macro_rules! typed {
-        ($t:ty) => {
-            bytemuck::cast_slice::<$t, u8>(&npy.into_vec::<$t>()?).to_vec()
-        };
-    }
-    Ok(match dt {
-        DataType::Float16 => typed!(half::f16),
-        DataType::Float32 => typed!(f32),
-        DataType::Float64 => typed!(f64),
-        DataType::Int8 => typed!(i8),
-        DataType::Int16 => typed!(i16),
-        DataType::Int32 => typed!(i32),
-        DataType::Int64 => typed!(i64),
-        DataType::Uint8 => typed!(u8),
-        DataType::Uint16 => typed!(u16),
-        DataType::Uint32 => typed!(u32),
-        DataType::Uint64 => typed!(u64),
-        other => bail!("unsupported data type {other}"),
-    })
+    Ok(with_element_type!(dt, T => bytemuck::cast_slice::<T, u8>(&npy.into_vec::<T>()?).to_vec()))
 }
 
 /// Writes a packed C-order `.npy` of `sizes` holding `bytes`, atomically: the data goes to a temporary file in the
@@ -110,28 +145,11 @@ pub fn write(path: &Path, dt: DataType, sizes: &[u32], bytes: &[u8]) -> Result<(
     {
         let mut out = BufWriter::new(tmp.as_file());
         let shape: Vec<u64> = sizes.iter().map(|&n| u64::from(n)).collect();
-        macro_rules! typed {
-            ($t:ty) => {{
-                let mut w =
-                    npyz::WriteOptions::<$t>::new().default_dtype().shape(&shape).writer(&mut out).begin_nd()?;
-                w.extend(bytes.chunks_exact(size_of::<$t>()).map(bytemuck::pod_read_unaligned::<$t>))?;
-                w.finish()?;
-            }};
-        }
-        match dt {
-            DataType::Float16 => typed!(half::f16),
-            DataType::Float32 => typed!(f32),
-            DataType::Float64 => typed!(f64),
-            DataType::Int8 => typed!(i8),
-            DataType::Int16 => typed!(i16),
-            DataType::Int32 => typed!(i32),
-            DataType::Int64 => typed!(i64),
-            DataType::Uint8 => typed!(u8),
-            DataType::Uint16 => typed!(u16),
-            DataType::Uint32 => typed!(u32),
-            DataType::Uint64 => typed!(u64),
-            other => bail!("unsupported data type {other}"),
-        }
+        with_element_type!(dt, T => {
+            let mut w = npyz::WriteOptions::<T>::new().default_dtype().shape(&shape).writer(&mut out).begin_nd()?;
+            w.extend(bytes.chunks_exact(size_of::<T>()).map(bytemuck::pod_read_unaligned::<T>))?;
+            w.finish()?;
+        });
         out.flush().with_context(|| format!("cannot write {}", path.display()))?;
     }
     tmp.persist(path).map_err(|e| anyhow!("cannot write {}: {}", path.display(), e.error))?;

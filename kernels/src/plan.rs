@@ -299,27 +299,23 @@ impl Walk {
             fold: Dim { extent: 1, in_stride: 0, out_stride: 0 },
             planar: None,
             width,
-            outer_rank: outer.len(),
+            outer_rank: 0,
             extents: [1; NEST_ARRAY_LEN],
             in_strides: [0; NEST_ARRAY_LEN],
             out_strides: [0; NEST_ARRAY_LEN],
-            row_len: row.extent,
-            row_in_stride: row.in_stride,
-            row_out_stride: row.out_stride,
+            row_len: 0,
+            row_in_stride: 0,
+            row_out_stride: 0,
             in_base: plan.in_base,
             out_base: plan.out_base,
-            rows: outer.iter().map(|d| d.extent).product(),
+            rows: 0,
             out_bytes: 0,
             in_need: in_hi as usize + 1,
             out_need: out_hi as usize + 1,
         };
         // The output is injective at byte level, so the element count times the width fits below isize::MAX.
+        walk.set_geometry(outer, row);
         walk.out_bytes = walk.rows * walk.row_len * plan.width;
-        for (k, d) in outer.iter().enumerate() {
-            walk.extents[k] = d.extent;
-            walk.in_strides[k] = d.in_stride;
-            walk.out_strides[k] = d.out_stride;
-        }
         // Footprint: the input span the walk reads from plus what it writes.
         let footprint = (in_hi - in_lo + 1) as usize + walk.out_bytes;
         walk.stream = footprint >= crate::params::STREAM_FOOTPRINT_BYTES
@@ -334,6 +330,23 @@ impl Walk {
             return Err(PlanError::Inconsistent);
         }
         Ok(walk)
+    }
+
+    /// Sets what the nests and row kernels walk: the outer dimensions (outermost first) and the row.
+    fn set_geometry(&mut self, outer: &[Dim], row: Dim) {
+        self.outer_rank = outer.len();
+        self.extents = [1; NEST_ARRAY_LEN];
+        self.in_strides = [0; NEST_ARRAY_LEN];
+        self.out_strides = [0; NEST_ARRAY_LEN];
+        for (k, d) in outer.iter().enumerate() {
+            self.extents[k] = d.extent;
+            self.in_strides[k] = d.in_stride;
+            self.out_strides[k] = d.out_stride;
+        }
+        self.rows = outer.iter().map(|d| d.extent).product();
+        self.row_len = row.extent;
+        self.row_in_stride = row.in_stride;
+        self.row_out_stride = row.out_stride;
     }
 
     /// Whether the executed geometry — outer dimensions, row, and the folded dimension or table — walks exactly the
@@ -392,19 +405,7 @@ impl Walk {
             return false;
         };
         let outer: Vec<Dim> = (0..rank - 1).filter(|&k| k != jpos).map(|k| self.plan.dims[k]).collect();
-        self.outer_rank = outer.len();
-        self.extents = [1; NEST_ARRAY_LEN];
-        self.in_strides = [0; NEST_ARRAY_LEN];
-        self.out_strides = [0; NEST_ARRAY_LEN];
-        for (k, d) in outer.iter().enumerate() {
-            self.extents[k] = d.extent;
-            self.in_strides[k] = d.in_stride;
-            self.out_strides[k] = d.out_stride;
-        }
-        self.rows = outer.iter().map(|d| d.extent).product();
-        self.row_len = row.extent;
-        self.row_in_stride = row.in_stride;
-        self.row_out_stride = row.out_stride;
+        self.set_geometry(&outer, row);
         self.fold = fold;
         self.kind = kind;
         self.shuffle = None;
@@ -444,20 +445,8 @@ impl Walk {
             }
             table = next;
         }
-        let outer = &dims[..keep];
-        self.outer_rank = keep;
-        self.extents = [1; NEST_ARRAY_LEN];
-        self.in_strides = [0; NEST_ARRAY_LEN];
-        self.out_strides = [0; NEST_ARRAY_LEN];
-        for (k, d) in outer.iter().enumerate() {
-            self.extents[k] = d.extent;
-            self.in_strides[k] = d.in_stride;
-            self.out_strides[k] = d.out_stride;
-        }
-        self.rows = outer.iter().map(|d| d.extent).product();
-        self.row_len = len;
-        self.row_in_stride = 0;
-        self.row_out_stride = 0;
+        let outer = dims[..keep].to_vec();
+        self.set_geometry(&outer, Dim { extent: len, in_stride: 0, out_stride: 0 });
         self.kind = RowKind::Table { len };
         self.shuffle = None;
         self.wide = None;

@@ -44,6 +44,99 @@ pub(crate) struct Lanes<'a> {
     narrow: Option<&'a Shuffle>,
 }
 
+/// Shuffle tables the row kernels can run on a level: the 64-byte VBMI lanes or the 16-byte `pshufb` lanes.
+trait LaneTables {
+    /// Output bytes of a lane.
+    const LANE: usize;
+    /// Whether level `K` runs these lanes.
+    fn available<K: Kern>() -> bool;
+    fn slack(&self) -> usize;
+    /// Runs `lanes` lanes.
+    ///
+    /// # Safety
+    ///
+    /// As `Kern::shuffle_lanes` / `Kern::wide_lanes`, and `Self::available::<K>()`.
+    unsafe fn run<K: Kern>(&self, kern: K, src: *const u8, step: isize, dst: *mut u8, dst_step: usize, lanes: usize);
+}
+
+impl LaneTables for WideShuffle {
+    const LANE: usize = 64;
+
+    fn available<K: Kern>() -> bool {
+        K::WIDE
+    }
+
+    fn slack(&self) -> usize {
+        self.slack
+    }
+
+    #[inline(always)]
+    unsafe fn run<K: Kern>(&self, kern: K, src: *const u8, step: isize, dst: *mut u8, dst_step: usize, lanes: usize) {
+        // SAFETY: forwarded contract (VBMI level).
+        unsafe {
+            match self.windows {
+                1 => kern.wide_lanes::<1>(self, src, step, dst, dst_step, lanes),
+                _ => kern.wide_lanes::<2>(self, src, step, dst, dst_step, lanes),
+            }
+        }
+    }
+}
+
+impl LaneTables for Shuffle {
+    const LANE: usize = 16;
+
+    fn available<K: Kern>() -> bool {
+        K::SHUFFLE
+    }
+
+    fn slack(&self) -> usize {
+        self.slack
+    }
+
+    #[inline(always)]
+    unsafe fn run<K: Kern>(&self, kern: K, src: *const u8, step: isize, dst: *mut u8, dst_step: usize, lanes: usize) {
+        // SAFETY: forwarded contract (SSSE3 level).
+        unsafe {
+            match self.windows {
+                1 => kern.shuffle_lanes::<1>(self, src, step, dst, dst_step, lanes),
+                2 => kern.shuffle_lanes::<2>(self, src, step, dst, dst_step, lanes),
+                3 => kern.shuffle_lanes::<3>(self, src, step, dst, dst_step, lanes),
+                _ => kern.shuffle_lanes::<4>(self, src, step, dst, dst_step, lanes),
+            }
+        }
+    }
+}
+
+/// Runs as many lanes of `t` as fit from element `from` of a row of `n` elements read with stride `k`; returns
+/// the element after the last lane.
+///
+/// # Safety
+///
+/// As [`shuffled`].
+#[inline(always)]
+unsafe fn lanes_from<K: Kern, T: LaneTables, const N: usize>(
+    kern: K,
+    t: &T,
+    src: *const u8,
+    dst: *mut u8,
+    from: usize,
+    n: usize,
+    k: isize,
+) -> usize {
+    if !T::available::<K>() || n < from + t.slack() {
+        return from;
+    }
+    // Lane l starts at element from + l·E; the last one at most at n - slack. E = LANE / N (constant divisor).
+    let elems = T::LANE / N;
+    let lanes = (n - from - t.slack()) / elems + 1;
+    let step = elems as isize * k * N as isize;
+    let (sp, dp) = (src.wrapping_offset(from as isize * k * N as isize), dst.wrapping_add(from * N));
+    // SAFETY: every lane starts at an element j ≤ n - slack, so its windows and store stay in the row (the tables'
+    // slack); the level runs these lanes (checked above).
+    unsafe { t.run(kern, sp, step, dp, elems * N, lanes) };
+    from + lanes * elems
+}
+
 /// Continues a contiguous-output row of `n` elements read with stride `k` elements from element `from`, through
 /// the widest shuffle lanes the level has (64-byte VBMI lanes, then 16-byte `pshufb` lanes); returns the elements
 /// done (the caller finishes the tail).
@@ -62,47 +155,13 @@ unsafe fn shuffled<K: Kern, const N: usize>(
     n: usize,
     k: isize,
 ) -> usize {
-    let Lanes { wide, narrow } = tables;
-    let at = |j: usize| (src.wrapping_offset(j as isize * k * N as isize), dst.wrapping_add(j * N));
-    if K::WIDE
-        && let Some(s) = wide
-        && n >= from + s.slack
-    {
-        // Lane l starts at element from + l·E; the last one at most at n - slack. E = 64 / N (constant divisor).
-        let elems = 64 / N;
-        debug_assert_eq!(elems, s.elems);
-        let lanes = (n - from - s.slack) / elems + 1;
-        let (sp, dp) = at(from);
-        let step = elems as isize * k * N as isize;
-        // SAFETY: every lane starts at an element j ≤ n - slack, so its windows and store stay in the row
-        // (WideShuffle::slack); the level has VBMI (K::WIDE).
-        unsafe {
-            match s.windows {
-                1 => kern.wide_lanes::<1>(s, sp, step, dp, elems * N, lanes),
-                _ => kern.wide_lanes::<2>(s, sp, step, dp, elems * N, lanes),
-            }
-        }
-        from += lanes * elems;
+    if let Some(s) = tables.wide {
+        // SAFETY: forwarded contract.
+        from = unsafe { lanes_from::<K, _, N>(kern, s, src, dst, from, n, k) };
     }
-    if K::SHUFFLE
-        && let Some(s) = narrow
-        && n >= from + s.slack
-    {
-        let elems = 16 / N;
-        debug_assert_eq!(elems, s.elems);
-        let lanes = (n - from - s.slack) / elems + 1;
-        let (sp, dp) = at(from);
-        let step = elems as isize * k * N as isize;
-        // SAFETY: as above with the 16-byte tables (Shuffle::slack); the level has SSSE3 (K::SHUFFLE).
-        unsafe {
-            match s.windows {
-                1 => kern.shuffle_lanes::<1>(s, sp, step, dp, elems * N, lanes),
-                2 => kern.shuffle_lanes::<2>(s, sp, step, dp, elems * N, lanes),
-                3 => kern.shuffle_lanes::<3>(s, sp, step, dp, elems * N, lanes),
-                _ => kern.shuffle_lanes::<4>(s, sp, step, dp, elems * N, lanes),
-            }
-        }
-        from += lanes * elems;
+    if let Some(s) = tables.narrow {
+        // SAFETY: forwarded contract.
+        from = unsafe { lanes_from::<K, _, N>(kern, s, src, dst, from, n, k) };
     }
     from
 }

@@ -51,51 +51,5 @@ impl Identity {
         Ok(Identity { engine: Engine::new(input, output, &strides, 0)? })
     }
 
-    /// Converts `input` into `output` (raw little-endian buffers of any alignment). Bytes of `output` that no
-    /// coordinate addresses (padding) are never written.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::BufferTooSmall`] when a buffer is shorter than the bytes its tensor addresses.
-    pub fn execute(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        self.engine.execute(input, output, &ExecOptions::default())
-    }
-
-    /// [`Identity::execute`] with explicit options.
-    ///
-    /// # Errors
-    ///
-    /// As [`Identity::execute`], and [`Error::IsaUnavailable`].
-    pub fn execute_with(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
-        self.engine.execute(input, output, opts)
-    }
-
-    /// [`Identity::execute`] over typed slices.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ElementTypeMismatch`] when `T` is another data type; otherwise as [`Identity::execute`].
-    pub fn execute_typed<T: Element>(&self, input: &[T], output: &mut [T]) -> Result<(), Error> {
-        self.engine.execute_typed(input, output, &ExecOptions::default())
-    }
-
-    /// The input tensor.
-    pub fn input(&self) -> &TensorDesc {
-        self.engine.input()
-    }
-
-    /// The output tensor.
-    pub fn output(&self) -> &TensorDesc {
-        self.engine.output()
-    }
-
-    /// The execution plan.
-    pub fn plan(&self) -> &Plan {
-        self.engine.plan()
-    }
-
-    /// The row kernel the plan runs.
-    pub fn row_kind(&self) -> RowKind {
-        self.engine.row_kind()
-    }
+    operator_methods!(Identity);
 }

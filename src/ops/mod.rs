@@ -1,5 +1,70 @@
 //! The copy-family operators. Each validates its own description, then hands a strided copy to the engine.
 
+/// The execution and inspection methods every copy-family operator shares; they forward to its `engine` field.
+macro_rules! operator_methods {
+    ($op:ident) => {
+        /// Runs the operator: copies from `input` into `output` (raw little-endian buffers of any alignment), using
+        /// the current rayon pool for large outputs and the best instruction set of this CPU.
+        ///
+        /// Each buffer must hold at least [`TensorDesc::addressed_bytes`] of its tensor. Bytes of `output` that no
+        /// output coordinate addresses (padding) are never written.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::BufferTooSmall`] when a buffer is too short; nothing is written then.
+        pub fn execute(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+            self.engine.execute(input, output, &ExecOptions::default())
+        }
+
+        #[doc = concat!("[`", stringify!($op), "::execute`] with explicit threading, instruction-set and store choices.")]
+        ///
+        /// # Errors
+        ///
+        #[doc = concat!("As [`", stringify!($op), "::execute`], and [`Error::IsaUnavailable`] when `opts` forces an instruction set this CPU lacks.")]
+        pub fn execute_with(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
+            self.engine.execute(input, output, opts)
+        }
+
+        #[doc = concat!("[`", stringify!($op), "::execute`] over typed slices; `T` must be the operator's data type (`f32` for `FLOAT32`, [`half::f16`] for `FLOAT16`, …).")]
+        ///
+        /// # Errors
+        ///
+        #[doc = concat!("[`Error::ElementTypeMismatch`] when `T` is another data type; otherwise as [`", stringify!($op), "::execute`].")]
+        pub fn execute_typed<T: Element>(&self, input: &[T], output: &mut [T]) -> Result<(), Error> {
+            self.engine.execute_typed(input, output, &ExecOptions::default())
+        }
+
+        #[doc = concat!("[`", stringify!($op), "::execute_typed`] with explicit options.")]
+        ///
+        /// # Errors
+        ///
+        #[doc = concat!("As [`", stringify!($op), "::execute_typed`] and [`", stringify!($op), "::execute_with`].")]
+        pub fn execute_typed_with<T: Element>(&self, input: &[T], output: &mut [T], opts: &ExecOptions) -> Result<(), Error> {
+            self.engine.execute_typed(input, output, opts)
+        }
+
+        /// The input tensor.
+        pub fn input(&self) -> &TensorDesc {
+            self.engine.input()
+        }
+
+        /// The output tensor.
+        pub fn output(&self) -> &TensorDesc {
+            self.engine.output()
+        }
+
+        /// The execution plan (for inspection: dimensions after dropping, ordering, coalescing and widening).
+        pub fn plan(&self) -> &Plan {
+            self.engine.plan()
+        }
+
+        /// The row kernel the plan runs.
+        pub fn row_kind(&self) -> RowKind {
+            self.engine.row_kind()
+        }
+    };
+}
+
 pub(crate) mod identity;
 pub(crate) mod slice;
 pub(crate) mod slice1;

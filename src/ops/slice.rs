@@ -80,43 +80,7 @@ impl Slice {
         Ok(op)
     }
 
-    /// Copies the slice of `input` into `output` (raw little-endian buffers of any alignment). Bytes of `output`
-    /// that no coordinate addresses are never written.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::BufferTooSmall`] when a buffer is shorter than the bytes its tensor addresses.
-    pub fn execute(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        self.engine.execute(input, output, &ExecOptions::default())
-    }
-
-    /// [`Slice::execute`] with explicit options.
-    ///
-    /// # Errors
-    ///
-    /// As [`Slice::execute`], and [`Error::IsaUnavailable`].
-    pub fn execute_with(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
-        self.engine.execute(input, output, opts)
-    }
-
-    /// [`Slice::execute`] over typed slices.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ElementTypeMismatch`] when `T` is another data type; otherwise as [`Slice::execute`].
-    pub fn execute_typed<T: Element>(&self, input: &[T], output: &mut [T]) -> Result<(), Error> {
-        self.engine.execute_typed(input, output, &ExecOptions::default())
-    }
-
-    /// The input tensor.
-    pub fn input(&self) -> &TensorDesc {
-        self.engine.input()
-    }
-
-    /// The output tensor.
-    pub fn output(&self) -> &TensorDesc {
-        self.engine.output()
-    }
+    operator_methods!(Slice);
 
     /// The slice offsets.
     pub fn offsets(&self) -> &[u32] {
@@ -131,15 +95,5 @@ impl Slice {
     /// The slice strides.
     pub fn strides(&self) -> &[u32] {
         &self.strides[..self.input().rank()]
-    }
-
-    /// The execution plan.
-    pub fn plan(&self) -> &Plan {
-        self.engine.plan()
-    }
-
-    /// The row kernel the plan runs.
-    pub fn row_kind(&self) -> RowKind {
-        self.engine.row_kind()
     }
 }

@@ -118,51 +118,7 @@ impl Slice1 {
         Ok(slice)
     }
 
-    /// Copies the window of `input` into `output` (raw little-endian buffers of any alignment), using the current
-    /// rayon pool for large outputs and the best instruction set of this CPU.
-    ///
-    /// Each buffer must hold at least [`TensorDesc::addressed_bytes`] of its tensor. Bytes of `output` that no
-    /// output coordinate addresses (padding) are never written.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::BufferTooSmall`] when a buffer is too short; nothing is written then.
-    pub fn execute(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        self.engine.execute(input, output, &ExecOptions::default())
-    }
-
-    /// [`Slice1::execute`] with explicit threading and instruction-set choices.
-    ///
-    /// # Errors
-    ///
-    /// As [`Slice1::execute`], and [`Error::IsaUnavailable`] when `opts` forces an instruction set this CPU lacks.
-    pub fn execute_with(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
-        self.engine.execute(input, output, opts)
-    }
-
-    /// [`Slice1::execute`] over typed slices; `T` must be the operator's data type (`f32` for `FLOAT32`,
-    /// [`half::f16`] for `FLOAT16`, …).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ElementTypeMismatch`] when `T` is another data type; otherwise as [`Slice1::execute`].
-    pub fn execute_typed<T: Element>(&self, input: &[T], output: &mut [T]) -> Result<(), Error> {
-        self.engine.execute_typed(input, output, &ExecOptions::default())
-    }
-
-    /// [`Slice1::execute_typed`] with explicit options.
-    ///
-    /// # Errors
-    ///
-    /// As [`Slice1::execute_typed`] and [`Slice1::execute_with`].
-    pub fn execute_typed_with<T: Element>(
-        &self,
-        input: &[T],
-        output: &mut [T],
-        opts: &ExecOptions,
-    ) -> Result<(), Error> {
-        self.engine.execute_typed(input, output, opts)
-    }
+    operator_methods!(Slice1);
 
     /// The same copy by the slowest, most obvious method: one loop over output coordinates applying the spec's
     /// formula `output[c] = input[start + window_strides ∘ c]` element by element, no planning, no SIMD. For
@@ -224,16 +180,6 @@ impl Slice1 {
         }
     }
 
-    /// The input tensor.
-    pub fn input(&self) -> &TensorDesc {
-        self.engine.input()
-    }
-
-    /// The output tensor.
-    pub fn output(&self) -> &TensorDesc {
-        self.engine.output()
-    }
-
     /// The window offsets.
     pub fn window_offsets(&self) -> &[u32] {
         &self.window_offsets[..self.input().rank()]
@@ -247,15 +193,5 @@ impl Slice1 {
     /// The window strides.
     pub fn window_strides(&self) -> &[i32] {
         &self.window_strides[..self.input().rank()]
-    }
-
-    /// The execution plan (for inspection: dimensions after dropping, ordering, coalescing and widening).
-    pub fn plan(&self) -> &Plan {
-        self.engine.plan()
-    }
-
-    /// The row kernel the plan runs.
-    pub fn row_kind(&self) -> RowKind {
-        self.engine.row_kind()
     }
 }

@@ -24,14 +24,15 @@ pub const ROWS_PER_CHUNK_NO_SPLIT: usize = 8;
 /// Work budget (search nodes) of the exact output-overlap check before it gives up as undecided.
 pub const OVERLAP_SEARCH_BUDGET: u64 = 1 << 20;
 
-/// Walks whose footprint (input span read plus bytes written) reaches this size write their vector stores
-/// non-temporally: the output would not stay in cache anyway, and streaming skips the read-for-ownership of
-/// every output line and leaves the cache to the input.
+/// Walks that touch at least this many bytes (output plus the input actually read) write their vector stores
+/// non-temporally: the output would not stay in cache anyway, and streaming skips the read-for-ownership of every
+/// output line and leaves the cache to the input.
 ///
-/// PERF: measured warm (back-to-back calls) on the Zen 4 VMs, 32 MiB L3: streaming took the 8 MiB plane select
-/// from 1.17× to 0.42× of `memcpy`, the 16 MiB f16 slice from 1.31× to 0.56×, the 64 MiB reverse from 1.00× to
-/// 0.61×; below ~10 MiB footprints the data stays in L3 and regular stores win.
-pub const STREAM_FOOTPRINT_BYTES: usize = 16 << 20;
+/// PERF: measured warm on the Zen 4 VMs (32 MiB L3). Streaming: 64 MiB reverse 1.00× → 0.61× of memcpy; 16 MiB f16
+/// slice (32 MiB touched) 1.31× → 0.56×; f32 vertical flip (24 MiB touched) 1.5–1.7× → 0.86–0.90× at one thread.
+/// But the plane select of the public suite touches 16 MiB (it skips every other plane), stays in L3 without
+/// streaming and is 2–3× faster so (2 threads 310 → 100 µs): 20 MiB separates them.
+pub const STREAM_FOOTPRINT_BYTES: usize = 20 << 20;
 
 /// Rows shorter than this never stream, whatever the footprint.
 ///

@@ -264,7 +264,7 @@ impl Walk {
         if let Some(k) = plan.dims.iter().position(|d| d.extent == 0) {
             return Err(PlanError::EmptyDim(k));
         }
-        let (in_lo, in_hi) =
+        let (_, in_hi) =
             span(plan.in_base, plan.width, &plan.dims, |d| d.in_stride).ok_or(PlanError::AddressRange("input"))?;
         let (_, out_hi) =
             span(plan.out_base, plan.width, &plan.dims, |d| d.out_stride).ok_or(PlanError::AddressRange("output"))?;
@@ -316,8 +316,11 @@ impl Walk {
         // The output is injective at byte level, so the element count times the width fits below isize::MAX.
         walk.set_geometry(outer, row);
         walk.out_bytes = walk.rows * walk.row_len * plan.width;
-        // Footprint: the input span the walk reads from plus what it writes.
-        let footprint = (in_hi - in_lo + 1) as usize + walk.out_bytes;
+        // Footprint: the bytes the walk touches — its output plus the input it actually reads. A row reading every
+        // k-th element pulls in up to a whole cache line per element; skipped outer slices cost nothing.
+        let (w, step) = (plan.width as isize, row.in_stride.unsigned_abs() as isize);
+        let amplification = if row.in_stride == 0 { 0 } else { (step / w).clamp(1, (64 / w).max(1)) as usize };
+        let footprint = walk.out_bytes.saturating_mul(1 + amplification);
         walk.stream = footprint >= crate::params::STREAM_FOOTPRINT_BYTES
             && walk.row_len * plan.width >= crate::params::STREAM_MIN_ROW_BYTES;
         // The transforms below restructure the outer dimensions, so they come after the plain layout above.

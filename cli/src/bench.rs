@@ -60,15 +60,9 @@ fn layout_case(name: &str, dtype: &str, sizes: &[u32], input: Option<Vec<u32>>, 
     }
 }
 
-/// Packed strides of `sizes` laid out in `order` (outermost first).
+/// Packed strides of `sizes` laid out in `order` (outermost first), from the library's layout helper.
 fn permuted(sizes: &[u32], order: &[usize]) -> Vec<u32> {
-    let mut s = vec![0u32; sizes.len()];
-    let mut acc = 1u32;
-    for &d in order.iter().rev() {
-        s[d] = acc;
-        acc *= sizes[d];
-    }
-    s
+    TensorDesc::permuted(DataType::Uint8, sizes, order).expect("a valid built-in layout").strides().to_vec()
 }
 
 /// The default suite: every public workload under its own name, the layout conversions (NHWC ↔ NCHW, a rank-5

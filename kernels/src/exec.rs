@@ -42,8 +42,8 @@ pub struct ExecOptions {
     pub parallelism: Parallelism,
     /// A forced instruction set (`None`: the best available).
     pub isa: Option<Isa>,
-    /// Force non-temporal stores on or off (`None`: on when the walk's footprint — input span plus output —
-    /// reaches [`params::STREAM_FOOTPRINT_BYTES`]). Streaming suits outputs that are not read again soon; turn it
+    /// Force non-temporal stores on or off (`None`: on when the bytes the walk touches — its output plus the input
+    /// it actually reads — reach [`params::STREAM_FOOTPRINT_BYTES`] and rows are long enough). Streaming suits outputs that are not read again soon; turn it
     /// off when the next step consumes the output right away.
     pub streaming: Option<bool>,
 }

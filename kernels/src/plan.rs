@@ -222,15 +222,22 @@ pub struct Walk {
     pub(crate) wide: Option<WideShuffle>,
     /// Whether contiguous rows are written with non-temporal stores (outputs too large to stay cached).
     pub(crate) stream: bool,
-    /// For [`RowKind::Table`]: byte offsets (input, output) of each element of a table row.
-    pub(crate) table: Vec<(isize, isize)>,
-    /// For [`RowKind::Table`]: the input offsets alone, when the output offsets are `0, N, 2N, …`.
-    pub(crate) table_in: Vec<isize>,
+    /// For [`RowKind::Table`]: the offsets of each element of a table row.
+    pub(crate) table: Option<TableOffsets>,
     /// For the transposing kinds: the dimension folded into the kernel beside the row (extent, input and output
     /// byte strides).
     pub(crate) fold: Dim,
     /// For interleave / deinterleave: `pshufb` controls, `[chunk][plane]`.
     pub(crate) planar: Option<crate::shuffle::Planar>,
+}
+
+/// The element offsets of a table row, relative to the row's base.
+#[derive(Clone, Debug)]
+pub(crate) enum TableOffsets {
+    /// (input, output) byte offsets.
+    Pairs(Vec<(isize, isize)>),
+    /// Input byte offsets alone: the outputs are contiguous (`0, N, 2N, …`).
+    Inputs(Vec<isize>),
 }
 
 /// Lowest and highest byte offset (inclusive of the element's last byte) an operand's walk touches.
@@ -294,8 +301,7 @@ impl Walk {
             shuffle,
             wide,
             stream: false,
-            table: Vec::new(),
-            table_in: Vec::new(),
+            table: None,
             fold: Dim { extent: 1, in_stride: 0, out_stride: 0 },
             planar: None,
             width,
@@ -363,6 +369,10 @@ impl Walk {
         let key = |d: &Dim| (d.extent, d.in_stride, d.out_stride);
         match self.kind {
             RowKind::Transpose { .. } | RowKind::Interleave { .. } | RowKind::Deinterleave { .. } => {
+                // The planar kinds also need their shuffle tables.
+                if !matches!(self.kind, RowKind::Transpose { .. }) && self.planar.is_none() {
+                    return false;
+                }
                 let mut used: Vec<Dim> = outer;
                 used.push(row);
                 used.push(self.fold);
@@ -373,7 +383,14 @@ impl Walk {
             }
             RowKind::Table { len } => {
                 let keep = self.outer_rank;
-                dims[..keep] == outer[..] && dims[keep..].iter().map(|d| d.extent).product::<usize>() == len
+                let entries = match &self.table {
+                    Some(TableOffsets::Pairs(t)) => t.len(),
+                    Some(TableOffsets::Inputs(t)) => t.len(),
+                    None => return false,
+                };
+                entries == len
+                    && dims[..keep] == outer[..]
+                    && dims[keep..].iter().map(|d| d.extent).product::<usize>() == len
             }
             _ => {
                 dims.len() == self.outer_rank + 1
@@ -454,10 +471,11 @@ impl Walk {
         self.shuffle = None;
         self.wide = None;
         let w = self.plan.width as isize;
-        if table.iter().enumerate().all(|(j, &(_, o))| o == j as isize * w) {
-            self.table_in = table.iter().map(|&(i, _)| i).collect();
-        }
-        self.table = table;
+        self.table = Some(if table.iter().enumerate().all(|(j, &(_, o))| o == j as isize * w) {
+            TableOffsets::Inputs(table.iter().map(|&(i, _)| i).collect())
+        } else {
+            TableOffsets::Pairs(table)
+        });
     }
 
     /// The plan this walk executes.

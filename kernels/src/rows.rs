@@ -8,7 +8,7 @@ use core::ptr;
 
 use crate::exec::Chunk;
 use crate::nest::Row;
-use crate::plan::RowKind;
+use crate::plan::{RowKind, TableOffsets};
 use crate::shuffle::{Planar, Shuffle, WideShuffle};
 use crate::simd::{Body, Kern, lead_of};
 use crate::width::WidthVisitor;
@@ -707,18 +707,19 @@ impl<K: Kern> WidthVisitor for Select<'_, K> {
                 kern,
                 body: TransposeBody::<K, N> { kern, ni: rows, si: w.fold.in_stride, len, dj: w.row_out_stride },
             }),
-            RowKind::Interleave { planes } | RowKind::Deinterleave { planes } => {
-                let Some(tables) = w.planar.as_ref() else { return };
-                let ps =
-                    if matches!(w.kind, RowKind::Interleave { .. }) { w.fold.in_stride } else { w.fold.out_stride };
-                if matches!(w.kind, RowKind::Interleave { .. }) {
-                    chunk.drive(Far { kern, body: InterleaveBody::<K, N> { kern, planes, ps, len, tables } })
-                } else {
-                    chunk.drive(Far { kern, body: DeinterleaveBody::<K, N> { kern, planes, ps, len, tables } })
-                }
+            // Walk::new refuses the planar kinds without their tables (Walk::consistent), so these always match.
+            RowKind::Interleave { planes } if let Some(tables) = &w.planar => chunk
+                .drive(Far { kern, body: InterleaveBody::<K, N> { kern, planes, ps: w.fold.in_stride, len, tables } }),
+            RowKind::Deinterleave { planes } if let Some(tables) = &w.planar => chunk.drive(Far {
+                kern,
+                body: DeinterleaveBody::<K, N> { kern, planes, ps: w.fold.out_stride, len, tables },
+            }),
+            RowKind::Table { .. } if let Some(TableOffsets::Inputs(t)) = &w.table => {
+                chunk.drive(GatherTableRow::<N> { table: t })
             }
-            RowKind::Table { .. } if !w.table_in.is_empty() => chunk.drive(GatherTableRow::<N> { table: &w.table_in }),
-            RowKind::Table { .. } => chunk.drive(TableRow::<N> { table: &w.table }),
+            RowKind::Table { .. } if let Some(TableOffsets::Pairs(t)) = &w.table => {
+                chunk.drive(TableRow::<N> { table: t })
+            }
             _ => chunk.drive(StridedRow::<N> { len, in_stride: w.row_in_stride, out_stride: w.row_out_stride }),
         }
     }

@@ -76,9 +76,9 @@ fn main() -> Result<(), strider::Error> {
             bytes as f64 / t_op.as_secs_f64() / 1e9,
             t_copy.as_secs_f64() * 1e6,
             t_op.as_secs_f64() / t_copy.as_secs_f64(),
-            op.plan().dims.len(),
+            op.plan().dims().len(),
             op.row_kind(),
-            op.plan().width,
+            op.plan().in_width(),
         );
     }
     println!("(time and memcpy: medians of 50 interleaved rounds; ratio = time / memcpy of the output bytes)");

@@ -1,8 +1,62 @@
 //! Tensor descriptions (`DML_BUFFER_TENSOR_DESC`) and the minimum buffer size (`DMLCalcBufferTensorSize`).
 
 use core::fmt;
+use core::ops::{BitOr, BitOrAssign};
 
 use crate::{DataType, Error};
+
+/// `DML_TENSOR_FLAGS`: hints about a tensor's buffer. None changes what the CPU does; they are kept so that a
+/// description round-trips.
+///
+/// # Examples
+///
+/// ```
+/// use strider::{DataType, TensorDesc, TensorFlags};
+/// let t = TensorDesc::new(DataType::Float32, &[4])?.with_flags(TensorFlags::OWNED_BY_DML);
+/// assert!(t.flags().contains(TensorFlags::OWNED_BY_DML));
+/// assert_eq!(TensorFlags::from_bits(2), None); // unknown flags are refused
+/// # Ok::<(), strider::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TensorFlags(u32);
+
+impl TensorFlags {
+    /// `DML_TENSOR_FLAG_NONE`.
+    pub const NONE: TensorFlags = TensorFlags(0);
+    /// `DML_TENSOR_FLAG_OWNED_BY_DML`: on a GPU, the tensor's contents are owned by DirectML after initialization.
+    pub const OWNED_BY_DML: TensorFlags = TensorFlags(1);
+
+    /// Every flag DirectML defines.
+    const KNOWN: u32 = 1;
+
+    /// The flags as DirectML's bits.
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// The flags of DirectML's bits, or `None` when an unknown bit is set.
+    pub const fn from_bits(bits: u32) -> Option<TensorFlags> {
+        if bits & !Self::KNOWN == 0 { Some(TensorFlags(bits)) } else { None }
+    }
+
+    /// Whether every flag of `other` is set.
+    pub const fn contains(self, other: TensorFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl BitOr for TensorFlags {
+    type Output = TensorFlags;
+    fn bitor(self, rhs: TensorFlags) -> TensorFlags {
+        TensorFlags(self.0 | rhs.0)
+    }
+}
+
+impl BitOrAssign for TensorFlags {
+    fn bitor_assign(&mut self, rhs: TensorFlags) {
+        self.0 |= rhs.0;
+    }
+}
 
 /// DirectML's largest tensor rank.
 pub const MAX_RANK: usize = 8;
@@ -37,6 +91,11 @@ pub struct TensorDesc {
     explicit: bool,
     addressed: u64,
     min_size: u64,
+    /// `TotalTensorSizeInBytes` when the caller set it.
+    total_size: Option<u64>,
+    /// `GuaranteedBaseOffsetAlignment` (0: unknown).
+    alignment: u32,
+    flags: TensorFlags,
 }
 
 fn check_shape(sizes: &[u32], strides: Option<&[u32]>) -> Result<(), Error> {
@@ -147,6 +206,9 @@ impl TensorDesc {
             explicit: strides.is_some(),
             addressed: 0,
             min_size: 0,
+            total_size: None,
+            alignment: 0,
+            flags: TensorFlags::NONE,
         };
         desc.sizes[..rank].copy_from_slice(sizes);
         match strides {
@@ -283,22 +345,27 @@ impl TensorDesc {
         let lead = rank - self.rank();
         let mut sizes = vec![1u32; lead];
         sizes.extend_from_slice(self.sizes());
+        let keep = |mut t: TensorDesc| {
+            // Leading 1s address the same bytes: the buffer's description carries over.
+            (t.total_size, t.alignment, t.flags) = (self.total_size, self.alignment, self.flags);
+            t
+        };
         if !self.explicit {
-            return Self::new(self.data_type, &sizes);
+            return Self::new(self.data_type, &sizes).map(keep);
         }
         // A size-1 dimension's stride is never multiplied by a non-zero coordinate; give it the span of the
         // tensor (what packed strides would be) when that fits, else 0.
         let span = u64::from(self.strides()[0]) * u64::from(self.sizes()[0]);
         let mut strides = vec![u32::try_from(span).unwrap_or(0); lead];
         strides.extend_from_slice(self.strides());
-        Self::with_strides(self.data_type, &sizes, &strides)
+        Self::with_strides(self.data_type, &sizes, &strides).map(keep)
     }
 
     /// Whether the tensor is *packed* in the spec's sense: its elements fill exactly the bytes it addresses, each at
     /// its own offset (any dimension order: packed NHWC is packed; padding, broadcasting and overlap are not).
     pub fn is_packed(&self) -> bool {
         let width = self.data_type.size_in_bytes() as u64;
-        if self.element_count() * width != self.addressed {
+        if self.element_count().checked_mul(width) != Some(self.addressed) {
             return false;
         }
         let sizes: Vec<u64> = self.sizes().iter().map(|&n| u64::from(n)).collect();
@@ -374,15 +441,88 @@ impl TensorDesc {
     }
 
     /// The bytes the tensor addresses (through the last byte of its last element, not rounded): the least buffer
-    /// length `execute` accepts for it.
+    /// length `execute` accepts for it when no total size was set.
     pub fn addressed_bytes(&self) -> u64 {
         self.addressed
+    }
+
+    /// The same tensor with `TotalTensorSizeInBytes` set: the size of the buffer the caller provides, at least
+    /// [`TensorDesc::min_buffer_size_in_bytes`]. `execute` then requires buffers of at least this size.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidTotalTensorSize`] for 0 or a size below the minimum.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use strider::{DataType, TensorDesc};
+    /// let t = TensorDesc::new(DataType::Uint8, &[3])?;
+    /// assert_eq!(t.total_tensor_size_in_bytes(), 4); // DMLCalcBufferTensorSize when not set
+    /// assert_eq!(t.clone().with_total_tensor_size_in_bytes(64)?.total_tensor_size_in_bytes(), 64);
+    /// assert!(t.with_total_tensor_size_in_bytes(3).is_err());
+    /// # Ok::<(), strider::Error>(())
+    /// ```
+    pub fn with_total_tensor_size_in_bytes(mut self, bytes: u64) -> Result<TensorDesc, Error> {
+        if bytes == 0 || bytes < self.min_size {
+            return Err(Error::InvalidTotalTensorSize { given: bytes, minimum: self.min_size });
+        }
+        self.total_size = Some(bytes);
+        Ok(self)
+    }
+
+    /// The same tensor with `GuaranteedBaseOffsetAlignment` set: 0 (unknown) or a power of two at least the
+    /// element size. `execute` checks that the buffer's address honours it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidAlignment`] for another value.
+    pub fn with_guaranteed_base_offset_alignment(mut self, alignment: u32) -> Result<TensorDesc, Error> {
+        let size = self.data_type.size_in_bytes();
+        if alignment != 0 && (!alignment.is_power_of_two() || (alignment as usize) < size) {
+            return Err(Error::InvalidAlignment { alignment, element_size: size });
+        }
+        self.alignment = alignment;
+        Ok(self)
+    }
+
+    /// The same tensor with `flags`.
+    pub fn with_flags(mut self, flags: TensorFlags) -> TensorDesc {
+        self.flags = flags;
+        self
+    }
+
+    /// `TotalTensorSizeInBytes`: the value set by [`TensorDesc::with_total_tensor_size_in_bytes`], or else
+    /// [`TensorDesc::min_buffer_size_in_bytes`] (`DMLCalcBufferTensorSize`).
+    pub fn total_tensor_size_in_bytes(&self) -> u64 {
+        self.total_size.unwrap_or(self.min_size)
+    }
+
+    /// Whether `TotalTensorSizeInBytes` was set explicitly.
+    pub fn has_total_tensor_size(&self) -> bool {
+        self.total_size.is_some()
+    }
+
+    /// `GuaranteedBaseOffsetAlignment` (0: unknown).
+    pub fn guaranteed_base_offset_alignment(&self) -> u32 {
+        self.alignment
+    }
+
+    /// `Flags`.
+    pub fn flags(&self) -> TensorFlags {
+        self.flags
+    }
+
+    /// The least buffer length `execute` accepts: the total size when it was set, the addressed bytes otherwise.
+    pub fn required_buffer_bytes(&self) -> u64 {
+        self.total_size.unwrap_or(self.addressed)
     }
 }
 
 impl PartialEq for TensorDesc {
     /// Two descriptions are equal when they describe the same layout: a packed tensor equals the same sizes with
-    /// explicit packed strides.
+    /// explicit packed strides. Total size, alignment and flags describe the buffer, not the layout, and are not
+    /// compared.
     fn eq(&self, other: &Self) -> bool {
         self.data_type == other.data_type && self.sizes() == other.sizes() && self.strides() == other.strides()
     }
@@ -403,6 +543,9 @@ impl fmt::Debug for TensorDesc {
             .field("sizes", &self.sizes())
             .field("strides", &self.strides())
             .field("explicit_strides", &self.explicit)
+            .field("total_tensor_size_in_bytes", &self.total_size)
+            .field("guaranteed_base_offset_alignment", &self.alignment)
+            .field("flags", &self.flags)
             .finish()
     }
 }

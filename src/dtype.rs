@@ -7,8 +7,8 @@ use crate::Error;
 
 /// The data type of a tensor's elements, mirror of `DML_TENSOR_DATA_TYPE`.
 ///
-/// Copies never look at values, so the data type only fixes the element size; it still has to match between the
-/// operands of an operator, as in DirectML.
+/// Copies never look at values, so for them the data type only fixes the element size (it still has to match
+/// between their operands, as in DirectML); casts, scale/bias and normalization convert values.
 ///
 /// # Examples
 ///
@@ -70,6 +70,29 @@ impl DataType {
             DataType::Float16 | DataType::Int16 | DataType::Uint16 => 2,
             DataType::Float32 | DataType::Int32 | DataType::Uint32 => 4,
             DataType::Float64 | DataType::Int64 | DataType::Uint64 => 8,
+        }
+    }
+
+    /// Whether the type is a floating-point type (`FLOAT16`, `FLOAT32`, `FLOAT64`).
+    pub const fn is_float(self) -> bool {
+        matches!(self, DataType::Float16 | DataType::Float32 | DataType::Float64)
+    }
+
+    /// The kernels' element type.
+    pub(crate) const fn elem(self) -> strider_kernels::ElemType {
+        use strider_kernels::ElemType as E;
+        match self {
+            DataType::Float32 => E::F32,
+            DataType::Float16 => E::F16,
+            DataType::Int32 => E::I32,
+            DataType::Int16 => E::I16,
+            DataType::Int8 => E::I8,
+            DataType::Uint32 => E::U32,
+            DataType::Uint16 => E::U16,
+            DataType::Uint8 => E::U8,
+            DataType::Float64 => E::F64,
+            DataType::Int64 => E::I64,
+            DataType::Uint64 => E::U64,
         }
     }
 

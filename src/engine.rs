@@ -1,8 +1,8 @@
-//! What every copy-family operator shares after its own validation: the output-overlap check, planning, and the
-//! checked execution of the walk.
+//! What every operator shares after its own validation: the output-overlap check, planning, and the checked
+//! execution of the program.
 
 use strider_kernels::overlap::{Overlap, find_overlap};
-use strider_kernels::{ExecOptions, Plan, RowKind, RunError, Walk};
+use strider_kernels::{ElementOp, ExecOptions, Plan, Program, RowKind, RunError};
 
 use crate::plan::{Problem, plan};
 use crate::{Element, Error, Operand, TensorDesc};
@@ -23,41 +23,55 @@ pub(crate) fn check_output_disjoint(output: &TensorDesc) -> Result<(), Error> {
     }
 }
 
-/// A planned copy between two validated tensors.
+/// A planned elementwise move between two validated tensors.
 #[derive(Clone, Debug)]
 pub(crate) struct Engine {
     input: TensorDesc,
     output: TensorDesc,
-    walk: Walk,
+    program: Program,
 }
 
 impl Engine {
-    /// Plans the copy `output[c] = input[in_base + Σ cᵢ·in_stridesᵢ]` over the output's coordinates. The caller
-    /// has validated that every input coordinate reached lies inside `input`.
+    /// Plans `output[c] = op(input[in_base + Σ cᵢ·in_stridesᵢ])` over the output's coordinates (element strides
+    /// and base). The caller has validated that every input coordinate reached lies inside `input`.
     pub(crate) fn new(
         input: &TensorDesc,
         output: &TensorDesc,
+        op: ElementOp,
         in_strides: &[i64],
         in_base: u64,
     ) -> Result<Engine, Error> {
         check_output_disjoint(output)?;
         let out_strides: Vec<i64> = output.strides().iter().map(|&s| i64::from(s)).collect();
         let plan = plan(&Problem {
-            width: output.data_type().size_in_bytes(),
+            op,
             extents: output.sizes(),
             in_strides,
             out_strides: &out_strides,
             in_base,
             out_base: 0,
         })?;
-        let walk = Walk::new(&plan).map_err(|e| Error::Internal { detail: format!("planned walk rejected: {e}") })?;
+        let program =
+            Program::new(&plan).map_err(|e| Error::Internal { detail: format!("planned walk rejected: {e}") })?;
         // The walk must not need more than the tensors address: that is what `execute` checks buffers against.
+        let walk = program.walk();
         if walk.input_bytes_needed() as u64 > input.addressed_bytes()
             || walk.output_bytes_needed() as u64 > output.addressed_bytes()
         {
-            return Err(Error::Internal { detail: format!("plan {plan:?} reaches beyond its tensors") });
+            return Err(Error::Internal { detail: format!("plan {plan} reaches beyond its tensors") });
         }
-        Ok(Engine { input: input.clone(), output: output.clone(), walk })
+        Ok(Engine { input: input.clone(), output: output.clone(), program })
+    }
+
+    /// A plain copy of the input's elements (`op` = copy of the input's element width).
+    pub(crate) fn copy(
+        input: &TensorDesc,
+        output: &TensorDesc,
+        in_strides: &[i64],
+        in_base: u64,
+    ) -> Result<Engine, Error> {
+        let op = ElementOp::Copy { width: input.data_type().size_in_bytes() };
+        Engine::new(input, output, op, in_strides, in_base)
     }
 
     pub(crate) fn input(&self) -> &TensorDesc {
@@ -69,31 +83,36 @@ impl Engine {
     }
 
     pub(crate) fn plan(&self) -> &Plan {
-        self.walk.plan()
+        self.program.plan()
     }
 
     pub(crate) fn row_kind(&self) -> RowKind {
-        self.walk.kind()
+        self.program.kind()
     }
 
-    /// Rejects buffers shorter than the bytes their tensors address.
-    pub(crate) fn check_buffers(&self, input: usize, output: usize) -> Result<(), Error> {
-        for (operand, desc, len) in [(Operand::Input, &self.input, input), (Operand::Output, &self.output, output)] {
-            if (len as u64) < desc.addressed_bytes() {
-                return Err(Error::BufferTooSmall { operand, required: desc.addressed_bytes(), actual: len });
-            }
+    /// Rejects buffers shorter than their tensors require (the total size when set, the addressed bytes otherwise)
+    /// or placed against a guaranteed alignment.
+    pub(crate) fn check_buffers(&self, input: &[u8], output: &[u8]) -> Result<(), Error> {
+        for (operand, desc, buf) in [(Operand::Input, &self.input, input), (Operand::Output, &self.output, output)] {
+            check_buffer(operand, desc, buf)?;
         }
         Ok(())
     }
 
     pub(crate) fn execute(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
-        self.check_buffers(input.len(), output.len())?;
-        self.walk.run(input, output, opts).map_err(|e| match e {
-            RunError::IsaUnavailable(isa) => Error::IsaUnavailable { isa },
-            e => Error::Internal { detail: e.to_string() },
-        })
+        self.check_buffers(input, output)?;
+        self.program.run(input, output, opts).map_err(run_error)
     }
 
+    /// Runs with `buffer` as both operands; the caller has checked that input and output address the same
+    /// elements in the same order.
+    pub(crate) fn execute_in_place(&self, buffer: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
+        check_buffer(Operand::Input, &self.input, buffer)?;
+        check_buffer(Operand::Output, &self.output, buffer)?;
+        self.program.run_in_place(buffer, opts).map_err(run_error)
+    }
+
+    /// [`Engine::execute`] over typed slices of one element type, that of the input.
     pub(crate) fn execute_typed<T: Element>(
         &self,
         input: &[T],
@@ -105,5 +124,43 @@ impl Engine {
             return Err(Error::ElementTypeMismatch { expected, actual: T::DATA_TYPE });
         }
         self.execute(bytemuck::cast_slice(input), bytemuck::cast_slice_mut(output), opts)
+    }
+
+    /// [`Engine::execute`] over typed slices of the input's and the output's element types.
+    pub(crate) fn execute_typed2<I: Element, O: Element>(
+        &self,
+        input: &[I],
+        output: &mut [O],
+        opts: &ExecOptions,
+    ) -> Result<(), Error> {
+        for (operand, expected, actual) in [
+            (Operand::Input, self.input.data_type(), I::DATA_TYPE),
+            (Operand::Output, self.output.data_type(), O::DATA_TYPE),
+        ] {
+            if expected != actual {
+                return Err(Error::TypedOperandMismatch { operand, expected, actual });
+            }
+        }
+        self.execute(bytemuck::cast_slice(input), bytemuck::cast_slice_mut(output), opts)
+    }
+}
+
+fn check_buffer(operand: Operand, desc: &TensorDesc, buf: &[u8]) -> Result<(), Error> {
+    let required = desc.required_buffer_bytes();
+    if (buf.len() as u64) < required {
+        return Err(Error::BufferTooSmall { operand, required, actual: buf.len() });
+    }
+    let alignment = desc.guaranteed_base_offset_alignment();
+    let address = buf.as_ptr() as usize;
+    if alignment > 1 && !address.is_multiple_of(alignment as usize) {
+        return Err(Error::MisalignedBuffer { operand, alignment, address });
+    }
+    Ok(())
+}
+
+fn run_error(e: RunError) -> Error {
+    match e {
+        RunError::IsaUnavailable(isa) => Error::IsaUnavailable { isa },
+        e => Error::Internal { detail: e.to_string() },
     }
 }

@@ -239,6 +239,74 @@ pub enum Error {
         /// Bytes the buffer holds.
         actual: usize,
     },
+    /// `TotalTensorSizeInBytes` is 0 or below the tensor's minimum buffer size.
+    #[error(
+        "TotalTensorSizeInBytes {given} is below the {minimum} bytes the tensor needs (DMLCalcBufferTensorSize); it \
+         must be at least that"
+    )]
+    InvalidTotalTensorSize {
+        /// The size given.
+        given: u64,
+        /// `DMLCalcBufferTensorSize` of the tensor.
+        minimum: u64,
+    },
+    /// `GuaranteedBaseOffsetAlignment` is neither 0 nor a power of two at least the element size.
+    #[error(
+        "GuaranteedBaseOffsetAlignment {alignment} must be 0 or a power of two of at least the element size \
+         ({element_size} bytes)"
+    )]
+    InvalidAlignment {
+        /// The alignment given.
+        alignment: u32,
+        /// Bytes per element of the tensor.
+        element_size: usize,
+    },
+    /// A buffer's address does not honour its tensor's `GuaranteedBaseOffsetAlignment`.
+    #[error(
+        "the {operand} buffer at address {address:#x} is not aligned to the {alignment} bytes its tensor guarantees"
+    )]
+    MisalignedBuffer {
+        /// Which buffer.
+        operand: Operand,
+        /// The guaranteed alignment.
+        alignment: u32,
+        /// The buffer's address.
+        address: usize,
+    },
+    /// An operator does not accept this data type.
+    #[error("{operator} does not accept {data_type} tensors; it takes {accepted}")]
+    UnsupportedDataType {
+        /// The operator (`DML_SCALE_BIAS`, …).
+        operator: &'static str,
+        /// The data type given.
+        data_type: DataType,
+        /// What it accepts, in words.
+        accepted: &'static str,
+    },
+    /// In-place execution of an operator whose input and output do not address the same elements in the same
+    /// order.
+    #[error(
+        "cannot run in place: dimension {dim} has input stride {input_stride} but output stride {output_stride}; \
+         in-place execution needs input and output to address the same elements in the same order"
+    )]
+    NotInPlace {
+        /// The first dimension whose strides differ.
+        dim: usize,
+        /// The input's stride there.
+        input_stride: u32,
+        /// The output's stride there.
+        output_stride: u32,
+    },
+    /// A typed execution of a two-type operator used an element type of another data type for one operand.
+    #[error("typed execution with {actual} {operand} elements on an operator whose {operand} is {expected}")]
+    TypedOperandMismatch {
+        /// Which operand.
+        operand: Operand,
+        /// The operand's data type.
+        expected: DataType,
+        /// The data type of the Rust element type used.
+        actual: DataType,
+    },
     /// A typed execution used an element type of another data type.
     #[error("typed execution with {actual} elements on an operator over {expected}")]
     ElementTypeMismatch {

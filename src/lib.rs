@@ -44,10 +44,11 @@ mod error;
 mod ops;
 mod plan;
 
-pub use desc::{MAX_RANK, TensorDesc, calc_buffer_tensor_size};
+pub use desc::{MAX_RANK, TensorDesc, TensorFlags, calc_buffer_tensor_size};
 pub use dtype::{DataType, Element};
 pub use error::{Error, Operand};
-pub use ops::identity::Identity;
+pub use ops::cast::Cast;
+pub use ops::identity::{Identity, ScaleBias};
 pub use ops::slice::Slice;
 pub use ops::slice1::Slice1;
 pub use strider_kernels::{Dim, ExecOptions, Isa, Parallelism, Plan, RowKind};

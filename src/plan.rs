@@ -6,20 +6,21 @@
 //! 3. order dimensions by output stride, largest first (the row is the output's fastest dimension);
 //! 4. flip dimensions whose strides are negative in both operands (moving both bases);
 //! 5. coalesce neighbours `a` (outer), `b` (inner) with `stride_a = extent_b · stride_b` in both operands;
-//! 6. widen: a short row contiguous in both operands (the channels of an interleaved pixel) becomes one wider
-//!    element, so that e.g. a horizontal flip of RGB becomes a reverse of 3-byte elements.
+//! 6. widen (pure copies only): a short row contiguous in both operands (the channels of an interleaved pixel)
+//!    becomes one wider element, so that e.g. a horizontal flip of RGB becomes a reverse of 3-byte elements.
 //!
-//! The row kernel is then chosen by [`strider_kernels::Walk::new`] from the row's strides.
+//! Strides become bytes per operand (a conversion reads and writes elements of different widths). The row kernel is
+//! then chosen by [`strider_kernels::Program::new`] from the row's strides.
 
-use strider_kernels::{Dim, Plan, Width};
+use strider_kernels::{Dim, ElementOp, Plan, Width};
 
 use crate::Error;
 
 /// A strided copy in elements, as an operator describes it after validation.
 #[derive(Clone, Debug)]
 pub(crate) struct Problem<'a> {
-    /// Bytes per element.
-    pub width: usize,
+    /// What happens to each element (fixes the input and output element widths).
+    pub op: ElementOp,
     /// Extents (the output's sizes).
     pub extents: &'a [u32],
     /// Signed input step per dimension, in elements.
@@ -46,9 +47,9 @@ fn bytes(elements: i64, width: usize) -> Result<isize, Error> {
 /// Plans `p`. Validation has already bounded every address, so the conversions here cannot fail for a validated
 /// operator; they are still checked and reported as [`Error::Internal`].
 pub(crate) fn plan(p: &Problem<'_>) -> Result<Plan, Error> {
-    let mut width = p.width;
-    let mut in_base = i128::from(p.in_base) * width as i128;
-    let mut out_base = i128::from(p.out_base) * width as i128;
+    let (iw, ow) = (p.op.in_width(), p.op.out_width());
+    let mut in_base = i128::from(p.in_base) * iw as i128;
+    let mut out_base = i128::from(p.out_base) * ow as i128;
 
     // 2. drop extent-1 dimensions
     let mut dims: Vec<Dim> = Vec::with_capacity(p.extents.len());
@@ -56,8 +57,8 @@ pub(crate) fn plan(p: &Problem<'_>) -> Result<Plan, Error> {
         if p.extents[k] > 1 {
             dims.push(Dim {
                 extent: p.extents[k] as usize,
-                in_stride: bytes(p.in_strides[k], width)?,
-                out_stride: bytes(p.out_strides[k], width)?,
+                in_stride: bytes(p.in_strides[k], iw)?,
+                out_stride: bytes(p.out_strides[k], ow)?,
             });
         }
     }
@@ -96,35 +97,35 @@ pub(crate) fn plan(p: &Problem<'_>) -> Result<Plan, Error> {
     merged.reverse();
     let mut dims = merged;
 
-    // 6. widen a short row contiguous in both operands into one element
-    if dims.len() >= 2 {
+    // 6. widen a short row contiguous in both operands into one element (pure copies: a conversion looks at the
+    // values element by element)
+    let mut op = p.op;
+    if let ElementOp::Copy { width } = op
+        && dims.len() >= 2
+    {
         let row = dims[dims.len() - 1];
         let w = width as isize;
         if row.in_stride == w
             && row.out_stride == w
-            && let Some(wide) = Width::from_bytes(row.extent * width)
+            && let Some(wide) = row.extent.checked_mul(width).and_then(Width::from_bytes)
         {
-            width = wide.bytes();
+            op = ElementOp::Copy { width: wide.bytes() };
             dims.pop();
         }
     }
 
     if dims.is_empty() {
-        let w = width as isize;
-        dims.push(Dim { extent: 1, in_stride: w, out_stride: w });
+        dims.push(Dim { extent: 1, in_stride: op.in_width() as isize, out_stride: op.out_width() as isize });
     }
-    Ok(Plan {
-        width,
-        in_base: usize::try_from(in_base).map_err(|_| internal("the input base"))?,
-        out_base: usize::try_from(out_base).map_err(|_| internal("the output base"))?,
-        dims,
-    })
+    let in_base = usize::try_from(in_base).map_err(|_| internal("the input base"))?;
+    let out_base = usize::try_from(out_base).map_err(|_| internal("the output base"))?;
+    Ok(Plan::new(op, in_base, out_base, dims))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use strider_kernels::{RowKind, Walk};
+    use strider_kernels::{Program, RowKind};
 
     fn packed(sizes: &[u32]) -> Vec<i64> {
         let mut s = vec![0i64; sizes.len()];
@@ -137,7 +138,7 @@ mod tests {
     }
 
     fn dims(plan: &Plan) -> Vec<(usize, isize, isize)> {
-        plan.dims.iter().map(|d| (d.extent, d.in_stride, d.out_stride)).collect()
+        plan.dims().iter().map(|d| (d.extent, d.in_stride, d.out_stride)).collect()
     }
 
     #[test]
@@ -147,7 +148,7 @@ mod tests {
         let out = [2, 3, 4, 8];
         let outs = packed(&out);
         let p = plan(&Problem {
-            width: 4,
+            op: ElementOp::Copy { width: 4 },
             extents: &out,
             in_strides: &ins,
             out_strides: &outs,
@@ -157,16 +158,23 @@ mod tests {
         .unwrap();
         // N and C coalesce (6 planes, in stride 256 B, out stride 128 B); H and W coalesce into one 32-element run.
         assert_eq!(dims(&p), vec![(6, 256, 128), (32, 4, 4)]);
-        assert_eq!((p.width, p.in_base, p.out_base), (4, 64, 0));
-        assert_eq!(Walk::new(&p).unwrap().kind(), RowKind::Copy);
+        assert_eq!((p.in_width(), p.in_base(), p.out_base()), (4, 64, 0));
+        assert_eq!(Program::new(&p).unwrap().kind(), RowKind::Copy);
     }
 
     #[test]
     fn packed_copy_is_one_run() {
         let s = [4u32, 5, 6];
         let st = packed(&s);
-        let p = plan(&Problem { width: 2, extents: &s, in_strides: &st, out_strides: &st, in_base: 0, out_base: 0 })
-            .unwrap();
+        let p = plan(&Problem {
+            op: ElementOp::Copy { width: 2 },
+            extents: &s,
+            in_strides: &st,
+            out_strides: &st,
+            in_base: 0,
+            out_base: 0,
+        })
+        .unwrap();
         assert_eq!(dims(&p), vec![(120, 2, 2)]);
     }
 
@@ -177,12 +185,19 @@ mod tests {
         let ins = [16i64, 16, -2 * 4, 2];
         let outs = packed(&out);
         let in_base = 3 * 4 + 1;
-        let p = plan(&Problem { width: 4, extents: &out, in_strides: &ins, out_strides: &outs, in_base, out_base: 0 })
-            .unwrap();
+        let p = plan(&Problem {
+            op: ElementOp::Copy { width: 4 },
+            extents: &out,
+            in_strides: &ins,
+            out_strides: &outs,
+            in_base,
+            out_base: 0,
+        })
+        .unwrap();
         assert_eq!(dims(&p), vec![(2, -32, 8), (2, 8, 4)]);
-        assert_eq!(p.in_base, 13 * 4);
+        assert_eq!(p.in_base(), 13 * 4);
         // Rows of 8 bytes: both dimensions go into one table row of 4 offsets.
-        assert_eq!(Walk::new(&p).unwrap().kind(), RowKind::Table { len: 4 });
+        assert_eq!(Program::new(&p).unwrap().kind(), RowKind::Table { len: 4 });
     }
 
     #[test]
@@ -192,7 +207,7 @@ mod tests {
         let ins = [5760i64, -3, 1];
         let outs = packed(&out);
         let p = plan(&Problem {
-            width: 1,
+            op: ElementOp::Copy { width: 1 },
             extents: &out,
             in_strides: &ins,
             out_strides: &outs,
@@ -201,8 +216,8 @@ mod tests {
         })
         .unwrap();
         assert_eq!(dims(&p), vec![(1080, 5760, 5760), (1920, -3, 3)]);
-        assert_eq!(p.width, 3);
-        assert_eq!(Walk::new(&p).unwrap().kind(), RowKind::Reverse);
+        assert_eq!(p.in_width(), 3);
+        assert_eq!(Program::new(&p).unwrap().kind(), RowKind::Reverse);
     }
 
     #[test]
@@ -211,28 +226,40 @@ mod tests {
         let out = [1u32, 3, 2, 2];
         let ins = [12i64, 1, 6, 3];
         let outs = packed(&out);
-        let p =
-            plan(&Problem { width: 4, extents: &out, in_strides: &ins, out_strides: &outs, in_base: 0, out_base: 0 })
-                .unwrap();
+        let p = plan(&Problem {
+            op: ElementOp::Copy { width: 4 },
+            extents: &out,
+            in_strides: &ins,
+            out_strides: &outs,
+            in_base: 0,
+            out_base: 0,
+        })
+        .unwrap();
         // H and W coalesce (in 24 = 2·12, out 8 = 2·4); the channel stays outside.
         assert_eq!(dims(&p), vec![(3, 4, 16), (4, 12, 4)]);
-        assert_eq!(Walk::new(&p).unwrap().kind(), RowKind::Table { len: 12 });
+        assert_eq!(Program::new(&p).unwrap().kind(), RowKind::Table { len: 12 });
     }
 
     #[test]
     fn negative_in_both_operands_is_flipped() {
         let out = [5u32];
-        let p =
-            plan(&Problem { width: 4, extents: &out, in_strides: &[-1], out_strides: &[-1], in_base: 4, out_base: 4 })
-                .unwrap();
+        let p = plan(&Problem {
+            op: ElementOp::Copy { width: 4 },
+            extents: &out,
+            in_strides: &[-1],
+            out_strides: &[-1],
+            in_base: 4,
+            out_base: 4,
+        })
+        .unwrap();
         assert_eq!(dims(&p), vec![(5, 4, 4)]);
-        assert_eq!((p.in_base, p.out_base), (0, 0));
+        assert_eq!((p.in_base(), p.out_base()), (0, 0));
     }
 
     #[test]
     fn single_element_and_broadcast() {
         let p = plan(&Problem {
-            width: 8,
+            op: ElementOp::Copy { width: 8 },
             extents: &[1, 1],
             in_strides: &[9, 9],
             out_strides: &[1, 1],
@@ -241,10 +268,10 @@ mod tests {
         })
         .unwrap();
         assert_eq!(dims(&p), vec![(1, 8, 8)]);
-        assert_eq!(p.in_base, 56);
+        assert_eq!(p.in_base(), 56);
         // 2×3 broadcast of 3 elements, copied to packed: two copies of the same row.
         let p = plan(&Problem {
-            width: 1,
+            op: ElementOp::Copy { width: 1 },
             extents: &[2, 3],
             in_strides: &[0, 1],
             out_strides: &[3, 1],
@@ -253,7 +280,7 @@ mod tests {
         })
         .unwrap();
         assert_eq!(dims(&p), vec![(2, 0, 3)]);
-        assert_eq!(p.width, 3);
-        assert_eq!(Walk::new(&p).unwrap().kind(), RowKind::Broadcast);
+        assert_eq!(p.in_width(), 3);
+        assert_eq!(Program::new(&p).unwrap().kind(), RowKind::Broadcast);
     }
 }

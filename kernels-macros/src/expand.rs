@@ -5,7 +5,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use crate::valid::{Nests, Widths};
+use crate::valid::{Nests, Ty, Types, Widths};
 
 fn local(name: &str, k: usize) -> Ident {
     format_ident!("{}_{}", name, k, span = Span::mixed_site())
@@ -75,9 +75,8 @@ fn nest_fn(rank: usize, m: usize, row_trait: &syn::Path) -> TokenStream {
     let left = Ident::new("left", Span::mixed_site());
     let doc = format!(
         "Walks `count` rows of a plan with {rank} outer dimension(s), starting at coordinates `start`: explicit \
-         loops over the outer dimensions but the innermost, whose runs of rows go to the row kernel in one `rows` \
-         call each. Out of line: one call per chunk, and each (rank, row kernel) pair stays a function of its own \
-         size for the optimizer."
+         loops over the outer dimensions but the innermost, whose runs of rows go to the row kernel in one \
+         (dynamically dispatched) `rows` call each. Not generic: one function per rank, whatever the kernel."
     );
     let safety = "\n\n# Safety\n\n`src`/`dst` point at the coordinates (0, …, 0) of the outer dimensions; every \
                   row of the `count` rows starting at `start` (in row-major order of `extents`) must be valid for \
@@ -88,8 +87,8 @@ fn nest_fn(rank: usize, m: usize, row_trait: &syn::Path) -> TokenStream {
             #[doc = #safety]
             #[inline(never)]
             #[allow(clippy::too_many_arguments, unused_variables)]
-            pub(crate) unsafe fn #name<R: #row_trait>(
-                #row: &R,
+            pub(crate) unsafe fn #name(
+                #row: &dyn #row_trait,
                 src: *const u8,
                 dst: *mut u8,
                 extents: &[usize; #m],
@@ -125,8 +124,8 @@ fn nest_fn(rank: usize, m: usize, row_trait: &syn::Path) -> TokenStream {
         #[inline(never)]
         // The innermost level's counter and pointers are declared like the loops' but never bumped.
         #[allow(clippy::too_many_arguments, unused_mut)]
-        pub(crate) unsafe fn #name<R: #row_trait>(
-            #row: &R,
+        pub(crate) unsafe fn #name(
+            #row: &dyn #row_trait,
             src: *const u8,
             dst: *mut u8,
             extents: &[usize; #m],
@@ -176,9 +175,9 @@ pub fn nests(n: Nests) -> TokenStream {
         /// As for `nest_0` … `nest_N`; `rank <= MAX_OUTER_RANK`.
         #[inline(always)]
         #[allow(clippy::too_many_arguments)]
-        pub(crate) unsafe fn nest<R: #row_trait>(
+        pub(crate) unsafe fn nest(
             rank: usize,
-            row: &R,
+            row: &dyn #row_trait,
             src: *const u8,
             dst: *mut u8,
             extents: &[usize; #m],
@@ -189,7 +188,9 @@ pub fn nests(n: Nests) -> TokenStream {
         ) {
             match rank {
                 #(#arms)*
-                _ => ::core::debug_assert!(false, "outer rank {} exceeds the generated nests", rank),
+                // The caller guarantees rank <= MAX_OUTER_RANK; a larger rank is a broken invariant, not a
+                // reason to return without writing.
+                _ => ::core::panic!("outer rank {} exceeds the generated nests", rank),
             }
         }
     }
@@ -249,6 +250,211 @@ pub fn widths(w: Widths) -> TokenStream {
     }
 }
 
+/// How one (source, destination) pair converts: which helper steps, in which order.
+enum Route<'a> {
+    /// Same type: the bytes are copied.
+    Same,
+    /// Rust `as` between two plain types.
+    Plain,
+    /// One helper step (`f16 → f32`, `f32 → f16`).
+    Step(&'static str),
+    /// Two steps through a block of f32: first into f32, then out of it.
+    ViaF32 { first: Step<'a>, second: Step<'a> },
+}
+
+/// One step of a two-step route.
+enum Step<'a> {
+    /// A helper function (`f16_to_f32`, `f32_to_f16`, `f64_to_f32_odd`).
+    Helper(&'static str),
+    /// `plain::<A, from, to>`.
+    Plain(&'a Ident, &'a Ident),
+}
+
+fn route<'a>(s: &'a Ty, d: &'a Ty, f32_ty: Option<&'a Ident>) -> Route<'a> {
+    use crate::valid::Class::{Float, Half};
+    if s.variant == d.variant {
+        return Route::Same;
+    }
+    let f32_ty = f32_ty.expect("validated: a half has an f32 beside it");
+    match (s.class, d.class) {
+        (Half, _) if d.storage == "f32" => Route::Step("f16_to_f32"),
+        (Half, _) => Route::ViaF32 { first: Step::Helper("f16_to_f32"), second: Step::Plain(f32_ty, &d.storage) },
+        (_, Half) if s.storage == "f32" => Route::Step("f32_to_f16"),
+        // Round to odd into f32, then once to nearest even into f16: the same result as one rounding of the exact
+        // value (f32 carries more than two extra bits of precision).
+        (Float, Half) => Route::ViaF32 { first: Step::Helper("f64_to_f32_odd"), second: Step::Helper("f32_to_f16") },
+        // Integers: to f32 (exact below 2^24; anything larger overflows f16 to infinity either way), then round.
+        (_, Half) => Route::ViaF32 { first: Step::Plain(&s.storage, f32_ty), second: Step::Helper("f32_to_f16") },
+        _ => Route::Plain,
+    }
+}
+
+fn describe(s: &Ty, d: &Ty, r: &Route<'_>) -> String {
+    let name = |t: &Ty| if t.class == crate::valid::Class::Half { "f16".to_owned() } else { t.storage.to_string() };
+    match r {
+        Route::Same => format!("{} (copy)", name(s)),
+        Route::Plain | Route::Step(_) => format!("{} → {}", name(s), name(d)),
+        Route::ViaF32 { first: Step::Helper("f64_to_f32_odd"), .. } => {
+            format!("{} → f32 (round to odd) → {}", name(s), name(d))
+        }
+        Route::ViaF32 { .. } => format!("{} → f32 → {}", name(s), name(d)),
+    }
+}
+
+fn step_call(h: &syn::Path, step: &Step<'_>, src: TokenStream, dst: TokenStream, n: TokenStream) -> TokenStream {
+    match step {
+        Step::Helper(f) => {
+            let f = Ident::new(f, Span::call_site());
+            quote! { #h::#f::<A>(a, #src, #dst, #n) }
+        }
+        Step::Plain(from, to) => quote! { #h::plain::<A, #from, #to>(a, #src, #dst, #n) },
+    }
+}
+
+pub fn types(t: Types) -> TokenStream {
+    use crate::valid::Class;
+    let h = &t.helpers;
+    let variants: Vec<&Ident> = t.types.iter().map(|t| &t.variant).collect();
+    let count = variants.len();
+    let widths: Vec<usize> = t.types.iter().map(|t| t.width).collect();
+    let names: Vec<String> =
+        t.types.iter().map(|t| if t.class == Class::Half { "f16".to_owned() } else { t.storage.to_string() }).collect();
+    let floats: Vec<bool> = t.types.iter().map(|t| matches!(t.class, Class::Float | Class::Half)).collect();
+    let signed: Vec<bool> =
+        t.types.iter().map(|t| matches!(t.class, Class::Float | Class::Half | Class::Signed)).collect();
+    let f32_ty = t.types.iter().find(|t| t.storage == "f32").map(|t| &t.storage);
+
+    // `as` between every pair of plain (non-half) types.
+    let plain: Vec<&Ty> = t.types.iter().filter(|t| t.class != Class::Half).collect();
+    let as_impls = plain.iter().flat_map(|s| {
+        plain.iter().map(move |d| {
+            let (s, d) = (&s.storage, &d.storage);
+            quote! {
+                impl AsCast<#d> for #s {
+                    #[inline(always)]
+                    fn as_cast(self) -> #d {
+                        self as #d
+                    }
+                }
+            }
+        })
+    });
+
+    let mut routes = Vec::new();
+    let mut arms = Vec::new();
+    let mut descriptions = Vec::new();
+    for s in &t.types {
+        for d in &t.types {
+            let name = format_ident!("{}To{}", s.variant, d.variant);
+            let r = route(s, d, f32_ty);
+            let (sw, dw) = (s.width, d.width);
+            let body = match &r {
+                Route::Same => quote! { #h::same(src, dst, n * #sw) },
+                Route::Plain => {
+                    let (ss, ds) = (&s.storage, &d.storage);
+                    quote! { #h::plain::<A, #ss, #ds>(a, src, dst, n) }
+                }
+                Route::Step(f) => {
+                    let f = Ident::new(f, Span::call_site());
+                    quote! { #h::#f::<A>(a, src, dst, n) }
+                }
+                Route::ViaF32 { first, second } => {
+                    let one =
+                        step_call(h, first, quote!(src.add(i * #sw)), quote!(buf.as_mut_ptr().cast::<u8>()), quote!(c));
+                    let two =
+                        step_call(h, second, quote!(buf.as_ptr().cast::<u8>()), quote!(dst.add(i * #dw)), quote!(c));
+                    quote! {
+                        let mut buf = [0f32; #h::BLOCK];
+                        let mut i = 0usize;
+                        while i < n {
+                            let c = if n - i < #h::BLOCK { n - i } else { #h::BLOCK };
+                            #one;
+                            #two;
+                            i += c;
+                        }
+                    }
+                }
+            };
+            let text = describe(s, d, &r);
+            let doc = format!("Converts {text}.");
+            routes.push(quote! {
+                #[doc = #doc]
+                pub(crate) struct #name;
+
+                impl #h::Route for #name {
+                    #[inline(always)]
+                    #[allow(unused_variables, unused_unsafe)]
+                    unsafe fn run<A: #h::Arch>(a: A, src: *const u8, dst: *mut u8, n: usize) {
+                        // The helpers' contracts are this function's (the `Route` trait's).
+                        unsafe { #body }
+                    }
+                }
+            });
+            let (sv, dv) = (&s.variant, &d.variant);
+            arms.push(quote! { (ElemType::#sv, ElemType::#dv) => #h::entry::<A, routes::#name> });
+            descriptions.push(quote! { (ElemType::#sv, ElemType::#dv) => #text });
+        }
+    }
+
+    let docs = t.types.iter().zip(&names).map(|(t, n)| format!("`{n}`: {}-byte {:?}.", t.width, t.class));
+    quote! {
+        /// The element types conversions are generated for (DirectML's eleven data types).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum ElemType {
+            #( #[doc = #docs] #variants, )*
+        }
+
+        impl ElemType {
+            /// Every element type.
+            pub const ALL: [ElemType; #count] = [ #( ElemType::#variants ),* ];
+
+            /// Bytes per element.
+            pub const fn width(self) -> usize {
+                match self { #( ElemType::#variants => #widths, )* }
+            }
+
+            /// The short name: `f32`, `f16`, `u8`, ….
+            pub const fn name(self) -> &'static str {
+                match self { #( ElemType::#variants => #names, )* }
+            }
+
+            /// Whether the type is a floating-point type (f16, f32, f64).
+            pub const fn is_float(self) -> bool {
+                match self { #( ElemType::#variants => #floats, )* }
+            }
+
+            /// Whether the type holds negative values.
+            pub const fn is_signed(self) -> bool {
+                match self { #( ElemType::#variants => #signed, )* }
+            }
+
+            /// How a cast from `from` to `to` is computed, e.g. `"f64 → f32 (round to odd) → f16"`.
+            pub const fn cast_route(from: ElemType, to: ElemType) -> &'static str {
+                match (from, to) { #( #descriptions, )* }
+            }
+        }
+
+        /// Rust's `as` between two plain element types (every pair but those with f16, which has no Rust type).
+        pub(crate) trait AsCast<D> {
+            /// `self as D`.
+            fn as_cast(self) -> D;
+        }
+
+        #( #as_impls )*
+
+        /// One zero-sized route type per (source, destination) pair.
+        pub(crate) mod routes {
+            #( #routes )*
+        }
+
+        /// The conversion function of `(from, to)` compiled for level `A`: the dispatch table.
+        pub(crate) fn cast_fn<A: #h::Arch>(from: ElemType, to: ElemType) -> #h::CastFn {
+            match (from, to) { #( #arms, )* }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,7 +469,7 @@ mod tests {
     fn nests_emit_one_function_per_rank_and_parse_as_items() {
         let code = expand_nests(7);
         for r in 0..=7 {
-            assert!(code.contains(&format!("fn nest_{r} <")), "nest_{r} missing");
+            assert!(code.contains(&format!("fn nest_{r} (")), "nest_{r} missing");
         }
         assert!(!code.contains("nest_8"));
         let file: syn::File = syn::parse_str(&code).expect("generated nests must parse");
@@ -277,6 +483,26 @@ mod tests {
         // one `rows` call in each nest_k (the innermost level is a call, not a loop).
         assert_eq!(code.matches(". rows (").count(), 4);
         assert_eq!(code.matches("loop {").count(), 1 + 2, "nest_2 has one loop, nest_3 two");
+    }
+
+    #[test]
+    fn types_emit_every_pair_and_pick_routes() {
+        let input = syn::parse2(quote!(
+            helpers = crate::convert;
+            F32(f32, float), F16(u16, half), F64(f64, float), I8(i8, signed), U8(u8, unsigned)
+        ))
+        .unwrap();
+        let code = types(crate::valid::types(input).unwrap()).to_string();
+        let file: syn::File = syn::parse_str(&code).expect("generated types must parse");
+        assert!(file.items.len() >= 4);
+        // 5 types: 25 routes, 16 `as` impls between the 4 plain types.
+        assert_eq!(code.matches("impl crate :: convert :: Route for").count(), 25);
+        assert_eq!(code.matches("impl AsCast <").count(), 16);
+        assert!(code.contains("\"f64 → f32 (round to odd) → f16\""));
+        assert!(code.contains("\"i8 → f32 → f16\""));
+        assert!(code.contains("\"f16 → f32 → u8\""));
+        assert!(code.contains("\"f32 → f16\""));
+        assert!(code.contains("\"u8 (copy)\""));
     }
 
     #[test]

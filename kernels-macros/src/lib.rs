@@ -7,6 +7,8 @@
 //!   copy plan with pointer bumps and call a row kernel once per row.
 //! * [`element_widths!`](macro@element_widths) emits the `Width` enum of the element widths the kernels are
 //!   specialized for and its dispatch onto a const-generic visitor.
+//! * [`element_types!`](macro@element_types) emits the element-type enum and, for every (source, destination)
+//!   pair, the conversion route (which helper steps, through f32 where f16 is involved) and its dispatch table.
 
 use proc_macro::TokenStream;
 
@@ -42,6 +44,28 @@ pub fn element_widths(input: TokenStream) -> TokenStream {
     syn::parse2::<parse::WidthsInput>(input.into())
         .and_then(valid::widths)
         .map(expand::widths)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Emits `enum ElemType`, the `AsCast` impls between plain types, one route type per (source, destination) pair
+/// (its conversion composed from the helper steps of the `helpers` module) and `cast_fn::<A>(from, to)`, the
+/// dispatch table of the pairs' functions compiled for level `A`.
+///
+/// ```text
+/// strider_kernels_macros::element_types! {
+///     helpers = crate::convert;
+///     F32(f32, float), F16(u16, half), I8(i8, signed), U8(u8, unsigned), …
+/// }
+/// ```
+///
+/// Routes: the same type copies; plain pairs use Rust's `as`; f16 converts exactly to f32 first; f32 rounds to
+/// f16 once; f64 rounds to odd into f32, then to f16 (one correct rounding); integers go through f32.
+#[proc_macro]
+pub fn element_types(input: TokenStream) -> TokenStream {
+    syn::parse2::<parse::TypesInput>(input.into())
+        .and_then(valid::types)
+        .map(expand::types)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

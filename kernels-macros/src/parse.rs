@@ -63,3 +63,42 @@ impl Parse for WidthsInput {
         Ok(WidthsInput { widths: Punctuated::parse_terminated(input)? })
     }
 }
+
+/// `helpers = <path>;` then one `Variant(rust_type, class)` entry per element type, comma-separated.
+pub struct TypesInput {
+    pub helpers: Path,
+    pub entries: Punctuated<TypeEntry, Token![,]>,
+}
+
+/// `F32(f32, float)`: the enum variant, the Rust storage type, and the class (`float`, `half`, `signed`,
+/// `unsigned`).
+pub struct TypeEntry {
+    pub variant: Ident,
+    pub storage: Ident,
+    pub class: Ident,
+}
+
+impl Parse for TypeEntry {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let variant: Ident = input.parse()?;
+        let content;
+        syn::parenthesized!(content in input);
+        let storage: Ident = content.parse()?;
+        content.parse::<Token![,]>()?;
+        let class: Ident = content.parse()?;
+        Ok(TypeEntry { variant, storage, class })
+    }
+}
+
+impl Parse for TypesInput {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let key: Ident = input.parse()?;
+        if key != "helpers" {
+            return Err(syn::Error::new_spanned(&key, format!("expected `helpers = <path>;` first, found `{key}`")));
+        }
+        input.parse::<Token![=]>()?;
+        let helpers: Path = input.parse()?;
+        input.parse::<Token![;]>()?;
+        Ok(TypesInput { helpers, entries: Punctuated::parse_terminated(input)? })
+    }
+}

@@ -3,7 +3,7 @@
 use proc_macro2::Span;
 use syn::{LitInt, Path};
 
-use crate::parse::{NestsInput, WidthsInput};
+use crate::parse::{NestsInput, TypesInput, WidthsInput};
 
 /// The largest outer rank a nest may be generated for: DirectML tensors have at most 8 dimensions and the row
 /// kernel consumes the innermost one, but the macro itself allows some headroom.
@@ -18,6 +18,103 @@ pub struct Nests {
 
 pub struct Widths {
     pub widths: Vec<(usize, Span)>,
+}
+
+/// The numeric class of an element type: how values convert.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// IEEE binary32 or binary64 (`f32`, `f64`).
+    Float,
+    /// IEEE binary16, stored as `u16` bits.
+    Half,
+    /// Two's-complement integer.
+    Signed,
+    /// Unsigned integer.
+    Unsigned,
+}
+
+/// One validated element type.
+pub struct Ty {
+    pub variant: syn::Ident,
+    /// The Rust type that holds an element (`u16` for a half).
+    pub storage: syn::Ident,
+    pub class: Class,
+    /// Bytes per element.
+    pub width: usize,
+}
+
+pub struct Types {
+    pub helpers: Path,
+    pub types: Vec<Ty>,
+}
+
+/// Storage types the generator knows, with their widths and the classes they may have.
+fn storage(name: &str) -> Option<(usize, &'static [Class])> {
+    Some(match name {
+        "f32" => (4, &[Class::Float]),
+        "f64" => (8, &[Class::Float]),
+        "u16" => (2, &[Class::Unsigned, Class::Half]),
+        "i8" | "i16" | "i32" | "i64" => (name[1..].parse::<usize>().ok()? / 8, &[Class::Signed]),
+        "u8" | "u32" | "u64" => (name[1..].parse::<usize>().ok()? / 8, &[Class::Unsigned]),
+        _ => return None,
+    })
+}
+
+pub fn types(input: TypesInput) -> syn::Result<Types> {
+    let mut errors = Vec::new();
+    let mut out: Vec<Ty> = Vec::new();
+    for e in &input.entries {
+        let class = match e.class.to_string().as_str() {
+            "float" => Class::Float,
+            "half" => Class::Half,
+            "signed" => Class::Signed,
+            "unsigned" => Class::Unsigned,
+            other => {
+                errors.push(syn::Error::new_spanned(
+                    &e.class,
+                    format!("unknown class `{other}`: expected `float`, `half`, `signed` or `unsigned`"),
+                ));
+                continue;
+            }
+        };
+        let Some((width, classes)) = storage(&e.storage.to_string()) else {
+            errors.push(syn::Error::new_spanned(
+                &e.storage,
+                format!("`{}` is not a storage type the conversions know (f32, f64, i8..i64, u8..u64)", e.storage),
+            ));
+            continue;
+        };
+        if !classes.contains(&class) {
+            errors.push(syn::Error::new_spanned(
+                &e.class,
+                format!("`{}` cannot hold a `{}` element", e.storage, e.class),
+            ));
+            continue;
+        }
+        if out.iter().any(|t| t.variant == e.variant) {
+            errors.push(syn::Error::new_spanned(&e.variant, format!("`{}` is listed twice", e.variant)));
+            continue;
+        }
+        if out.iter().any(|t| t.storage == e.storage && t.class == class) {
+            errors.push(syn::Error::new_spanned(&e.storage, format!("two entries are `{}` {:?}", e.storage, class)));
+            continue;
+        }
+        out.push(Ty { variant: e.variant.clone(), storage: e.storage.clone(), class, width });
+    }
+    if out.is_empty() && errors.is_empty() {
+        errors.push(syn::Error::new(Span::call_site(), "element_types! needs at least one type"));
+    }
+    // A half converts through f32: the route generator needs an f32 entry beside it.
+    if let Some(h) = out.iter().find(|t| t.class == Class::Half)
+        && !out.iter().any(|t| t.storage == "f32")
+    {
+        errors.push(syn::Error::new_spanned(&h.variant, "a `half` type needs an `f32` entry to convert through"));
+    }
+    if out.iter().filter(|t| t.class == Class::Half).count() > 1 {
+        errors.push(syn::Error::new(Span::call_site(), "at most one `half` type"));
+    }
+    combine(errors)?;
+    Ok(Types { helpers: input.helpers, types: out })
 }
 
 /// Folds several errors into one so the user sees all of them in a single build.
@@ -152,6 +249,35 @@ mod tests {
     fn nests_rejects_duplicates() {
         let e = nests_of(quote!(row = a::R; row = b::R; max_rank = 1;)).err().unwrap();
         assert!(e.to_string().contains("`row` is given more than once"));
+    }
+
+    fn types_of(ts: proc_macro2::TokenStream) -> syn::Result<Types> {
+        types(syn::parse2(ts)?)
+    }
+
+    #[test]
+    fn types_classify_and_measure() {
+        let t = types_of(quote!(helpers = crate::h; F32(f32, float), F16(u16, half), I8(i8, signed))).unwrap();
+        let got: Vec<(String, usize, Class)> =
+            t.types.iter().map(|t| (t.variant.to_string(), t.width, t.class)).collect();
+        assert_eq!(
+            got,
+            [("F32".into(), 4, Class::Float), ("F16".into(), 2, Class::Half), ("I8".into(), 1, Class::Signed)]
+        );
+    }
+
+    #[test]
+    fn types_report_every_problem() {
+        let msgs = |ts| -> Vec<String> { types_of(ts).err().unwrap().into_iter().map(|e| e.to_string()).collect() };
+        let m =
+            msgs(quote!(helpers = h; A(f32, fuzzy), B(f128, float), C(i8, float), D(u8, unsigned), D(u16, unsigned)));
+        assert!(m.iter().any(|m| m.contains("unknown class `fuzzy`")), "{m:?}");
+        assert!(m.iter().any(|m| m.contains("`f128` is not a storage type")), "{m:?}");
+        assert!(m.iter().any(|m| m.contains("`i8` cannot hold a `float`")), "{m:?}");
+        assert!(m.iter().any(|m| m.contains("`D` is listed twice")), "{m:?}");
+        assert!(msgs(quote!(helpers = h; H(u16, half)))[0].contains("needs an `f32` entry"));
+        assert!(msgs(quote!(helpers = h;))[0].contains("at least one type"));
+        assert!(types_of(quote!(helper = h; A(f32, float))).is_err());
     }
 
     #[test]

@@ -1,13 +1,20 @@
-//! Execution of a walk: split into chunks (or not), dispatch each chunk onto the SIMD level once, walk it.
+//! Where a walk runs: a [`Program`] (a proven walk and its strategy) is split into chunks (or not), each chunk is
+//! dispatched onto the instruction-set level once, and the generated loop nest walks it with the type-erased row
+//! kernel.
+
+use core::fmt;
 
 use rayon::prelude::*;
 
-use crate::isa::{Isa, Job, Level};
-use crate::nest::{NEST_ARRAY_LEN, Row, nest};
+use crate::arch::{Arch, Isa, Job, Level};
+use crate::nest::nest;
 use crate::params;
-use crate::plan::Walk;
+use crate::plan::Plan;
+use crate::rows::{Rows, with_rows};
+use crate::strategy::{RowKind, Strategy};
+use crate::walk::{PlanError, Walk};
 
-/// Whether a walk may use more than the calling thread.
+/// Whether a program may use more than the calling thread.
 ///
 /// Threads come from rayon's current pool: callers bound them with `rayon::ThreadPool::install` or
 /// `RAYON_NUM_THREADS`.
@@ -24,10 +31,10 @@ pub enum Parallelism {
     Grain(usize),
 }
 
-/// How a walk runs: threads, instruction set and store kind.
+/// How a program runs: threads, instruction set and store kind.
 ///
 /// The default splits large outputs across rayon's current pool, uses the best instruction set of this CPU, and
-/// chooses non-temporal stores from the walk's footprint.
+/// chooses non-temporal stores from the program's footprint.
 ///
 /// # Examples
 ///
@@ -38,13 +45,13 @@ pub enum Parallelism {
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExecOptions {
-    /// Whether the copy may be split across rayon's current pool.
+    /// Whether the work may be split across rayon's current pool.
     pub parallelism: Parallelism,
     /// A forced instruction set (`None`: the best available).
     pub isa: Option<Isa>,
     /// Force non-temporal stores on or off (`None`: on when the bytes the walk touches — its output plus the input
-    /// it actually reads — reach [`params::STREAM_FOOTPRINT_BYTES`] and rows are long enough). Streaming suits outputs that are not read again soon; turn it
-    /// off when the next step consumes the output right away.
+    /// it actually reads — reach [`params::STREAM_FOOTPRINT_BYTES`] and rows are long enough). Streaming suits
+    /// outputs that are not read again soon; turn it off when the next step consumes the output right away.
     pub streaming: Option<bool>,
 }
 
@@ -70,103 +77,275 @@ impl ExecOptions {
     }
 }
 
-/// A raw pointer that may cross threads. Sound here because the chunks of one walk address disjoint output bytes
-/// (the walk's output is injective) and only read the input.
-#[derive(Clone, Copy)]
-struct SendPtr<T>(*mut T);
+/// Why [`Program::run`] refused to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RunError {
+    /// A buffer is shorter than the bytes the walk addresses.
+    BufferTooSmall {
+        /// `"input"` or `"output"`.
+        operand: &'static str,
+        /// Bytes the walk addresses.
+        required: usize,
+        /// Bytes the buffer holds.
+        actual: usize,
+    },
+    /// The requested instruction set is not available on this CPU.
+    IsaUnavailable(Isa),
+    /// [`Program::run_in_place`] on a walk whose input and output do not address the same bytes element for
+    /// element.
+    NotInPlace,
+}
 
-// SAFETY: see the type's documentation; the pointee is only accessed through the walk's disjoint chunks.
-unsafe impl<T> Send for SendPtr<T> {}
-// SAFETY: as above.
-unsafe impl<T> Sync for SendPtr<T> {}
-
-impl<T> SendPtr<T> {
-    /// A method, not a field access, so closures capture the wrapper rather than the raw pointer.
-    fn get(self) -> *mut T {
-        self.0
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::BufferTooSmall { operand, required, actual } => {
+                write!(f, "the {operand} buffer holds {actual} bytes but the walk addresses {required}")
+            }
+            RunError::IsaUnavailable(isa) => write!(f, "instruction set {isa} is not available on this CPU"),
+            RunError::NotInPlace => {
+                f.write_str("input and output do not address the same elements in the same order; cannot run in place")
+            }
+        }
     }
 }
 
-/// A range of work units of one walk: whole rows (`pieces == 1`) or pieces of rows (`unit = row·pieces + piece`).
+impl std::error::Error for RunError {}
+
+/// A plan ready to run: its [`Walk`] (the proof) and its strategy (the kernels). Construct once, run many times
+/// from any thread.
+///
+/// # Examples
+///
+/// ```
+/// use strider_kernels::{Dim, ExecOptions, Plan, Program, RowKind};
+///
+/// // Reverse 5 four-byte elements: input stride -4 bytes starting at the last element.
+/// let plan = Plan::copy(4, 16, 0, vec![Dim { extent: 5, in_stride: -4, out_stride: 4 }]);
+/// let program = Program::new(&plan).unwrap();
+/// assert_eq!(program.kind(), RowKind::Reverse);
+/// let src: Vec<u8> = (0..20).collect();
+/// let mut dst = vec![0u8; 20];
+/// program.run(&src, &mut dst, &ExecOptions::sequential()).unwrap();
+/// assert_eq!(&dst[..8], &[16, 17, 18, 19, 12, 13, 14, 15]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Program {
+    walk: Walk,
+    strategy: Strategy,
+}
+
+impl Program {
+    /// Proves `plan` ([`Walk::new`]) and chooses its kernels.
+    ///
+    /// # Errors
+    ///
+    /// As [`Walk::new`].
+    pub fn new(plan: &Plan) -> Result<Program, PlanError> {
+        let walk = Walk::new(plan)?;
+        let strategy = Strategy::choose(&walk)?;
+        Ok(Program { walk, strategy })
+    }
+
+    /// The proven walk.
+    pub fn walk(&self) -> &Walk {
+        &self.walk
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &Plan {
+        self.walk.plan()
+    }
+
+    /// The row kernel chosen for the innermost dimension.
+    pub fn kind(&self) -> RowKind {
+        self.strategy.kind()
+    }
+
+    /// Whether non-temporal stores are used by default (the footprint leaves the caches).
+    pub fn streams_by_default(&self) -> bool {
+        self.strategy.stream()
+    }
+
+    /// Moves `src` into `dst` as planned. Bytes of `dst` that the plan does not address are not written.
+    ///
+    /// # Errors
+    ///
+    /// [`RunError::BufferTooSmall`] when a buffer is shorter than [`Walk::input_bytes_needed`] or
+    /// [`Walk::output_bytes_needed`]; [`RunError::IsaUnavailable`] when `opts` forces an instruction set this CPU
+    /// lacks. Nothing is written then.
+    pub fn run(&self, src: &[u8], dst: &mut [u8], opts: &ExecOptions) -> Result<(), RunError> {
+        let w = &self.walk;
+        if src.len() < w.input_bytes_needed() {
+            return Err(RunError::BufferTooSmall {
+                operand: "input",
+                required: w.input_bytes_needed(),
+                actual: src.len(),
+            });
+        }
+        if dst.len() < w.output_bytes_needed() {
+            return Err(RunError::BufferTooSmall {
+                operand: "output",
+                required: w.output_bytes_needed(),
+                actual: dst.len(),
+            });
+        }
+        let level = level(opts)?;
+        // SAFETY: `src` and `dst` are distinct buffers (a shared and an exclusive borrow) at least as long as the
+        // walk needs.
+        unsafe { self.execute(src.as_ptr(), dst.as_mut_ptr(), level, opts) };
+        Ok(())
+    }
+
+    /// Runs the program with `buf` as both input and output, for walks whose input and output address the same
+    /// bytes element for element ([`Walk::is_in_place`]): each element is read before it is rewritten. A plain
+    /// copy then has nothing to do.
+    ///
+    /// # Errors
+    ///
+    /// [`RunError::NotInPlace`] for other walks; otherwise as [`Program::run`].
+    pub fn run_in_place(&self, buf: &mut [u8], opts: &ExecOptions) -> Result<(), RunError> {
+        let w = &self.walk;
+        if !w.is_in_place() {
+            return Err(RunError::NotInPlace);
+        }
+        let need = w.output_bytes_needed().max(w.input_bytes_needed());
+        if buf.len() < need {
+            return Err(RunError::BufferTooSmall { operand: "output", required: need, actual: buf.len() });
+        }
+        let level = level(opts)?;
+        if self.walk.plan().op().is_copy() {
+            return Ok(());
+        }
+        let p = buf.as_mut_ptr();
+        // SAFETY: the walk reads and writes exactly the same elements (is_in_place), and every converting kernel
+        // reads an element (or the whole staged run holding it) before writing it; the buffer is long enough.
+        unsafe { self.execute(p, p, level, opts) };
+        Ok(())
+    }
+
+    /// Runs the program over the raw operands.
+    ///
+    /// # Safety
+    ///
+    /// `src` has `input_bytes_needed` readable bytes and `dst` `output_bytes_needed` writable bytes, either distinct
+    /// or — for an in-place walk with a converting element operation — the same buffer.
+    unsafe fn execute(&self, src: *const u8, dst: *mut u8, level: Level, opts: &ExecOptions) {
+        let g = self.strategy.geometry();
+        let sched = schedule(g.rows(), g.row().extent, self.walk.bytes_written(), self.kind(), opts.parallelism);
+        let stream = opts.streaming.unwrap_or(self.strategy.stream());
+        let units = g.rows() * sched.pieces;
+        let chunk = |c: usize, src: SendPtr, dst: SendPtr| Chunk {
+            program: self,
+            src: src.0.cast_const(),
+            dst: dst.0,
+            units: (units * c / sched.chunks, units * (c + 1) / sched.chunks),
+            pieces: sched.pieces,
+            stream,
+        };
+        let (s, d) = (SendPtr(src.cast_mut()), SendPtr(dst));
+        if sched.chunks == 1 {
+            level.dispatch(chunk(0, s, d));
+            return;
+        }
+        (0..sched.chunks).into_par_iter().with_max_len(1).for_each(|c| level.dispatch(chunk(c, s, d)));
+    }
+}
+
+fn level(opts: &ExecOptions) -> Result<Level, RunError> {
+    match opts.isa {
+        None => Ok(crate::arch::best()),
+        Some(isa) => Level::of(isa).ok_or(RunError::IsaUnavailable(isa)),
+    }
+}
+
+/// A raw pointer that may cross threads. Sound here because the chunks of one program address disjoint output
+/// bytes (the walk's output is injective) and, outside their own elements, only read.
 #[derive(Clone, Copy)]
-pub(crate) struct Chunk<'a> {
-    pub(crate) walk: &'a Walk,
+struct SendPtr(*mut u8);
+
+// SAFETY: see the type's documentation; the pointee is only accessed through the walk's disjoint chunks.
+unsafe impl Send for SendPtr {}
+// SAFETY: as above.
+unsafe impl Sync for SendPtr {}
+
+/// A range of work units of one program: whole rows (`pieces == 1`) or pieces of rows (`unit = row·pieces + piece`).
+struct Chunk<'a> {
+    program: &'a Program,
     src: *const u8,
     dst: *mut u8,
     units: (usize, usize),
     pieces: usize,
-    /// Non-temporal stores for the vector kernels.
-    pub(crate) stream: bool,
+    stream: bool,
 }
 
 impl Job for Chunk<'_> {
     type Output = ();
 
-    #[inline(always)]
-    fn run<K: crate::simd::Kern>(self, k: K) {
-        crate::rows::run_chunk(k, self)
+    fn run<A: Arch>(self, a: A) {
+        debug_assert!(A::ISA.is_available(), "a token of {} exists on a CPU without it", A::ISA);
+        with_rows(a, &self.program.strategy, self.stream, &mut |rows| self.drive(rows));
     }
 }
 
 /// Coordinates of row `r` in the outer dimensions (row-major over `extents`).
-#[inline(always)]
-fn unravel(mut r: usize, walk: &Walk) -> [usize; NEST_ARRAY_LEN] {
-    let mut c = [0usize; NEST_ARRAY_LEN];
-    for k in (0..walk.outer_rank).rev() {
-        c[k] = r % walk.extents[k];
-        r /= walk.extents[k];
+fn unravel(mut r: usize, rank: usize, extents: &[usize]) -> [usize; crate::walk::MAX_OUTER] {
+    let mut c = [0usize; crate::walk::MAX_OUTER];
+    for k in (0..rank).rev() {
+        c[k] = r % extents[k];
+        r /= extents[k];
     }
     c
 }
 
 /// Start of piece `j` of `p` equal pieces of `len` (the first `len % p` pieces are one longer).
-#[inline(always)]
 fn piece_start(len: usize, p: usize, j: usize) -> usize {
     j * (len / p) + j.min(len % p)
 }
 
 impl Chunk<'_> {
-    /// Walks the chunk with row kernel `row`.
-    #[inline(always)]
-    pub(crate) fn drive<R: Row>(self, row: R) {
-        let w = self.walk;
-        // The bases lie inside the buffers: Walk::run checked the lengths against the walk's span.
-        let src = self.src.wrapping_add(w.in_base);
-        let dst = self.dst.wrapping_add(w.out_base);
+    /// Walks the chunk with the row kernel `rows`.
+    fn drive(&self, rows: &dyn Rows) {
+        let g = self.program.strategy.geometry();
+        let w = self.program.walk.plan();
+        // The bases lie inside the buffers: Program::run checked the lengths against the walk's reach.
+        let src = self.src.wrapping_add(w.in_base());
+        let dst = self.dst.wrapping_add(w.out_base());
         let (first, end) = self.units;
+        let rank = g.outer_rank();
         if self.pieces == 1 {
             // PERF: most chunks start at row 0; skip the divisions then (they cost tens of ns on tiny walks).
-            let start = if first == 0 { [0; NEST_ARRAY_LEN] } else { unravel(first, w) };
-            // SAFETY: `src`/`dst` point at coordinate 0 of buffers at least `input_bytes_needed` /
-            // `output_bytes_needed` long (checked by Walk::run); Walk::new proved every coordinate's element in
-            // bounds and the output injective; `start` is row `first` < rows and `end - first` rows remain.
-            unsafe {
-                nest(w.outer_rank, &row, src, dst, &w.extents, &w.in_strides, &w.out_strides, &start, end - first)
-            };
+            let start = if first == 0 { [0; crate::walk::MAX_OUTER] } else { unravel(first, rank, g.extents()) };
+            // SAFETY: `src`/`dst` point at coordinate 0 of buffers at least as long as the walk needs (checked by
+            // Program::run); the geometry is a partition of the proven dimensions (Walk), so every row it walks is
+            // in bounds and injective; `start` is row `first` < rows and `end - first` rows remain.
+            unsafe { nest(rank, rows, src, dst, g.extents(), g.in_strides(), g.out_strides(), &start, end - first) };
             return;
         }
+        let row = g.row();
         for u in first..end {
             let (r, j) = (u / self.pieces, u % self.pieces);
-            let lo = piece_start(w.row_len, self.pieces, j);
-            let hi = piece_start(w.row_len, self.pieces, j + 1);
+            let lo = piece_start(row.extent, self.pieces, j);
+            let hi = piece_start(row.extent, self.pieces, j + 1);
             if lo == hi {
                 continue;
             }
-            let c = unravel(r, w);
+            let c = unravel(r, rank, g.extents());
             let (mut s, mut d) = (src, dst);
-            for ((&ck, &is), &os) in c.iter().zip(&w.in_strides).zip(&w.out_strides).take(w.outer_rank) {
+            for ((&ck, &is), &os) in c.iter().zip(g.in_strides()).zip(g.out_strides()).take(rank) {
                 s = s.wrapping_offset(ck as isize * is);
                 d = d.wrapping_offset(ck as isize * os);
             }
-            s = s.wrapping_offset(lo as isize * w.row_in_stride);
-            d = d.wrapping_offset(lo as isize * w.row_out_stride);
+            s = s.wrapping_offset(lo as isize * row.in_stride);
+            d = d.wrapping_offset(lo as isize * row.out_stride);
             // SAFETY: elements lo..hi of row r are elements of the walk, in bounds and injective as above.
-            unsafe { row.with_len(hi - lo).rows(s, d, 1, 0, 0) };
+            unsafe { rows.span(s, d, hi - lo) };
         }
     }
 }
 
-/// How a walk is split: `chunks` tasks over `rows · pieces` units.
+/// How a program is split: `chunks` tasks over `rows · pieces` units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Schedule {
     pub(crate) chunks: usize,
@@ -177,51 +356,29 @@ fn gcd(a: usize, b: usize) -> usize {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
-/// Chooses the split of `walk` for `threads` pool threads.
-pub(crate) fn schedule(walk: &Walk, parallelism: Parallelism, threads: impl FnOnce() -> usize) -> Schedule {
+/// Chooses the split of `rows` rows of `row_len` elements writing `bytes` bytes in all.
+fn schedule(rows: usize, row_len: usize, bytes: usize, kind: RowKind, parallelism: Parallelism) -> Schedule {
     const ONE: Schedule = Schedule { chunks: 1, pieces: 1 };
     let (grain, min_piece) = match parallelism {
         Parallelism::Sequential => return ONE,
         Parallelism::Auto => (params::PAR_GRAIN_BYTES, params::MIN_PIECE_BYTES),
         Parallelism::Grain(g) => (g.max(1), g.max(1)),
     };
-    if walk.out_bytes < grain {
+    if bytes < grain {
         return ONE;
     }
-    let threads = threads();
+    let threads = rayon::current_num_threads();
     if threads <= 1 {
         return ONE;
     }
     let chunks = threads * params::CHUNKS_PER_THREAD;
-    let rows = walk.rows;
-    let table = matches!(walk.kind, crate::plan::RowKind::Table { .. });
+    let table = matches!(kind, RowKind::Table { .. });
     let pieces = if table || rows.is_multiple_of(chunks) || rows >= params::ROWS_PER_CHUNK_NO_SPLIT * chunks {
         1
     } else {
         // Cut rows so that the units divide evenly among the chunks, unless the pieces would get too short.
-        let row_bytes = walk.row_len * walk.width.bytes();
-        (chunks / gcd(rows, chunks)).min((row_bytes / min_piece).max(1)).min(walk.row_len)
+        let row_bytes = bytes / rows.max(1);
+        (chunks / gcd(rows, chunks)).min((row_bytes / min_piece).max(1)).min(row_len)
     };
     Schedule { chunks: chunks.min(rows * pieces), pieces }
-}
-
-/// Runs `walk` over buffers whose lengths `Walk::run` has checked.
-pub(crate) fn run(walk: &Walk, src: &[u8], dst: &mut [u8], level: Level, opts: &ExecOptions) {
-    let sched = schedule(walk, opts.parallelism, rayon::current_num_threads);
-    let stream = opts.streaming.unwrap_or(walk.stream);
-    let units = walk.rows * sched.pieces;
-    let chunk = |c: usize, src: *const u8, dst: *mut u8| Chunk {
-        walk,
-        src,
-        dst,
-        units: (units * c / sched.chunks, units * (c + 1) / sched.chunks),
-        pieces: sched.pieces,
-        stream,
-    };
-    if sched.chunks == 1 {
-        level.dispatch(chunk(0, src.as_ptr(), dst.as_mut_ptr()));
-        return;
-    }
-    let (s, d) = (SendPtr(src.as_ptr().cast_mut()), SendPtr(dst.as_mut_ptr()));
-    (0..sched.chunks).into_par_iter().with_max_len(1).for_each(|c| level.dispatch(chunk(c, s.get(), d.get())));
 }

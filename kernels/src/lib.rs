@@ -1,36 +1,59 @@
 //! SIMD row kernels, generated loop nests and the scheduler behind [`strider`](https://docs.rs/strider).
 //!
-//! This crate holds all of Strider's `unsafe` code. Its public surface is safe: a [`Plan`] (plain data produced
-//! by the planner) becomes an executable [`Walk`] only through [`Walk::new`], which proves the invariants every
-//! kernel relies on: each address a walk touches lies inside the buffers whose lengths [`Walk::run`] checks, and
-//! no two output elements share a byte (so parallel chunks never race).
+//! This crate holds all of Strider's `unsafe` code. Its public surface is safe for every input: a [`Plan`] (plain
+//! data) becomes runnable only through [`Program::new`], which proves it ([`Walk::new`]: every address in range, no
+//! output byte written twice) before choosing kernels, and [`Program::run`] checks buffer lengths.
+//!
+//! # Layers
+//!
+//! Each module depends only on the ones listed before it:
+//!
+//! | module | role |
+//! |---|---|
+//! | `params`, `width`, `overlap` | tuning constants, element widths, the injectivity decision (pure integer code) |
+//! | `arch/` | instruction-set levels: detection, the vector trait, one file per level; copy/reverse/gather loops written once |
+//! | `convert` | element conversions: helper steps and the generated (source, destination) routes |
+//! | `plan` | [`Plan`]: what to move (plain data) |
+//! | `tables` | byte-shuffle tables for group reverses, small-stride gathers and planes |
+//! | `walk` | **where a walk is proved safe**: [`Walk`], and the only constructor of the geometry kernels walk |
+//! | `strategy` | **where its strategy is chosen**: row, folded dimension or table, and the [`RowKind`] |
+//! | `rows/` | row kernels, one file per kind, type-erased; conversions staged through small buffers |
+//! | `nest` | generated loop nests (one per outer rank) |
+//! | `exec` | **where it runs**: [`Program`], scheduling across threads, level dispatch |
 //!
 //! ```
-//! use strider_kernels::{Dim, ExecOptions, Plan, Walk};
+//! use strider_kernels::{Dim, ElemType, ElementOp, ExecOptions, Plan, Program};
 //!
-//! // Reverse 5 four-byte elements: input stride -4 bytes starting at the last element.
-//! let plan = Plan { width: 4, in_base: 16, out_base: 0, dims: vec![Dim { extent: 5, in_stride: -4, out_stride: 4 }] };
-//! let walk = Walk::new(&plan).unwrap();
-//! let src: Vec<u8> = (0..20).collect();
-//! let mut dst = vec![0u8; 20];
-//! walk.run(&src, &mut dst, &ExecOptions::sequential()).unwrap();
-//! assert_eq!(&dst[..8], &[16, 17, 18, 19, 12, 13, 14, 15]);
+//! // Convert 4 f32 to f16, reversed.
+//! let op = ElementOp::Cast { from: ElemType::F32, to: ElemType::F16 };
+//! let plan = Plan::new(op, 12, 0, vec![Dim { extent: 4, in_stride: -4, out_stride: 2 }]);
+//! let program = Program::new(&plan).unwrap();
+//! let src: Vec<u8> = [1.0f32, 2.0, 0.5, -3.0].iter().flat_map(|x| x.to_le_bytes()).collect();
+//! let mut dst = vec![0u8; 8];
+//! program.run(&src, &mut dst, &ExecOptions::sequential()).unwrap();
+//! let halves: Vec<u16> = dst.chunks(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect();
+//! assert_eq!(halves, [0xC200, 0x3800, 0x4000, 0x3C00]); // -3, 0.5, 2, 1
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks, missing_docs)]
 
+mod arch;
+mod convert;
 mod exec;
-mod isa;
 mod nest;
 pub mod overlap;
 pub mod params;
 mod plan;
 mod rows;
-mod shuffle;
-mod simd;
+mod strategy;
+mod tables;
+mod walk;
 mod width;
 
-pub use exec::{ExecOptions, Parallelism};
-pub use isa::Isa;
-pub use plan::{Dim, MAX_RANK, Plan, PlanError, RowKind, RunError, Walk};
+pub use arch::Isa;
+pub use convert::ElemType;
+pub use exec::{ExecOptions, Parallelism, Program, RunError};
+pub use plan::{Dim, ElementOp, MAX_RANK, Plan};
+pub use strategy::RowKind;
+pub use walk::{PlanError, Walk};
 pub use width::{Width, WidthVisitor};

@@ -51,5 +51,12 @@ pub const TABLE_MAX: usize = 64;
 /// PERF: 32 lines; a 5760-byte descending-row copy measured 1.32x (8 lines), 1.11x (32), 1.17x (90) of memcpy.
 pub const PREFETCH_BYTES: usize = 2 << 10;
 
+/// Elements per block of a two-step conversion (through an f32 buffer of this many elements on the stack).
+pub const BLOCK: usize = 256;
+
+/// Bytes of each staging buffer of a converting row (on the stack; two per call). Small enough to stay in L1 beside
+/// the rows' own lines, large enough that the per-chunk calls cost nothing next to the chunk.
+pub const SCRATCH_BYTES: usize = 8 << 10;
+
 /// Output bytes of one column super-block of a transpose (kept in L2 while its rows are swept 8 at a time).
 pub const TRANSPOSE_L2_BYTES: usize = 512 << 10;

@@ -1,14 +1,27 @@
-//! `DML_ELEMENT_WISE_IDENTITY` without scale and bias: a layout conversion.
+//! `DML_ELEMENT_WISE_IDENTITY`: a layout conversion, optionally with `DML_SCALE_BIAS`.
 
-use strider_kernels::{Plan, RowKind};
+use strider_kernels::{ElementOp, Plan, RowKind};
 
 use crate::engine::Engine;
-use crate::ops::check_operands;
+use crate::ops::{check_operands, check_same_sizes};
 use crate::{Element, Error, ExecOptions, TensorDesc};
 
-/// `DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC` (without scale and bias), validated and planned: `output[c] = input[c]`
-/// for every coordinate, between any two layouts of the same sizes — NCHW ↔ NHWC, padded ↔ packed, a broadcast
-/// input materialized into a packed output, any permutation.
+/// `DML_SCALE_BIAS`: `y = x · scale + bias`.
+///
+/// Computed as a product, then a sum, each rounded to nearest even in f32 (in f64 for `FLOAT64` tensors, with
+/// `scale` and `bias` widened exactly) — never a fused multiply-add — so every instruction set and thread count
+/// gives the same bits. An `FLOAT16` element is widened to f32 exactly and the result rounded back once.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScaleBias {
+    /// Factor.
+    pub scale: f32,
+    /// Addend.
+    pub bias: f32,
+}
+
+/// `DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC`, validated and planned: `output[c] = input[c]` (or
+/// `input[c] · scale + bias`) for every coordinate, between any two layouts of the same sizes — NCHW ↔ NHWC,
+/// padded ↔ packed, a broadcast input materialized into a packed output, any permutation.
 ///
 /// # Examples
 ///
@@ -29,6 +42,7 @@ use crate::{Element, Error, ExecOptions, TensorDesc};
 #[derive(Clone, Debug)]
 pub struct Identity {
     engine: Engine,
+    scale_bias: Option<ScaleBias>,
 }
 
 impl Identity {
@@ -40,16 +54,91 @@ impl Identity {
     /// disagree; [`Error::OverlappingOutput`] / [`Error::OverlapUndecided`] for an output that maps two coordinates
     /// to one element.
     pub fn new(input: &TensorDesc, output: &TensorDesc) -> Result<Identity, Error> {
-        let rank = check_operands(input, output, &[])?;
-        for dim in 0..rank {
-            let (i, o) = (input.sizes()[dim], output.sizes()[dim]);
-            if i != o {
-                return Err(Error::OutputSizeMismatch { dim, output_size: o, expected: i });
-            }
-        }
+        check_operands(input, output, &[])?;
+        check_same_sizes(input, output)?;
         let strides: Vec<i64> = input.strides().iter().map(|&s| i64::from(s)).collect();
-        Ok(Identity { engine: Engine::new(input, output, &strides, 0)? })
+        Ok(Identity { engine: Engine::copy(input, output, &strides, 0)?, scale_bias: None })
     }
 
-    operator_methods!(Identity);
+    /// Validates and plans `output[c] = input[c] · scale + bias` (see [`ScaleBias`] for the rounding).
+    ///
+    /// # Errors
+    ///
+    /// As [`Identity::new`], and [`Error::UnsupportedDataType`] unless the tensors are `FLOAT16`, `FLOAT32` or
+    /// `FLOAT64`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use strider::{DataType, Identity, ScaleBias, TensorDesc};
+    /// let t = TensorDesc::new(DataType::Float32, &[4])?;
+    /// let op = Identity::with_scale_bias(&t, &t, ScaleBias { scale: 2.0, bias: 0.5 })?;
+    /// let mut y = [0f32; 4];
+    /// op.execute_typed(&[1.0, 2.0, -1.0, 0.0], &mut y)?;
+    /// assert_eq!(y, [2.5, 4.5, -1.5, 0.5]);
+    /// # Ok::<(), strider::Error>(())
+    /// ```
+    pub fn with_scale_bias(input: &TensorDesc, output: &TensorDesc, scale_bias: ScaleBias) -> Result<Identity, Error> {
+        check_operands(input, output, &[])?;
+        check_same_sizes(input, output)?;
+        let dt = input.data_type();
+        if !dt.is_float() {
+            return Err(Error::UnsupportedDataType {
+                operator: "DML_SCALE_BIAS",
+                data_type: dt,
+                accepted: "FLOAT16, FLOAT32 or FLOAT64 tensors",
+            });
+        }
+        let op = ElementOp::ScaleBias { ty: dt.elem(), scale: scale_bias.scale, bias: scale_bias.bias };
+        let strides: Vec<i64> = input.strides().iter().map(|&s| i64::from(s)).collect();
+        Ok(Identity { engine: Engine::new(input, output, op, &strides, 0)?, scale_bias: Some(scale_bias) })
+    }
+
+    operator_methods!(Identity, one_type);
+
+    /// The scale and bias, if any.
+    pub fn scale_bias(&self) -> Option<ScaleBias> {
+        self.scale_bias
+    }
+
+    /// Runs the operator with `buffer` as both input and output, as DirectML allows when the output aliases the
+    /// input exactly: valid when input and output address the same elements in the same order (equal strides in
+    /// every dimension of more than one element). A plain identity then has nothing to do; a scale/bias rewrites
+    /// each element once.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotInPlace`] when the layouts differ; [`Error::BufferTooSmall`] / [`Error::MisalignedBuffer`] as
+    /// for [`Identity::execute`] (the buffer must satisfy both tensors).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use strider::{DataType, Identity, ScaleBias, TensorDesc};
+    /// let t = TensorDesc::new(DataType::Float64, &[3])?;
+    /// let op = Identity::with_scale_bias(&t, &t, ScaleBias { scale: -1.0, bias: 1.0 })?;
+    /// let mut x: Vec<u8> = [1.0f64, 2.0, 3.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+    /// op.execute_in_place(&mut x)?;
+    /// assert_eq!(&x[..8], &0.0f64.to_le_bytes());
+    /// # Ok::<(), strider::Error>(())
+    /// ```
+    pub fn execute_in_place(&self, buffer: &mut [u8]) -> Result<(), Error> {
+        self.execute_in_place_with(buffer, &ExecOptions::default())
+    }
+
+    /// [`Identity::execute_in_place`] with explicit options.
+    ///
+    /// # Errors
+    ///
+    /// As [`Identity::execute_in_place`] and [`Identity::execute_with`].
+    pub fn execute_in_place_with(&self, buffer: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
+        let (input, output) = (self.input(), self.output());
+        for dim in 0..input.rank() {
+            let (is, os) = (input.strides()[dim], output.strides()[dim]);
+            if input.sizes()[dim] > 1 && is != os {
+                return Err(Error::NotInPlace { dim, input_stride: is, output_stride: os });
+            }
+        }
+        self.engine.execute_in_place(buffer, opts)
+    }
 }

@@ -1,29 +1,11 @@
 //! The copy-family operators. Each validates its own description, then hands a strided copy to the engine.
 
-/// The execution and inspection methods every copy-family operator shares; they forward to its `engine` field.
+/// The execution and inspection methods every operator shares; they forward to its `engine` field. `one_type`
+/// operators (input and output of one data type) get `execute_typed::<T>`, `two_types` ones
+/// `execute_typed::<I, O>`.
 macro_rules! operator_methods {
-    ($op:ident) => {
-        /// Runs the operator: copies from `input` into `output` (raw little-endian buffers of any alignment), using
-        /// the current rayon pool for large outputs and the best instruction set of this CPU.
-        ///
-        /// Each buffer must hold at least [`TensorDesc::addressed_bytes`] of its tensor. Bytes of `output` that no
-        /// output coordinate addresses (padding) are never written.
-        ///
-        /// # Errors
-        ///
-        /// [`Error::BufferTooSmall`] when a buffer is too short; nothing is written then.
-        pub fn execute(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-            self.engine.execute(input, output, &ExecOptions::default())
-        }
-
-        #[doc = concat!("[`", stringify!($op), "::execute`] with explicit threading, instruction-set and store choices.")]
-        ///
-        /// # Errors
-        ///
-        #[doc = concat!("As [`", stringify!($op), "::execute`], and [`Error::IsaUnavailable`] when `opts` forces an instruction set this CPU lacks.")]
-        pub fn execute_with(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
-            self.engine.execute(input, output, opts)
-        }
+    ($op:ident, one_type) => {
+        operator_methods!($op);
 
         #[doc = concat!("[`", stringify!($op), "::execute`] over typed slices; `T` must be the operator's data type (`f32` for `FLOAT32`, [`half::f16`] for `FLOAT16`, …).")]
         ///
@@ -41,6 +23,52 @@ macro_rules! operator_methods {
         #[doc = concat!("As [`", stringify!($op), "::execute_typed`] and [`", stringify!($op), "::execute_with`].")]
         pub fn execute_typed_with<T: Element>(&self, input: &[T], output: &mut [T], opts: &ExecOptions) -> Result<(), Error> {
             self.engine.execute_typed(input, output, opts)
+        }
+    };
+    ($op:ident, two_types) => {
+        operator_methods!($op);
+
+        #[doc = concat!("[`", stringify!($op), "::execute`] over typed slices: `I` must be the input's data type and `O` the output's (`f32` for `FLOAT32`, [`half::f16`] for `FLOAT16`, …).")]
+        ///
+        /// # Errors
+        ///
+        #[doc = concat!("[`Error::TypedOperandMismatch`] when `I` or `O` is another data type; otherwise as [`", stringify!($op), "::execute`].")]
+        pub fn execute_typed<I: Element, O: Element>(&self, input: &[I], output: &mut [O]) -> Result<(), Error> {
+            self.engine.execute_typed2(input, output, &ExecOptions::default())
+        }
+
+        #[doc = concat!("[`", stringify!($op), "::execute_typed`] with explicit options.")]
+        ///
+        /// # Errors
+        ///
+        #[doc = concat!("As [`", stringify!($op), "::execute_typed`] and [`", stringify!($op), "::execute_with`].")]
+        pub fn execute_typed_with<I: Element, O: Element>(&self, input: &[I], output: &mut [O], opts: &ExecOptions) -> Result<(), Error> {
+            self.engine.execute_typed2(input, output, opts)
+        }
+    };
+    ($op:ident) => {
+        /// Runs the operator from `input` into `output` (raw little-endian buffers of any alignment), using the
+        /// current rayon pool for large outputs and the best instruction set of this CPU.
+        ///
+        /// Each buffer must hold at least [`TensorDesc::required_buffer_bytes`] of its tensor (the total size when
+        /// one was set, the addressed bytes otherwise). Bytes of `output` that no output coordinate addresses
+        /// (padding) are never written.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::BufferTooSmall`] when a buffer is too short, [`Error::MisalignedBuffer`] when it breaks its
+        /// tensor's guaranteed alignment; nothing is written then.
+        pub fn execute(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+            self.engine.execute(input, output, &ExecOptions::default())
+        }
+
+        #[doc = concat!("[`", stringify!($op), "::execute`] with explicit threading, instruction-set and store choices.")]
+        ///
+        /// # Errors
+        ///
+        #[doc = concat!("As [`", stringify!($op), "::execute`], and [`Error::IsaUnavailable`] when `opts` forces an instruction set this CPU lacks.")]
+        pub fn execute_with(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
+            self.engine.execute(input, output, opts)
         }
 
         /// The input tensor.
@@ -65,6 +93,7 @@ macro_rules! operator_methods {
     };
 }
 
+pub(crate) mod cast;
 pub(crate) mod identity;
 pub(crate) mod slice;
 pub(crate) mod slice1;
@@ -72,9 +101,21 @@ pub(crate) mod slice1;
 use crate::Error;
 use crate::desc::TensorDesc;
 
-/// The checks every two-tensor operator starts with: equal ranks, equal data types, and argument arrays of the
-/// rank's length.
+/// The checks every copy operator starts with: [`check_ranks`] and equal data types.
 pub(crate) fn check_operands(
+    input: &TensorDesc,
+    output: &TensorDesc,
+    args: &[(&'static str, usize)],
+) -> Result<usize, Error> {
+    let rank = check_ranks(input, output, args)?;
+    if input.data_type() != output.data_type() {
+        return Err(Error::DataTypeMismatch { input: input.data_type(), output: output.data_type() });
+    }
+    Ok(rank)
+}
+
+/// The checks every two-tensor operator starts with: equal ranks and argument arrays of the rank's length.
+pub(crate) fn check_ranks(
     input: &TensorDesc,
     output: &TensorDesc,
     args: &[(&'static str, usize)],
@@ -83,13 +124,20 @@ pub(crate) fn check_operands(
     if output.rank() != rank {
         return Err(Error::RankMismatch { input: rank, output: output.rank() });
     }
-    if input.data_type() != output.data_type() {
-        return Err(Error::DataTypeMismatch { input: input.data_type(), output: output.data_type() });
-    }
     for &(argument, len) in args {
         if len != rank {
             return Err(Error::ArgumentLength { argument, len, rank });
         }
     }
     Ok(rank)
+}
+
+/// Equal sizes in every dimension (operators whose output has the input's shape).
+pub(crate) fn check_same_sizes(input: &TensorDesc, output: &TensorDesc) -> Result<(), Error> {
+    for (dim, (&i, &o)) in input.sizes().iter().zip(output.sizes()).enumerate() {
+        if i != o {
+            return Err(Error::OutputSizeMismatch { dim, output_size: o, expected: i });
+        }
+    }
+    Ok(())
 }

@@ -69,10 +69,19 @@ impl Slice {
                 return Err(Error::SliceOutOfBounds { dim, offset, size, stride, last, input_size });
             }
             let s = input.strides()[dim];
+            // offset < input_size, so offset·s is at most the tensor's addressed extent, which fits in u64.
             in_base += u64::from(offset) * u64::from(s);
-            in_strides[dim] = i64::from(stride) * i64::from(s);
+            // stride·s may not fit i64 (u32 × u32), but only when size is 1: otherwise (size − 1)·stride < input_size
+            // and the product is at most the addressed extent. A size-1 dimension's stride is never used.
+            in_strides[dim] = if size == 1 {
+                0
+            } else {
+                i64::try_from(u64::from(stride) * u64::from(s)).map_err(|_| Error::Internal {
+                    detail: format!("slice stride {stride} × tensor stride {s} of dimension {dim} overflows"),
+                })?
+            };
         }
-        let engine = Engine::new(input, output, &in_strides[..rank], in_base)?;
+        let engine = Engine::copy(input, output, &in_strides[..rank], in_base)?;
         let mut op = Slice { engine, offsets: [0; MAX_RANK], sizes: [0; MAX_RANK], strides: [0; MAX_RANK] };
         op.offsets[..rank].copy_from_slice(offsets);
         op.sizes[..rank].copy_from_slice(sizes);
@@ -80,7 +89,7 @@ impl Slice {
         Ok(op)
     }
 
-    operator_methods!(Slice);
+    operator_methods!(Slice, one_type);
 
     /// The slice offsets.
     pub fn offsets(&self) -> &[u32] {

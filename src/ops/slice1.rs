@@ -105,7 +105,7 @@ impl Slice1 {
             in_base += start * u64::from(s);
             in_strides[dim] = i64::from(stride) * i64::from(s);
         }
-        let engine = Engine::new(input, output, &in_strides[..rank], in_base)?;
+        let engine = Engine::copy(input, output, &in_strides[..rank], in_base)?;
         let mut slice = Slice1 {
             engine,
             window_offsets: [0; MAX_RANK],
@@ -118,7 +118,7 @@ impl Slice1 {
         Ok(slice)
     }
 
-    operator_methods!(Slice1);
+    operator_methods!(Slice1, one_type);
 
     /// The same copy by the slowest, most obvious method: one loop over output coordinates applying the spec's
     /// formula `output[c] = input[start + window_strides ∘ c]` element by element, no planning, no SIMD. For
@@ -143,7 +143,7 @@ impl Slice1 {
     /// ```
     pub fn execute_reference(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
         let (idesc, odesc) = (self.input(), self.output());
-        self.engine.check_buffers(input.len(), output.len())?;
+        self.engine.check_buffers(input, output)?;
         let width = idesc.data_type().size_in_bytes();
         let rank = idesc.rank();
         let start: Vec<i64> = (0..rank)

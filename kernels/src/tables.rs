@@ -1,4 +1,5 @@
-//! Byte-shuffle tables for rows whose pattern no single register permute expresses: reverses of 3-, 6- and 12-byte
+//! Byte-shuffle tables (pure integer code, built once per program) for rows whose pattern no single register
+//! permute expresses: reverses of 3-, 6- and 12-byte
 //! groups (interleaved pixels) and gathers with small strides.
 //!
 //! An output *lane* of `L` bytes holds `E = ⌊L/N⌋` whole elements; its bytes come from `W ≤ MAXW` unaligned source
@@ -13,6 +14,10 @@
 /// The tables of one `(element width, stride)` pattern for lanes of `L` bytes and windows of `WIN` bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tables<const L: usize, const WIN: usize, const MAXW: usize> {
+    /// The element width the tables were built for.
+    pub(crate) width: usize,
+    /// The stride (in elements) the tables were built for.
+    pub(crate) stride: isize,
     /// Number of windows per lane (1..=MAXW).
     pub(crate) windows: usize,
     /// Whole elements per lane.
@@ -39,7 +44,9 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
     /// Tables for `n`-byte elements read with stride `k` elements (`k ≠ 0`), or `None` when a lane would need more
     /// than `MAXW` windows or the element is wider than a lane.
     pub(crate) fn new(width: usize, k: isize) -> Option<Self> {
-        if width == 0 || width > L || k == 0 || L > 64 {
+        // A lane spans (elements − 1)·|k|·width + width bytes, which must fit MAXW windows of WIN bytes: bounding
+        // |k| first keeps every product below small and exact.
+        if width == 0 || width > L || k == 0 || L > 64 || k.unsigned_abs() > MAXW * WIN {
             return None;
         }
         let n = width as isize;
@@ -54,7 +61,16 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
         if windows > MAXW {
             return None;
         }
-        let mut s = Tables { windows, elems, win_off: [0; MAXW], masks: [[0x80; L]; MAXW], sel: [0; MAXW], slack: 0 };
+        let mut s = Tables {
+            width,
+            stride: k,
+            windows,
+            elems,
+            win_off: [0; MAXW],
+            masks: [[0x80; L]; MAXW],
+            sel: [0; MAXW],
+            slack: 0,
+        };
         for w in 0..windows {
             s.win_off[w] = if k > 0 { lo + win * w as isize } else { hi - win * (w as isize + 1) };
         }
@@ -81,6 +97,11 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
         s.slack = slack;
         Some(s)
     }
+
+    /// Whether these tables were built for `width`-byte elements read with stride `k` elements.
+    pub(crate) fn fits(&self, width: usize, k: isize) -> bool {
+        self.width == width && self.stride == k
+    }
 }
 
 /// `pshufb` controls that interleave `planes` planes of `N`-byte elements into pixels (or the reverse): a step
@@ -88,13 +109,23 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
 /// pixel side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Planar {
+    /// Element width in bytes (1, 2, 4 or 8).
+    pub(crate) width: usize,
+    /// Number of planes (2 to 4).
+    pub(crate) planes: usize,
+    /// Interleave (planes → pixels) or deinterleave.
+    pub(crate) interleave: bool,
     /// `masks[k][i]`: interleave — the bytes of pixel-side chunk `k` taken from plane chunk `i`; deinterleave —
     /// the bytes of plane chunk `i` taken from pixel-side chunk `k` (0x80 elsewhere).
     pub(crate) masks: [[[u8; 16]; 4]; 4],
 }
 
 impl Planar {
-    pub(crate) fn new(width: usize, planes: usize, interleave: bool) -> Planar {
+    /// Tables for `planes` planes (2 to 4) of `width`-byte elements (1, 2, 4 or 8), or `None` for other shapes.
+    pub(crate) fn new(width: usize, planes: usize, interleave: bool) -> Option<Planar> {
+        if !matches!(width, 1 | 2 | 4 | 8) || !(2..=4).contains(&planes) {
+            return None;
+        }
         let mut masks = [[[0x80u8; 16]; 4]; 4];
         // Pixel-side byte t: pixel t / (planes·N), plane (t / N) % planes, byte t % N; it is byte
         // (pixel·N + byte) of that plane's chunk.
@@ -108,7 +139,7 @@ impl Planar {
                 masks[k][plane][p] = tk as u8;
             }
         }
-        Planar { masks }
+        Some(Planar { width, planes, interleave, masks })
     }
 }
 
@@ -184,7 +215,7 @@ mod tests {
                         }
                     }
                 }
-                let t = Planar::new(width, planes, true);
+                let t = Planar::new(width, planes, true).unwrap();
                 for k in 0..planes {
                     let mut chunk = [0u8; 16];
                     for (i, plane) in planar.iter().enumerate() {
@@ -194,7 +225,7 @@ mod tests {
                     }
                     assert_eq!(&chunk[..], &want[k * 16..][..16], "interleave w{width} p{planes} chunk {k}");
                 }
-                let t = Planar::new(width, planes, false);
+                let t = Planar::new(width, planes, false).unwrap();
                 for (i, plane) in planar.iter().enumerate() {
                     let mut chunk = [0u8; 16];
                     for k in 0..planes {

@@ -1,0 +1,520 @@
+//! Instruction-set levels: their detection, the small vector trait [`Arch`] each level implements (one file per
+//! level), and the loops written once over it (contiguous copy, reverse, stride-2 gather).
+//!
+//! A level's token proves the CPU runs it. [`Arch::vectorize`] runs code compiled with the level's target features:
+//! pulp's own dispatch for V3 and V4, a hand-written target-feature function only where pulp has no level (AVX-512
+//! VBMI, and F16C for the V3 f16 conversions). Everything reached from inside must be `#[inline(always)]`.
+//!
+//! Every method that moves a *prefix* of a row returns how many elements it moved; a level that lacks an operation
+//! moves none, and the caller finishes with scalar code. Nothing is ever counted as done without being written.
+
+use core::fmt;
+use std::sync::OnceLock;
+
+use pulp::NullaryFnOnce;
+
+use crate::tables::{Planar, Shuffle, WideShuffle};
+
+mod scalar;
+#[cfg(target_arch = "x86_64")]
+mod v3;
+#[cfg(target_arch = "x86_64")]
+mod v4;
+#[cfg(target_arch = "x86_64")]
+mod vbmi;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+pub(crate) use scalar::Scalar;
+
+/// An instruction-set level the kernels are compiled for. The best available one is picked at run time; tests and
+/// benchmarks can force any available level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Isa {
+    /// Portable code, no SIMD intrinsics.
+    Scalar,
+    /// x86-64-v3: AVX2, FMA, BMI2 and F16C.
+    V3,
+    /// x86-64-v4: AVX-512 F/BW/DQ/VL (pulp's `V4`).
+    V4,
+    /// x86-64-v4 plus AVX-512 VBMI (byte permutes across a whole register: Ice Lake, Zen 4 and later).
+    V4Vbmi,
+}
+
+impl Isa {
+    /// Every level, from the most portable to the widest.
+    pub const ALL: [Isa; 4] = [Isa::Scalar, Isa::V3, Isa::V4, Isa::V4Vbmi];
+
+    /// Whether this CPU runs this level.
+    pub fn is_available(self) -> bool {
+        Level::of(self).is_some()
+    }
+
+    /// The level used when none is forced: the widest available.
+    pub fn best() -> Isa {
+        best().isa()
+    }
+
+    /// The levels this CPU runs, from the most portable to the widest.
+    pub fn available() -> Vec<Isa> {
+        Isa::ALL.into_iter().filter(|isa| isa.is_available()).collect()
+    }
+
+    /// Short lowercase name: `scalar`, `v3`, `v4`, `v4-vbmi`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Scalar => "scalar",
+            Isa::V3 => "v3",
+            Isa::V4 => "v4",
+            Isa::V4Vbmi => "v4-vbmi",
+        }
+    }
+}
+
+impl fmt::Display for Isa {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Isa::Scalar => "scalar",
+            Isa::V3 => "x86-64-v3 (AVX2)",
+            Isa::V4 => "x86-64-v4 (AVX-512)",
+            Isa::V4Vbmi => "x86-64-v4 + VBMI (AVX-512)",
+        })
+    }
+}
+
+/// The register-level operations of one instruction-set level.
+///
+/// # Safety
+///
+/// An implementor is a token: a value exists only when the CPU runs the level (constructed by detection, or by
+/// [`Arch::assume`] under the same guarantee). Its methods may then use the level's instructions.
+pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
+    /// The level.
+    const ISA: Isa;
+    /// Bytes per register.
+    const BYTES: usize;
+    /// A register.
+    type Reg: Copy;
+
+    /// The token without detection.
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs the level.
+    unsafe fn assume() -> Self;
+
+    /// Runs `f` compiled with this level's target features (`f` and everything it calls must be
+    /// `#[inline(always)]` to be compiled so).
+    fn vectorize<F: NullaryFnOnce>(self, f: F) -> F::Output;
+
+    /// Loads a register from `BYTES` unaligned bytes.
+    ///
+    /// # Safety
+    ///
+    /// `p..p+BYTES` is readable.
+    unsafe fn load(self, p: *const u8) -> Self::Reg;
+
+    /// Stores a register to `BYTES` unaligned bytes.
+    ///
+    /// # Safety
+    ///
+    /// `p..p+BYTES` is writable.
+    unsafe fn store(self, p: *mut u8, v: Self::Reg);
+
+    /// Stores a register non-temporally (a regular store on levels without streaming stores).
+    ///
+    /// # Safety
+    ///
+    /// `p..p+BYTES` is writable and `p` is aligned to `BYTES`.
+    unsafe fn stream(self, p: *mut u8, v: Self::Reg);
+
+    /// Whether [`Arch::reverse`] reverses `n`-byte elements at this level.
+    fn reverses(n: usize) -> bool;
+
+    /// The register's `N`-byte elements in reverse order (only called when `Self::reverses(N)`).
+    fn reverse<const N: usize>(self, v: Self::Reg) -> Self::Reg;
+
+    /// Whether [`Arch::pick2`] handles `n`-byte elements at this level.
+    fn picks(n: usize) -> bool;
+
+    /// Of the `2·BYTES/N` consecutive `N`-byte elements in `a` then `b`: the even ones in order (`NEG == false`),
+    /// or the odd ones last first (`NEG == true`). Only called when `Self::picks(N)`.
+    fn pick2<const N: usize, const NEG: bool>(self, a: Self::Reg, b: Self::Reg) -> Self::Reg;
+
+    /// Copies fewer than 64 bytes.
+    ///
+    /// # Safety
+    ///
+    /// `n < 64`; `src..src+n` readable, `dst..dst+n` writable, not overlapping.
+    #[inline(always)]
+    unsafe fn small_copy(self, src: *const u8, dst: *mut u8, n: usize) {
+        // SAFETY: forwarded contract.
+        unsafe { core::ptr::copy_nonoverlapping(src, dst, n) }
+    }
+
+    /// Runs up to `lanes` 16-byte shuffle lanes of `s` (see [`Shuffle`]): lane `l` reads its windows at
+    /// `src + l·src_step + win_off[w]` and stores 16 bytes at `dst + l·dst_step`. Returns the lanes run (0 at levels
+    /// without byte shuffles).
+    ///
+    /// # Safety
+    ///
+    /// Every window and store of the `lanes` lanes lies inside the row (guaranteed when the last lane starts at an
+    /// element `j` with `j + s.slack ≤ n`).
+    #[inline(always)]
+    unsafe fn shuffle_lanes(
+        self,
+        _s: &Shuffle,
+        _src: *const u8,
+        _src_step: isize,
+        _dst: *mut u8,
+        _dst_step: usize,
+        _lanes: usize,
+    ) -> usize {
+        0
+    }
+
+    /// As [`Arch::shuffle_lanes`] with 64-byte lanes of a [`WideShuffle`] (AVX-512 VBMI only).
+    ///
+    /// # Safety
+    ///
+    /// As [`Arch::shuffle_lanes`], with the wide tables' slack.
+    #[inline(always)]
+    unsafe fn wide_lanes(
+        self,
+        _s: &WideShuffle,
+        _src: *const u8,
+        _src_step: isize,
+        _dst: *mut u8,
+        _dst_step: usize,
+        _lanes: usize,
+    ) -> usize {
+        0
+    }
+
+    /// Transposes an 8×8 tile of `N`-byte elements: `dst` row `c` element `r` ← `src` row `r` element `c`; rows are
+    /// `ss` / `ds` bytes apart. The default moves one element at a time.
+    ///
+    /// # Safety
+    ///
+    /// The 8 source rows of 8 elements are readable and the 8 destination rows writable, not overlapping.
+    #[inline(always)]
+    unsafe fn tile8<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+        // SAFETY: forwarded contract.
+        unsafe { tile8_elements::<N>(src, ss, dst, ds) }
+    }
+
+    /// Interleaves a prefix of `n` pixels from `planes` planes (`plane_stride` bytes apart) into contiguous pixels of
+    /// `planes` elements at `dst`; returns the pixels done.
+    ///
+    /// # Safety
+    ///
+    /// Plane `i` holds `n` readable elements at `src + i·plane_stride`; `dst` has `n·planes` writable elements; `t`
+    /// was built for (`N`, `planes`, interleave).
+    #[inline(always)]
+    unsafe fn interleave<const N: usize>(
+        self,
+        _t: &Planar,
+        _src: *const u8,
+        _plane_stride: isize,
+        _dst: *mut u8,
+        _n: usize,
+    ) -> usize {
+        0
+    }
+
+    /// The inverse: `n` contiguous pixels of `planes` elements at `src` into planes `plane_stride` bytes apart at
+    /// `dst`; returns the pixels done.
+    ///
+    /// # Safety
+    ///
+    /// As [`Arch::interleave`] with the roles of `src` and `dst` exchanged; `t` built for deinterleave.
+    #[inline(always)]
+    unsafe fn deinterleave<const N: usize>(
+        self,
+        _t: &Planar,
+        _src: *const u8,
+        _dst: *mut u8,
+        _plane_stride: isize,
+        _n: usize,
+    ) -> usize {
+        0
+    }
+
+    /// Converts a prefix of `n` f16 (bits) at `src` to f32 at `dst`, exactly; returns the elements done.
+    ///
+    /// # Safety
+    ///
+    /// As [`CastFn`](crate::convert::CastFn).
+    #[inline(always)]
+    unsafe fn f16_to_f32(self, _src: *const u8, _dst: *mut u8, _n: usize) -> usize {
+        0
+    }
+
+    /// Converts a prefix of `n` f32 at `src` to f16 bits at `dst`, rounded to nearest even; returns the elements
+    /// done.
+    ///
+    /// # Safety
+    ///
+    /// As [`CastFn`](crate::convert::CastFn).
+    #[inline(always)]
+    unsafe fn f32_to_f16(self, _src: *const u8, _dst: *mut u8, _n: usize) -> usize {
+        0
+    }
+
+    /// Converts a prefix of `n` f64 at `src` to f32 at `dst` rounded to odd
+    /// ([`f64_to_f32_odd_scalar`](crate::convert::f64_to_f32_odd_scalar)); returns the elements done.
+    ///
+    /// # Safety
+    ///
+    /// As [`CastFn`](crate::convert::CastFn).
+    #[inline(always)]
+    unsafe fn f64_to_f32_odd(self, _src: *const u8, _dst: *mut u8, _n: usize) -> usize {
+        0
+    }
+}
+
+/// Transposes an 8×8 tile of `N`-byte elements one element at a time (see [`Arch::tile8`]).
+///
+/// # Safety
+///
+/// As [`Arch::tile8`].
+#[inline(always)]
+pub(crate) unsafe fn tile8_elements<const N: usize>(src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+    for r in 0..8isize {
+        for c in 0..8isize {
+            // SAFETY: element (r, c) of the tile, in bounds by the contract.
+            unsafe {
+                let v = src.wrapping_offset(r * ss + c * N as isize).cast::<[u8; N]>().read_unaligned();
+                dst.wrapping_offset(c * ds + r * N as isize).cast::<[u8; N]>().write_unaligned(v);
+            }
+        }
+    }
+}
+
+/// Copies `bytes` contiguous bytes through the level's registers: the first and last register unaligned (they may
+/// overlap the middle), the middle with stores aligned to the register — regular or non-temporal — unrolled 4×.
+///
+/// PERF: on the project's Zen VMs glibc's `memcpy` of 1 KiB rows ran at half the speed of this loop, and
+/// non-temporal stores beat it by another 30% once the output exceeds the caches.
+///
+/// # Safety
+///
+/// `src..src+bytes` readable, `dst..dst+bytes` writable, not overlapping.
+#[inline(always)]
+pub(crate) unsafe fn copy<A: Arch>(a: A, src: *const u8, dst: *mut u8, bytes: usize, stream: bool) {
+    let v = A::BYTES;
+    if v < 32 {
+        // SAFETY: forwarded contract.
+        unsafe { core::ptr::copy_nonoverlapping(src, dst, bytes) };
+        return;
+    }
+    if bytes < 2 * v {
+        if bytes < 64 {
+            // SAFETY: forwarded contract.
+            unsafe { a.small_copy(src, dst, bytes) };
+        } else {
+            // SAFETY: 64 ≤ bytes < 2·v: two overlapping registers cover the range.
+            unsafe {
+                let (x, y) = (a.load(src), a.load(src.add(bytes - v)));
+                a.store(dst, x);
+                a.store(dst.add(bytes - v), y);
+            }
+        }
+        return;
+    }
+    // SAFETY: bytes ≥ 2·v. The head register covers [0, v), the tail register [bytes-v, bytes); the middle loop
+    // covers [head, end) with head = distance to the next v-aligned output address (≤ v) and end = bytes - v, in
+    // whole registers whose stores are v-aligned; every access stays inside both ranges.
+    unsafe {
+        let first = a.load(src);
+        let last = a.load(src.add(bytes - v));
+        let head = v - (dst as usize & (v - 1));
+        let end = bytes - v;
+        let mut i = head;
+        if stream {
+            while i + 4 * v <= end {
+                let (x0, x1) = (a.load(src.add(i)), a.load(src.add(i + v)));
+                let (x2, x3) = (a.load(src.add(i + 2 * v)), a.load(src.add(i + 3 * v)));
+                a.stream(dst.add(i), x0);
+                a.stream(dst.add(i + v), x1);
+                a.stream(dst.add(i + 2 * v), x2);
+                a.stream(dst.add(i + 3 * v), x3);
+                i += 4 * v;
+            }
+            while i + v <= end {
+                a.stream(dst.add(i), a.load(src.add(i)));
+                i += v;
+            }
+        } else {
+            while i + 4 * v <= end {
+                let (x0, x1) = (a.load(src.add(i)), a.load(src.add(i + v)));
+                let (x2, x3) = (a.load(src.add(i + 2 * v)), a.load(src.add(i + 3 * v)));
+                a.store(dst.add(i), x0);
+                a.store(dst.add(i + v), x1);
+                a.store(dst.add(i + 2 * v), x2);
+                a.store(dst.add(i + 3 * v), x3);
+                i += 4 * v;
+            }
+            while i + v <= end {
+                a.store(dst.add(i), a.load(src.add(i)));
+                i += v;
+            }
+        }
+        if i < end {
+            a.store(dst.add(i), a.load(src.add(i)));
+        }
+        a.store(dst, first);
+        a.store(dst.add(end), last);
+    }
+}
+
+/// Copies a prefix of a reversed row (stride −1 element) in whole registers; returns the elements done.
+///
+/// # Safety
+///
+/// Elements `0..n` of the row lie at `src − i·N` (readable) and `dst + i·N` (writable, not overlapping the source).
+/// With `stream`, `dst` is aligned to the register.
+#[inline(always)]
+pub(crate) unsafe fn reverse<A: Arch, const N: usize>(
+    a: A,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    stream: bool,
+) -> usize {
+    if !A::reverses(N) {
+        return 0;
+    }
+    let per = A::BYTES / N;
+    let mut i = 0;
+    while i + per <= n {
+        // SAFETY: the register at src-(i+per-1)·N holds elements i..i+per of the row; dst+i·N.. their outputs.
+        unsafe {
+            let r = a.reverse::<N>(a.load(src.wrapping_sub((i + per - 1) * N)));
+            if stream {
+                a.stream(dst.add(i * N), r);
+            } else {
+                a.store(dst.add(i * N), r);
+            }
+        }
+        i += per;
+    }
+    i
+}
+
+/// Copies a prefix of a row gathered with stride +2 (`neg == false`) or −2 elements; returns the elements done.
+///
+/// # Safety
+///
+/// Elements `0..n` lie at `src ± 2i·N` (readable, with every byte between them) and `dst + i·N` (writable). With
+/// `stream`, `dst` is aligned to the register.
+#[inline(always)]
+pub(crate) unsafe fn gather2<A: Arch, const N: usize>(
+    a: A,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    neg: bool,
+    stream: bool,
+) -> usize {
+    if !A::picks(N) {
+        return 0;
+    }
+    let per = A::BYTES / N;
+    let mut i = 0;
+    // The two loads cover 2·per elements starting at an even element (positive stride) or at the odd element below
+    // the lowest one needed (negative): one element beyond the needed ones, which lies inside the row while
+    // i + per < n.
+    while i + per < n {
+        // SAFETY: as above, all 2·BYTES bytes read lie between elements of the row.
+        unsafe {
+            let p = if neg { src.wrapping_sub((2 * (i + per - 1) + 1) * N) } else { src.wrapping_add(2 * i * N) };
+            let (x, y) = (a.load(p), a.load(p.add(A::BYTES)));
+            let r = if neg { a.pick2::<N, true>(x, y) } else { a.pick2::<N, false>(x, y) };
+            if stream {
+                a.stream(dst.add(i * N), r);
+            } else {
+                a.store(dst.add(i * N), r);
+            }
+        }
+        i += per;
+    }
+    i
+}
+
+/// A detected level together with its token.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Level {
+    Scalar(Scalar),
+    #[cfg(target_arch = "x86_64")]
+    V3(v3::V3),
+    #[cfg(target_arch = "x86_64")]
+    V4(v4::V4),
+    #[cfg(target_arch = "x86_64")]
+    V4Vbmi(vbmi::V4Vbmi),
+}
+
+/// Work generic over the instruction-set level.
+pub(crate) trait Job {
+    type Output;
+    fn run<A: Arch>(self, a: A) -> Self::Output;
+}
+
+impl Level {
+    /// The token for `isa`, if this CPU has it.
+    pub(crate) fn of(isa: Isa) -> Option<Level> {
+        match isa {
+            Isa::Scalar => Some(Level::Scalar(Scalar)),
+            #[cfg(target_arch = "x86_64")]
+            Isa::V3 => v3::V3::try_new().map(Level::V3),
+            #[cfg(target_arch = "x86_64")]
+            Isa::V4 => v4::V4::try_new().map(Level::V4),
+            #[cfg(target_arch = "x86_64")]
+            Isa::V4Vbmi => vbmi::V4Vbmi::try_new().map(Level::V4Vbmi),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => None,
+        }
+    }
+
+    pub(crate) fn isa(self) -> Isa {
+        match self {
+            Level::Scalar(_) => Isa::Scalar,
+            #[cfg(target_arch = "x86_64")]
+            Level::V3(_) => Isa::V3,
+            #[cfg(target_arch = "x86_64")]
+            Level::V4(_) => Isa::V4,
+            #[cfg(target_arch = "x86_64")]
+            Level::V4Vbmi(_) => Isa::V4Vbmi,
+        }
+    }
+
+    /// Runs `job` with the level's token.
+    pub(crate) fn dispatch<J: Job>(self, job: J) -> J::Output {
+        match self {
+            Level::Scalar(a) => job.run(a),
+            #[cfg(target_arch = "x86_64")]
+            Level::V3(a) => job.run(a),
+            #[cfg(target_arch = "x86_64")]
+            Level::V4(a) => job.run(a),
+            #[cfg(target_arch = "x86_64")]
+            Level::V4Vbmi(a) => job.run(a),
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn detect() -> Level {
+    [Isa::V4Vbmi, Isa::V4, Isa::V3].into_iter().find_map(Level::of).unwrap_or(Level::Scalar(Scalar))
+}
+
+/// The widest level this CPU runs, detected once.
+#[inline]
+pub(crate) fn best() -> Level {
+    static BEST: OnceLock<Level> = OnceLock::new();
+    *BEST.get_or_init(detect)
+}
+
+#[cfg(test)]
+mod tests;

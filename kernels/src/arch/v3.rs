@@ -1,0 +1,121 @@
+//! x86-64-v3: 32-byte AVX2 registers, entered through pulp's `V3` dispatch; F16C for the f16 conversions.
+
+use core::arch::x86_64::*;
+
+use pulp::NullaryFnOnce;
+
+use super::x86::lane_reverse_mask;
+use super::{Arch, Isa};
+
+/// Proof that the CPU runs x86-64-v3 including F16C (pulp's `V3` token does not check F16C).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct V3(pulp::x86::V3);
+
+impl V3 {
+    /// The token, if this CPU has the level.
+    pub(crate) fn try_new() -> Option<V3> {
+        let v3 = pulp::x86::V3::try_new()?;
+        std::arch::is_x86_feature_detected!("f16c").then_some(V3(v3))
+    }
+}
+
+// SAFETY: a `V3` exists only when pulp's V3 features and F16C were detected (or are assumed by the caller of
+// `assume`); the methods use no other instruction.
+unsafe impl Arch for V3 {
+    const ISA: Isa = Isa::V3;
+    const BYTES: usize = 32;
+    type Reg = __m256i;
+
+    #[inline(always)]
+    unsafe fn assume() -> Self {
+        // SAFETY: the caller guarantees the level.
+        V3(unsafe { pulp::x86::V3::new_unchecked() })
+    }
+
+    #[inline(always)]
+    fn vectorize<F: NullaryFnOnce>(self, f: F) -> F::Output {
+        self.0.vectorize(f)
+    }
+
+    #[inline(always)]
+    unsafe fn load(self, p: *const u8) -> __m256i {
+        // SAFETY: 32 readable bytes (contract); AVX via the token.
+        unsafe { _mm256_loadu_si256(p.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8, v: __m256i) {
+        // SAFETY: 32 writable bytes (contract).
+        unsafe { _mm256_storeu_si256(p.cast(), v) }
+    }
+
+    #[inline(always)]
+    unsafe fn stream(self, p: *mut u8, v: __m256i) {
+        // SAFETY: 32 writable bytes, 32-byte aligned (contract).
+        unsafe { _mm256_stream_si256(p.cast(), v) }
+    }
+
+    #[inline(always)]
+    fn reverses(n: usize) -> bool {
+        matches!(n, 1 | 2 | 4 | 8 | 16)
+    }
+
+    #[inline(always)]
+    fn reverse<const N: usize>(self, v: __m256i) -> __m256i {
+        // SAFETY: register operations of AVX2 (token); the mask is a plain 16-byte load of a constant.
+        unsafe {
+            match N {
+                1 | 2 => {
+                    let m = if N == 1 { lane_reverse_mask::<1>() } else { lane_reverse_mask::<2>() };
+                    let m = _mm_loadu_si128(m.as_ptr().cast());
+                    _mm256_permute4x64_epi64::<0x4E>(_mm256_shuffle_epi8(v, _mm256_set_m128i(m, m)))
+                }
+                4 => _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0)),
+                8 => _mm256_permute4x64_epi64::<0x1B>(v),
+                _ => _mm256_permute2x128_si256::<0x01>(v, v),
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn picks(n: usize) -> bool {
+        matches!(n, 4 | 8)
+    }
+
+    #[inline(always)]
+    fn pick2<const N: usize, const NEG: bool>(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: register operations of AVX2 (token).
+        unsafe {
+            if N == 4 {
+                let (a, b) = (_mm256_castsi256_ps(a), _mm256_castsi256_ps(b));
+                let e = if NEG { _mm256_shuffle_ps::<0xDD>(a, b) } else { _mm256_shuffle_ps::<0x88>(a, b) };
+                let e = _mm256_permute4x64_epi64::<0xD8>(_mm256_castps_si256(e));
+                if NEG { _mm256_permutevar8x32_epi32(e, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0)) } else { e }
+            } else {
+                let e = if NEG { _mm256_unpackhi_epi64(a, b) } else { _mm256_unpacklo_epi64(a, b) };
+                let e = _mm256_permute4x64_epi64::<0xD8>(e);
+                if NEG { _mm256_permute4x64_epi64::<0x1B>(e) } else { e }
+            }
+        }
+    }
+
+    super::x86::common_methods!();
+
+    #[inline(always)]
+    unsafe fn f16_to_f32(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
+        // SAFETY: forwarded contract; the token proves F16C.
+        unsafe { super::x86::f16c_to_f32(src, dst, n) }
+    }
+
+    #[inline(always)]
+    unsafe fn f32_to_f16(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
+        // SAFETY: forwarded contract; the token proves F16C.
+        unsafe { super::x86::f16c_from_f32(src, dst, n) }
+    }
+
+    #[inline(always)]
+    unsafe fn f64_to_f32_odd(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
+        // SAFETY: forwarded contract; AVX2 via the token.
+        unsafe { super::x86::avx2_f64_to_f32_odd(src, dst, n) }
+    }
+}

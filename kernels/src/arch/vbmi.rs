@@ -1,0 +1,159 @@
+//! x86-64-v4 plus AVX-512 VBMI: the V4 level with 64-byte byte-permute lanes. pulp has no such level, so this is
+//! the one hand-written target-feature entry.
+
+use core::arch::x86_64::*;
+
+use pulp::NullaryFnOnce;
+
+use super::v4::V4;
+use super::{Arch, Isa};
+use crate::tables::WideShuffle;
+
+/// Proof that the CPU runs x86-64-v4 *and* AVX-512 VBMI (pulp's `V4` does not include VBMI).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct V4Vbmi(V4);
+
+impl V4Vbmi {
+    /// The token, if this CPU has both.
+    pub(crate) fn try_new() -> Option<V4Vbmi> {
+        let v4 = V4::try_new()?;
+        std::arch::is_x86_feature_detected!("avx512vbmi").then_some(V4Vbmi(v4))
+    }
+}
+
+/// Forwards a method to the V4 token (V4 ⊂ V4Vbmi).
+macro_rules! forward {
+    ($( unsafe fn $m:ident $(<$($g:ident: $gt:ty),*>)? (self $(, $a:ident: $t:ty)*) $(-> $r:ty)?; )*) => {$(
+        #[inline(always)]
+        unsafe fn $m $(<$(const $g: $gt),*>)? (self $(, $a: $t)*) $(-> $r)? {
+            // SAFETY: forwarded contract; V4 ⊂ V4Vbmi.
+            unsafe { self.0.$m $(::<$($g),*>)? ($($a),*) }
+        }
+    )*};
+}
+
+// SAFETY: a `V4Vbmi` exists only when V4 and VBMI were detected (or are assumed by the caller of `assume`).
+unsafe impl Arch for V4Vbmi {
+    const ISA: Isa = Isa::V4Vbmi;
+    const BYTES: usize = 64;
+    type Reg = __m512i;
+
+    #[inline(always)]
+    unsafe fn assume() -> Self {
+        // SAFETY: the caller guarantees the level.
+        V4Vbmi(unsafe { V4::assume() })
+    }
+
+    #[inline(always)]
+    fn vectorize<F: NullaryFnOnce>(self, f: F) -> F::Output {
+        // pulp's V4 feature list plus VBMI.
+        #[target_feature(enable = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi1,bmi2,fma,lzcnt")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx512vbmi")]
+        #[inline]
+        unsafe fn imp<F: NullaryFnOnce>(f: F) -> F::Output {
+            f.call()
+        }
+        // SAFETY: the token proves every enabled feature.
+        unsafe { imp(f) }
+    }
+
+    forward! {
+        unsafe fn load(self, p: *const u8) -> __m512i;
+        unsafe fn store(self, p: *mut u8, v: __m512i);
+        unsafe fn stream(self, p: *mut u8, v: __m512i);
+        unsafe fn small_copy(self, src: *const u8, dst: *mut u8, n: usize);
+        unsafe fn shuffle_lanes(self, s: &crate::tables::Shuffle, src: *const u8, src_step: isize, dst: *mut u8, dst_step: usize, lanes: usize) -> usize;
+        unsafe fn tile8<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize);
+        unsafe fn interleave<N: usize>(self, t: &crate::tables::Planar, src: *const u8, plane_stride: isize, dst: *mut u8, n: usize) -> usize;
+        unsafe fn deinterleave<N: usize>(self, t: &crate::tables::Planar, src: *const u8, dst: *mut u8, plane_stride: isize, n: usize) -> usize;
+        unsafe fn f16_to_f32(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
+        unsafe fn f32_to_f16(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
+        unsafe fn f64_to_f32_odd(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
+    }
+
+    #[inline(always)]
+    fn reverses(n: usize) -> bool {
+        V4::reverses(n)
+    }
+
+    #[inline(always)]
+    fn reverse<const N: usize>(self, v: __m512i) -> __m512i {
+        self.0.reverse::<N>(v)
+    }
+
+    #[inline(always)]
+    fn picks(n: usize) -> bool {
+        V4::picks(n)
+    }
+
+    #[inline(always)]
+    fn pick2<const N: usize, const NEG: bool>(self, a: __m512i, b: __m512i) -> __m512i {
+        self.0.pick2::<N, NEG>(a, b)
+    }
+
+    #[inline(always)]
+    unsafe fn wide_lanes(
+        self,
+        s: &WideShuffle,
+        src: *const u8,
+        src_step: isize,
+        dst: *mut u8,
+        dst_step: usize,
+        lanes: usize,
+    ) -> usize {
+        // SAFETY: forwarded contract; VBMI via the token.
+        unsafe {
+            match s.windows {
+                1 => wide::<1>(s, src, src_step, dst, dst_step, lanes),
+                2 => wide::<2>(s, src, src_step, dst, dst_step, lanes),
+                _ => return 0,
+            }
+        }
+        lanes
+    }
+}
+
+/// The 64-byte lane loop: each window is two 64-byte loads permuted by `vpermt2b`, windows merged by mask blends.
+///
+/// # Safety
+///
+/// As `Arch::wide_lanes`; AVX-512 VBMI available.
+#[inline(always)]
+unsafe fn wide<const W: usize>(
+    s: &WideShuffle,
+    src: *const u8,
+    src_step: isize,
+    dst: *mut u8,
+    dst_step: usize,
+    lanes: usize,
+) {
+    // SAFETY: plain 64-byte loads of the tables.
+    let idx: [__m512i; W] = core::array::from_fn(|w| unsafe { _mm512_loadu_si512(s.masks[w].as_ptr().cast()) });
+    // PERF: in locals, or every lane reloads them after its store (the compiler cannot rule out aliasing).
+    let off: [isize; W] = core::array::from_fn(|w| s.win_off[w]);
+    let sel: [u64; W] = core::array::from_fn(|w| s.sel[w]);
+    let mut p = src;
+    let mut d = dst;
+    for _ in 0..lanes {
+        // SAFETY: every lane starts at an element j ≤ n - slack, so both 64-byte halves of each 128-byte window and
+        // the 64-byte store stay inside the row (WideShuffle::slack).
+        unsafe {
+            let w0 = p.wrapping_offset(off[0]);
+            let mut acc =
+                _mm512_permutex2var_epi8(_mm512_loadu_si512(w0.cast()), idx[0], _mm512_loadu_si512(w0.add(64).cast()));
+            #[allow(clippy::needless_range_loop)]
+            for w in 1..W {
+                let wp = p.wrapping_offset(off[w]);
+                let r = _mm512_permutex2var_epi8(
+                    _mm512_loadu_si512(wp.cast()),
+                    idx[w],
+                    _mm512_loadu_si512(wp.add(64).cast()),
+                );
+                acc = _mm512_mask_blend_epi8(sel[w], acc, r);
+            }
+            _mm512_storeu_si512(d.cast(), acc);
+        }
+        p = p.wrapping_offset(src_step);
+        d = d.wrapping_add(dst_step);
+    }
+}

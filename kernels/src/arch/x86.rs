@@ -1,0 +1,516 @@
+//! Pieces shared by the x86 levels (V3, V4, V4+VBMI): SSE/AVX2 building blocks that every one of them runs, and
+//! the F16C conversions of V3 (pulp's V3 has no F16C, so they are hand-written target-feature functions).
+
+use core::arch::x86_64::*;
+
+use super::tile8_elements;
+use crate::tables::{Planar, Shuffle};
+
+/// Copies fewer than 64 bytes with two possibly overlapping moves of the largest size that fits.
+///
+/// # Safety
+///
+/// `n < 64`; `src..src+n` readable, `dst..dst+n` writable; AVX available.
+#[inline(always)]
+pub(super) unsafe fn small_copy(src: *const u8, dst: *mut u8, n: usize) {
+    // SAFETY: each pair of moves covers exactly [0, n) of both ranges, from both ends.
+    unsafe {
+        if n >= 32 {
+            let (a, b) = (_mm256_loadu_si256(src.cast()), _mm256_loadu_si256(src.add(n - 32).cast()));
+            _mm256_storeu_si256(dst.cast(), a);
+            _mm256_storeu_si256(dst.add(n - 32).cast(), b);
+        } else if n >= 16 {
+            let (a, b) = (_mm_loadu_si128(src.cast()), _mm_loadu_si128(src.add(n - 16).cast()));
+            _mm_storeu_si128(dst.cast(), a);
+            _mm_storeu_si128(dst.add(n - 16).cast(), b);
+        } else if n >= 8 {
+            let (a, b) = (src.cast::<u64>().read_unaligned(), src.add(n - 8).cast::<u64>().read_unaligned());
+            dst.cast::<u64>().write_unaligned(a);
+            dst.add(n - 8).cast::<u64>().write_unaligned(b);
+        } else if n >= 4 {
+            let (a, b) = (src.cast::<u32>().read_unaligned(), src.add(n - 4).cast::<u32>().read_unaligned());
+            dst.cast::<u32>().write_unaligned(a);
+            dst.add(n - 4).cast::<u32>().write_unaligned(b);
+        } else if n >= 2 {
+            let (a, b) = (src.cast::<u16>().read_unaligned(), src.add(n - 2).cast::<u16>().read_unaligned());
+            dst.cast::<u16>().write_unaligned(a);
+            dst.add(n - 2).cast::<u16>().write_unaligned(b);
+        } else if n == 1 {
+            *dst = *src;
+        }
+    }
+}
+
+/// 8×8 transposes in registers (AVX2). `N` = 4: the classic unpack/shuffle/permute network on 8 ymm rows;
+/// `N` = 8: four 4×4 blocks of 64-bit lanes; `N` = 2: unpack 16/32/64 on 8 xmm rows; `N` = 1: 8-byte rows
+/// through unpack 8/16/32.
+///
+/// # Safety
+///
+/// As `Arch::tile8`; AVX2 available.
+#[inline(always)]
+// Index loops mirror the register names of the transpose/shuffle networks.
+#[allow(clippy::needless_range_loop)]
+pub(super) unsafe fn avx2_tile8<const N: usize>(src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+    let row = |r: isize| src.wrapping_offset(r * ss);
+    let out = |c: isize| dst.wrapping_offset(c * ds);
+    // SAFETY: (whole body) every load reads one source row's 8 elements and every store writes one
+    // destination row's 8 elements, in bounds by the contract; AVX2 is enabled by the calling level.
+    unsafe {
+        match N {
+            4 => {
+                let r: [__m256; 8] = core::array::from_fn(|k| _mm256_loadu_ps(row(k as isize).cast()));
+                let t0 = _mm256_unpacklo_ps(r[0], r[1]);
+                let t1 = _mm256_unpackhi_ps(r[0], r[1]);
+                let t2 = _mm256_unpacklo_ps(r[2], r[3]);
+                let t3 = _mm256_unpackhi_ps(r[2], r[3]);
+                let t4 = _mm256_unpacklo_ps(r[4], r[5]);
+                let t5 = _mm256_unpackhi_ps(r[4], r[5]);
+                let t6 = _mm256_unpacklo_ps(r[6], r[7]);
+                let t7 = _mm256_unpackhi_ps(r[6], r[7]);
+                let u0 = _mm256_shuffle_ps::<0x44>(t0, t2);
+                let u1 = _mm256_shuffle_ps::<0xEE>(t0, t2);
+                let u2 = _mm256_shuffle_ps::<0x44>(t1, t3);
+                let u3 = _mm256_shuffle_ps::<0xEE>(t1, t3);
+                let u4 = _mm256_shuffle_ps::<0x44>(t4, t6);
+                let u5 = _mm256_shuffle_ps::<0xEE>(t4, t6);
+                let u6 = _mm256_shuffle_ps::<0x44>(t5, t7);
+                let u7 = _mm256_shuffle_ps::<0xEE>(t5, t7);
+                let o = [
+                    _mm256_permute2f128_ps::<0x20>(u0, u4),
+                    _mm256_permute2f128_ps::<0x20>(u1, u5),
+                    _mm256_permute2f128_ps::<0x20>(u2, u6),
+                    _mm256_permute2f128_ps::<0x20>(u3, u7),
+                    _mm256_permute2f128_ps::<0x31>(u0, u4),
+                    _mm256_permute2f128_ps::<0x31>(u1, u5),
+                    _mm256_permute2f128_ps::<0x31>(u2, u6),
+                    _mm256_permute2f128_ps::<0x31>(u3, u7),
+                ];
+                for (c, v) in o.into_iter().enumerate() {
+                    _mm256_storeu_ps(out(c as isize).cast(), v);
+                }
+            }
+            8 => {
+                // rows r, halves h (columns 4h..4h+4)
+                let r: [[__m256d; 2]; 8] = core::array::from_fn(|k| {
+                    let p = row(k as isize);
+                    [_mm256_loadu_pd(p.cast()), _mm256_loadu_pd(p.add(32).cast())]
+                });
+                for rb in 0..2 {
+                    for h in 0..2 {
+                        let (a, b, c, d) = (r[4 * rb][h], r[4 * rb + 1][h], r[4 * rb + 2][h], r[4 * rb + 3][h]);
+                        let t0 = _mm256_unpacklo_pd(a, b);
+                        let t1 = _mm256_unpackhi_pd(a, b);
+                        let t2 = _mm256_unpacklo_pd(c, d);
+                        let t3 = _mm256_unpackhi_pd(c, d);
+                        let o = [
+                            _mm256_permute2f128_pd::<0x20>(t0, t2),
+                            _mm256_permute2f128_pd::<0x20>(t1, t3),
+                            _mm256_permute2f128_pd::<0x31>(t0, t2),
+                            _mm256_permute2f128_pd::<0x31>(t1, t3),
+                        ];
+                        for (k, v) in o.into_iter().enumerate() {
+                            // output row 4h + k, columns 4rb..4rb+4
+                            _mm256_storeu_pd(out((4 * h + k) as isize).add(32 * rb).cast(), v);
+                        }
+                    }
+                }
+            }
+            2 => {
+                let r: [__m128i; 8] = core::array::from_fn(|k| _mm_loadu_si128(row(k as isize).cast()));
+                let a0 = _mm_unpacklo_epi16(r[0], r[1]);
+                let a1 = _mm_unpackhi_epi16(r[0], r[1]);
+                let a2 = _mm_unpacklo_epi16(r[2], r[3]);
+                let a3 = _mm_unpackhi_epi16(r[2], r[3]);
+                let a4 = _mm_unpacklo_epi16(r[4], r[5]);
+                let a5 = _mm_unpackhi_epi16(r[4], r[5]);
+                let a6 = _mm_unpacklo_epi16(r[6], r[7]);
+                let a7 = _mm_unpackhi_epi16(r[6], r[7]);
+                let b0 = _mm_unpacklo_epi32(a0, a2);
+                let b1 = _mm_unpackhi_epi32(a0, a2);
+                let b2 = _mm_unpacklo_epi32(a1, a3);
+                let b3 = _mm_unpackhi_epi32(a1, a3);
+                let b4 = _mm_unpacklo_epi32(a4, a6);
+                let b5 = _mm_unpackhi_epi32(a4, a6);
+                let b6 = _mm_unpacklo_epi32(a5, a7);
+                let b7 = _mm_unpackhi_epi32(a5, a7);
+                let o = [
+                    _mm_unpacklo_epi64(b0, b4),
+                    _mm_unpackhi_epi64(b0, b4),
+                    _mm_unpacklo_epi64(b1, b5),
+                    _mm_unpackhi_epi64(b1, b5),
+                    _mm_unpacklo_epi64(b2, b6),
+                    _mm_unpackhi_epi64(b2, b6),
+                    _mm_unpacklo_epi64(b3, b7),
+                    _mm_unpackhi_epi64(b3, b7),
+                ];
+                for (c, v) in o.into_iter().enumerate() {
+                    _mm_storeu_si128(out(c as isize).cast(), v);
+                }
+            }
+            1 => {
+                let r: [__m128i; 8] = core::array::from_fn(|k| _mm_loadl_epi64(row(k as isize).cast()));
+                let a0 = _mm_unpacklo_epi8(r[0], r[1]);
+                let a1 = _mm_unpacklo_epi8(r[2], r[3]);
+                let a2 = _mm_unpacklo_epi8(r[4], r[5]);
+                let a3 = _mm_unpacklo_epi8(r[6], r[7]);
+                let b0 = _mm_unpacklo_epi16(a0, a1);
+                let b1 = _mm_unpackhi_epi16(a0, a1);
+                let b2 = _mm_unpacklo_epi16(a2, a3);
+                let b3 = _mm_unpackhi_epi16(a2, a3);
+                let o = [
+                    _mm_unpacklo_epi32(b0, b2),
+                    _mm_unpackhi_epi32(b0, b2),
+                    _mm_unpacklo_epi32(b1, b3),
+                    _mm_unpackhi_epi32(b1, b3),
+                ];
+                for (k, v) in o.into_iter().enumerate() {
+                    _mm_storel_epi64(out(2 * k as isize).cast(), v);
+                    _mm_storel_epi64(out(2 * k as isize + 1).cast(), _mm_unpackhi_epi64(v, v));
+                }
+            }
+            _ => tile8_elements::<N>(src, ss, dst, ds),
+        }
+    }
+}
+
+/// Planes → pixels, `16 / N` pixels per step: one 16-byte load per plane, `planes` output chunks each the OR of
+/// one `pshufb` per plane.
+///
+/// # Safety
+///
+/// As `Arch::interleave`; SSSE3 available.
+#[inline(always)]
+// Index loops mirror the register names of the transpose/shuffle networks.
+#[allow(clippy::needless_range_loop)]
+pub(super) unsafe fn ssse3_interleave<const N: usize, const P: usize>(
+    t: &Planar,
+    src: *const u8,
+    plane_stride: isize,
+    dst: *mut u8,
+    n: usize,
+) -> usize {
+    let step = 16 / N;
+    let m: [[__m128i; P]; P] = core::array::from_fn(|k| {
+        core::array::from_fn(|i| {
+            // SAFETY: a plain 16-byte load of a table entry.
+            unsafe { _mm_loadu_si128(t.masks[k][i].as_ptr().cast()) }
+        })
+    });
+    let mut j = 0;
+    while j + step <= n {
+        // SAFETY: pixels j..j+step of every plane are readable and their outputs (P·16 bytes) writable.
+        unsafe {
+            let v: [__m128i; P] = core::array::from_fn(|i| {
+                _mm_loadu_si128(src.wrapping_offset(i as isize * plane_stride).add(j * N).cast())
+            });
+            for k in 0..P {
+                let mut acc = _mm_shuffle_epi8(v[0], m[k][0]);
+                for i in 1..P {
+                    acc = _mm_or_si128(acc, _mm_shuffle_epi8(v[i], m[k][i]));
+                }
+                _mm_storeu_si128(dst.add(j * N * P + 16 * k).cast(), acc);
+            }
+        }
+        j += step;
+    }
+    j
+}
+
+/// Pixels → planes: `planes` 16-byte loads of pixels, one output chunk per plane.
+///
+/// # Safety
+///
+/// As `Arch::deinterleave`; SSSE3 available.
+#[inline(always)]
+// Index loops mirror the register names of the transpose/shuffle networks.
+#[allow(clippy::needless_range_loop)]
+pub(super) unsafe fn ssse3_deinterleave<const N: usize, const P: usize>(
+    t: &Planar,
+    src: *const u8,
+    dst: *mut u8,
+    plane_stride: isize,
+    n: usize,
+) -> usize {
+    let step = 16 / N;
+    let m: [[__m128i; P]; P] = core::array::from_fn(|k| {
+        core::array::from_fn(|i| {
+            // SAFETY: a plain 16-byte load of a table entry.
+            unsafe { _mm_loadu_si128(t.masks[k][i].as_ptr().cast()) }
+        })
+    });
+    let mut j = 0;
+    while j + step <= n {
+        // SAFETY: pixels j..j+step (P·16 bytes) are readable and element j.. of every plane writable.
+        unsafe {
+            let c: [__m128i; P] = core::array::from_fn(|k| _mm_loadu_si128(src.add(j * N * P + 16 * k).cast()));
+            for i in 0..P {
+                let mut acc = _mm_shuffle_epi8(c[0], m[0][i]);
+                for k in 1..P {
+                    acc = _mm_or_si128(acc, _mm_shuffle_epi8(c[k], m[k][i]));
+                }
+                _mm_storeu_si128(dst.wrapping_offset(i as isize * plane_stride).add(j * N).cast(), acc);
+            }
+        }
+        j += step;
+    }
+    j
+}
+
+/// Byte order reversal inside each 16-byte lane, for elements of `N` bytes.
+pub(super) const fn lane_reverse_mask<const N: usize>() -> [u8; 16] {
+    let mut m = [0u8; 16];
+    let mut t = 0;
+    while t < 16 {
+        // output element t/N takes input element (16/N - 1 - t/N), same byte t%N
+        m[t] = ((16 / N - 1 - t / N) * N + t % N) as u8;
+        t += 1;
+    }
+    m
+}
+
+/// The SSSE3 lane loop shared by V3 and V4 (16-byte lanes; more than enough to saturate memory on the rows
+/// that need it, and no cross-lane shuffles).
+#[inline(always)]
+pub(super) unsafe fn sse_shuffle_lanes<const W: usize>(
+    s: &Shuffle,
+    src: *const u8,
+    src_step: isize,
+    dst: *mut u8,
+    dst_step: usize,
+    lanes: usize,
+) {
+    // SAFETY: the caller runs this inside a level with SSSE3 (V3 or V4); the masks are plain 16-byte loads.
+    let masks: [__m128i; W] = core::array::from_fn(|w| unsafe { _mm_loadu_si128(s.masks[w].as_ptr().cast()) });
+    // PERF: in locals, or every lane reloads them after its store (the compiler cannot rule out aliasing).
+    let off: [isize; W] = core::array::from_fn(|w| s.win_off[w]);
+    let mut p = src;
+    let mut d = dst;
+    for _ in 0..lanes {
+        // SAFETY: the caller guarantees every window and the 16-byte store of each lane are inside the row
+        // (Shuffle::slack); SSSE3 is enabled by the surrounding level.
+        unsafe {
+            let mut acc = _mm_shuffle_epi8(_mm_loadu_si128(p.wrapping_offset(off[0]).cast()), masks[0]);
+            // PERF: an index loop; the iterator form (zip/skip) compiled to an out-of-line `Zip::nth` call per
+            // window inside this target-feature function.
+            #[allow(clippy::needless_range_loop)]
+            for w in 1..W {
+                let v = _mm_loadu_si128(p.wrapping_offset(off[w]).cast());
+                acc = _mm_or_si128(acc, _mm_shuffle_epi8(v, masks[w]));
+            }
+            _mm_storeu_si128(d.cast(), acc);
+        }
+        p = p.wrapping_offset(src_step);
+        d = d.wrapping_add(dst_step);
+    }
+}
+
+/// `[first, first + step, …]` as 32 u16 indices.
+pub(super) const fn ramp16(first: i32, step: i32) -> [i16; 32] {
+    let mut r = [0i16; 32];
+    let mut t = 0;
+    while t < 32 {
+        r[t] = (first + step * t as i32) as i16;
+        t += 1;
+    }
+    r
+}
+
+/// f16 → f32 with F16C, 8 elements per instruction; returns the elements done.
+///
+/// # Safety
+///
+/// As [`CastFn`](crate::convert::CastFn); the CPU has AVX and F16C (the V3 token checks both).
+#[target_feature(enable = "avx,avx2,f16c")]
+pub(super) unsafe fn f16c_to_f32(src: *const u8, dst: *mut u8, n: usize) -> usize {
+    let mut i = 0;
+    while i + 8 <= n {
+        // SAFETY: elements i..i+8 of both ranges; each is read before its output is written.
+        unsafe { _mm256_storeu_ps(dst.add(4 * i).cast(), _mm256_cvtph_ps(_mm_loadu_si128(src.add(2 * i).cast()))) };
+        i += 8;
+    }
+    i
+}
+
+/// f32 → f16 with F16C, rounded to nearest even whatever MXCSR says; returns the elements done.
+///
+/// # Safety
+///
+/// As [`f16c_to_f32`].
+#[target_feature(enable = "avx,avx2,f16c")]
+pub(super) unsafe fn f16c_from_f32(src: *const u8, dst: *mut u8, n: usize) -> usize {
+    let mut i = 0;
+    while i + 8 <= n {
+        // SAFETY: as above.
+        unsafe {
+            let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(src.add(4 * i).cast()));
+            _mm_storeu_si128(dst.add(2 * i).cast(), h);
+        }
+        i += 8;
+    }
+    i
+}
+
+/// f64 → f32 rounded to odd, 4 elements at a time with AVX2: convert to nearest, then, where the result is inexact,
+/// step back toward zero when it rounded away and set the last bit; returns the elements done.
+///
+/// # Safety
+///
+/// As [`CastFn`](crate::convert::CastFn); AVX2 available.
+#[inline(always)]
+pub(super) unsafe fn avx2_f64_to_f32_odd(src: *const u8, dst: *mut u8, n: usize) -> usize {
+    let mut i = 0;
+    // SAFETY: (whole loop) elements i..i+4 of both ranges; AVX2 by the caller's level.
+    unsafe {
+        let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+        let low_dwords = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+        let narrow =
+            |m: __m256d| _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(m), low_dwords));
+        while i + 4 <= n {
+            let x = _mm256_loadu_pd(src.add(8 * i).cast());
+            let y = _mm256_cvtpd_ps(x);
+            let back = _mm256_cvtps_pd(y);
+            // Ordered comparisons: false for NaN, which keeps its `as` conversion.
+            let inexact = _mm256_cmp_pd::<_CMP_NEQ_OQ>(back, x);
+            let away = _mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_and_pd(back, abs), _mm256_and_pd(x, abs));
+            let bits = _mm_add_epi32(_mm_castps_si128(y), narrow(away)); // all-ones lanes subtract 1
+            let bits = _mm_or_si128(bits, _mm_and_si128(narrow(inexact), _mm_set1_epi32(1)));
+            _mm_storeu_si128(dst.add(4 * i).cast(), bits);
+            i += 4;
+        }
+    }
+    i
+}
+
+/// Runs `lanes` 16-byte shuffle lanes with the window count of `s`; returns `lanes`.
+///
+/// # Safety
+///
+/// As `Arch::shuffle_lanes`; SSSE3 available.
+#[inline(always)]
+pub(super) unsafe fn shuffle_lanes(
+    s: &Shuffle,
+    src: *const u8,
+    src_step: isize,
+    dst: *mut u8,
+    dst_step: usize,
+    lanes: usize,
+) -> usize {
+    // SAFETY: forwarded contract.
+    unsafe {
+        match s.windows {
+            1 => sse_shuffle_lanes::<1>(s, src, src_step, dst, dst_step, lanes),
+            2 => sse_shuffle_lanes::<2>(s, src, src_step, dst, dst_step, lanes),
+            3 => sse_shuffle_lanes::<3>(s, src, src_step, dst, dst_step, lanes),
+            4 => sse_shuffle_lanes::<4>(s, src, src_step, dst, dst_step, lanes),
+            _ => return 0,
+        }
+    }
+    lanes
+}
+
+/// Interleaves with the plane count of `t`; returns the pixels done.
+///
+/// # Safety
+///
+/// As `Arch::interleave`; SSSE3 available.
+#[inline(always)]
+pub(super) unsafe fn interleave<const N: usize>(
+    t: &Planar,
+    src: *const u8,
+    plane_stride: isize,
+    dst: *mut u8,
+    n: usize,
+) -> usize {
+    // SAFETY: forwarded contract.
+    unsafe {
+        match t.planes {
+            2 => ssse3_interleave::<N, 2>(t, src, plane_stride, dst, n),
+            3 => ssse3_interleave::<N, 3>(t, src, plane_stride, dst, n),
+            4 => ssse3_interleave::<N, 4>(t, src, plane_stride, dst, n),
+            _ => 0,
+        }
+    }
+}
+
+/// Deinterleaves with the plane count of `t`; returns the pixels done.
+///
+/// # Safety
+///
+/// As `Arch::deinterleave`; SSSE3 available.
+#[inline(always)]
+pub(super) unsafe fn deinterleave<const N: usize>(
+    t: &Planar,
+    src: *const u8,
+    dst: *mut u8,
+    plane_stride: isize,
+    n: usize,
+) -> usize {
+    // SAFETY: forwarded contract.
+    unsafe {
+        match t.planes {
+            2 => ssse3_deinterleave::<N, 2>(t, src, dst, plane_stride, n),
+            3 => ssse3_deinterleave::<N, 3>(t, src, dst, plane_stride, n),
+            4 => ssse3_deinterleave::<N, 4>(t, src, dst, plane_stride, n),
+            _ => 0,
+        }
+    }
+}
+
+/// The `Arch` methods every x86 level implements the same way (SSSE3/AVX2 building blocks).
+macro_rules! common_methods {
+    () => {
+        #[inline(always)]
+        unsafe fn small_copy(self, src: *const u8, dst: *mut u8, n: usize) {
+            // SAFETY: forwarded contract; AVX is part of every x86 level here.
+            unsafe { super::x86::small_copy(src, dst, n) }
+        }
+
+        #[inline(always)]
+        unsafe fn shuffle_lanes(
+            self,
+            s: &crate::tables::Shuffle,
+            src: *const u8,
+            src_step: isize,
+            dst: *mut u8,
+            dst_step: usize,
+            lanes: usize,
+        ) -> usize {
+            // SAFETY: forwarded contract; SSSE3 is part of every x86 level here.
+            unsafe { super::x86::shuffle_lanes(s, src, src_step, dst, dst_step, lanes) }
+        }
+
+        #[inline(always)]
+        unsafe fn tile8<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+            // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
+            unsafe { super::x86::avx2_tile8::<N>(src, ss, dst, ds) }
+        }
+
+        #[inline(always)]
+        unsafe fn interleave<const N: usize>(
+            self,
+            t: &crate::tables::Planar,
+            src: *const u8,
+            plane_stride: isize,
+            dst: *mut u8,
+            n: usize,
+        ) -> usize {
+            // SAFETY: forwarded contract; SSSE3 is part of every x86 level here.
+            unsafe { super::x86::interleave::<N>(t, src, plane_stride, dst, n) }
+        }
+
+        #[inline(always)]
+        unsafe fn deinterleave<const N: usize>(
+            self,
+            t: &crate::tables::Planar,
+            src: *const u8,
+            dst: *mut u8,
+            plane_stride: isize,
+            n: usize,
+        ) -> usize {
+            // SAFETY: forwarded contract; SSSE3 is part of every x86 level here.
+            unsafe { super::x86::deinterleave::<N>(t, src, dst, plane_stride, n) }
+        }
+    };
+}
+pub(super) use common_methods;

@@ -1,0 +1,68 @@
+//! Gathered rows (input stride ±k elements, |k| ≥ 2, output contiguous): register picks for stride ±2, byte
+//! shuffle lanes for small strides, one element at a time otherwise.
+
+use super::reverse::{shuffled, stream_head};
+use super::{Body, elements, lead_of};
+use crate::arch::{Arch, gather2};
+use crate::strategy::Lanes;
+
+/// Output contiguous, input stride `stride` elements (|stride| ≥ 2).
+#[derive(Clone, Copy)]
+pub(crate) struct GatherBody<'a, A, const N: usize> {
+    pub(crate) a: A,
+    pub(crate) len: usize,
+    pub(crate) stride: isize,
+    pub(crate) lanes: &'a Lanes,
+    pub(crate) stream: bool,
+}
+
+impl<A: Arch, const N: usize> Body for GatherBody<'_, A, N> {
+    type A = A;
+
+    #[inline(always)]
+    fn arch(&self) -> A {
+        self.a
+    }
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    unsafe fn run(&self, src: *const u8, dst: *mut u8, n: usize) {
+        let (a, k) = (self.a, self.stride);
+        let step = k.wrapping_mul(N as isize);
+        let mut done = 0;
+        if k == 2 || k == -2 {
+            if let Some(head) = stream_head::<A, N>(dst, n, self.stream) {
+                // SAFETY: the row's elements lie at src + i·k·N (every byte between them is in the input buffer,
+                // which spans the whole walk) and dst + i·N (Rows contract); after `head` elements dst is aligned
+                // to the register, as streaming stores need.
+                unsafe {
+                    elements::<N>(src, dst, 0, head, step, N as isize);
+                    let (s, d) = (src.wrapping_offset(head as isize * step), dst.add(head * N));
+                    done = head + gather2::<A, N>(a, s, d, n - head, k < 0, true);
+                }
+            }
+            if done == 0 {
+                // SAFETY: as above, with regular stores.
+                done = unsafe { gather2::<A, N>(a, src, dst, n, k < 0, false) };
+            }
+        }
+        // SAFETY: as above; the lanes check they were built for (N, k). Continues after the register prefix.
+        done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, done, n, k) };
+        // SAFETY: as above.
+        unsafe { elements::<N>(src, dst, done, n, step, N as isize) }
+    }
+
+    #[inline(always)]
+    fn lead(&self) -> (isize, isize) {
+        lead_of::<N>(self.len, self.stride)
+    }
+
+    #[inline(always)]
+    fn streams(&self) -> bool {
+        self.stream
+    }
+}

@@ -1,0 +1,323 @@
+//! Row kernels: one file per kind, each a [`Body`] generic over the level and the element width, wrapped into a
+//! type-erased [`Rows`] that the loop nests call once per run of rows. Conversions compose these kernels with a
+//! staging buffer ([`staged`]).
+//!
+//! Every body moves the bulk of a row through the level's registers and finishes the tail with scalar code, so
+//! each row length is correct on every level.
+
+use pulp::NullaryFnOnce;
+
+use crate::arch::Arch;
+use crate::plan::ElementOp;
+use crate::strategy::{Lanes, Movement, Strategy, TileWidth};
+use crate::tables::Planar;
+use crate::width::{Width, WidthVisitor};
+
+mod broadcast;
+mod copy;
+mod gather;
+mod planar;
+mod reverse;
+mod staged;
+mod strided;
+mod table;
+mod transpose;
+
+#[cfg(test)]
+pub(crate) use reverse::shuffled;
+
+/// A row kernel, type-erased: what the generated nests call.
+///
+/// # Safety (of calling the methods)
+///
+/// Every element the call moves — `count` rows of the kernel's length, or the first `len` elements of one row,
+/// with the strides, folded dimension or table the kernel was built for — lies inside readable input and writable
+/// output memory; output elements do not overlap each other or any input byte (a kernel built for in-place
+/// execution may read and write the very same elements).
+pub(crate) trait Rows: Sync {
+    /// Moves `count` rows; row `r` starts at `src + r·in_step` / `dst + r·out_step`.
+    ///
+    /// # Safety
+    ///
+    /// See the trait.
+    unsafe fn rows(&self, src: *const u8, dst: *mut u8, count: usize, in_step: isize, out_step: isize);
+
+    /// Moves the first `len` elements (at most the row's length) of the row starting at `src` / `dst`.
+    ///
+    /// # Safety
+    ///
+    /// See the trait.
+    unsafe fn span(&self, src: *const u8, dst: *mut u8, len: usize);
+}
+
+/// A row kernel generic over the level: moves `len` elements of one row.
+pub(crate) trait Body: Copy + Sync {
+    /// The level.
+    type A: Arch;
+
+    /// The level's token.
+    fn arch(&self) -> Self::A;
+
+    /// The row's length in elements.
+    fn len(&self) -> usize;
+
+    /// Moves the first `len` elements of the row at `src` / `dst`.
+    ///
+    /// # Safety
+    ///
+    /// As [`Rows::span`]; runs inside the level's target features.
+    unsafe fn run(&self, src: *const u8, dst: *mut u8, len: usize);
+
+    /// The input bytes `[a, b)`, relative to a row's `src`, that the body reads first (at most
+    /// [`params::PREFETCH_BYTES`](crate::params::PREFETCH_BYTES)): the next row's are prefetched while this one is
+    /// moved.
+    fn lead(&self) -> (isize, isize) {
+        (0, 0)
+    }
+
+    /// Whether the body issues non-temporal stores (a run then ends with a store fence).
+    fn streams(&self) -> bool {
+        false
+    }
+
+    /// Whether runs should go through [`Body::run2`], two rows at a time.
+    const PAIRED: bool = false;
+
+    /// Moves the first `len` elements of two rows, interleaving their work.
+    ///
+    /// # Safety
+    ///
+    /// As [`Body::run`] for both rows.
+    #[inline(always)]
+    unsafe fn run2(&self, s0: *const u8, d0: *mut u8, s1: *const u8, d1: *mut u8, len: usize) {
+        // SAFETY: forwarded contract.
+        unsafe {
+            self.run(s0, d0, len);
+            self.run(s1, d1, len);
+        }
+    }
+}
+
+/// The lead `[a, b)` of a row reading `n` elements of `N` bytes with stride `k` elements from `src`: forward from
+/// the first element, or downward from it when `k < 0`.
+#[inline(always)]
+pub(crate) fn lead_of<const N: usize>(n: usize, k: isize) -> (isize, isize) {
+    let span = ((n as isize - 1).saturating_mul(k.abs()).saturating_add(1)).saturating_mul(N as isize);
+    let len = span.min(crate::params::PREFETCH_BYTES as isize);
+    if k < 0 { (N as isize - len, N as isize) } else { (0, len) }
+}
+
+/// Moves elements `from..n` of a row one at a time.
+///
+/// # Safety
+///
+/// Elements `from..n` lie at `src + i·in_stride` (readable) and `dst + i·out_stride` (writable), in bounds.
+#[inline(always)]
+pub(crate) unsafe fn elements<const N: usize>(
+    src: *const u8,
+    dst: *mut u8,
+    from: usize,
+    n: usize,
+    in_stride: isize,
+    out_stride: isize,
+) {
+    let mut s = src.wrapping_offset(from as isize * in_stride);
+    let mut d = dst.wrapping_offset(from as isize * out_stride);
+    for _ in from..n {
+        // SAFETY: element i of the row, in bounds by this function's contract; unaligned accesses.
+        unsafe { d.cast::<[u8; N]>().write_unaligned(s.cast::<[u8; N]>().read_unaligned()) };
+        s = s.wrapping_offset(in_stride);
+        d = d.wrapping_offset(out_stride);
+    }
+}
+
+/// A [`Body`] as a [`Rows`]: each call enters the level's target features once and runs the whole run of rows
+/// inside them.
+pub(crate) struct Runner<B>(pub(crate) B);
+
+/// One call's work, run inside the level's target features.
+struct Run<'a, B> {
+    body: &'a B,
+    src: *const u8,
+    dst: *mut u8,
+    count: usize,
+    in_step: isize,
+    out_step: isize,
+    len: usize,
+}
+
+impl<B: Body> NullaryFnOnce for Run<'_, B> {
+    type Output = ();
+
+    #[inline(always)]
+    fn call(self) {
+        let Run { body, src, dst, count, in_step, out_step, len } = self;
+        let (mut s, mut d) = (src, dst);
+        if B::PAIRED {
+            let mut r = 0;
+            while r + 2 <= count {
+                let (s1, d1) = (s.wrapping_offset(in_step), d.wrapping_offset(out_step));
+                // SAFETY: rows r and r + 1 of the run, in bounds by the Rows contract.
+                unsafe { body.run2(s, d, s1, d1, len) };
+                s = s1.wrapping_offset(in_step);
+                d = d1.wrapping_offset(out_step);
+                r += 2;
+            }
+            if r < count {
+                // SAFETY: the last row of the run.
+                unsafe { body.run(s, d, len) };
+            }
+            return;
+        }
+        let (a, b) = body.lead();
+        for r in 0..count {
+            // PERF: hardware prefetchers follow a stream into the *adjacent* row but not a jump (a vertical flip
+            // reads rows backwards; crops skip part of each row): fetching the start of the next row while this
+            // one is moved took a descending-row copy from 1.41x to 1.11x of memcpy.
+            #[cfg(target_arch = "x86_64")]
+            if r + 1 < count {
+                let next = s.wrapping_offset(in_step);
+                let mut p = a;
+                while p < b {
+                    // SAFETY: a prefetch is only a hint and never faults, whatever the address.
+                    unsafe {
+                        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                            next.wrapping_offset(p).cast(),
+                        )
+                    };
+                    p += 64;
+                }
+            }
+            // SAFETY: row r of the run, in bounds by the Rows contract.
+            unsafe { body.run(s, d, len) };
+            s = s.wrapping_offset(in_step);
+            d = d.wrapping_offset(out_step);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if body.streams() {
+            // SAFETY: SSE is part of the x86-64 baseline. Non-temporal stores are weakly ordered: fence them before
+            // the chunk reports completion to other threads.
+            unsafe { core::arch::x86_64::_mm_sfence() };
+        }
+    }
+}
+
+impl<B: Body> Rows for Runner<B> {
+    unsafe fn rows(&self, src: *const u8, dst: *mut u8, count: usize, in_step: isize, out_step: isize) {
+        let len = self.0.len();
+        self.0.arch().vectorize(Run { body: &self.0, src, dst, count, in_step, out_step, len });
+    }
+
+    unsafe fn span(&self, src: *const u8, dst: *mut u8, len: usize) {
+        debug_assert!(len <= self.0.len());
+        self.0.arch().vectorize(Run { body: &self.0, src, dst, count: 1, in_step: 0, out_step: 0, len });
+    }
+}
+
+/// The kernel a caller asks for, with everything it needs; [`build`] turns it into a [`Rows`].
+#[derive(Clone, Copy)]
+pub(crate) enum Request<'a> {
+    /// Contiguous in both operands.
+    Copy,
+    /// Input stride −1 element, output contiguous.
+    Reverse(&'a Lanes),
+    /// Input stride `stride` elements, output contiguous.
+    Gather { stride: isize, lanes: &'a Lanes },
+    /// Input stride 0, output contiguous.
+    Broadcast,
+    /// Any strides.
+    Strided { in_stride: isize, out_stride: isize },
+    /// A table row of (input, output) offsets.
+    Table(&'a [(isize, isize)]),
+    /// A table row of input offsets; the output is contiguous.
+    TableGather(&'a [isize]),
+    /// A table row read contiguously and written at the output offsets of `pairs`.
+    TableScatter(&'a [(isize, isize)]),
+    /// A transpose: the row (`J`, input-contiguous) and the folded dimension (`I`: `ni` elements, input stride
+    /// `si`, output-contiguous); `dj` is the output stride of `J`.
+    Transpose { tile: TileWidth, ni: usize, si: isize, dj: isize },
+    /// Planes `ps` bytes apart in the input into pixels.
+    Interleave { tables: &'a Planar, ps: isize },
+    /// Pixels into planes `ps` bytes apart in the output.
+    Deinterleave { tables: &'a Planar, ps: isize },
+}
+
+/// Builds the row kernel `req` for rows of `len` elements of `width` bytes at level `a` and calls `f` with it.
+pub(crate) fn build<A: Arch>(
+    a: A,
+    req: Request<'_>,
+    width: Width,
+    len: usize,
+    stream: bool,
+    f: &mut dyn FnMut(&dyn Rows),
+) {
+    match req {
+        Request::Copy => f(&Runner(copy::CopyBody { a, bytes: width.bytes(), len, stream })),
+        Request::Transpose { tile, ni, si, dj } => transpose::build(a, tile, ni, si, dj, len, f),
+        Request::Interleave { tables, ps } => planar::build(a, tables, ps, true, len, f),
+        Request::Deinterleave { tables, ps } => planar::build(a, tables, ps, false, len, f),
+        _ => width.visit(ByWidth { a, req, len, stream, f }),
+    }
+}
+
+/// The width-generic kernels, built for `N`-byte elements.
+struct ByWidth<'a, 'f, A> {
+    a: A,
+    req: Request<'a>,
+    len: usize,
+    stream: bool,
+    f: &'f mut dyn FnMut(&dyn Rows),
+}
+
+impl<A: Arch> WidthVisitor for ByWidth<'_, '_, A> {
+    type Output = ();
+
+    fn visit<const N: usize>(self) {
+        let ByWidth { a, req, len, stream, f } = self;
+        match req {
+            Request::Reverse(lanes) => f(&Runner(reverse::ReverseBody::<A, N> { a, len, lanes, stream })),
+            Request::Gather { stride, lanes } => {
+                f(&Runner(gather::GatherBody::<A, N> { a, len, stride, lanes, stream }))
+            }
+            Request::Broadcast => f(&Runner(broadcast::BroadcastBody::<A, N> { a, len })),
+            Request::Strided { in_stride, out_stride } => {
+                f(&Runner(strided::StridedBody::<A, N> { a, len, in_stride, out_stride }))
+            }
+            Request::Table(pairs) => f(&Runner(table::TableBody::<A, N> { a, pairs })),
+            Request::TableGather(inputs) => f(&Runner(table::GatherTableBody::<A, N> { a, inputs })),
+            Request::TableScatter(pairs) => f(&Runner(table::ScatterTableBody::<A, N> { a, pairs })),
+            // Handled by `build` before the width visit.
+            Request::Copy | Request::Transpose { .. } | Request::Interleave { .. } | Request::Deinterleave { .. } => {
+                unreachable!("dispatched before the width visit")
+            }
+        }
+    }
+}
+
+/// Calls `f` with the row kernel of `strategy` at level `a` (`stream`: non-temporal stores where the kernel has
+/// them).
+pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mut dyn FnMut(&dyn Rows)) {
+    if !matches!(strategy.op(), ElementOp::Copy { .. }) {
+        return staged::build_staged(a, strategy, stream, f);
+    }
+    let g = strategy.geometry();
+    let row = g.row();
+    let fold = || g.fold().expect("Strategy::choose pairs the transposing kinds with a folded dimension");
+    let table = || g.table().expect("Strategy::choose pairs the table kind with a table");
+    let req = match strategy.movement() {
+        Movement::Copy => Request::Copy,
+        Movement::Reverse(lanes) => Request::Reverse(lanes),
+        Movement::Gather { stride, lanes } => Request::Gather { stride: *stride, lanes },
+        Movement::Broadcast => Request::Broadcast,
+        Movement::Strided => Request::Strided { in_stride: row.in_stride, out_stride: row.out_stride },
+        Movement::Table if table().contiguous() => Request::TableGather(table().inputs()),
+        Movement::Table => Request::Table(table().pairs()),
+        Movement::Transpose(tile) => {
+            let i = fold();
+            Request::Transpose { tile: *tile, ni: i.extent, si: i.in_stride, dj: row.out_stride }
+        }
+        Movement::Interleave(tables) => Request::Interleave { tables, ps: fold().in_stride },
+        Movement::Deinterleave(tables) => Request::Deinterleave { tables, ps: fold().out_stride },
+    };
+    build(a, req, strategy.width(), row.extent, stream, f)
+}

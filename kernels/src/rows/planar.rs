@@ -1,0 +1,130 @@
+//! Planes ↔ interleaved pixels of 2 to 4 channels: multi-source byte shuffles, the tail element by element.
+
+use pulp::NullaryFnOnce;
+
+use super::{Body, Rows, Runner};
+use crate::arch::Arch;
+use crate::tables::Planar;
+
+/// Interleaves (`t.interleave`) `n` pixels from planes `ps` bytes apart at `src` into contiguous pixels at `dst`, or
+/// deinterleaves `n` contiguous pixels at `src` into planes `ps` bytes apart at `dst`.
+///
+/// # Safety
+///
+/// Every element of the `t.planes` planes of `n` elements and of the `n` pixels is in bounds (readable on the input
+/// side, writable on the output side, not overlapping); `t` was built for `N`.
+#[inline(always)]
+pub(crate) unsafe fn planar<A: Arch, const N: usize>(
+    a: A,
+    t: &Planar,
+    src: *const u8,
+    ps: isize,
+    dst: *mut u8,
+    n: usize,
+) {
+    let p = t.planes;
+    let fits = t.width == N;
+    if t.interleave {
+        // SAFETY: plane c holds n readable elements at src + c·ps and dst n·p writable elements (contract).
+        let done = if fits { unsafe { a.interleave::<N>(t, src, ps, dst, n) } } else { 0 };
+        for j in done..n {
+            for c in 0..p {
+                // SAFETY: element j of plane c and its output, in bounds as above.
+                unsafe {
+                    let v = src.wrapping_offset(c as isize * ps).add(j * N).cast::<[u8; N]>().read_unaligned();
+                    dst.add((j * p + c) * N).cast::<[u8; N]>().write_unaligned(v);
+                }
+            }
+        }
+    } else {
+        // SAFETY: n·p readable elements at src, n writable elements of plane c at dst + c·ps (contract).
+        let done = if fits { unsafe { a.deinterleave::<N>(t, src, dst, ps, n) } } else { 0 };
+        for j in done..n {
+            for c in 0..p {
+                // SAFETY: element c of pixel j and its output, in bounds as above.
+                unsafe {
+                    let v = src.add((j * p + c) * N).cast::<[u8; N]>().read_unaligned();
+                    dst.wrapping_offset(c as isize * ps).add(j * N).cast::<[u8; N]>().write_unaligned(v);
+                }
+            }
+        }
+    }
+}
+
+/// The planar row kernel: the row is the pixel dimension.
+#[derive(Clone, Copy)]
+pub(crate) struct PlanarBody<'a, A, const N: usize> {
+    a: A,
+    tables: &'a Planar,
+    ps: isize,
+    len: usize,
+}
+
+impl<A: Arch, const N: usize> Body for PlanarBody<'_, A, N> {
+    type A = A;
+
+    #[inline(always)]
+    fn arch(&self) -> A {
+        self.a
+    }
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    unsafe fn run(&self, src: *const u8, dst: *mut u8, len: usize) {
+        // SAFETY: the row's pixels and planes are in bounds (Rows contract).
+        unsafe { planar::<A, N>(self.a, self.tables, src, self.ps, dst, len) }
+    }
+}
+
+/// Builds the planar row kernel of `tables` (whose direction must be `interleave`).
+pub(super) fn build<A: Arch>(
+    a: A,
+    tables: &Planar,
+    ps: isize,
+    interleave: bool,
+    len: usize,
+    f: &mut dyn FnMut(&dyn Rows),
+) {
+    debug_assert_eq!(tables.interleave, interleave);
+    match tables.width {
+        1 => f(&Runner(PlanarBody::<A, 1> { a, tables, ps, len })),
+        2 => f(&Runner(PlanarBody::<A, 2> { a, tables, ps, len })),
+        4 => f(&Runner(PlanarBody::<A, 4> { a, tables, ps, len })),
+        _ => f(&Runner(PlanarBody::<A, 8> { a, tables, ps, len })),
+    }
+}
+
+/// A planar move compiled for a level: `(tables, src, ps, dst, n)` as [`planar`].
+pub(crate) type PlanarFn = unsafe fn(&Planar, *const u8, isize, *mut u8, usize);
+
+/// The [`PlanarFn`] of `width`-byte elements at level `A`.
+pub(crate) fn planar_fn<A: Arch>(width: usize) -> PlanarFn {
+    struct Job<'a, A, const N: usize>(A, &'a Planar, *const u8, isize, *mut u8, usize);
+    impl<A: Arch, const N: usize> NullaryFnOnce for Job<'_, A, N> {
+        type Output = ();
+        #[inline(always)]
+        fn call(self) {
+            let Job(a, t, src, ps, dst, n) = self;
+            // SAFETY: forwarded from the PlanarFn contract.
+            unsafe { planar::<A, N>(a, t, src, ps, dst, n) }
+        }
+    }
+    /// # Safety
+    ///
+    /// As [`planar`], on a CPU running level `A`.
+    unsafe fn entry<A: Arch, const N: usize>(t: &Planar, src: *const u8, ps: isize, dst: *mut u8, n: usize) {
+        // SAFETY: the caller guarantees the level.
+        let a = unsafe { A::assume() };
+        a.vectorize(Job::<A, N>(a, t, src, ps, dst, n))
+    }
+    match width {
+        1 => entry::<A, 1>,
+        2 => entry::<A, 2>,
+        4 => entry::<A, 4>,
+        _ => entry::<A, 8>,
+    }
+}

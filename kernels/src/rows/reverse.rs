@@ -1,0 +1,116 @@
+//! Reversed rows (input stride −1 element, output contiguous): register permutes for power-of-two widths, byte
+//! shuffle lanes for pixels of 3, 6 or 12 bytes.
+
+use super::{Body, elements, lead_of};
+use crate::arch::{Arch, reverse};
+use crate::strategy::Lanes;
+
+/// Elements to copy one by one before `dst` is aligned to the register, when `stream` is asked for and possible
+/// (the output must be aligned to whole elements); `None` means regular stores.
+#[inline(always)]
+pub(super) fn stream_head<A: Arch, const N: usize>(dst: *mut u8, n: usize, stream: bool) -> Option<usize> {
+    let v = A::BYTES;
+    let mis = dst as usize & (v - 1);
+    if !stream || v < 32 || !N.is_power_of_two() || !mis.is_multiple_of(N) {
+        return None;
+    }
+    let head = ((v - mis) & (v - 1)) / N;
+    (head < n).then_some(head)
+}
+
+/// Continues a contiguous-output row of `n` elements read with stride `k` elements from element `from`, through
+/// the widest shuffle lanes the level has (64-byte VBMI lanes, then 16-byte `pshufb` lanes); returns the elements
+/// done (the caller finishes the tail).
+///
+/// # Safety
+///
+/// The row's elements lie at `src + i·k·N` (readable, with every byte between them) and `dst + i·N` (writable).
+#[inline(always)]
+pub(crate) unsafe fn shuffled<A: Arch, const N: usize>(
+    a: A,
+    lanes: &Lanes,
+    src: *const u8,
+    dst: *mut u8,
+    mut from: usize,
+    n: usize,
+    k: isize,
+) -> usize {
+    let at = |from: usize| (src.wrapping_offset(from as isize * k * N as isize), dst.wrapping_add(from * N));
+    if let Some(t) = lanes.wide.as_ref().filter(|t| t.fits(N, k) && n >= from + t.slack) {
+        // Lane l starts at element from + l·E; the last one at most at n - slack (E = 64 / N).
+        let elems = 64 / N;
+        let count = (n - from - t.slack) / elems + 1;
+        let (s, d) = at(from);
+        // SAFETY: every lane starts at an element j ≤ n - slack, so its windows and store stay in the row (the
+        // tables' slack, built for (N, k) as checked).
+        let done = unsafe { a.wide_lanes(t, s, elems as isize * k * N as isize, d, elems * N, count) };
+        from += done * elems;
+    }
+    if let Some(t) = lanes.narrow.as_ref().filter(|t| t.fits(N, k) && n >= from + t.slack) {
+        let elems = 16 / N;
+        let count = (n - from - t.slack) / elems + 1;
+        let (s, d) = at(from);
+        // SAFETY: as above, for the 16-byte lanes.
+        let done = unsafe { a.shuffle_lanes(t, s, elems as isize * k * N as isize, d, elems * N, count) };
+        from += done * elems;
+    }
+    from
+}
+
+/// Output contiguous, input stride −1 element.
+#[derive(Clone, Copy)]
+pub(crate) struct ReverseBody<'a, A, const N: usize> {
+    pub(crate) a: A,
+    pub(crate) len: usize,
+    pub(crate) lanes: &'a Lanes,
+    pub(crate) stream: bool,
+}
+
+impl<A: Arch, const N: usize> Body for ReverseBody<'_, A, N> {
+    type A = A;
+
+    #[inline(always)]
+    fn arch(&self) -> A {
+        self.a
+    }
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    unsafe fn run(&self, src: *const u8, dst: *mut u8, n: usize) {
+        let a = self.a;
+        let mut done = 0;
+        if let Some(head) = stream_head::<A, N>(dst, n, self.stream) {
+            // SAFETY: the row's elements lie at src - i·N and dst + i·N, in bounds (Rows contract); after `head`
+            // elements dst is aligned to the register, as streaming stores need.
+            unsafe {
+                elements::<N>(src, dst, 0, head, -(N as isize), N as isize);
+                let (s, d) = (src.wrapping_sub(head * N), dst.add(head * N));
+                done = head + reverse::<A, N>(a, s, d, n - head, true);
+            }
+        }
+        if done == 0 {
+            // SAFETY: as above, regular stores.
+            done = unsafe { reverse::<A, N>(a, src, dst, n, false) };
+        }
+        if done == 0 {
+            // SAFETY: as above; the lanes check they were built for (N, -1).
+            done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, 0, n, -1) };
+        }
+        // SAFETY: as above.
+        unsafe { elements::<N>(src, dst, done, n, -(N as isize), N as isize) }
+    }
+
+    #[inline(always)]
+    fn lead(&self) -> (isize, isize) {
+        lead_of::<N>(self.len, -1)
+    }
+
+    #[inline(always)]
+    fn streams(&self) -> bool {
+        self.stream
+    }
+}

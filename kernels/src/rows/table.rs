@@ -1,0 +1,130 @@
+//! Table rows: short rows whose innermost dimensions were absorbed into a table of element offsets (built and
+//! proven by the walk), one element per entry.
+
+use super::Body;
+use crate::arch::Arch;
+
+/// One element per entry of (input, output) byte offsets.
+#[derive(Clone, Copy)]
+pub(crate) struct TableBody<'a, A, const N: usize> {
+    pub(crate) a: A,
+    pub(crate) pairs: &'a [(isize, isize)],
+}
+
+impl<A: Arch, const N: usize> Body for TableBody<'_, A, N> {
+    type A = A;
+
+    #[inline(always)]
+    fn arch(&self) -> A {
+        self.a
+    }
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    #[inline(always)]
+    unsafe fn run(&self, src: *const u8, dst: *mut u8, len: usize) {
+        for &(i, o) in &self.pairs[..len.min(self.pairs.len())] {
+            // SAFETY: each entry is the offset of an element of the walk relative to its row base (Walk::tabulate
+            // built the table from the proven dimensions), in bounds by the Rows contract.
+            unsafe {
+                let v = src.wrapping_offset(i).cast::<[u8; N]>().read_unaligned();
+                dst.wrapping_offset(o).cast::<[u8; N]>().write_unaligned(v);
+            }
+        }
+    }
+}
+
+/// A table row whose output is contiguous: only input offsets, sequential stores.
+#[derive(Clone, Copy)]
+pub(crate) struct GatherTableBody<'a, A, const N: usize> {
+    pub(crate) a: A,
+    pub(crate) inputs: &'a [isize],
+}
+
+impl<A: Arch, const N: usize> Body for GatherTableBody<'_, A, N> {
+    type A = A;
+
+    #[inline(always)]
+    fn arch(&self) -> A {
+        self.a
+    }
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.inputs.len()
+    }
+
+    #[inline(always)]
+    unsafe fn run(&self, src: *const u8, dst: *mut u8, len: usize) {
+        for (j, &i) in self.inputs[..len.min(self.inputs.len())].iter().enumerate() {
+            // SAFETY: entry j is the input offset of element j of a table row, whose output is element j of the
+            // row's contiguous output; both in bounds by the Rows contract (Walk::tabulate built the table).
+            unsafe { gather_one::<N>(src, dst, i, j) };
+        }
+    }
+
+    // PERF: two rows per pass over the table: twice the independent loads in flight per offset read (the rank-8
+    // public case went from 1.28 to ~1.0 µs).
+    const PAIRED: bool = true;
+
+    #[inline(always)]
+    unsafe fn run2(&self, s0: *const u8, d0: *mut u8, s1: *const u8, d1: *mut u8, len: usize) {
+        for (j, &i) in self.inputs[..len.min(self.inputs.len())].iter().enumerate() {
+            // SAFETY: as in `run`, for both rows.
+            unsafe {
+                gather_one::<N>(s0, d0, i, j);
+                gather_one::<N>(s1, d1, i, j);
+            }
+        }
+    }
+}
+
+/// Copies the element at input offset `i` to output element `j`.
+///
+/// # Safety
+///
+/// Both are elements of a table row in bounds.
+#[inline(always)]
+unsafe fn gather_one<const N: usize>(src: *const u8, dst: *mut u8, i: isize, j: usize) {
+    // SAFETY: forwarded contract; unaligned accesses.
+    unsafe {
+        let v = src.wrapping_offset(i).cast::<[u8; N]>().read_unaligned();
+        dst.add(j * N).cast::<[u8; N]>().write_unaligned(v);
+    }
+}
+
+/// A table row read contiguously (a staging buffer) and written at the output offsets of the table.
+#[derive(Clone, Copy)]
+pub(crate) struct ScatterTableBody<'a, A, const N: usize> {
+    pub(crate) a: A,
+    pub(crate) pairs: &'a [(isize, isize)],
+}
+
+impl<A: Arch, const N: usize> Body for ScatterTableBody<'_, A, N> {
+    type A = A;
+
+    #[inline(always)]
+    fn arch(&self) -> A {
+        self.a
+    }
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    #[inline(always)]
+    unsafe fn run(&self, src: *const u8, dst: *mut u8, len: usize) {
+        for (j, &(_, o)) in self.pairs[..len.min(self.pairs.len())].iter().enumerate() {
+            // SAFETY: element j of the contiguous source, and the output offset of element j of a table row (in
+            // bounds by the Rows contract).
+            unsafe {
+                let v = src.add(j * N).cast::<[u8; N]>().read_unaligned();
+                dst.wrapping_offset(o).cast::<[u8; N]>().write_unaligned(v);
+            }
+        }
+    }
+}

@@ -1,0 +1,336 @@
+//! Where a walk's strategy is chosen: which dimension is the row, what the row kernel absorbs, and how elements
+//! move along it ([`Movement`], one enum whose variants carry their tables). Pure integer code over a proven
+//! [`Walk`]; the geometry it picks comes from the walk, so a wrong choice here can be slow, never unsafe.
+
+use core::fmt;
+
+use crate::params;
+use crate::plan::{Dim, ElementOp};
+use crate::tables::{Planar, Shuffle, WideShuffle};
+use crate::walk::{Geometry, PlanError, Walk};
+use crate::width::Width;
+
+/// How the innermost dimension (the row) of a walk is moved; derived from its strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RowKind {
+    /// Both operands contiguous: one bulk copy (or conversion) per row.
+    Copy,
+    /// Output contiguous, input stepping back one element: a reversed row.
+    Reverse,
+    /// Output contiguous, input stride 0: one element repeated.
+    Broadcast,
+    /// Output contiguous, input stride `stride` elements (|stride| ≥ 2).
+    Gather {
+        /// Input step in elements.
+        stride: isize,
+    },
+    /// Anything else (strided output, input strides that are not whole elements).
+    Strided,
+    /// Short rows: the innermost dimensions are absorbed into a table of (input, output) offsets, one element per
+    /// entry (tiny and high-rank walks, where loop overhead would dominate).
+    Table {
+        /// Elements per table row.
+        len: usize,
+    },
+    /// The output's contiguous dimension is not the input's: a 2-D transpose of the two, through cache-line
+    /// blocks of 8×8 in-register tiles.
+    Transpose {
+        /// Extent of the output-contiguous dimension folded into the kernel.
+        rows: usize,
+    },
+    /// Planes into interleaved elements (CHW → HWC with 2 to 4 channels).
+    Interleave {
+        /// Number of planes (channels).
+        planes: usize,
+    },
+    /// Interleaved elements into planes (HWC → CHW with 2 to 4 channels).
+    Deinterleave {
+        /// Number of planes (channels).
+        planes: usize,
+    },
+}
+
+impl fmt::Display for RowKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RowKind::Copy => f.write_str("contiguous copy"),
+            RowKind::Reverse => f.write_str("reverse"),
+            RowKind::Broadcast => f.write_str("broadcast"),
+            RowKind::Gather { stride } => write!(f, "gather (input stride {stride})"),
+            RowKind::Strided => f.write_str("strided"),
+            RowKind::Table { len } => write!(f, "table of {len} offsets"),
+            RowKind::Transpose { rows } => write!(f, "transpose ({rows} rows, 8x8 tiles)"),
+            RowKind::Interleave { planes } => write!(f, "interleave of {planes} planes"),
+            RowKind::Deinterleave { planes } => write!(f, "deinterleave into {planes} planes"),
+        }
+    }
+}
+
+impl RowKind {
+    /// The kind of a row of `width`-byte elements with the given byte strides.
+    pub fn classify(width: usize, in_stride: isize, out_stride: isize) -> RowKind {
+        classify(width, width, in_stride, out_stride)
+    }
+}
+
+/// The kind of a row reading `iw`-byte and writing `ow`-byte elements.
+fn classify(iw: usize, ow: usize, in_stride: isize, out_stride: isize) -> RowKind {
+    let (iw, ow) = (iw as isize, ow as isize);
+    if out_stride != ow {
+        return RowKind::Strided;
+    }
+    match in_stride {
+        s if s == iw => RowKind::Copy,
+        s if s == -iw => RowKind::Reverse,
+        0 => RowKind::Broadcast,
+        s if s % iw == 0 => RowKind::Gather { stride: s / iw },
+        _ => RowKind::Strided,
+    }
+}
+
+/// Shuffle tables for a reversed or gathered row whose pattern no register permute expresses, widest first.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lanes {
+    pub(crate) wide: Option<WideShuffle>,
+    pub(crate) narrow: Option<Shuffle>,
+}
+
+impl Lanes {
+    fn new(width: usize, k: isize) -> Lanes {
+        Lanes { wide: WideShuffle::new(width, k), narrow: Shuffle::new(width, k) }
+    }
+}
+
+/// An element width the transposing kernels take (a power of two).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TileWidth {
+    W1,
+    W2,
+    W4,
+    W8,
+    W16,
+}
+
+impl TileWidth {
+    fn of(bytes: usize) -> Option<TileWidth> {
+        Some(match bytes {
+            1 => TileWidth::W1,
+            2 => TileWidth::W2,
+            4 => TileWidth::W4,
+            8 => TileWidth::W8,
+            16 => TileWidth::W16,
+            _ => return None,
+        })
+    }
+}
+
+/// How elements move along the row (and the folded dimension). For a conversion the movement is that of the
+/// *input* elements into a contiguous staging buffer (for the row kinds), or of the *converted* elements out of it
+/// (for the transposing kinds).
+#[derive(Clone, Debug)]
+pub(crate) enum Movement {
+    /// Both operands contiguous.
+    Copy,
+    /// Input stride −1 element, output contiguous.
+    Reverse(Lanes),
+    /// Input stride `stride` elements (|stride| ≥ 2), output contiguous.
+    Gather { stride: isize, lanes: Lanes },
+    /// Input stride 0, output contiguous.
+    Broadcast,
+    /// Any strides, one element at a time.
+    Strided,
+    /// A table row (the geometry holds the offsets).
+    Table,
+    /// 2-D transpose of the row (input-contiguous) and the folded dimension (output-contiguous).
+    Transpose(TileWidth),
+    /// Planes (the folded dimension) into interleaved pixels (the row).
+    Interleave(Planar),
+    /// Interleaved pixels (the row) into planes (the folded dimension).
+    Deinterleave(Planar),
+}
+
+/// A walk's chosen execution: geometry, movement, and the default store policy.
+#[derive(Clone, Debug)]
+pub(crate) struct Strategy {
+    geometry: Geometry,
+    movement: Movement,
+    /// The width the movement's kernel moves: the element width of a copy; for a conversion the input width (row
+    /// kinds) or the output width (transposing kinds).
+    width: Width,
+    op: ElementOp,
+    stream: bool,
+}
+
+impl Strategy {
+    /// Chooses the strategy of `walk`.
+    ///
+    /// # Errors
+    ///
+    /// [`PlanError::Inconsistent`] if no geometry could be derived (a bug, reported rather than run).
+    pub(crate) fn choose(walk: &Walk) -> Result<Strategy, PlanError> {
+        let plan = walk.plan();
+        let op = *plan.op();
+        let (iw, ow) = (plan.in_width(), plan.out_width());
+        let dims = walk.dims();
+        let rank = dims.len();
+        let row = dims[rank - 1];
+        let converting = !matches!(op, ElementOp::Copy { .. });
+        let width_of = |bytes: usize| Width::from_bytes(bytes).ok_or(PlanError::Inconsistent);
+
+        let (geometry, movement, width) = if let Some((g, m, w)) = transpose(walk, iw, ow, converting) {
+            (g, m, w)
+        } else if row.extent * ow < params::TABLE_ROW_BYTES && rank >= 2 {
+            // Absorb the innermost dimensions into a table row of at most TABLE_MAX elements.
+            let mut keep = rank - 1;
+            let mut len = row.extent;
+            while keep > 0 && len * dims[keep - 1].extent <= params::TABLE_MAX {
+                keep -= 1;
+                len *= dims[keep].extent;
+            }
+            match walk.tabulate(keep, params::TABLE_MAX) {
+                Some(g) if keep < rank - 1 => (g, Movement::Table, width_of(iw)?),
+                _ => row_geometry(walk, iw, ow)?,
+            }
+        } else {
+            row_geometry(walk, iw, ow)?
+        };
+
+        // Footprint: the bytes the walk touches — its output plus the input it actually reads. A row reading every
+        // k-th element pulls in up to a whole cache line per element; skipped outer slices cost nothing.
+        let out_bytes = walk.bytes_written();
+        let (w, step) = (iw as isize, row.in_stride.unsigned_abs() as isize);
+        let amplification = if row.in_stride == 0 { 0 } else { (step / w).clamp(1, (64 / w).max(1)) as usize };
+        let read = walk.elements().saturating_mul(iw).saturating_mul(amplification);
+        let footprint = out_bytes.saturating_add(read);
+        let g_row = geometry.row();
+        let stream = footprint >= params::STREAM_FOOTPRINT_BYTES
+            && g_row.extent * ow >= params::STREAM_MIN_ROW_BYTES
+            && geometry.table().is_none();
+        Ok(Strategy { geometry, movement, width, op, stream })
+    }
+
+    /// The geometry the nest and row kernel walk.
+    pub(crate) fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// How elements move along the row.
+    pub(crate) fn movement(&self) -> &Movement {
+        &self.movement
+    }
+
+    /// The width the movement's kernel moves.
+    pub(crate) fn width(&self) -> Width {
+        self.width
+    }
+
+    /// What happens to each element.
+    pub(crate) fn op(&self) -> &ElementOp {
+        &self.op
+    }
+
+    /// Whether non-temporal stores are the default (the footprint leaves the caches and rows are long).
+    pub(crate) fn stream(&self) -> bool {
+        self.stream
+    }
+
+    /// The public name of the row kernel.
+    pub(crate) fn kind(&self) -> RowKind {
+        let g = &self.geometry;
+        match &self.movement {
+            Movement::Copy => RowKind::Copy,
+            Movement::Reverse(_) => RowKind::Reverse,
+            Movement::Gather { stride, .. } => RowKind::Gather { stride: *stride },
+            Movement::Broadcast => RowKind::Broadcast,
+            Movement::Strided => RowKind::Strided,
+            Movement::Table => RowKind::Table { len: g.row().extent },
+            Movement::Transpose(_) => RowKind::Transpose { rows: g.fold().map_or(1, |d| d.extent) },
+            Movement::Interleave(t) => RowKind::Interleave { planes: t.planes },
+            Movement::Deinterleave(t) => RowKind::Deinterleave { planes: t.planes },
+        }
+    }
+}
+
+/// The plain geometry (last dimension as the row) and the movement its strides call for.
+fn row_geometry(walk: &Walk, iw: usize, ow: usize) -> Result<(Geometry, Movement, Width), PlanError> {
+    let rank = walk.dims().len();
+    let g = walk.geometry(rank - 1, None).ok_or(PlanError::Inconsistent)?;
+    let row = g.row();
+    let movement = match classify(iw, ow, row.in_stride, row.out_stride) {
+        RowKind::Copy => Movement::Copy,
+        RowKind::Reverse => Movement::Reverse(Lanes::new(iw, -1)),
+        RowKind::Broadcast => Movement::Broadcast,
+        RowKind::Gather { stride } => Movement::Gather { stride, lanes: Lanes::new(iw, stride) },
+        _ => Movement::Strided,
+    };
+    Ok((g, movement, Width::from_bytes(iw).ok_or(PlanError::Inconsistent)?))
+}
+
+/// Recognizes a transpose: the row (the output's contiguous dimension, `I`) is strided in the input while another
+/// dimension `J` is contiguous in the input. Folds one of the two into the kernel and makes the other the row:
+/// tiles when both have at least 8 elements, interleave when `I` has 2 to 4 (planes into pixels), deinterleave
+/// when `J` has 2 to 4 (pixels into planes). A conversion's kernels move converted (output-width) elements.
+fn transpose(walk: &Walk, iw: usize, ow: usize, converting: bool) -> Option<(Geometry, Movement, Width)> {
+    let dims = walk.dims();
+    let rank = dims.len();
+    if rank < 2 {
+        return None;
+    }
+    let ipos = rank - 1;
+    let i: Dim = dims[ipos];
+    let (iws, ows) = (iw as isize, ow as isize);
+    if i.out_stride != ows || i.in_stride == iws {
+        return None;
+    }
+    let jpos = (0..ipos).rev().find(|&k| dims[k].in_stride == iws)?;
+    let j = dims[jpos];
+    // The kernels move elements of this width (output elements for a conversion, staged first).
+    let kw = if converting { ow } else { iw };
+    let width = Width::from_bytes(kw)?;
+    if i.extent >= 8 && j.extent >= 8 {
+        let tile = TileWidth::of(kw)?;
+        return Some((walk.geometry(jpos, Some(ipos))?, Movement::Transpose(tile), width));
+    }
+    if (2..=4).contains(&i.extent) && j.extent >= 16 && j.out_stride == i.extent as isize * ows {
+        let t = Planar::new(kw, i.extent, true)?;
+        return Some((walk.geometry(jpos, Some(ipos))?, Movement::Interleave(t), width));
+    }
+    if (2..=4).contains(&j.extent) && i.extent >= 16 && i.in_stride == j.extent as isize * iws {
+        let t = Planar::new(kw, j.extent, false)?;
+        return Some((walk.geometry(ipos, Some(jpos))?, Movement::Deinterleave(t), width));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::Plan;
+
+    fn kind(width: usize, dims: &[(usize, isize, isize)]) -> RowKind {
+        let dims = dims.iter().map(|&(extent, in_stride, out_stride)| Dim { extent, in_stride, out_stride }).collect();
+        let walk = Walk::new(&Plan::copy(width, 4096, 0, dims)).unwrap();
+        Strategy::choose(&walk).unwrap().kind()
+    }
+
+    #[test]
+    fn classify_rows() {
+        assert_eq!(RowKind::classify(4, 4, 4), RowKind::Copy);
+        assert_eq!(RowKind::classify(4, -4, 4), RowKind::Reverse);
+        assert_eq!(RowKind::classify(4, 0, 4), RowKind::Broadcast);
+        assert_eq!(RowKind::classify(4, -12, 4), RowKind::Gather { stride: -3 });
+        assert_eq!(RowKind::classify(4, 6, 4), RowKind::Strided);
+        assert_eq!(RowKind::classify(4, 4, 8), RowKind::Strided);
+    }
+
+    #[test]
+    fn strategies_of_named_layouts() {
+        assert_eq!(kind(4, &[(100, 4, 4)]), RowKind::Copy);
+        assert_eq!(kind(1, &[(2, 64, 16), (16, 1, 1)]), RowKind::Table { len: 32 });
+        // 2-D transpose: output rows of 20 (input stride 80), input rows of 20 contiguous.
+        assert_eq!(kind(4, &[(20, 4, 80), (20, 80, 4)]), RowKind::Transpose { rows: 20 });
+        assert_eq!(kind(2, &[(64, 2, 6), (3, 128, 2)]), RowKind::Interleave { planes: 3 });
+        assert_eq!(kind(2, &[(3, 2, 128), (64, 6, 2)]), RowKind::Deinterleave { planes: 3 });
+    }
+}

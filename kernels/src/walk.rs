@@ -1,0 +1,364 @@
+//! [`Walk`]: a [`Plan`] proven safe to execute. This file is the safety proof every kernel relies on.
+//!
+//! For any plan, [`Walk::new`] either fails or establishes, in checked arithmetic:
+//! 1. every input element a coordinate names lies in `0..input_bytes_needed()` and every output element in
+//!    `0..output_bytes_needed()`, both at most `isize::MAX`;
+//! 2. no two output elements share a byte (so parallel chunks never race, and a write never clobbers another);
+//! 3. the element widths are ones the kernels handle.
+//!
+//! The kernels never walk the plan's dimensions directly: they walk a [`Geometry`], which only this file can build
+//! and which is always a *partition* of the proven dimensions (an outer nest, a row, optionally a dimension folded
+//! into the row kernel, or the innermost dimensions tabulated as offsets). So whatever the strategy chooses, every
+//! address the kernels form is one of the proven ones.
+
+use core::fmt;
+
+use crate::overlap::{Overlap, find_overlap};
+use crate::plan::{Dim, ElementOp, MAX_RANK, Plan};
+use crate::width::Width;
+
+/// Why a [`Plan`] cannot become a [`Walk`]. The planner in `strider` only builds valid plans; these errors exist
+/// so that this crate's safe API stays sound on its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PlanError {
+    /// `dims` is empty or longer than [`MAX_RANK`].
+    Rank(usize),
+    /// The element width has no kernel.
+    Width(usize),
+    /// The element operation is not defined for its types (scale/bias of a non-float type).
+    Op,
+    /// A dimension has extent 0.
+    EmptyDim(usize),
+    /// An address of the operand falls below 0 or beyond `isize::MAX`, or its computation overflows.
+    AddressRange(&'static str),
+    /// The strategy's geometry does not walk exactly the plan's dimensions (a bug in this crate, caught before any
+    /// memory is touched).
+    Inconsistent,
+    /// Two output elements share a byte.
+    OverlappingOutput,
+    /// The overlap search could not decide.
+    OverlapUndecided,
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanError::Rank(r) => write!(f, "a plan has 1 to {MAX_RANK} dimensions, not {r}"),
+            PlanError::Width(w) => write!(f, "no kernel moves {w}-byte elements"),
+            PlanError::Op => f.write_str("the element operation is not defined for its element types"),
+            PlanError::EmptyDim(d) => write!(f, "dimension {d} of the plan has extent 0"),
+            PlanError::AddressRange(op) => write!(f, "the {op} addresses fall outside 0..=isize::MAX"),
+            PlanError::OverlappingOutput => f.write_str("two output elements of the plan share a byte"),
+            PlanError::OverlapUndecided => f.write_str("could not decide whether output elements overlap"),
+            PlanError::Inconsistent => f.write_str("internal error: the derived geometry does not match its plan"),
+        }
+    }
+}
+
+impl std::error::Error for PlanError {}
+
+/// A [`Plan`] checked for execution: every address it touches is known and in range, and the output never
+/// writes a byte twice.
+#[derive(Clone, Debug)]
+pub struct Walk {
+    plan: Plan,
+    in_need: usize,
+    out_need: usize,
+    elements: usize,
+}
+
+/// `[lo, hi]`, the lowest and highest byte (inclusive of the element's last byte) an operand's walk touches, in
+/// checked arithmetic; `None` when it overflows or leaves `0..=isize::MAX`.
+fn reach(base: usize, width: usize, dims: &[Dim], stride: impl Fn(&Dim) -> isize) -> Option<(usize, usize)> {
+    let mut lo = i128::try_from(base).ok()?;
+    let mut hi = lo.checked_add(i128::try_from(width).ok()? - 1)?;
+    for d in dims {
+        // (extent − 1)·stride < 2^64 · 2^63 fits i128; the running sums are checked.
+        let r = (i128::try_from(d.extent).ok()? - 1).checked_mul(stride(d) as i128)?;
+        if r < 0 {
+            lo = lo.checked_add(r)?;
+        } else {
+            hi = hi.checked_add(r)?;
+        }
+    }
+    let max = isize::MAX as i128;
+    (lo >= 0 && hi < max).then_some((lo as usize, hi as usize))
+}
+
+impl Walk {
+    /// Checks `plan`.
+    ///
+    /// # Errors
+    ///
+    /// [`PlanError`] when the plan has no dimensions or more than [`MAX_RANK`], an empty dimension, an unsupported
+    /// width or operation, addresses outside `0..=isize::MAX` (or whose computation overflows), or output elements
+    /// that overlap.
+    pub fn new(plan: &Plan) -> Result<Walk, PlanError> {
+        let dims = plan.dims();
+        let rank = dims.len();
+        if rank == 0 || rank > MAX_RANK {
+            return Err(PlanError::Rank(rank));
+        }
+        match *plan.op() {
+            ElementOp::Copy { width } => {
+                Width::from_bytes(width).ok_or(PlanError::Width(width))?;
+            }
+            ElementOp::Cast { .. } => {}
+            ElementOp::ScaleBias { ty, .. } => {
+                if !ty.is_float() {
+                    return Err(PlanError::Op);
+                }
+            }
+        }
+        if let Some(k) = dims.iter().position(|d| d.extent == 0) {
+            return Err(PlanError::EmptyDim(k));
+        }
+        let (iw, ow) = (plan.in_width(), plan.out_width());
+        let (_, in_hi) = reach(plan.in_base(), iw, dims, |d| d.in_stride).ok_or(PlanError::AddressRange("input"))?;
+        let (_, out_hi) =
+            reach(plan.out_base(), ow, dims, |d| d.out_stride).ok_or(PlanError::AddressRange("output"))?;
+        // Byte-level injectivity of the output: the element's bytes are one more dimension of stride 1.
+        let mut sizes: Vec<u64> = dims.iter().map(|d| d.extent as u64).collect();
+        let mut strides: Vec<i64> = dims.iter().map(|d| d.out_stride as i64).collect();
+        sizes.push(ow as u64);
+        strides.push(1);
+        match find_overlap(&sizes, &strides) {
+            Overlap::Disjoint => {}
+            Overlap::Collision { .. } => return Err(PlanError::OverlappingOutput),
+            Overlap::Undecided => return Err(PlanError::OverlapUndecided),
+        }
+        // Injective at byte level inside 0..=isize::MAX: the element count times the width fits.
+        let elements = dims.iter().map(|d| d.extent).product();
+        Ok(Walk { plan: plan.clone(), in_need: in_hi + 1, out_need: out_hi + 1, elements })
+    }
+
+    /// The plan this walk executes.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// Bytes the input buffer must hold.
+    pub fn input_bytes_needed(&self) -> usize {
+        self.in_need
+    }
+
+    /// Bytes the output buffer must hold.
+    pub fn output_bytes_needed(&self) -> usize {
+        self.out_need
+    }
+
+    /// Elements written.
+    pub fn elements(&self) -> usize {
+        self.elements
+    }
+
+    /// Bytes written (the element count times the output width).
+    pub fn bytes_written(&self) -> usize {
+        self.elements * self.plan.out_width()
+    }
+
+    /// Whether input and output address the same bytes element for element (same widths, bases and strides of
+    /// every dimension): the walk may then run with one buffer as both operands.
+    pub fn is_in_place(&self) -> bool {
+        let p = &self.plan;
+        p.in_width() == p.out_width()
+            && p.in_base() == p.out_base()
+            && p.dims().iter().all(|d| d.extent == 1 || d.in_stride == d.out_stride)
+    }
+
+    /// The proven dimensions, outermost first.
+    pub(crate) fn dims(&self) -> &[Dim] {
+        self.plan.dims()
+    }
+
+    /// The geometry with dimension `row` as the row, `fold` (if any) folded into the row kernel, and every other
+    /// dimension in the outer nest in plan order. `None` unless `row` and `fold` are distinct dimensions.
+    pub(crate) fn geometry(&self, row: usize, fold: Option<usize>) -> Option<Geometry> {
+        let dims = self.dims();
+        if row >= dims.len() || fold.is_some_and(|f| f >= dims.len() || f == row) {
+            return None;
+        }
+        let outer = (0..dims.len()).filter(|&k| k != row && Some(k) != fold).map(|k| dims[k]);
+        Some(Geometry::new(outer, dims[row], fold.map(|f| dims[f]), None))
+    }
+
+    /// The geometry whose row is a table of the byte offsets of every element of the dimensions `keep..` (in
+    /// row-major order), at most `max` entries; the outer nest is `..keep` (possibly empty). `None` when the table
+    /// would be larger or `keep` leaves no dimension for it.
+    pub(crate) fn tabulate(&self, keep: usize, max: usize) -> Option<Geometry> {
+        let dims = self.dims();
+        if keep >= dims.len() {
+            return None;
+        }
+        let len = dims[keep..].iter().try_fold(1usize, |n, d| n.checked_mul(d.extent).filter(|&n| n <= max))?;
+        let mut pairs = Vec::with_capacity(len);
+        pairs.push((0isize, 0isize));
+        for d in &dims[keep..] {
+            let mut next = Vec::with_capacity(pairs.len() * d.extent);
+            for &(i, o) in &pairs {
+                for c in 0..d.extent as isize {
+                    // Offsets of proven elements relative to the row's first: within ±isize::MAX (reach).
+                    next.push((i + c * d.in_stride, o + c * d.out_stride));
+                }
+            }
+            pairs = next;
+        }
+        let ow = self.plan.out_width() as isize;
+        let contiguous = pairs.iter().enumerate().all(|(j, &(_, o))| o == j as isize * ow);
+        let row = Dim { extent: len, in_stride: 0, out_stride: 0 };
+        let inputs = pairs.iter().map(|&(i, _)| i).collect();
+        Some(Geometry::new(dims[..keep].iter().copied(), row, None, Some(Table { pairs, inputs, contiguous })))
+    }
+}
+
+/// Outer dimensions the nest walks: at most [`MAX_RANK`] − 1.
+pub(crate) const MAX_OUTER: usize = MAX_RANK - 1;
+
+/// How a walk's proven dimensions are executed: the outer nest, the row, and what the row kernel absorbs (a
+/// folded dimension, or a table of offsets). Built only by [`Walk`], always a partition of its dimensions.
+#[derive(Clone, Debug)]
+pub(crate) struct Geometry {
+    outer_rank: usize,
+    extents: [usize; MAX_OUTER],
+    in_strides: [isize; MAX_OUTER],
+    out_strides: [isize; MAX_OUTER],
+    rows: usize,
+    row: Dim,
+    fold: Option<Dim>,
+    table: Option<Table>,
+}
+
+/// The offsets of the elements of a table row, relative to the row's first element.
+#[derive(Clone, Debug)]
+pub(crate) struct Table {
+    pairs: Vec<(isize, isize)>,
+    inputs: Vec<isize>,
+    contiguous: bool,
+}
+
+impl Table {
+    /// (input, output) byte offsets of each element.
+    pub(crate) fn pairs(&self) -> &[(isize, isize)] {
+        &self.pairs
+    }
+
+    /// The input byte offsets alone.
+    pub(crate) fn inputs(&self) -> &[isize] {
+        &self.inputs
+    }
+
+    /// Whether the output offsets are `0, w, 2w, …` (the row's output is contiguous).
+    pub(crate) fn contiguous(&self) -> bool {
+        self.contiguous
+    }
+}
+
+impl Geometry {
+    fn new(outer: impl Iterator<Item = Dim>, row: Dim, fold: Option<Dim>, table: Option<Table>) -> Geometry {
+        let mut g = Geometry {
+            outer_rank: 0,
+            extents: [1; MAX_OUTER],
+            in_strides: [0; MAX_OUTER],
+            out_strides: [0; MAX_OUTER],
+            rows: 1,
+            row,
+            fold,
+            table,
+        };
+        // A walk has at most MAX_RANK dimensions and the row is one of them.
+        for (k, d) in outer.enumerate() {
+            g.extents[k] = d.extent;
+            g.in_strides[k] = d.in_stride;
+            g.out_strides[k] = d.out_stride;
+            g.outer_rank = k + 1;
+            g.rows *= d.extent;
+        }
+        g
+    }
+
+    /// Number of outer dimensions.
+    pub(crate) fn outer_rank(&self) -> usize {
+        self.outer_rank
+    }
+
+    /// Outer extents (padded with 1).
+    pub(crate) fn extents(&self) -> &[usize; MAX_OUTER] {
+        &self.extents
+    }
+
+    /// Outer input byte strides (padded with 0).
+    pub(crate) fn in_strides(&self) -> &[isize; MAX_OUTER] {
+        &self.in_strides
+    }
+
+    /// Outer output byte strides (padded with 0).
+    pub(crate) fn out_strides(&self) -> &[isize; MAX_OUTER] {
+        &self.out_strides
+    }
+
+    /// Product of the outer extents: the number of rows.
+    pub(crate) fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The row: its length and the byte strides of its elements (0 for a table row).
+    pub(crate) fn row(&self) -> Dim {
+        self.row
+    }
+
+    /// The dimension folded into the row kernel (transposes and planes).
+    pub(crate) fn fold(&self) -> Option<Dim> {
+        self.fold
+    }
+
+    /// The table of a table row.
+    pub(crate) fn table(&self) -> Option<&Table> {
+        self.table.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(width: usize, in_base: usize, dims: &[(usize, isize, isize)]) -> Plan {
+        Plan::copy(
+            width,
+            in_base,
+            0,
+            dims.iter().map(|&(extent, in_stride, out_stride)| Dim { extent, in_stride, out_stride }).collect(),
+        )
+    }
+
+    #[test]
+    fn rejects_unsafe_plans() {
+        assert_eq!(Walk::new(&plan(4, 0, &[])).unwrap_err(), PlanError::Rank(0));
+        assert_eq!(Walk::new(&plan(5, 0, &[(2, 5, 5)])).unwrap_err(), PlanError::Width(5));
+        assert_eq!(Walk::new(&plan(4, 0, &[(2, 4, 4), (0, 4, 4)])).unwrap_err(), PlanError::EmptyDim(1));
+        // reversed row starting at 0 reads below the buffer
+        assert_eq!(Walk::new(&plan(4, 0, &[(2, -4, 4)])).unwrap_err(), PlanError::AddressRange("input"));
+        // output rows overlap by 2 bytes
+        assert_eq!(Walk::new(&plan(4, 0, &[(2, 16, 2), (4, 4, 4)])).unwrap_err(), PlanError::OverlappingOutput);
+        assert_eq!(Walk::new(&plan(1, 0, &[(2, 1, isize::MAX)])).unwrap_err(), PlanError::AddressRange("output"));
+    }
+
+    #[test]
+    fn needs() {
+        let w = Walk::new(&plan(2, 6, &[(3, -2, 2)])).unwrap();
+        assert_eq!((w.input_bytes_needed(), w.output_bytes_needed(), w.bytes_written()), (8, 6, 6));
+    }
+
+    #[test]
+    fn geometry_is_a_partition() {
+        let w = Walk::new(&plan(1, 0, &[(2, 100, 12), (3, 1, 4), (4, 10, 1)])).unwrap();
+        let g = w.geometry(2, Some(1)).unwrap();
+        assert_eq!((g.outer_rank(), g.rows(), g.row().extent, g.fold().unwrap().extent), (1, 2, 4, 3));
+        assert!(w.geometry(1, Some(1)).is_none() && w.geometry(3, None).is_none());
+        let t = w.tabulate(1, 64).unwrap();
+        assert_eq!(t.table().unwrap().pairs().len(), 12);
+        assert_eq!(t.table().unwrap().pairs()[5], (1 + 10, 4 + 1));
+        assert!(w.tabulate(1, 11).is_none() && w.tabulate(3, 64).is_none());
+        assert_eq!(w.tabulate(0, 64).unwrap().rows(), 1);
+    }
+}

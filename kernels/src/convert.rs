@@ -270,6 +270,25 @@ pub(crate) fn affine_fn<A: Arch>(ty: ElemType) -> Option<AffineFn> {
         #[inline(always)]
         fn call(self) {
             let Job { a, ty, src, dst, n, scale, bias } = self;
+            if scale.is_nan() || bias.is_nan() {
+                // Every result is NaN; with two NaN operands the hardware's payload depends on operand order,
+                // which the compiler may commute differently per level. Define it: the quieted NaN scale, else
+                // the quieted NaN bias, for every element on every level.
+                let q = if scale.is_nan() { scale } else { bias }.to_bits() | 0x0040_0000;
+                let (bits, w) = match ty {
+                    ElemType::F64 => (
+                        (u64::from(q & 0x8000_0000) << 32) | 0x7FF8_0000_0000_0000 | (u64::from(q & 0x3F_FFFF) << 29),
+                        8,
+                    ),
+                    ElemType::F32 => (u64::from(q), 4),
+                    _ => (u64::from(f32_to_f16_scalar(f32::from_bits(q))), 2),
+                };
+                for i in 0..n {
+                    // SAFETY: element i of the destination (AffineFn contract).
+                    unsafe { core::ptr::copy_nonoverlapping(bits.to_le_bytes().as_ptr(), dst.add(i * w), w) };
+                }
+                return;
+            }
             // SAFETY: (whole match) forwarded from the AffineFn contract of `run`.
             unsafe {
                 match ty {

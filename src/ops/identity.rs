@@ -10,7 +10,9 @@ use crate::{Element, Error, ExecOptions, TensorDesc};
 ///
 /// Computed as a product, then a sum, each rounded to nearest even in f32 (in f64 for `FLOAT64` tensors, with
 /// `scale` and `bias` widened exactly) — never a fused multiply-add — so every instruction set and thread count
-/// gives the same bits. An `FLOAT16` element is widened to f32 exactly and the result rounded back once.
+/// gives the same bits. An `FLOAT16` element is widened to f32 exactly and the result rounded back once. A NaN
+/// scale or bias makes every output NaN: the quieted scale if it is NaN, else the quieted bias (so that the result
+/// does not depend on which NaN operand the hardware propagates).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScaleBias {
     /// Factor.

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod values;
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use strider::{DataType, ExecOptions, Isa, Parallelism, TensorDesc};

@@ -1,0 +1,226 @@
+//! DML_CAST against the naive value reference (`common::values`): all 121 type pairs on edge values, random
+//! layouts of every rank with padded/broadcast/permuted operands, every instruction set and thread configuration;
+//! the strategies cast layouts get; and the operator's validation rules.
+
+mod common;
+
+use common::values::{self, decode, encode, same};
+use common::{Buf, SENTINEL};
+use proptest::prelude::*;
+use strider::{Cast, DataType, Error, Operand, RowKind, TensorDesc};
+
+/// Applies `f` to every element of `input`, writing `output` (the layouts' coordinates, last dimension fastest).
+fn reference_map(input: &TensorDesc, output: &TensorDesc, src: &[u8], dst: &mut [u8], f: impl Fn(&[u8]) -> Vec<u8>) {
+    let (iw, ow) = (input.data_type().size_in_bytes(), output.data_type().size_in_bytes());
+    common::for_each_coord(output.sizes(), |c| {
+        let i: usize = c.iter().zip(input.strides()).map(|(&x, &s)| x * s as usize).sum::<usize>() * iw;
+        let o: usize = c.iter().zip(output.strides()).map(|(&x, &s)| x * s as usize).sum::<usize>() * ow;
+        dst[o..o + ow].copy_from_slice(&f(&src[i..i + iw]));
+    });
+}
+
+/// Runs `op` under every configuration: each result equals `want` (NaNs by class) and all configurations produce
+/// the same bytes (NaN payloads included).
+fn check_all_configs(op: &Cast, src: &Buf, want: &[u8], salt: usize) {
+    let (input, output) = (op.input(), op.output());
+    let ow = output.data_type().size_in_bytes();
+    let mut first: Option<Vec<u8>> = None;
+    for (threads, opts) in common::configs() {
+        let mut dst = Buf::filled(want.len(), salt % 7, SENTINEL);
+        common::with_threads(threads, || op.execute_with(src.bytes(), dst.bytes_mut(), &opts)).unwrap();
+        let got = dst.bytes();
+        // Padding keeps its sentinel; every element matches the reference.
+        let ok = got.len() == want.len()
+            && got.chunks(ow).zip(want.chunks(ow)).all(|(g, w)| same(output.data_type(), g, w) || g == w);
+        assert!(
+            ok,
+            "{} -> {} {input:?} -> {output:?} with {opts:?} on {threads}: {} {}\n got {:?}\nwant {:?}",
+            input.data_type(),
+            output.data_type(),
+            op.row_kind(),
+            op.plan(),
+            &got[..got.len().min(64)],
+            &want[..want.len().min(64)]
+        );
+        match &first {
+            None => first = Some(got.to_vec()),
+            Some(f) => assert!(f == got, "{opts:?} on {threads} gives other bits than the first configuration"),
+        }
+    }
+}
+
+#[test]
+fn cast_every_pair_on_edge_values() {
+    common::note_isas();
+    for from in DataType::ALL {
+        let elems = values::edge_values(from);
+        let n = elems.len() as u32;
+        let src_bytes: Vec<u8> = elems.concat();
+        for to in DataType::ALL {
+            let input = TensorDesc::new(from, &[n]).unwrap();
+            let output = TensorDesc::new(to, &[n]).unwrap();
+            let op = Cast::new(&input, &output).unwrap();
+            let mut src = Buf::filled(src_bytes.len(), 3, 0);
+            src.bytes_mut().copy_from_slice(&src_bytes);
+            let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+            reference_map(&input, &output, src.bytes(), &mut want, |b| encode(to, decode(from, b)));
+            check_all_configs(&op, &src, &want, n as usize);
+        }
+    }
+}
+
+#[test]
+fn cast_rounds_to_f16_once() {
+    // f64 1 + 2^-11 + 2^-40 is just above the tie between 1 and 1 + 2^-10: one rounding gives 1 + 2^-10, rounding
+    // through f32 first gives 1.
+    let input = TensorDesc::new(DataType::Float64, &[3]).unwrap();
+    let output = TensorDesc::new(DataType::Float16, &[3]).unwrap();
+    let x = [1.0 + 2f64.powi(-11) + 2f64.powi(-40), 65519.99, -(2f64.powi(-25) * (1.0 + 2f64.powi(-40)))];
+    let mut y = [strider::half::f16::ZERO; 3];
+    Cast::new(&input, &output).unwrap().execute_typed(&x, &mut y).unwrap();
+    assert_eq!(y.map(|h| h.to_bits()), [0x3C01, 0x7BFF, 0x8001]);
+    // u64 and i64 round once too (anything ≥ 65520 is infinity)
+    for (dt, v, want) in [
+        (DataType::Uint64, 65519u64, 0x7BFFu16),
+        (DataType::Uint64, 65520, 0x7C00),
+        (DataType::Int64, (-2049i64) as u64, 0xE800),
+    ] {
+        let input = TensorDesc::new(dt, &[1]).unwrap();
+        let output = TensorDesc::new(DataType::Float16, &[1]).unwrap();
+        let mut out = [0u8; 2];
+        Cast::new(&input, &output).unwrap().execute(&v.to_le_bytes(), &mut out).unwrap();
+        assert_eq!(u16::from_le_bytes(out), want, "{dt} {v}");
+    }
+}
+
+#[test]
+fn cast_typed_checks_both_element_types() {
+    let input = TensorDesc::new(DataType::Uint8, &[4]).unwrap();
+    let output = TensorDesc::new(DataType::Float32, &[4]).unwrap();
+    let op = Cast::new(&input, &output).unwrap();
+    let mut y = [0f32; 4];
+    op.execute_typed(&[0u8, 1, 254, 255], &mut y).unwrap();
+    assert_eq!(y, [0.0, 1.0, 254.0, 255.0]);
+    let e = op.execute_typed(&[0i8; 4], &mut y).unwrap_err();
+    assert_eq!(
+        e,
+        Error::TypedOperandMismatch { operand: Operand::Input, expected: DataType::Uint8, actual: DataType::Int8 }
+    );
+    let e = op.execute_typed(&[0u8; 4], &mut [0f64; 4]).unwrap_err();
+    assert_eq!(
+        e,
+        Error::TypedOperandMismatch {
+            operand: Operand::Output,
+            expected: DataType::Float32,
+            actual: DataType::Float64
+        }
+    );
+    assert!(e.to_string().contains("output"), "{e}");
+    assert_eq!(op.route(), "u8 → f32");
+}
+
+#[test]
+fn cast_validation() {
+    let a = TensorDesc::new(DataType::Float32, &[2, 3]).unwrap();
+    let e = Cast::new(&a, &TensorDesc::new(DataType::Float16, &[6]).unwrap()).unwrap_err();
+    assert_eq!(e, Error::RankMismatch { input: 2, output: 1 });
+    let e = Cast::new(&a, &TensorDesc::new(DataType::Float16, &[2, 4]).unwrap()).unwrap_err();
+    assert_eq!(e, Error::OutputSizeMismatch { dim: 1, output_size: 4, expected: 3 });
+    let overlapping = TensorDesc::with_strides(DataType::Int8, &[2, 3], &[1, 1]).unwrap();
+    assert!(matches!(Cast::new(&a, &overlapping).unwrap_err(), Error::OverlappingOutput { .. }));
+    // buffers: the output buffer is checked in the output's element size
+    let op = Cast::new(&a, &TensorDesc::new(DataType::Float64, &[2, 3]).unwrap()).unwrap();
+    let e = op.execute(&[0u8; 24], &mut [0u8; 47]).unwrap_err();
+    assert_eq!(e, Error::BufferTooSmall { operand: Operand::Output, required: 48, actual: 47 });
+}
+
+/// The strategies casts with layout changes get: the conversion is staged through the copy kernels, so a layout
+/// change costs what it costs for a copy.
+#[test]
+fn cast_layouts_keep_their_strategies() {
+    let f32_ = DataType::Float32;
+    let f16_ = DataType::Float16;
+    let u8_ = DataType::Uint8;
+    let cases: [(TensorDesc, TensorDesc, RowKind); 8] = [
+        (TensorDesc::new(f32_, &[64, 64]).unwrap(), TensorDesc::new(f16_, &[64, 64]).unwrap(), RowKind::Copy),
+        (
+            TensorDesc::nhwc(f32_, [2, 3, 32, 32]).unwrap(),
+            TensorDesc::nchw(f16_, [2, 3, 32, 32]).unwrap(),
+            RowKind::Deinterleave { planes: 3 },
+        ),
+        (
+            TensorDesc::nchw(u8_, [2, 3, 32, 32]).unwrap(),
+            TensorDesc::nhwc(f32_, [2, 3, 32, 32]).unwrap(),
+            RowKind::Interleave { planes: 3 },
+        ),
+        (
+            TensorDesc::nhwc(f32_, [2, 16, 32, 32]).unwrap(),
+            TensorDesc::nchw(f16_, [2, 16, 32, 32]).unwrap(),
+            RowKind::Transpose { rows: 1024 },
+        ),
+        (
+            TensorDesc::column_major(DataType::Float64, [40, 50]).unwrap(),
+            TensorDesc::new(DataType::Int16, &[40, 50]).unwrap(),
+            RowKind::Transpose { rows: 50 },
+        ),
+        (
+            TensorDesc::with_strides(u8_, &[100, 64], &[0, 1]).unwrap(),
+            TensorDesc::new(f32_, &[100, 64]).unwrap(),
+            RowKind::Copy,
+        ),
+        (
+            TensorDesc::with_strides(u8_, &[100, 64], &[64, 0]).unwrap(),
+            TensorDesc::new(f32_, &[100, 64]).unwrap(),
+            RowKind::Broadcast,
+        ),
+        (
+            TensorDesc::with_strides(f16_, &[30, 70], &[140, 2]).unwrap(),
+            TensorDesc::new(f32_, &[30, 70]).unwrap(),
+            RowKind::Gather { stride: 2 },
+        ),
+    ];
+    for (input, output, kind) in cases {
+        let op = Cast::new(&input, &output).unwrap();
+        assert_eq!(op.row_kind(), kind, "{input:?} -> {output:?}: {}", op.plan());
+        // and the result is right under every configuration
+        let mut rng = common::rng(u64::from(input.sizes()[0]));
+        let src = Buf::random(input.addressed_bytes() as usize, 1, &mut rng);
+        let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+        let (from, to) = (input.data_type(), output.data_type());
+        reference_map(&input, &output, src.bytes(), &mut want, |b| encode(to, decode(from, b)));
+        check_all_configs(&op, &src, &want, 5);
+    }
+}
+
+fn cast_case()
+-> impl Strategy<Value = (DataType, DataType, Vec<u32>, common::cases::Layout, common::cases::Layout, u64)> {
+    (0..DataType::ALL.len(), 0..DataType::ALL.len(), 1usize..=8).prop_flat_map(|(a, b, rank)| {
+        let max = common::cases::max_size(rank);
+        (
+            Just(DataType::ALL[a]),
+            Just(DataType::ALL[b]),
+            proptest::collection::vec(1..=max, rank),
+            common::cases::layout(rank, true),
+            common::cases::layout(rank, false),
+            any::<u64>(),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Random casts: any pair, ranks 1..8, packed/padded/broadcast/permuted/arbitrary input strides, packed/padded/
+    /// permuted outputs whose padding must survive, misaligned buffers, every configuration.
+    #[test]
+    fn cast_matches_reference((from, to, sizes, in_layout, out_layout, seed) in cast_case()) {
+        let input = in_layout.desc(from, &sizes);
+        let output = out_layout.desc(to, &sizes);
+        let op = Cast::new(&input, &output).unwrap();
+        let mut rng = common::rng(seed);
+        let src = Buf::random(input.addressed_bytes() as usize, (seed % 8) as usize, &mut rng);
+        let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+        reference_map(&input, &output, src.bytes(), &mut want, |b| encode(to, decode(from, b)));
+        check_all_configs(&op, &src, &want, seed as usize);
+    }
+}

@@ -210,7 +210,7 @@ fn alignment_and_flags() {
     assert_eq!(aligned.guaranteed_base_offset_alignment(), 16);
     // execute checks the promise
     let op = Identity::new(&aligned, &t).unwrap();
-    let storage = vec![0u8; 128];
+    let storage = [0u8; 128];
     let at = storage.as_ptr().align_offset(16);
     let mut out = [0u8; 64];
     op.execute(&storage[at..at + 64], &mut out).unwrap();

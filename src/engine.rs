@@ -99,6 +99,50 @@ impl Engine {
         Ok(())
     }
 
+    /// The slowest, most obvious execution: one loop over output coordinates (last dimension fastest), each element
+    /// read at `in_offset(c)` (in elements) and converted alone by the portable scalar code. No planning, no SIMD.
+    pub(crate) fn execute_reference(
+        &self,
+        input: &[u8],
+        output: &mut [u8],
+        in_offset: impl Fn(&[u32]) -> i64,
+    ) -> Result<(), Error> {
+        self.check_buffers(input, output)?;
+        let op = *self.program.plan().op();
+        // The plan's op may be a widened copy; the reference moves one element of the tensors at a time.
+        let op = if op.is_copy() { ElementOp::Copy { width: self.input.data_type().size_in_bytes() } } else { op };
+        let (iw, ow) = (op.in_width(), op.out_width());
+        let (sizes, out_strides) = (self.output.sizes(), self.output.strides());
+        let mut c = vec![0u32; sizes.len()];
+        loop {
+            // Validation bounded every coordinate: the offsets are inside the checked buffers.
+            let i = in_offset(&c) as usize * iw;
+            let o = c.iter().zip(out_strides).map(|(&x, &s)| u64::from(x) * u64::from(s)).sum::<u64>() as usize * ow;
+            op.apply_one(&input[i..i + iw], &mut output[o..o + ow]);
+            // next output coordinate, last dimension fastest
+            let mut k = c.len();
+            loop {
+                if k == 0 {
+                    return Ok(());
+                }
+                k -= 1;
+                c[k] += 1;
+                if c[k] < sizes[k] {
+                    break;
+                }
+                c[k] = 0;
+            }
+        }
+    }
+
+    /// [`Engine::execute_reference`] of an elementwise operator: input coordinate = output coordinate.
+    pub(crate) fn execute_reference_elementwise(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        let strides = self.input.strides();
+        self.execute_reference(input, output, |c| {
+            c.iter().zip(strides).map(|(&x, &s)| i64::from(x) * i64::from(s)).sum()
+        })
+    }
+
     pub(crate) fn execute(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
         self.check_buffers(input, output)?;
         self.program.run(input, output, opts).map_err(run_error)

@@ -24,6 +24,13 @@ fn reference_map(input: &TensorDesc, output: &TensorDesc, src: &[u8], dst: &mut 
 fn check_all_configs(op: &Cast, src: &Buf, want: &[u8], salt: usize) {
     let (input, output) = (op.input(), op.output());
     let ow = output.data_type().size_in_bytes();
+    // The library's own slow path agrees with the independent reference.
+    let mut slow = vec![SENTINEL; want.len()];
+    op.execute_reference(src.bytes(), &mut slow).unwrap();
+    assert!(
+        slow.chunks(ow).zip(want.chunks(ow)).all(|(g, w)| same(output.data_type(), g, w) || g == w),
+        "execute_reference"
+    );
     let mut first: Option<Vec<u8>> = None;
     for (threads, opts) in common::configs() {
         let mut dst = Buf::filled(want.len(), salt % 7, SENTINEL);

@@ -23,6 +23,9 @@ fn reference(input: &TensorDesc, output: &TensorDesc, src: &[u8], dst: &mut [u8]
 fn check(op: &Identity, src: &Buf, want: &[u8], salt: usize) {
     let dt = op.output().data_type();
     let w = dt.size_in_bytes();
+    let mut slow = vec![SENTINEL; want.len()];
+    op.execute_reference(src.bytes(), &mut slow).unwrap();
+    assert!(slow.chunks(w).zip(want.chunks(w)).all(|(g, x)| same(dt, g, x) || g == x), "execute_reference");
     let mut first: Option<Vec<u8>> = None;
     for (threads, opts) in common::configs() {
         let mut dst = Buf::filled(want.len(), salt % 5, SENTINEL);

@@ -1,22 +1,33 @@
-//! `strider bench`: time a suite of DML_SLICE1 workloads beside a `memcpy` of the same byte count.
+//! `strider bench`: time a suite of operator workloads beside `memcpy`s of the same bytes.
 //!
-//! Method: for each case and thread count, rounds alternate between the operator and `memcpy`; a round runs
-//! [`WARM`] back-to-back samples of each and drops the first (cold) one. Rounds continue until the case's time
-//! budget is spent (at least [`MIN_ROUNDS`]); the figures are medians over all kept samples. Alternating rounds
-//! cancel the seconds-long slow periods of shared machines; back-to-back samples measure warm calls, as the peer
-//! script does. A sample batches enough calls to last [`MIN_SAMPLE`]. `memcpy` is always one thread
-//! (`copy_from_slice` between two preallocated buffers of the output's size). GB/s counts output bytes.
+//! Two baselines per case and thread count, both measured in the same run:
+//! - `×memcpy`: time ÷ a one-thread `memcpy` of the output bytes (how the operator compares with copying its
+//!   result);
+//! - `×limit`: time ÷ a `memcpy` with as many threads that moves the bytes the operator must move — the distinct
+//!   64-byte lines of the input it reads plus the bytes it writes, i.e. a copy of half that total between buffers
+//!   of that footprint. This is the physical floor on this machine: 1.00 means memory-speed.
+//!
+//! Both are ratios of times: lower is better.
+//!
+//! Method: for each case and thread count, rounds alternate the operator and the two copies; a round runs [`WARM`]
+//! back-to-back samples of each and drops the first (cold) one. Rounds continue until the case's time budget is
+//! spent (at least [`MIN_ROUNDS`]); figures are medians over all kept samples. Alternating rounds cancel the
+//! seconds-long slow periods of shared machines; back-to-back samples measure warm calls, as the peer scripts do. A
+//! sample batches enough calls to last [`MIN_SAMPLE`]. GB/s counts output bytes.
 
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use strider::{DataType, ExecOptions, Isa, Slice1, TensorDesc};
+use strider::{Cast, DataType, ExecOptions, Identity, Isa, Plan, RowKind, ScaleBias, Slice1, TensorDesc};
 
-/// The public workloads (the shared peer suite), embedded.
+/// The public workloads (the shared peer suites), embedded.
 const WORKLOADS: &str = include_str!("../../benches/workloads.json");
+const LAYOUTS: &str = include_str!("../../benches/layouts.json");
 
 /// Samples per round and per side (the first is dropped).
 const WARM: usize = 4;
@@ -27,36 +38,80 @@ const MAX_ROUNDS: usize = 400;
 /// Shortest sample.
 const MIN_SAMPLE: Duration = Duration::from_micros(50);
 
-/// One workload, in the format of `bench/workloads.json`, plus optional tensor strides (absent: packed) so that
-/// layout conversions can be expressed (a full window with stride 1 is an element-wise identity).
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+/// One workload. The slice format of `bench/workloads.json` (`input_sizes`, `offsets`, `window_sizes`,
+/// `window_strides`, `output_sizes`), or the layout format of `bench/layouts.json` (`"op": "identity"`, `sizes`),
+/// both with optional tensor strides (absent: packed); `"op": "cast"` adds `output_dtype`, an identity may have
+/// `scale` and `bias`. Unknown fields are kept and reported, not rejected.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
 pub struct Case {
     pub name: String,
     pub dtype: String,
-    pub input_sizes: Vec<u32>,
-    pub offsets: Vec<u32>,
-    pub window_sizes: Vec<u32>,
-    pub window_strides: Vec<i32>,
-    pub output_sizes: Vec<u32>,
+    /// `slice1` (the default), `identity` or `cast`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub op: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_sizes: Option<Vec<u32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offsets: Option<Vec<u32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_sizes: Option<Vec<u32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_strides: Option<Vec<i32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_sizes: Option<Vec<u32>>,
+    /// Sizes of an elementwise case (identity, cast).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sizes: Option<Vec<u32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_strides: Option<Vec<u32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_strides: Option<Vec<u32>>,
+    /// The output's data type of a cast.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_dtype: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bias: Option<f32>,
+    /// Fields this version does not know (a note, a peer's parameter): reported once, otherwise ignored.
+    #[serde(flatten, skip_serializing)]
+    pub unknown: BTreeMap<String, serde_json::Value>,
 }
 
-/// A layout conversion of `sizes` between two stride sets, as a case.
-fn layout_case(name: &str, dtype: &str, sizes: &[u32], input: Option<Vec<u32>>, output: Option<Vec<u32>>) -> Case {
-    Case {
-        name: name.into(),
-        dtype: dtype.into(),
-        input_sizes: sizes.to_vec(),
-        offsets: vec![0; sizes.len()],
-        window_sizes: sizes.to_vec(),
-        window_strides: vec![1; sizes.len()],
-        output_sizes: sizes.to_vec(),
-        input_strides: input,
-        output_strides: output,
+impl Case {
+    /// An elementwise case (identity or cast) of `sizes` between two stride sets.
+    fn elementwise(
+        name: &str,
+        op: &str,
+        dtype: &str,
+        sizes: &[u32],
+        input: Option<Vec<u32>>,
+        output: Option<Vec<u32>>,
+    ) -> Case {
+        Case {
+            name: name.into(),
+            dtype: dtype.into(),
+            op: Some(op.into()),
+            sizes: Some(sizes.to_vec()),
+            input_strides: input,
+            output_strides: output,
+            ..Case::default()
+        }
+    }
+
+    fn cast(
+        name: &str,
+        from: &str,
+        to: &str,
+        sizes: &[u32],
+        input: Option<Vec<u32>>,
+        output: Option<Vec<u32>>,
+    ) -> Case {
+        Case { output_dtype: Some(to.into()), ..Case::elementwise(name, "cast", from, sizes, input, output) }
+    }
+
+    fn scale_bias(self) -> Case {
+        Case { scale: Some(1.0 / 255.0), bias: Some(-0.5), ..self }
     }
 }
 
@@ -65,27 +120,62 @@ fn permuted(sizes: &[u32], order: &[usize]) -> Vec<u32> {
     TensorDesc::permuted(DataType::Uint8, sizes, order).expect("a valid built-in layout").strides().to_vec()
 }
 
-/// The default suite: every public workload under its own name, the layout conversions (NHWC ↔ NCHW, a rank-5
-/// permutation, broadcast materialization, padded → packed), plus cache-level sweeps of contiguous, reversed and
+/// The default suite: every public workload under its own name (slices and layouts), two more layout
+/// conversions (broadcast materialization, padded → packed), casts (packed, and with a layout change) and
+/// scale/bias beside the plain identity of the same layout, plus cache-level sweeps of contiguous, reversed and
 /// stride-2 f32 rows from 16 KiB to 64 MiB of output.
 pub fn default_suite() -> Vec<Case> {
-    let mut cases: Vec<Case> = serde_json::from_str(WORKLOADS).expect("the embedded suite parses");
+    let mut cases: Vec<Case> = serde_json::from_str(WORKLOADS).expect("the embedded slice suite parses");
+    cases.extend(serde_json::from_str::<Vec<Case>>(LAYOUTS).expect("the embedded layout suite parses"));
+    for c in &mut cases {
+        c.unknown.clear(); // the public files carry notes
+    }
     let nhwc = |s: &[u32]| Some(permuted(s, &[0, 2, 3, 1]));
-    let (a, b, c, d) = ([32, 3, 224, 224], [1, 64, 256, 256], [16, 3, 512, 512], [8, 16, 32, 32, 8]);
     cases.extend([
-        layout_case("layout_u8_nhwc_32x224x224x3_to_nchw", "u8", &a, nhwc(&a), None),
-        layout_case("layout_f32_nchw_1x64x256x256_to_nhwc", "f32", &b, None, nhwc(&b)),
-        layout_case("layout_f16_nchw_16x3x512x512_to_nhwc", "f16", &c, None, nhwc(&c)),
-        layout_case("layout_f32_rank5_8x16x32x32x8_perm_04213", "f32", &d, None, Some(permuted(&d, &[0, 4, 2, 1, 3]))),
-        layout_case(
+        Case::elementwise(
             "layout_f32_broadcast_channel_bias_32x64x112x112",
+            "identity",
             "f32",
             &[32, 64, 112, 112],
             Some(vec![0, 1, 0, 0]),
             None,
         ),
-        layout_case("layout_u8_padded_rows_1080x1920x3_to_packed", "u8", &[1080, 5760], Some(vec![6144, 1]), None),
+        Case::elementwise(
+            "layout_u8_padded_rows_1080x1920x3_to_packed",
+            "identity",
+            "u8",
+            &[1080, 5760],
+            Some(vec![6144, 1]),
+            None,
+        ),
     ]);
+    // Casts: packed, 4M and 16M elements; then with a layout change beside the pure cast of the same size.
+    let m4 = [4u32 << 20];
+    for (from, to) in [("f32", "f16"), ("f16", "f32"), ("u8", "f32"), ("i32", "f32"), ("f64", "f32")] {
+        cases.push(Case::cast(&format!("cast_{from}_to_{to}_4M"), from, to, &m4, None, None));
+    }
+    for (from, to) in [("f32", "f16"), ("u8", "f32")] {
+        cases.push(Case::cast(&format!("cast_{from}_to_{to}_16M"), from, to, &[16 << 20], None, None));
+    }
+    let (a, b) = ([32u32, 3, 224, 224], [16u32, 16, 128, 128]);
+    cases.extend([
+        Case::cast("cast_f32_to_f16_32x3x224x224", "f32", "f16", &a, None, None),
+        Case::cast("cast_f32_nhwc_to_f16_nchw_32x3x224x224", "f32", "f16", &a, nhwc(&a), None),
+        Case::cast("cast_f32_to_f16_16x16x128x128", "f32", "f16", &b, None, None),
+        Case::cast("cast_f32_nhwc_to_f16_nchw_16x16x128x128", "f32", "f16", &b, nhwc(&b), None),
+    ]);
+    // Scale/bias beside the plain identity of the same layout.
+    let c = [1u32, 64, 256, 256];
+    for (name, dtype, input, output) in [
+        ("f32_packed_1x64x256x256", "f32", None, None),
+        ("f16_packed_1x64x256x256", "f16", None, None),
+        ("f32_nchw_to_nhwc_1x64x256x256", "f32", None, nhwc(&c)),
+    ] {
+        let plain =
+            Case::elementwise(&format!("identity_{name}"), "identity", dtype, &c, input.clone(), output.clone());
+        let scaled = Case { name: format!("scale_bias_{name}"), ..plain.clone() }.scale_bias();
+        cases.extend([plain, scaled]);
+    }
     for (kind, step) in [("contiguous", 1i32), ("reverse", -1), ("stride2", 2)] {
         for kib in [16u32, 256, 4096, 65536] {
             let n = kib * 256;
@@ -93,23 +183,175 @@ pub fn default_suite() -> Vec<Case> {
             cases.push(Case {
                 name: format!("sweep_f32_{kind}_{kib}KiB"),
                 dtype: "f32".into(),
-                input_sizes: vec![window],
-                offsets: vec![0],
-                window_sizes: vec![window],
-                window_strides: vec![step],
-                output_sizes: vec![n],
-                input_strides: None,
-                output_strides: None,
+                input_sizes: Some(vec![window]),
+                offsets: Some(vec![0]),
+                window_sizes: Some(vec![window]),
+                window_strides: Some(vec![step]),
+                output_sizes: Some(vec![n]),
+                ..Case::default()
             });
         }
     }
     cases
 }
 
-/// Loads a suite file.
+/// Loads a suite file; unknown fields are reported on stderr.
 pub fn load_suite(path: &std::path::Path) -> Result<Vec<Case>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("{} is not a workload list", path.display()))
+    let cases: Vec<Case> =
+        serde_json::from_str(&text).with_context(|| format!("{} is not a workload list", path.display()))?;
+    for c in &cases {
+        if !c.unknown.is_empty() {
+            let keys: Vec<&str> = c.unknown.keys().map(String::as_str).collect();
+            eprintln!("strider: warning: case {}: ignoring unknown field(s) {}", c.name, keys.join(", "));
+        }
+    }
+    Ok(cases)
+}
+
+/// The operator of a case.
+enum Op {
+    Slice1(Slice1),
+    Identity(Identity),
+    Cast(Cast),
+}
+
+impl Op {
+    fn build(case: &Case) -> Result<Op> {
+        let dt: DataType = case.dtype.parse()?;
+        let desc = |dt: DataType, sizes: &[u32], strides: &Option<Vec<u32>>| match strides {
+            Some(s) => TensorDesc::with_strides(dt, sizes, s),
+            None => TensorDesc::new(dt, sizes),
+        };
+        let need = |v: &Option<Vec<u32>>, field: &str| v.clone().with_context(|| format!("missing `{field}`"));
+        match case.op.as_deref().unwrap_or("slice1") {
+            "slice1" => {
+                let input = desc(dt, &need(&case.input_sizes, "input_sizes")?, &case.input_strides).context("input")?;
+                let output =
+                    desc(dt, &need(&case.output_sizes, "output_sizes")?, &case.output_strides).context("output")?;
+                let strides = case.window_strides.clone().context("missing `window_strides`")?;
+                let op = Slice1::new(
+                    &input,
+                    &output,
+                    &need(&case.offsets, "offsets")?,
+                    &need(&case.window_sizes, "window_sizes")?,
+                    &strides,
+                )?;
+                Ok(Op::Slice1(op))
+            }
+            "identity" => {
+                let sizes = need(&case.sizes, "sizes")?;
+                let (input, output) = (desc(dt, &sizes, &case.input_strides)?, desc(dt, &sizes, &case.output_strides)?);
+                Ok(Op::Identity(match (case.scale, case.bias) {
+                    (None, None) => Identity::new(&input, &output)?,
+                    (scale, bias) => Identity::with_scale_bias(
+                        &input,
+                        &output,
+                        ScaleBias { scale: scale.unwrap_or(1.0), bias: bias.unwrap_or(0.0) },
+                    )?,
+                }))
+            }
+            "cast" => {
+                let sizes = need(&case.sizes, "sizes")?;
+                let to: DataType = case.output_dtype.as_deref().context("missing `output_dtype`")?.parse()?;
+                Ok(Op::Cast(Cast::new(
+                    &desc(dt, &sizes, &case.input_strides)?,
+                    &desc(to, &sizes, &case.output_strides)?,
+                )?))
+            }
+            other => bail!("unknown op {other:?}: expected slice1, identity or cast"),
+        }
+    }
+
+    fn input(&self) -> &TensorDesc {
+        match self {
+            Op::Slice1(o) => o.input(),
+            Op::Identity(o) => o.input(),
+            Op::Cast(o) => o.input(),
+        }
+    }
+
+    fn output(&self) -> &TensorDesc {
+        match self {
+            Op::Slice1(o) => o.output(),
+            Op::Identity(o) => o.output(),
+            Op::Cast(o) => o.output(),
+        }
+    }
+
+    fn plan(&self) -> &Plan {
+        match self {
+            Op::Slice1(o) => o.plan(),
+            Op::Identity(o) => o.plan(),
+            Op::Cast(o) => o.plan(),
+        }
+    }
+
+    fn row_kind(&self) -> RowKind {
+        match self {
+            Op::Slice1(o) => o.row_kind(),
+            Op::Identity(o) => o.row_kind(),
+            Op::Cast(o) => o.row_kind(),
+        }
+    }
+
+    fn execute_with(&self, src: &[u8], dst: &mut [u8], opts: &ExecOptions) -> Result<(), strider::Error> {
+        match self {
+            Op::Slice1(o) => o.execute_with(src, dst, opts),
+            Op::Identity(o) => o.execute_with(src, dst, opts),
+            Op::Cast(o) => o.execute_with(src, dst, opts),
+        }
+    }
+
+    fn execute_reference(&self, src: &[u8], dst: &mut [u8]) -> Result<(), strider::Error> {
+        match self {
+            Op::Slice1(o) => o.execute_reference(src, dst),
+            Op::Identity(o) => o.execute_reference(src, dst),
+            Op::Cast(o) => o.execute_reference(src, dst),
+        }
+    }
+}
+
+/// The distinct 64-byte lines of the input a plan reads, in bytes.
+fn input_lines_bytes(plan: &Plan) -> u64 {
+    let dims = plan.dims();
+    let w = plan.in_width() as isize;
+    let mut lines: Vec<u64> = Vec::new(); // bitset of lines
+    let mut mark = |lo: usize, hi: usize| {
+        // bytes [lo, hi)
+        for line in lo / 64..hi.div_ceil(64) {
+            if line / 64 >= lines.len() {
+                lines.resize(line / 64 + 1, 0);
+            }
+            lines[line / 64] |= 1 << (line % 64);
+        }
+    };
+    let (outer, row) = dims.split_at(dims.len() - 1);
+    let row = row[0];
+    let mut c = vec![0usize; outer.len()];
+    loop {
+        let base = plan.in_base() as isize + c.iter().zip(outer).map(|(&x, d)| x as isize * d.in_stride).sum::<isize>();
+        if row.in_stride == w {
+            mark(base as usize, (base + row.extent as isize * w) as usize);
+        } else {
+            for j in 0..row.extent as isize {
+                let at = (base + j * row.in_stride) as usize;
+                mark(at, at + w as usize);
+            }
+        }
+        let mut k = c.len();
+        loop {
+            if k == 0 {
+                return lines.iter().map(|x| u64::from(x.count_ones())).sum::<u64>() * 64;
+            }
+            k -= 1;
+            c[k] += 1;
+            if c[k] < outer[k].extent {
+                break;
+            }
+            c[k] = 0;
+        }
+    }
 }
 
 /// One timed configuration.
@@ -118,16 +360,27 @@ pub struct Run {
     pub threads: usize,
     pub ns_per_op: f64,
     pub gb_per_s: f64,
+    /// Time ÷ one-thread memcpy of the output bytes (lower is better).
     pub ratio_to_memcpy: f64,
+    /// A memcpy of the output bytes with this many threads.
+    pub memcpy_ns: f64,
+    /// A memcpy with this many threads moving the bytes the operator must move.
+    pub limit_ns: f64,
+    /// Time ÷ `limit_ns` (lower is better; 1.00 = at the memory system's speed).
+    pub ratio_to_limit: f64,
 }
 
 /// The results of one case.
 #[derive(Clone, Debug, Serialize)]
 pub struct CaseResult {
     pub name: String,
+    pub op: String,
     pub dtype: String,
     pub output_bytes: u64,
+    /// Distinct input bytes read (whole 64-byte lines) plus output bytes written: what the limit copy moves.
+    pub limit_bytes: u64,
     pub plan: String,
+    /// One-thread memcpy of the output bytes.
     pub memcpy_ns: f64,
     pub memcpy_gb_per_s: f64,
     pub runs: Vec<Run>,
@@ -147,6 +400,18 @@ pub struct Options {
     pub filter: Option<String>,
     pub seconds_per_case: f64,
     pub method: Method,
+    pub streaming: Streaming,
+}
+
+/// The store policy the operators run with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Streaming {
+    /// The library's choice (from the footprint and the detected cache sizes).
+    Auto,
+    /// Non-temporal stores wherever a kernel has them.
+    On,
+    /// Regular stores only.
+    Off,
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -200,9 +465,16 @@ impl std::ops::DerefMut for Buffer {
     }
 }
 
-/// Deterministic input bytes.
-fn input_bytes(n: usize) -> Result<Buffer> {
-    Buffer::filled(n, |i| (i.wrapping_mul(2654435761) >> 13) as u8)
+/// Deterministic input bytes (finite floats for every float type: no NaN or infinity slow paths in conversions).
+fn input_bytes(n: usize, dt: DataType) -> Result<Buffer> {
+    let hash = |i: usize| (i.wrapping_mul(2654435761) >> 13) as u8;
+    let w = dt.size_in_bytes();
+    // Clear the top exponent bit of each float element: finite, moderate values.
+    let mask = match dt {
+        DataType::Float16 | DataType::Float32 | DataType::Float64 => 0x3F,
+        _ => 0xFF,
+    };
+    Buffer::filled(n, |i| if i % w == w - 1 { hash(i) & mask } else { hash(i) })
 }
 
 /// Calls per sample so that a sample lasts at least MIN_SAMPLE.
@@ -223,8 +495,8 @@ fn calibrate(mut f: impl FnMut()) -> usize {
 /// How samples are taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Method {
-    /// Rounds alternating the operator and memcpy (robust to slow periods; each side sees the cache state the
-    /// other leaves).
+    /// Rounds alternating the operator and the copies (robust to slow periods; each side sees the cache state the
+    /// others leave).
     Interleaved,
     /// Each side in its own tight loop, as the peer script (`bench/peers.py`) measures: warm caches, comparable
     /// absolute times. Three alternating blocks, median of the block medians.
@@ -249,41 +521,48 @@ fn tight(budget: Duration, f: &mut dyn FnMut()) -> f64 {
     median(v)
 }
 
-fn measure(method: Method, budget: Duration, op: &mut dyn FnMut(), copy: &mut dyn FnMut()) -> (f64, f64) {
-    if method == Method::Interleaved {
-        return interleaved(budget, op, copy);
-    }
-    let (mut to, mut tc) = (Vec::new(), Vec::new());
-    for _ in 0..3 {
-        to.push(tight(budget / 3, &mut *op));
-        tc.push(tight(budget / 3, &mut *copy));
-    }
-    (median(to), median(tc))
-}
-
-/// Median seconds per call of `op` and of `memcpy`, alternating rounds within a budget.
-fn interleaved(budget: Duration, op: &mut dyn FnMut(), copy: &mut dyn FnMut()) -> (f64, f64) {
-    let (ob, cb) = (calibrate(&mut *op), calibrate(&mut *copy));
-    let (mut to, mut tc) = (Vec::new(), Vec::new());
-    let start = Instant::now();
-    let mut rounds = 0;
-    let samples = |f: &mut dyn FnMut(), batch: usize, out: &mut Vec<f64>| {
-        for k in 0..WARM {
-            let t = Instant::now();
-            for _ in 0..batch {
-                f();
-            }
-            if k > 0 {
-                out.push(t.elapsed().as_secs_f64() / batch as f64);
+/// Median seconds per call of each of `sides`.
+fn measure(method: Method, budget: Duration, sides: &mut [&mut dyn FnMut()]) -> Vec<f64> {
+    if method == Method::Tight {
+        let mut t = vec![Vec::new(); sides.len()];
+        let share = budget / (3 * sides.len() as u32);
+        for _ in 0..3 {
+            for (k, f) in sides.iter_mut().enumerate() {
+                t[k].push(tight(share, &mut **f));
             }
         }
-    };
+        return t.into_iter().map(median).collect();
+    }
+    let batches: Vec<usize> = sides.iter_mut().map(|f| calibrate(&mut **f)).collect();
+    let mut t = vec![Vec::new(); sides.len()];
+    let start = Instant::now();
+    let mut rounds = 0;
     while rounds < MIN_ROUNDS || (start.elapsed() < budget && rounds < MAX_ROUNDS) {
-        samples(&mut *op, ob, &mut to);
-        samples(&mut *copy, cb, &mut tc);
+        for (k, f) in sides.iter_mut().enumerate() {
+            for w in 0..WARM {
+                let s = Instant::now();
+                for _ in 0..batches[k] {
+                    f();
+                }
+                if w > 0 {
+                    t[k].push(s.elapsed().as_secs_f64() / batches[k] as f64);
+                }
+            }
+        }
         rounds += 1;
     }
-    (median(to), median(tc))
+    t.into_iter().map(median).collect()
+}
+
+/// Copies `src` into `dst` with the current pool's threads (one `copy_from_slice` per thread on equal parts).
+fn par_copy(dst: &mut [u8], src: &[u8]) {
+    let threads = rayon::current_num_threads();
+    if threads <= 1 {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let part = dst.len().div_ceil(threads).max(1);
+    dst.par_chunks_mut(part).zip(src.par_chunks(part)).for_each(|(d, s)| d.copy_from_slice(s));
 }
 
 fn run_case(
@@ -292,60 +571,74 @@ fn run_case(
     pools: &[(usize, rayon::ThreadPool)],
     bar: &ProgressBar,
 ) -> Result<CaseResult> {
-    let dt: DataType = case.dtype.parse().with_context(|| format!("case {}", case.name))?;
-    let desc = |sizes: &[u32], strides: &Option<Vec<u32>>| match strides {
-        Some(s) => TensorDesc::with_strides(dt, sizes, s),
-        None => TensorDesc::new(dt, sizes),
-    };
-    let input = desc(&case.input_sizes, &case.input_strides).with_context(|| format!("case {}: input", case.name))?;
-    let output =
-        desc(&case.output_sizes, &case.output_strides).with_context(|| format!("case {}: output", case.name))?;
-    let op = Slice1::new(&input, &output, &case.offsets, &case.window_sizes, &case.window_strides)
-        .with_context(|| format!("case {}", case.name))?;
-    let src = input_bytes(input.addressed_bytes() as usize)?;
+    let op = Op::build(case).with_context(|| format!("case {}", case.name))?;
+    let (input, output) = (op.input(), op.output());
+    let src = input_bytes(input.addressed_bytes() as usize, input.data_type())?;
     let bytes = output.addressed_bytes() as usize;
     let mut dst = Buffer::filled(bytes, |_| 0)?;
     let mut want = vec![0u8; bytes];
     op.execute_reference(&src, &mut want)?;
-    op.execute(&src, &mut dst)?;
+    op.execute_with(&src, &mut dst, &ExecOptions::default())?;
     if dst[..] != want[..] {
         bail!("case {}: the result differs from the reference", case.name);
     }
     drop(want);
+    let written = output.sizes().iter().map(|&n| n as u64).product::<u64>() * output.data_type().size_in_bytes() as u64;
+    let limit_bytes = input_lines_bytes(op.plan()) + written;
+    let half = (limit_bytes / 2).max(1) as usize;
     let (a, mut b) = (Buffer::filled(bytes, |_| 1)?, Buffer::filled(bytes, |_| 0)?);
+    let mut b2 = Buffer::filled(bytes, |_| 0)?;
+    let (la, mut lb) = (Buffer::filled(half, |_| 1)?, Buffer::filled(half, |_| 0)?);
     let budget = Duration::from_secs_f64(opts.seconds_per_case);
     let mut runs = Vec::new();
-    let mut memcpy = Vec::new();
+    let mut one_thread_memcpy = Vec::new();
     for &(threads, ref pool) in pools {
         let exec = if threads == 1 { ExecOptions::sequential() } else { ExecOptions::default() };
-        let (t_op, t_copy) = pool.install(|| {
+        let exec = match opts.streaming {
+            Streaming::Auto => exec,
+            Streaming::On => exec.with_streaming(true),
+            Streaming::Off => exec.with_streaming(false),
+        };
+        let t = pool.install(|| {
             measure(
                 opts.method,
                 budget,
-                &mut || op.execute_with(black_box(&src), black_box(&mut dst), &exec).expect("validated buffers"),
-                &mut || black_box(&mut b[..]).copy_from_slice(black_box(&a[..])),
+                &mut [
+                    &mut || op.execute_with(black_box(&src), black_box(&mut dst), &exec).expect("validated buffers"),
+                    &mut || black_box(&mut b[..]).copy_from_slice(black_box(&a[..])),
+                    &mut || par_copy(black_box(&mut b2[..]), black_box(&a[..])),
+                    &mut || par_copy(black_box(&mut lb[..]), black_box(&la[..])),
+                ],
             )
         });
-        memcpy.push(t_copy);
-        runs.push((threads, t_op));
+        one_thread_memcpy.push(t[1]);
+        runs.push((threads, t[0], t[2], t[3]));
         bar.inc(1);
     }
-    // One memcpy figure per case (always one thread): the median over the thread counts' rounds.
-    let t_copy = median(memcpy);
+    // One single-thread memcpy figure per case: the median over the thread counts' rounds.
+    let t_copy = median(one_thread_memcpy);
     Ok(CaseResult {
         name: case.name.clone(),
-        dtype: dt.short_name().into(),
+        op: case.op.clone().unwrap_or_else(|| "slice1".into()),
+        dtype: match &case.output_dtype {
+            Some(to) => format!("{}→{}", input.data_type().short_name(), to),
+            None => input.data_type().short_name().into(),
+        },
         output_bytes: bytes as u64,
+        limit_bytes,
         plan: format!("{} · {}", op.row_kind(), op.plan()),
         memcpy_ns: t_copy * 1e9,
         memcpy_gb_per_s: bytes as f64 / t_copy / 1e9,
         runs: runs
             .into_iter()
-            .map(|(threads, t)| Run {
+            .map(|(threads, t, memcpy, limit)| Run {
                 threads,
                 ns_per_op: t * 1e9,
                 gb_per_s: bytes as f64 / t / 1e9,
                 ratio_to_memcpy: t / t_copy,
+                memcpy_ns: memcpy * 1e9,
+                limit_ns: limit * 1e9,
+                ratio_to_limit: t / limit,
             })
             .collect(),
     })
@@ -378,14 +671,13 @@ pub fn run(cases: &[Case], opts: &Options) -> Result<Report> {
         isa: Isa::best().to_string(),
         method: match opts.method {
             Method::Interleaved => format!(
-                "rounds alternating operator and memcpy ({WARM} back-to-back samples each, the first dropped), \
-                 medians; {:.2} s per case and thread count; GB/s = output bytes / time; memcpy = one thread",
+                "rounds alternating operator and copies ({WARM} back-to-back samples each, the first dropped), \
+                 medians; {:.2} s per case and thread count",
                 opts.seconds_per_case
             ),
             Method::Tight => format!(
                 "tight loops per side as bench/peers.py (3 warm-up calls, batched samples, 3 alternating blocks, \
-                 median of block medians); {:.2} s per case and thread count; GB/s = output bytes / time; memcpy = \
-                 one thread",
+                 median of block medians); {:.2} s per case and thread count",
                 opts.seconds_per_case
             ),
         },
@@ -418,15 +710,33 @@ pub fn table(r: &Report) -> String {
     let mut s = String::new();
     let threads: Vec<usize> = r.cases.first().map(|c| c.runs.iter().map(|x| x.threads).collect()).unwrap_or_default();
     s += &format!("strider {} · {} · {}\n", r.strider_version, r.isa, r.method);
-    s += &format!("{:<42} {:>10} {:>10}", "case", "bytes", "memcpy");
+    s += "GB/s = output bytes / time. Ratios are times (lower is better): ×memcpy = time ÷ a one-thread memcpy of \
+          the output bytes; ×limit = time ÷ a memcpy with as many threads moving the bytes the operator must move \
+          (distinct input lines read + output bytes); 1.00 = memory speed. Nt memcpy = that many threads copying the \
+          output bytes.\n";
+    s += &format!("{:<48} {:>10} {:>10}", "case", "bytes", "memcpy");
     for t in &threads {
-        s += &format!(" │ {:>9} {:>7} {:>7}", format!("{t}t time"), "GB/s", "×memcpy");
+        s += &format!(
+            " │ {:>9} {:>7} {:>7} {:>7} {:>10}",
+            format!("{t}t time"),
+            "GB/s",
+            "×memcpy",
+            "×limit",
+            format!("{t}t memcpy")
+        );
     }
     s += "\n";
     for c in &r.cases {
-        s += &format!("{:<42} {:>10} {:>10}", c.name, human_bytes(c.output_bytes), human_time(c.memcpy_ns));
+        s += &format!("{:<48} {:>10} {:>10}", c.name, human_bytes(c.output_bytes), human_time(c.memcpy_ns));
         for run in &c.runs {
-            s += &format!(" │ {:>9} {:>7.1} {:>7.2}", human_time(run.ns_per_op), run.gb_per_s, run.ratio_to_memcpy);
+            s += &format!(
+                " │ {:>9} {:>7.1} {:>7.2} {:>7.2} {:>10}",
+                human_time(run.ns_per_op),
+                run.gb_per_s,
+                run.ratio_to_memcpy,
+                run.ratio_to_limit,
+                human_time(run.memcpy_ns)
+            );
         }
         s += "\n";
     }

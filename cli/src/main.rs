@@ -85,6 +85,9 @@ struct BenchArgs {
     /// does (for side-by-side comparisons with bench/peers.py).
     #[arg(long, value_enum, default_value_t = bench::Method::Interleaved)]
     method: bench::Method,
+    /// Non-temporal stores: chosen per case from the cache sizes (auto), or forced on or off.
+    #[arg(long, value_enum, default_value_t = bench::Streaming::Auto)]
+    streaming: bench::Streaming,
 }
 
 fn slice1(a: Slice1Args) -> Result<()> {
@@ -168,7 +171,13 @@ fn bench(a: BenchArgs) -> Result<()> {
     }
     let report = bench::run(
         &cases,
-        &bench::Options { threads, filter: a.filter, seconds_per_case: a.seconds, method: a.method },
+        &bench::Options {
+            threads,
+            filter: a.filter,
+            seconds_per_case: a.seconds,
+            method: a.method,
+            streaming: a.streaming,
+        },
     )?;
     print!("{}", bench::table(&report));
     if let Some(path) = a.json {

@@ -256,6 +256,8 @@ enum Route<'a> {
     Same,
     /// Rust `as` between two plain types.
     Plain,
+    /// Float → integer through `FloatToInt` (Rust's `as` semantics).
+    FloatToInt,
     /// One helper step (`f16 → f32`, `f32 → f16`).
     Step(&'static str),
     /// Two steps through a block of f32: first into f32, then out of it.
@@ -268,16 +270,21 @@ enum Step<'a> {
     Helper(&'static str),
     /// `plain::<A, from, to>`.
     Plain(&'a Ident, &'a Ident),
+    /// `float_to_int::<A, from, to>`.
+    FloatToInt(&'a Ident, &'a Ident),
 }
 
 fn route<'a>(s: &'a Ty, d: &'a Ty, f32_ty: Option<&'a Ident>) -> Route<'a> {
-    use crate::valid::Class::{Float, Half};
+    use crate::valid::Class::{Float, Half, Signed, Unsigned};
     if s.variant == d.variant {
         return Route::Same;
     }
     let f32_ty = f32_ty.expect("validated: a half has an f32 beside it");
     match (s.class, d.class) {
         (Half, _) if d.storage == "f32" => Route::Step("f16_to_f32"),
+        (Half, Signed | Unsigned) => {
+            Route::ViaF32 { first: Step::Helper("f16_to_f32"), second: Step::FloatToInt(f32_ty, &d.storage) }
+        }
         (Half, _) => Route::ViaF32 { first: Step::Helper("f16_to_f32"), second: Step::Plain(f32_ty, &d.storage) },
         (_, Half) if s.storage == "f32" => Route::Step("f32_to_f16"),
         // Round to odd into f32, then once to nearest even into f16: the same result as one rounding of the exact
@@ -285,6 +292,8 @@ fn route<'a>(s: &'a Ty, d: &'a Ty, f32_ty: Option<&'a Ident>) -> Route<'a> {
         (Float, Half) => Route::ViaF32 { first: Step::Helper("f64_to_f32_odd"), second: Step::Helper("f32_to_f16") },
         // Integers: to f32 (exact below 2^24; anything larger overflows f16 to infinity either way), then round.
         (_, Half) => Route::ViaF32 { first: Step::Plain(&s.storage, f32_ty), second: Step::Helper("f32_to_f16") },
+        // Float → integer: clamp into range, convert, patch the saturated ends (vectorizes, unlike `as`).
+        (Float, Signed | Unsigned) => Route::FloatToInt,
         _ => Route::Plain,
     }
 }
@@ -293,7 +302,7 @@ fn describe(s: &Ty, d: &Ty, r: &Route<'_>) -> String {
     let name = |t: &Ty| if t.class == crate::valid::Class::Half { "f16".to_owned() } else { t.storage.to_string() };
     match r {
         Route::Same => format!("{} (copy)", name(s)),
-        Route::Plain | Route::Step(_) => format!("{} → {}", name(s), name(d)),
+        Route::Plain | Route::Step(_) | Route::FloatToInt => format!("{} → {}", name(s), name(d)),
         Route::ViaF32 { first: Step::Helper("f64_to_f32_odd"), .. } => {
             format!("{} → f32 (round to odd) → {}", name(s), name(d))
         }
@@ -308,6 +317,34 @@ fn step_call(h: &syn::Path, step: &Step<'_>, src: TokenStream, dst: TokenStream,
             quote! { #h::#f::<A>(a, #src, #dst, #n) }
         }
         Step::Plain(from, to) => quote! { #h::plain::<A, #from, #to>(a, #src, #dst, #n) },
+        Step::FloatToInt(from, to) => quote! { #h::float_to_int::<A, #from, #to, false>(a, #src, #dst, #n) },
+    }
+}
+
+/// `impl FloatToInt<D> for S`: Rust's `as` from a float to an integer (toward zero, saturating, NaN → 0), or
+/// round-half-to-even then saturate, in a form that vectorizes. The value is clamped into the integer's range before
+/// the unchecked conversion (so it is always defined), and the ends the clamp cannot express are patched.
+fn float_to_int_impl(s: &Ident, d: &Ident, signed: bool) -> TokenStream {
+    quote! {
+        impl FloatToInt<#d> for #s {
+            #[inline(always)]
+            fn float_to_int<const NEAREST: bool>(self) -> #d {
+                // D::MIN is 0 or a power of two: exact. D::MAX as S is exact, or rounds up to the next power of two.
+                const LO: #s = #d::MIN as #s;
+                const TOP: #s = #d::MAX as #s;
+                const EXACT: bool = TOP as i128 == #d::MAX as i128;
+                // The largest float not above D::MAX.
+                const HI: #s = if EXACT { TOP } else { #s::from_bits(TOP.to_bits() - 1) };
+                let x = if NEAREST { self.round_ties_even() } else { self };
+                // `if x > LO` is false for NaN: NaN becomes LO here (maxps semantics).
+                let c = if x > LO { x } else { LO };
+                let c = if c < HI { c } else { HI };
+                // SAFETY: c is finite and lies in [D::MIN, D::MAX] (clamped above).
+                let v: #d = unsafe { c.to_int_unchecked() };
+                let v = if !EXACT && x >= TOP { #d::MAX } else { v };
+                if #signed && x != x { 0 } else { v }
+            }
+        }
     }
 }
 
@@ -340,6 +377,12 @@ pub fn types(t: Types) -> TokenStream {
         })
     });
 
+    let ints: Vec<&Ty> = t.types.iter().filter(|t| matches!(t.class, Class::Signed | Class::Unsigned)).collect();
+    let float_to_int =
+        t.types.iter().filter(|t| t.class == Class::Float).flat_map(|s| {
+            ints.iter().map(move |d| float_to_int_impl(&s.storage, &d.storage, d.class == Class::Signed))
+        });
+
     let mut routes = Vec::new();
     let mut arms = Vec::new();
     let mut descriptions = Vec::new();
@@ -357,6 +400,10 @@ pub fn types(t: Types) -> TokenStream {
                 Route::Step(f) => {
                     let f = Ident::new(f, Span::call_site());
                     quote! { #h::#f::<A>(a, src, dst, n) }
+                }
+                Route::FloatToInt => {
+                    let (ss, ds) = (&s.storage, &d.storage);
+                    quote! { #h::float_to_int::<A, #ss, #ds, false>(a, src, dst, n) }
                 }
                 Route::ViaF32 { first, second } => {
                     let one =
@@ -443,6 +490,15 @@ pub fn types(t: Types) -> TokenStream {
 
         #( #as_impls )*
 
+        /// Float → integer conversions: toward zero (`NEAREST = false`, Rust's `as`) or to nearest with ties to even,
+        /// then saturating at the integer's bounds; NaN becomes 0.
+        pub(crate) trait FloatToInt<D> {
+            /// Converts `self`.
+            fn float_to_int<const NEAREST: bool>(self) -> D;
+        }
+
+        #( #float_to_int )*
+
         /// One zero-sized route type per (source, destination) pair.
         pub(crate) mod routes {
             #( #routes )*
@@ -495,7 +551,8 @@ mod tests {
         let code = types(crate::valid::types(input).unwrap()).to_string();
         let file: syn::File = syn::parse_str(&code).expect("generated types must parse");
         assert!(file.items.len() >= 4);
-        // 5 types: 25 routes, 16 `as` impls between the 4 plain types.
+        // 5 types: 25 routes, 16 `as` impls between the 4 plain types, 4 float → integer impls.
+        assert_eq!(code.matches("impl FloatToInt <").count(), 4);
         assert_eq!(code.matches("impl crate :: convert :: Route for").count(), 25);
         assert_eq!(code.matches("impl AsCast <").count(), 16);
         assert!(code.contains("\"f64 → f32 (round to odd) → f16\""));

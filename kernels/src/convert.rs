@@ -106,6 +106,26 @@ pub(crate) unsafe fn plain<A: Arch, S: Copy + AsCast<D>, D: Copy>(_a: A, src: *c
     }
 }
 
+/// `dst[i] = src[i] as D` for a float source and an integer destination (`NEAREST`: rounded half to even instead
+/// of toward zero, then saturated), written so that the level's vectorizer converts whole registers.
+///
+/// # Safety
+///
+/// As [`CastFn`].
+#[inline(always)]
+pub(crate) unsafe fn float_to_int<A: Arch, S: Copy + FloatToInt<D>, D: Copy, const NEAREST: bool>(
+    _a: A,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    let (s, d) = (src.cast::<S>(), dst.cast::<D>());
+    for i in 0..n {
+        // SAFETY: element i of both ranges (contract); unaligned accesses.
+        unsafe { d.add(i).write_unaligned(s.add(i).read_unaligned().float_to_int::<NEAREST>()) }
+    }
+}
+
 /// f16 bits → f32, exactly: the level's instructions for a prefix, [`f16_to_f32_scalar`] for the rest.
 ///
 /// # Safety
@@ -232,8 +252,17 @@ pub(crate) fn f64_to_f32_odd_scalar(x: f64) -> f32 {
 #[inline(always)]
 unsafe fn affine_f32(src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) {
     let (s, d) = (src.cast::<f32>(), dst.cast::<f32>());
+    // PERF: a separate loop over one pointer when the ranges are the same, or the vectorizer's overlap check sends
+    // the in-place case to its scalar loop.
+    if src == dst.cast_const() {
+        for i in 0..n {
+            // SAFETY: element i of the range, read before written.
+            unsafe { d.add(i).write_unaligned(d.add(i).read_unaligned() * scale + bias) }
+        }
+        return;
+    }
     for i in 0..n {
-        // SAFETY: element i of both ranges (which may be the same: read before write).
+        // SAFETY: element i of both ranges.
         unsafe { d.add(i).write_unaligned(s.add(i).read_unaligned() * scale + bias) }
     }
 }
@@ -247,8 +276,15 @@ unsafe fn affine_f32(src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f
 unsafe fn affine_f64(src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) {
     let (s, d) = (src.cast::<f64>(), dst.cast::<f64>());
     let (scale, bias) = (f64::from(scale), f64::from(bias));
+    if src == dst.cast_const() {
+        for i in 0..n {
+            // SAFETY: element i of the range, read before written.
+            unsafe { d.add(i).write_unaligned(d.add(i).read_unaligned() * scale + bias) }
+        }
+        return;
+    }
     for i in 0..n {
-        // SAFETY: as above.
+        // SAFETY: element i of both ranges.
         unsafe { d.add(i).write_unaligned(s.add(i).read_unaligned() * scale + bias) }
     }
 }
@@ -295,9 +331,10 @@ pub(crate) fn affine_fn<A: Arch>(ty: ElemType) -> Option<AffineFn> {
                     ElemType::F64 => affine_f64(src, dst, n, scale, bias),
                     ElemType::F32 => affine_f32(src, dst, n, scale, bias),
                     _ => {
-                        // f16: widen a block to f32, scale it, round it back; read before written.
+                        // f16: in registers where the level can, then a block at a time: widen to f32, scale,
+                        // round back; every element is read before it is written.
+                        let mut i = a.affine_f16(src, dst, n, scale, bias);
                         let mut buf = [0f32; BLOCK];
-                        let mut i = 0;
                         while i < n {
                             let c = (n - i).min(BLOCK);
                             let b = buf.as_mut_ptr().cast::<u8>();
@@ -325,6 +362,23 @@ pub(crate) fn affine_fn<A: Arch>(ty: ElemType) -> Option<AffineFn> {
         ElemType::F32 => Some(run::<A, 1>),
         ElemType::F64 => Some(run::<A, 2>),
         _ => None,
+    }
+}
+
+/// One element through the scalar level's kernels (lengths checked by the caller).
+pub(crate) fn apply_one(op: &crate::plan::ElementOp, src: &[u8], dst: &mut [u8]) {
+    use crate::arch::Scalar;
+    use crate::plan::ElementOp;
+    debug_assert!(src.len() == op.in_width() && dst.len() == op.out_width());
+    match *op {
+        ElementOp::Copy { .. } => dst.copy_from_slice(src),
+        // SAFETY: one element each side (checked by ElementOp::apply_one); the scalar level runs everywhere.
+        ElementOp::Cast { from, to } => unsafe { cast_fn::<Scalar>(from, to)(src.as_ptr(), dst.as_mut_ptr(), 1) },
+        ElementOp::ScaleBias { ty, scale, bias } => match affine_fn::<Scalar>(ty) {
+            // SAFETY: as above.
+            Some(f) => unsafe { f(src.as_ptr(), dst.as_mut_ptr(), 1, scale, bias) },
+            None => dst.copy_from_slice(src),
+        },
     }
 }
 
@@ -465,6 +519,47 @@ mod tests {
                 None => eprintln!("note: {isa} not available here, skipped"),
             }
         }
+    }
+
+    /// The generated float → integer conversions equal Rust's `as` (toward zero) and `round_ties_even` then `as`
+    /// (nearest), on values around every bound.
+    #[test]
+    fn float_to_int_matches_as() {
+        fn check<S, D>(values: &[S])
+        where
+            S: Copy + FloatToInt<D> + AsCast<D> + core::fmt::Debug,
+            D: Copy + PartialEq + core::fmt::Debug,
+        {
+            for &x in values {
+                assert_eq!(x.float_to_int::<false>(), x.as_cast(), "{x:?}");
+            }
+        }
+        let mut f: Vec<f32> = vec![f32::NAN, -f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, 0.5, -0.5, 1e-45];
+        let mut g: Vec<f64> = vec![f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 0.5, -0.9999999999];
+        for p in 0..70 {
+            let b = 2f64.powi(p);
+            for x in [b - 1.0, b - 0.5, b, b + 1.0, -b, -b - 1.0, -b + 0.5, b * 0.999_999_9, -b * 1.000_000_1] {
+                g.push(x);
+                f.push(x as f32);
+                f.push(f32::from_bits((x as f32).to_bits().wrapping_sub(1)));
+            }
+        }
+        macro_rules! all {
+            ($($d:ty),*) => {$( check::<f32, $d>(&f); check::<f64, $d>(&g); )*};
+        }
+        all!(i8, i16, i32, i64, u8, u16, u32, u64);
+        // nearest: ties to even, then saturate
+        fn near<S: FloatToInt<D>, D>(x: S) -> D {
+            x.float_to_int::<true>()
+        }
+        assert_eq!(near::<f32, u8>(2.5), 2);
+        assert_eq!(near::<f32, u8>(3.5), 4);
+        assert_eq!(near::<f32, i8>(-0.5), 0);
+        assert_eq!(near::<f32, u8>(255.5), 255);
+        assert_eq!(near::<f64, i8>(-129.5), -128);
+        assert_eq!(near::<f32, i32>(f32::NAN), 0);
+        assert_eq!(near::<f32, i32>(2147483520.0), 2147483520);
+        assert_eq!(near::<f32, i32>(3e9), i32::MAX);
     }
 
     #[test]

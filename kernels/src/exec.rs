@@ -50,8 +50,9 @@ pub struct ExecOptions {
     /// A forced instruction set (`None`: the best available).
     pub isa: Option<Isa>,
     /// Force non-temporal stores on or off (`None`: on when the bytes the walk touches — its output plus the input
-    /// it actually reads — reach [`params::STREAM_FOOTPRINT_BYTES`] and rows are long enough). Streaming suits
-    /// outputs that are not read again soon; turn it off when the next step consumes the output right away.
+    /// it actually reads — exceed the last-level cache this machine reports, and rows are long enough; see
+    /// [`params::STREAM_LLC_FRACTION`]). Streaming suits outputs that are not read again soon; turn it off when the
+    /// next step consumes the output right away.
     pub streaming: Option<bool>,
 }
 

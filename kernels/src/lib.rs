@@ -10,7 +10,7 @@
 //!
 //! | module | role |
 //! |---|---|
-//! | `params`, `width`, `overlap` | tuning constants, element widths, the injectivity decision (pure integer code) |
+//! | `params`, `cache`, `width`, `overlap` | tuning constants, detected cache sizes, element widths, the injectivity decision |
 //! | `arch/` | instruction-set levels: detection, the vector trait, one file per level; copy/reverse/gather loops written once |
 //! | `convert` | element conversions: helper steps and the generated (source, destination) routes |
 //! | `plan` | [`Plan`]: what to move (plain data) |
@@ -38,6 +38,7 @@
 #![warn(clippy::undocumented_unsafe_blocks, missing_docs)]
 
 mod arch;
+mod cache;
 mod convert;
 mod exec;
 mod nest;
@@ -51,6 +52,7 @@ mod walk;
 mod width;
 
 pub use arch::Isa;
+pub use cache::CacheSizes;
 pub use convert::ElemType;
 pub use exec::{ExecOptions, Parallelism, Program, RunError};
 pub use plan::{Dim, ElementOp, MAX_RANK, Plan};

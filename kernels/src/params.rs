@@ -24,15 +24,17 @@ pub const ROWS_PER_CHUNK_NO_SPLIT: usize = 8;
 /// Work budget (search nodes) of the exact output-overlap check before it gives up as undecided.
 pub const OVERLAP_SEARCH_BUDGET: u64 = 1 << 20;
 
-/// Walks that touch at least this many bytes (output plus the input actually read) write their vector stores
+/// Walks whose footprint — the bytes they touch: output plus the input actually read — exceeds the last-level
+/// cache ([`CacheSizes::llc`](crate::CacheSizes::llc), detected at run time) write their vector stores
 /// non-temporally: the output would not stay in cache anyway, and streaming skips the read-for-ownership of every
-/// output line and leaves the cache to the input.
+/// output line and leaves the cache to the input. Below it, regular stores keep the output in the cache for
+/// whoever reads it next. This is the fraction of the LLC above which streaming starts (numerator, denominator).
 ///
-/// PERF: measured warm on the Zen 4 VMs (32 MiB L3). Streaming: 64 MiB reverse 1.00× → 0.61× of memcpy; 16 MiB f16
-/// slice (32 MiB touched) 1.31× → 0.56×; f32 vertical flip (24 MiB touched) 1.5–1.7× → 0.86–0.90× at one thread.
-/// But the plane select of the public suite touches 16 MiB (it skips every other plane), stays in L3 without
-/// streaming and is 2–3× faster so (2 threads 310 → 100 µs): 20 MiB separates them.
-pub const STREAM_FOOTPRINT_BYTES: usize = 20 << 20;
+/// PERF: measured on the Zen 5 VM (32 MiB L3), ratios to a memcpy of the output in the same run, regular vs
+/// streaming stores: i32 → f32 cast with a 32 MiB footprint 0.93× vs 1.17×; f64 → f32 (48 MiB) 1.55× vs 1.70×;
+/// u8 → f32 with an 80 MiB footprint 0.70× vs 0.62×. glibc's memcpy switches at 3/4 of the shared cache for the
+/// *copy size*, i.e. a footprint of 1.5× the cache.
+pub const STREAM_LLC_FRACTION: (usize, usize) = (1, 1);
 
 /// Rows shorter than this never stream, whatever the footprint.
 ///

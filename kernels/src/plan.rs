@@ -68,6 +68,26 @@ impl ElementOp {
         }
     }
 
+    /// Applies the operation to one element with the portable scalar code (for references and checks: the
+    /// slowest, most obvious way). `src` must hold exactly one input element and `dst` one output element; returns
+    /// `false`, writing nothing, otherwise.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use strider_kernels::{ElemType, ElementOp};
+    /// let mut out = [0u8; 2];
+    /// assert!(ElementOp::Cast { from: ElemType::F32, to: ElemType::I16 }.apply_one(&(-2.75f32).to_le_bytes(), &mut out));
+    /// assert_eq!(i16::from_le_bytes(out), -2);
+    /// ```
+    pub fn apply_one(&self, src: &[u8], dst: &mut [u8]) -> bool {
+        if src.len() != self.in_width() || dst.len() != self.out_width() {
+            return false;
+        }
+        crate::convert::apply_one(self, src, dst);
+        true
+    }
+
     /// Whether elements are moved unchanged (no value is looked at).
     pub fn is_copy(&self) -> bool {
         matches!(self, ElementOp::Copy { .. }) || matches!(self, ElementOp::Cast { from, to } if from == to)

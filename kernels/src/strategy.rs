@@ -4,6 +4,7 @@
 
 use core::fmt;
 
+use crate::cache::CacheSizes;
 use crate::params;
 use crate::plan::{Dim, ElementOp};
 use crate::tables::{Planar, Shuffle, WideShuffle};
@@ -204,9 +205,8 @@ impl Strategy {
         let read = walk.elements().saturating_mul(iw).saturating_mul(amplification);
         let footprint = out_bytes.saturating_add(read);
         let g_row = geometry.row();
-        let stream = footprint >= params::STREAM_FOOTPRINT_BYTES
-            && g_row.extent * ow >= params::STREAM_MIN_ROW_BYTES
-            && geometry.table().is_none();
+        let stream =
+            streams(footprint) && g_row.extent * ow >= params::STREAM_MIN_ROW_BYTES && geometry.table().is_none();
         Ok(Strategy { geometry, movement, width, op, stream })
     }
 
@@ -250,6 +250,12 @@ impl Strategy {
             Movement::Deinterleave(t) => RowKind::Deinterleave { planes: t.planes },
         }
     }
+}
+
+/// Whether a walk touching `footprint` bytes should stream its stores on this machine.
+fn streams(footprint: usize) -> bool {
+    let (num, den) = params::STREAM_LLC_FRACTION;
+    footprint / num > CacheSizes::get().llc / den
 }
 
 /// The plain geometry (last dimension as the row) and the movement its strides call for.

@@ -62,6 +62,16 @@ impl Cast {
 
     operator_methods!(Cast, two_types);
 
+    /// The same result by the slowest, most obvious method: one loop over coordinates, each element converted
+    /// alone by the portable scalar code; no planning, no SIMD. For verifying results.
+    ///
+    /// # Errors
+    ///
+    /// As [`Cast::execute`].
+    pub fn execute_reference(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        self.engine.execute_reference_elementwise(input, output)
+    }
+
     /// How each element is converted, e.g. `"f64 → f32 (round to odd) → f16"`.
     pub fn route(&self) -> &'static str {
         ElemType::cast_route(self.input().data_type().elem(), self.output().data_type().elem())

@@ -98,6 +98,16 @@ impl Identity {
 
     operator_methods!(Identity, one_type);
 
+    /// The same result by the slowest, most obvious method: one loop over coordinates, each element copied (or
+    /// scaled) alone by the portable scalar code; no planning, no SIMD. For verifying results.
+    ///
+    /// # Errors
+    ///
+    /// As [`Identity::execute`].
+    pub fn execute_reference(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        self.engine.execute_reference_elementwise(input, output)
+    }
+
     /// The scale and bias, if any.
     pub fn scale_bias(&self) -> Option<ScaleBias> {
         self.scale_bias

@@ -142,42 +142,19 @@ impl Slice1 {
     /// # Ok::<(), strider::Error>(())
     /// ```
     pub fn execute_reference(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        let (idesc, odesc) = (self.input(), self.output());
-        self.engine.check_buffers(input, output)?;
-        let width = idesc.data_type().size_in_bytes();
-        let rank = idesc.rank();
+        let rank = self.input().rank();
+        let in_strides = self.input().strides();
         let start: Vec<i64> = (0..rank)
             .map(|i| {
                 let s = self.window_strides[i];
                 i64::from(self.window_offsets[i]) + if s < 0 { i64::from(self.window_sizes[i]) - 1 } else { 0 }
             })
             .collect();
-        let mut c = vec![0u32; rank];
-        loop {
-            let mut at_in = 0i64;
-            let mut at_out = 0u64;
-            for i in 0..rank {
-                at_in +=
-                    (start[i] + i64::from(self.window_strides[i]) * i64::from(c[i])) * i64::from(idesc.strides()[i]);
-                at_out += u64::from(c[i]) * u64::from(odesc.strides()[i]);
-            }
-            // Validation bounded every coordinate: the offsets are inside the checked buffers.
-            let (i, o) = (at_in as usize * width, at_out as usize * width);
-            output[o..o + width].copy_from_slice(&input[i..i + width]);
-            // next output coordinate, last dimension fastest
-            let mut k = rank;
-            loop {
-                if k == 0 {
-                    return Ok(());
-                }
-                k -= 1;
-                c[k] += 1;
-                if c[k] < odesc.sizes()[k] {
-                    break;
-                }
-                c[k] = 0;
-            }
-        }
+        self.engine.execute_reference(input, output, |c| {
+            (0..rank)
+                .map(|i| (start[i] + i64::from(self.window_strides[i]) * i64::from(c[i])) * i64::from(in_strides[i]))
+                .sum()
+        })
     }
 
     /// The window offsets.

@@ -262,6 +262,18 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         0
     }
 
+    /// `y = x·scale + bias` on a prefix of `n` f16 (bits) at `src` into f16 at `dst`: widened exactly, a product
+    /// then a sum in f32 (never fused), rounded once to nearest even; returns the elements done. `src` may equal
+    /// `dst`.
+    ///
+    /// # Safety
+    ///
+    /// As [`AffineFn`](crate::convert::AffineFn).
+    #[inline(always)]
+    unsafe fn affine_f16(self, _src: *const u8, _dst: *mut u8, _n: usize, _scale: f32, _bias: f32) -> usize {
+        0
+    }
+
     /// Converts a prefix of `n` f64 at `src` to f32 at `dst` rounded to odd
     /// ([`f64_to_f32_odd_scalar`](crate::convert::f64_to_f32_odd_scalar)); returns the elements done.
     ///

@@ -285,6 +285,32 @@ fn check_conversions<A: Arch>(a: A) {
     for i in 0..done {
         assert_eq!(y[i], f32_to_f16_scalar(x[i]), "{:?} f32 {:08x}", A::ISA, x[i].to_bits());
     }
+    // f16 scale/bias: widen, product, sum, round once; also in place.
+    for (scale, bias) in [(0.5f32, 1.0f32), (-3.0, 0.125), (1e4, -7.0), (f32::MIN_POSITIVE, 0.0)] {
+        let want: Vec<u16> = h.iter().map(|&x| f32_to_f16_scalar(f16_to_f32_scalar(x) * scale + bias)).collect();
+        let mut got = vec![0u16; h.len()];
+        // SAFETY: 65536 elements each side.
+        let done =
+            a.vectorize(|| unsafe { a.affine_f16(h.as_ptr().cast(), got.as_mut_ptr().cast(), h.len(), scale, bias) });
+        assert!(A::BYTES < 32 || done + 16 > h.len(), "{:?} affine_f16 did {done}", A::ISA);
+        for i in 0..done {
+            let nan = |b: u16| b & 0x7C00 == 0x7C00 && b & 0x3FF != 0;
+            assert!(
+                got[i] == want[i] || (nan(got[i]) && nan(want[i])),
+                "{:?} affine_f16 {:04x}: {:04x} vs {:04x}",
+                A::ISA,
+                h[i],
+                got[i],
+                want[i]
+            );
+        }
+        let mut inplace = h.clone();
+        let p = inplace.as_mut_ptr().cast::<u8>();
+        // SAFETY: the same range as input and output, allowed by the contract.
+        let done2 = a.vectorize(|| unsafe { a.affine_f16(p, p, h.len(), scale, bias) });
+        assert_eq!(done2, done);
+        assert_eq!(&inplace[..done], &got[..done]);
+    }
     // f64 → f32 rounded to odd.
     let mut d: Vec<f64> = x.iter().map(|&v| f64::from(v)).collect();
     let mut s = 0x9E37_79B9_7F4A_7C15u64;

@@ -114,6 +114,12 @@ unsafe impl Arch for V3 {
     }
 
     #[inline(always)]
+    unsafe fn affine_f16(self, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize {
+        // SAFETY: forwarded contract; the token proves F16C.
+        unsafe { super::x86::f16c_affine(src, dst, n, scale, bias) }
+    }
+
+    #[inline(always)]
     unsafe fn f64_to_f32_odd(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
         // SAFETY: forwarded contract; AVX2 via the token.
         unsafe { super::x86::avx2_f64_to_f32_odd(src, dst, n) }

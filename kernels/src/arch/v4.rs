@@ -145,6 +145,24 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
+    unsafe fn affine_f16(self, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize {
+        // SAFETY: register broadcasts of AVX-512F (token).
+        let (s, b) = unsafe { (_mm512_set1_ps(scale), _mm512_set1_ps(bias)) };
+        let mut i = 0;
+        while i + 16 <= n {
+            // SAFETY: elements i..i+16 of both ranges, read before written (they may be the same); AVX-512F.
+            unsafe {
+                let x = _mm512_cvtph_ps(_mm256_loadu_si256(src.add(2 * i).cast()));
+                let y = _mm512_add_ps(_mm512_mul_ps(x, s), b);
+                let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(y);
+                _mm256_storeu_si256(dst.add(2 * i).cast(), h);
+            }
+            i += 16;
+        }
+        i
+    }
+
+    #[inline(always)]
     unsafe fn f64_to_f32_odd(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
         let mut i = 0;
         while i + 8 <= n {

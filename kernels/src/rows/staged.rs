@@ -83,13 +83,8 @@ fn flush_fn<A: Arch>() -> FlushFn {
         #[inline(always)]
         fn call(self) {
             let Job(a, src, dst, bytes) = self;
-            // SAFETY: forwarded from `entry`'s contract; the run ends with a fence so the stores are ordered
-            // before the chunk completes.
-            unsafe {
-                copy(a, src, dst, bytes, true);
-                #[cfg(target_arch = "x86_64")]
-                core::arch::x86_64::_mm_sfence();
-            }
+            // SAFETY: forwarded from `entry`'s contract. The caller fences once after its last flush.
+            unsafe { copy(a, src, dst, bytes, true) }
         }
     }
     /// # Safety
@@ -179,6 +174,12 @@ impl Rows for Staged<'_> {
             }
             j += c;
         }
+        #[cfg(target_arch = "x86_64")]
+        if r.flush.is_some() && self.post.is_none() {
+            // SAFETY: SSE is part of the x86-64 baseline. Non-temporal stores are weakly ordered: fence them before
+            // the chunk reports completion to other threads.
+            unsafe { core::arch::x86_64::_mm_sfence() };
+        }
     }
 }
 
@@ -196,8 +197,8 @@ struct StagedTranspose {
     len: usize,
 }
 
-/// Input rows per staged transpose block.
-const BLOCK_ROWS: usize = 16;
+/// Input rows a staged transpose block has at least (one register tile).
+const MIN_BLOCK_ROWS: usize = 8;
 
 impl Rows for StagedTranspose {
     unsafe fn rows(&self, src: *const u8, dst: *mut u8, count: usize, in_step: isize, out_step: isize) {
@@ -213,8 +214,12 @@ impl Rows for StagedTranspose {
     unsafe fn span(&self, src: *const u8, dst: *mut u8, nj: usize) {
         let mut buf = Scratch::new();
         let scr = buf.ptr();
-        let bi = BLOCK_ROWS.min(self.ni);
-        let bj = (SCRATCH_BYTES / (bi * self.ow)).max(1);
+        // Blocks of bi input rows × bj columns filling the buffer: at least 8 rows (a tile), as many as fit.
+        let bj = nj.min(SCRATCH_BYTES / (MIN_BLOCK_ROWS * self.ow)).max(1);
+        let bi = (SCRATCH_BYTES / (bj * self.ow)).min(self.ni).max(1);
+        // PERF: when a block's input rows follow each other (NHWC pixels of C channels), one conversion call
+        // covers the whole block instead of one per row of a few elements.
+        let adjacent = bj == nj && self.si == (nj * self.iw) as isize;
         let mut j0 = 0;
         while j0 < nj {
             let cj = bj.min(nj - j0);
@@ -223,12 +228,17 @@ impl Rows for StagedTranspose {
             while i0 < self.ni {
                 let ci = bi.min(self.ni - i0);
                 // SAFETY: rows i0..i0+ci, columns j0..j0+cj are elements of the block (Rows contract); each input
-                // run of cj elements is contiguous (the row dimension is the input's contiguous one); the buffer
-                // holds ci · cj output elements; the block function is the level's.
+                // run of cj elements is contiguous (the row dimension is the input's contiguous one), and with
+                // `adjacent` the ci runs are one contiguous range; the buffer holds ci · cj output elements; the
+                // block function is the level's.
                 unsafe {
-                    for i in 0..ci {
-                        let s = src.wrapping_offset((i0 + i) as isize * self.si + (j0 * self.iw) as isize);
-                        self.convert.apply(s, scr.add(i * pitch), cj);
+                    let first = src.wrapping_offset(i0 as isize * self.si + (j0 * self.iw) as isize);
+                    if adjacent {
+                        self.convert.apply(first, scr, ci * cj);
+                    } else {
+                        for i in 0..ci {
+                            self.convert.apply(first.wrapping_offset(i as isize * self.si), scr.add(i * pitch), cj);
+                        }
                     }
                     let d = dst.wrapping_offset((i0 * self.ow) as isize + j0 as isize * self.dj);
                     (self.block)(scr, pitch as isize, d, self.dj, ci, cj);

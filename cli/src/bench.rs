@@ -374,6 +374,8 @@ pub struct Run {
 #[derive(Clone, Debug, Serialize)]
 pub struct CaseResult {
     pub name: String,
+    /// The workload as given (sizes, strides, window), so that peers can rebuild it.
+    pub case: Case,
     pub op: String,
     pub dtype: String,
     pub output_bytes: u64,
@@ -619,6 +621,7 @@ fn run_case(
     let t_copy = median(one_thread_memcpy);
     Ok(CaseResult {
         name: case.name.clone(),
+        case: case.clone(),
         op: case.op.clone().unwrap_or_else(|| "slice1".into()),
         dtype: match &case.output_dtype {
             Some(to) => format!("{}→{}", input.data_type().short_name(), to),

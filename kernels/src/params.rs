@@ -24,17 +24,17 @@ pub const ROWS_PER_CHUNK_NO_SPLIT: usize = 8;
 /// Work budget (search nodes) of the exact output-overlap check before it gives up as undecided.
 pub const OVERLAP_SEARCH_BUDGET: u64 = 1 << 20;
 
-/// Walks whose footprint — the bytes they touch: output plus the input actually read — exceeds the last-level
-/// cache ([`CacheSizes::llc`](crate::CacheSizes::llc), detected at run time) write their vector stores
-/// non-temporally: the output would not stay in cache anyway, and streaming skips the read-for-ownership of every
-/// output line and leaves the cache to the input. Below it, regular stores keep the output in the cache for
-/// whoever reads it next. This is the fraction of the LLC above which streaming starts (numerator, denominator).
+/// Walks whose footprint — the bytes they touch: output plus the input actually read — exceeds this fraction
+/// (numerator, denominator) of the last-level cache ([`CacheSizes::llc`](crate::CacheSizes::llc), detected at run
+/// time) write their vector stores non-temporally: the output would not stay in cache anyway, and streaming skips
+/// the read-for-ownership of every output line and leaves the cache to the input. Below it, regular stores keep
+/// the output in the cache for whoever reads it next.
 ///
-/// PERF: measured on the Zen 5 VM (32 MiB L3), ratios to a memcpy of the output in the same run, regular vs
-/// streaming stores: i32 → f32 cast with a 32 MiB footprint 0.93× vs 1.17×; f64 → f32 (48 MiB) 1.55× vs 1.70×;
-/// u8 → f32 with an 80 MiB footprint 0.70× vs 0.62×. glibc's memcpy switches at 3/4 of the shared cache for the
-/// *copy size*, i.e. a footprint of 1.5× the cache.
-pub const STREAM_LLC_FRACTION: (usize, usize) = (1, 1);
+/// PERF: measured on the Zen 5 VM (32 MiB L3), tight loops as the peer scripts run them, regular vs streaming
+/// stores: f64 → f32 cast with a 48 MiB footprint 969–1076 µs vs 1263–1417 µs; u8 → f32 at 80 MiB 2479–2689 µs vs
+/// 2002–2013 µs; i32 → f32 at 32 MiB 0.93× vs 1.17× memcpy (interleaved). Streaming pays from about 1.5× the cache:
+/// glibc's memcpy switches at 3/4 of the shared cache for the copy size, the same footprint.
+pub const STREAM_LLC_FRACTION: (usize, usize) = (3, 2);
 
 /// Rows shorter than this never stream, whatever the footprint.
 ///

@@ -255,7 +255,7 @@ impl Strategy {
 /// Whether a walk touching `footprint` bytes should stream its stores on this machine.
 fn streams(footprint: usize) -> bool {
     let (num, den) = params::STREAM_LLC_FRACTION;
-    footprint / num > CacheSizes::get().llc / den
+    footprint > CacheSizes::get().llc / den * num
 }
 
 /// The plain geometry (last dimension as the row) and the movement its strides call for.

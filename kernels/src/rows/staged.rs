@@ -142,6 +142,12 @@ impl Rows for Staged<'_> {
 
     unsafe fn span(&self, src: *const u8, dst: *mut u8, len: usize) {
         let r = &self.row;
+        if self.pre.is_none() && self.post.is_none() && r.flush.is_none() {
+            // Contiguous in both operands: one conversion of the whole span.
+            // SAFETY: the span's elements are contiguous and in bounds in both operands (Rows contract).
+            unsafe { r.convert.apply(src, dst, len) };
+            return;
+        }
         let (mut a, mut b) = (Scratch::new(), Scratch::new());
         let (scr_in, scr_out) = (a.ptr(), b.ptr());
         let mut j = 0;

@@ -51,7 +51,7 @@ pub use ops::cast::Cast;
 pub use ops::identity::{Identity, ScaleBias};
 pub use ops::slice::Slice;
 pub use ops::slice1::Slice1;
-pub use strider_kernels::{Dim, ExecOptions, Isa, Parallelism, Plan, RowKind};
+pub use strider_kernels::{CacheSizes, Dim, ExecOptions, Isa, Parallelism, Plan, RowKind};
 
 /// Re-export of the `half` crate, whose `f16` is the element type of [`DataType::Float16`].
 pub use half;

@@ -3,7 +3,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use strider::Isa;
+use strider::{CacheSizes, Isa};
 
 /// `copy_from_slice` bandwidth (output bytes per second) of `bytes`-sized buffers, measured for about `budget`.
 pub fn memcpy_bandwidth(bytes: usize, budget: Duration) -> f64 {
@@ -39,6 +39,16 @@ pub fn report() -> String {
         .map(|i| format!("{}{}", i.name(), if i.is_available() { "" } else { " (unavailable)" }))
         .collect();
     s += &format!("levels:          {}\n", levels.join(", "));
+    let c = CacheSizes::get();
+    let mib = |b: usize| b as f64 / (1 << 20) as f64;
+    s += &format!(
+        "caches:          L2 {:.1} MiB, last level {:.1} MiB shared by {} CPU(s); stores stream from {:.1} MiB footprints \
+         (set STRIDER_CACHE=l2=..,l3=..,sharing=.. to override)\n",
+        mib(c.l2),
+        mib(c.llc),
+        c.llc_sharing,
+        mib(c.stream_threshold())
+    );
     s += &format!(
         "threads:         {} (rayon's global pool; set RAYON_NUM_THREADS to change)\n",
         rayon::current_num_threads()

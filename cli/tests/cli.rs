@@ -92,6 +92,14 @@ fn bench_prints_a_table_and_writes_json() {
 }
 
 #[test]
+fn info_reports_caches_and_honours_the_override() {
+    let out = strider().arg("info").env("STRIDER_CACHE", "l2=2MiB,l3=480MiB,sharing=2").assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(text.contains("last level 480.0 MiB shared by 2 CPU(s)"), "{text}");
+    assert!(text.contains("stream from 360.0 MiB"), "{text}");
+}
+
+#[test]
 fn bench_reads_a_suite_file() {
     let dir = tempfile::tempdir().unwrap();
     let suite = dir.path().join("suite.json");

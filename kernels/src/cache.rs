@@ -14,11 +14,26 @@ pub struct CacheSizes {
     pub l2: usize,
     /// The last-level cache (L3, or L2 when there is no L3), shared by all cores that share it.
     pub llc: usize,
+    /// How many logical CPUs share the last-level cache (at least 1).
+    pub llc_sharing: usize,
 }
 
 impl CacheSizes {
-    /// Used when nothing can be detected: 1 MiB of L2, 32 MiB of last-level cache (a recent desktop or server core).
-    pub const FALLBACK: CacheSizes = CacheSizes { l2: 1 << 20, llc: 32 << 20 };
+    /// Used when nothing can be detected: 1 MiB of L2, 32 MiB of last-level cache shared by 8 CPUs (a recent
+    /// desktop or server core complex).
+    pub const FALLBACK: CacheSizes = CacheSizes { l2: 1 << 20, llc: 32 << 20, llc_sharing: 8 };
+
+    /// The last-level cache one thread can count on: its share when every CPU sharing the cache is busy.
+    pub fn llc_per_thread(&self) -> usize {
+        self.llc / self.llc_sharing.max(1)
+    }
+
+    /// The footprint (bytes a walk touches) from which stores are non-temporal by default on this machine (see
+    /// [`params::STREAM_LLC_FRACTION`](crate::params::STREAM_LLC_FRACTION)).
+    pub fn stream_threshold(&self) -> usize {
+        let (num, den) = crate::params::STREAM_LLC_FRACTION;
+        self.llc_per_thread() / den * num
+    }
 
     /// The sizes of this machine, detected once (see the module documentation for the sources).
     pub fn get() -> CacheSizes {
@@ -33,16 +48,16 @@ impl CacheSizes {
     }
 }
 
-/// Parses `l2=SIZE,l3=SIZE` (sizes in bytes, or with a `K`/`KiB`/`M`/`MiB`/`G`/`GiB` suffix) over `base`; `None`
-/// when the text is not of that form.
+/// Parses `l2=SIZE,l3=SIZE,sharing=N` (sizes in bytes, or with a `K`/`KiB`/`M`/`MiB`/`G`/`GiB` suffix; any subset of
+/// the keys) over `base`; `None` when the text is not of that form.
 pub fn parse_override(spec: &str, base: CacheSizes) -> Option<CacheSizes> {
     let mut out = base;
     for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (key, value) = part.split_once('=')?;
-        let bytes = parse_size(value.trim())?;
         match key.trim().to_ascii_lowercase().as_str() {
-            "l2" => out.l2 = bytes,
-            "l3" | "llc" => out.llc = bytes,
+            "l2" => out.l2 = parse_size(value.trim())?,
+            "l3" | "llc" => out.llc = parse_size(value.trim())?,
+            "sharing" => out.llc_sharing = value.trim().parse().ok().filter(|&n| n > 0)?,
             _ => return None,
         }
     }
@@ -68,7 +83,7 @@ fn parse_size(text: &str) -> Option<usize> {
 /// Reads the data and unified caches of CPU 0 from sysfs.
 fn detect_sysfs() -> Option<CacheSizes> {
     let dir = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
-    let (mut l2, mut l3) = (None, None);
+    let (mut l2, mut l3, mut sharing) = (None, None, None);
     for entry in std::fs::read_dir(dir).ok()? {
         let path = entry.ok()?.path();
         let read = |name: &str| std::fs::read_to_string(path.join(name)).ok().map(|s| s.trim().to_owned());
@@ -77,14 +92,38 @@ fn detect_sysfs() -> Option<CacheSizes> {
             continue;
         }
         let bytes = parse_size(&size);
+        let cpus = read("shared_cpu_list").map(|l| count_cpus(&l));
         match level.as_str() {
-            "2" => l2 = bytes,
-            "3" => l3 = bytes,
+            "2" => {
+                l2 = bytes;
+                if l3.is_none() {
+                    sharing = cpus;
+                }
+            }
+            "3" => {
+                l3 = bytes;
+                sharing = cpus;
+            }
             _ => {}
         }
     }
     let l2 = l2?;
-    Some(CacheSizes { l2, llc: l3.unwrap_or(l2) })
+    Some(CacheSizes { l2, llc: l3.unwrap_or(l2), llc_sharing: sharing.flatten().unwrap_or(1) })
+}
+
+/// The number of CPUs in a Linux CPU list (`0-3,8,10-11`); `None` when malformed.
+fn count_cpus(list: &str) -> Option<usize> {
+    let mut n = 0;
+    for part in list.trim().split(',').filter(|p| !p.is_empty()) {
+        n += match part.split_once('-') {
+            Some((a, b)) => b.trim().parse::<usize>().ok()?.checked_sub(a.trim().parse::<usize>().ok()?)? + 1,
+            None => {
+                part.trim().parse::<usize>().ok()?;
+                1
+            }
+        };
+    }
+    (n > 0).then_some(n)
 }
 
 #[cfg(test)]
@@ -106,15 +145,38 @@ mod tests {
     #[test]
     fn overrides_parse() {
         let base = CacheSizes::FALLBACK;
-        assert_eq!(parse_override("l3=480MiB", base), Some(CacheSizes { l2: 1 << 20, llc: 480 << 20 }));
-        assert_eq!(parse_override(" l2=2M , L3=32M ", base), Some(CacheSizes { l2: 2 << 20, llc: 32 << 20 }));
+        assert_eq!(parse_override("l3=480MiB", base), Some(CacheSizes { llc: 480 << 20, ..base }));
+        assert_eq!(
+            parse_override(" l2=2M , L3=32M,sharing=2 ", base),
+            Some(CacheSizes { l2: 2 << 20, llc: 32 << 20, llc_sharing: 2 })
+        );
         assert_eq!(parse_override("l4=1M", base), None);
         assert_eq!(parse_override("l3", base), None);
+        assert_eq!(parse_override("sharing=0", base), None);
+    }
+
+    #[test]
+    fn cpu_lists_count() {
+        assert_eq!(count_cpus("0-1"), Some(2));
+        assert_eq!(count_cpus("0-3,8,10-11\n"), Some(7));
+        assert_eq!(count_cpus("5"), Some(1));
+        assert_eq!(count_cpus("3-1"), None);
+        assert_eq!(count_cpus(""), None);
+    }
+
+    #[test]
+    fn stream_thresholds_of_known_machines() {
+        // The Zen 5 VM: 32 MiB L3 shared by its 2 CPUs.
+        let zen = CacheSizes { l2: 1 << 20, llc: 32 << 20, llc_sharing: 2 };
+        assert_eq!(zen.stream_threshold(), 24 << 20);
+        // The Intel VM: a reported 480 MiB L3 (the host's) over 2 CPUs: nothing under 360 MiB streams.
+        let intel = CacheSizes { l2: 2 << 20, llc: 480 << 20, llc_sharing: 2 };
+        assert_eq!(intel.stream_threshold(), 360 << 20);
     }
 
     #[test]
     fn detection_gives_plausible_sizes() {
         let c = CacheSizes::get();
-        assert!(c.l2 >= 64 << 10 && c.llc >= c.l2, "{c:?}");
+        assert!(c.l2 >= 64 << 10 && c.llc >= c.l2 && c.llc_sharing >= 1, "{c:?}");
     }
 }

@@ -50,8 +50,8 @@ pub struct ExecOptions {
     /// A forced instruction set (`None`: the best available).
     pub isa: Option<Isa>,
     /// Force non-temporal stores on or off (`None`: on when the bytes the walk touches — its output plus the input
-    /// it actually reads — exceed the last-level cache this machine reports, and rows are long enough; see
-    /// [`params::STREAM_LLC_FRACTION`]). Streaming suits outputs that are not read again soon; turn it off when the
+    /// it actually reads — reach 1.5× the share of the last-level cache one thread of this machine can count on,
+    /// and rows are long enough; see [`params::STREAM_LLC_FRACTION`]). Streaming suits outputs that are not read again soon; turn it off when the
     /// next step consumes the output right away.
     pub streaming: Option<bool>,
 }
@@ -193,6 +193,12 @@ impl Program {
             });
         }
         let level = level(opts)?;
+        if let Some(table) = self.strategy.tiny() {
+            // PERF: a whole walk of at most TABLE_MAX elements: the 4×4 example of the spec took 400 instructions
+            // through scheduling, level dispatch and the row kernel's entry; element by element here it takes 40.
+            run_tiny(self.walk.plan(), table, src, dst);
+            return Ok(());
+        }
         // SAFETY: `src` and `dst` are distinct buffers (a shared and an exclusive borrow) at least as long as the
         // walk needs.
         unsafe { self.execute(src.as_ptr(), dst.as_mut_ptr(), level, opts) };
@@ -251,6 +257,43 @@ impl Program {
             return;
         }
         (0..sched.chunks).into_par_iter().with_max_len(1).for_each(|c| level.dispatch(chunk(c, s, d)));
+    }
+}
+
+/// Moves the elements of a one-row table walk one at a time with bounds-checked slice copies (no SIMD, no
+/// `unsafe`): the buffers' lengths were checked against the walk, and every offset is one of its proven elements.
+fn run_tiny(plan: &Plan, table: &crate::walk::Table, src: &[u8], dst: &mut [u8]) {
+    let (ib, ob) = (plan.in_base() as isize, plan.out_base() as isize);
+    let op = plan.op();
+    let (iw, ow) = (op.in_width(), op.out_width());
+    let at = |base: isize, off: isize| (base + off) as usize;
+    if !op.is_copy() {
+        for &(i, o) in table.pairs() {
+            let (i, o) = (at(ib, i), at(ob, o));
+            op.apply_one(&src[i..i + iw], &mut dst[o..o + ow]);
+        }
+        return;
+    }
+    macro_rules! fixed {
+        ($n:literal) => {
+            for &(i, o) in table.pairs() {
+                let (i, o) = (at(ib, i), at(ob, o));
+                let v: [u8; $n] = src[i..i + $n].try_into().expect("a slice of the element's width");
+                dst[o..o + $n].copy_from_slice(&v);
+            }
+        };
+    }
+    match iw {
+        1 => fixed!(1),
+        2 => fixed!(2),
+        4 => fixed!(4),
+        8 => fixed!(8),
+        _ => {
+            for &(i, o) in table.pairs() {
+                let (i, o) = (at(ib, i), at(ob, o));
+                dst[o..o + iw].copy_from_slice(&src[i..i + iw]);
+            }
+        }
     }
 }
 

@@ -24,16 +24,18 @@ pub const ROWS_PER_CHUNK_NO_SPLIT: usize = 8;
 /// Work budget (search nodes) of the exact output-overlap check before it gives up as undecided.
 pub const OVERLAP_SEARCH_BUDGET: u64 = 1 << 20;
 
-/// Walks whose footprint — the bytes they touch: output plus the input actually read — exceeds this fraction
-/// (numerator, denominator) of the last-level cache ([`CacheSizes::llc`](crate::CacheSizes::llc), detected at run
-/// time) write their vector stores non-temporally: the output would not stay in cache anyway, and streaming skips
-/// the read-for-ownership of every output line and leaves the cache to the input. Below it, regular stores keep
-/// the output in the cache for whoever reads it next.
+/// Walks whose footprint — the bytes they touch: output plus the input actually read — reaches this multiple
+/// (numerator, denominator) of the last-level cache *one thread can count on*
+/// ([`CacheSizes::llc_per_thread`](crate::CacheSizes::llc_per_thread): the detected LLC divided by the CPUs sharing
+/// it) write their vector stores non-temporally: the output would not stay in cache anyway, and streaming skips the
+/// read-for-ownership of every output line and leaves the cache to the input. Below it, regular stores keep the
+/// output in the cache for whoever reads it next. It is glibc's rule for memcpy (non-temporal from 3/4 of the
+/// per-thread share of the shared cache, for the copy size: a footprint of twice that).
 ///
-/// PERF: measured on the Zen 5 VM (32 MiB L3), tight loops as the peer scripts run them, regular vs streaming
-/// stores: f64 → f32 cast with a 48 MiB footprint 969–1076 µs vs 1263–1417 µs; u8 → f32 at 80 MiB 2479–2689 µs vs
-/// 2002–2013 µs; i32 → f32 at 32 MiB 0.93× vs 1.17× memcpy (interleaved). Streaming pays from about 1.5× the cache:
-/// glibc's memcpy switches at 3/4 of the shared cache for the copy size, the same footprint.
+/// PERF: on the Zen 5 VM (32 MiB L3 reported shared by its 2 CPUs, and in fact by other tenants too: a 12 MiB
+/// memcpy already runs at DRAM speed), ×memcpy at 1 thread, tight loops, streaming vs regular stores:
+/// 16 MiB footprint (plane select) 1.35–1.44 vs 1.02–1.06; 24 MiB (f32 vertical flip) 0.71–0.90 vs 1.36–1.49;
+/// 32 MiB (f16 mid slice) 0.65–0.66 vs 0.79–0.94; u8 → f32 cast at 80 MiB 0.48 vs 0.61–0.67.
 pub const STREAM_LLC_FRACTION: (usize, usize) = (3, 2);
 
 /// Rows shorter than this never stream, whatever the footprint.

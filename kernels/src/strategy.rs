@@ -230,6 +230,13 @@ impl Strategy {
         &self.op
     }
 
+    /// The table of a walk that is one table row (at most [`params::TABLE_MAX`] elements in all), which runs
+    /// element by element without the machinery of larger walks.
+    pub(crate) fn tiny(&self) -> Option<&crate::walk::Table> {
+        let g = &self.geometry;
+        if g.rows() == 1 && matches!(self.movement, Movement::Table) { g.table() } else { None }
+    }
+
     /// Whether non-temporal stores are the default (the footprint leaves the caches and rows are long).
     pub(crate) fn stream(&self) -> bool {
         self.stream
@@ -254,8 +261,7 @@ impl Strategy {
 
 /// Whether a walk touching `footprint` bytes should stream its stores on this machine.
 fn streams(footprint: usize) -> bool {
-    let (num, den) = params::STREAM_LLC_FRACTION;
-    footprint > CacheSizes::get().llc / den * num
+    footprint >= CacheSizes::get().stream_threshold()
 }
 
 /// The plain geometry (last dimension as the row) and the movement its strides call for.

@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects)]
 //! Tensor descriptions (`DML_BUFFER_TENSOR_DESC`) and the minimum buffer size (`DMLCalcBufferTensorSize`).
 
 use core::fmt;
@@ -121,7 +122,7 @@ fn addressed_bytes(data_type: DataType, sizes: &[u32], strides: Option<&[u32]>) 
         Some(strides) => sizes
             .iter()
             .zip(strides)
-            .try_fold(0u64, |acc, (&n, &s)| acc.checked_add(u64::from(n - 1).checked_mul(u64::from(s))?))?
+            .try_fold(0u64, |acc, (&n, &s)| acc.checked_add(u64::from(n.checked_sub(1)?).checked_mul(u64::from(s))?))?
             .checked_add(1)?,
     };
     elements.checked_mul(data_type.size_in_bytes() as u64)
@@ -222,7 +223,7 @@ impl TensorDesc {
                         stride: acc,
                     })?;
                     // sizes ≤ u32::MAX and acc ≤ u32::MAX here, so the product fits in u64.
-                    acc *= u64::from(sizes[dim]);
+                    acc = acc.saturating_mul(u64::from(sizes[dim]));
                 }
             }
         }
@@ -269,7 +270,7 @@ impl TensorDesc {
                 sizes: sizes.to_vec(),
                 stride: acc,
             })?;
-            acc *= u64::from(sizes[dim]);
+            acc = acc.saturating_mul(u64::from(sizes[dim])); // both ≤ u32::MAX: fits
         }
         Self::with_strides(data_type, sizes, &strides)
     }
@@ -342,7 +343,7 @@ impl TensorDesc {
         if rank > MAX_RANK {
             return Err(Error::InvalidRank { rank });
         }
-        let lead = rank - self.rank();
+        let lead = rank.saturating_sub(self.rank()); // rank ≥ self.rank() checked above
         let mut sizes = vec![1u32; lead];
         sizes.extend_from_slice(self.sizes());
         let keep = |mut t: TensorDesc| {
@@ -355,7 +356,7 @@ impl TensorDesc {
         }
         // A size-1 dimension's stride is never multiplied by a non-zero coordinate; give it the span of the
         // tensor (what packed strides would be) when that fits, else 0.
-        let span = u64::from(self.strides()[0]) * u64::from(self.sizes()[0]);
+        let span = u64::from(self.strides()[0]).saturating_mul(u64::from(self.sizes()[0])); // u32 × u32 fits
         let mut strides = vec![u32::try_from(span).unwrap_or(0); lead];
         strides.extend_from_slice(self.strides());
         Self::with_strides(self.data_type, &sizes, &strides).map(keep)
@@ -380,7 +381,7 @@ impl TensorDesc {
             if n != 1 && u64::from(s) != acc {
                 return false;
             }
-            acc *= u64::from(n);
+            acc = acc.saturating_mul(u64::from(n));
         }
         true
     }
@@ -399,7 +400,9 @@ impl TensorDesc {
     /// of a padded image. `None` for 1-D tensors.
     pub fn row_pitch_bytes(&self) -> Option<u64> {
         let r = self.rank();
-        (r >= 2).then(|| u64::from(self.strides()[r - 2]) * self.data_type.size_in_bytes() as u64)
+        (r >= 2).then(|| {
+            u64::from(self.strides()[r.saturating_sub(2)]).saturating_mul(self.data_type.size_in_bytes() as u64)
+        })
     }
 
     /// The element data type.

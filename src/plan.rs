@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects)]
 //! The planner: turns a validated strided copy into a [`Plan`] in normal form. Pure integer code.
 //!
 //! Stages, in order (`DESIGN.md` §2):
@@ -48,8 +49,9 @@ fn bytes(elements: i64, width: usize) -> Result<isize, Error> {
 /// operator; they are still checked and reported as [`Error::Internal`].
 pub(crate) fn plan(p: &Problem<'_>) -> Result<Plan, Error> {
     let (iw, ow) = (p.op.in_width(), p.op.out_width());
-    let mut in_base = i128::from(p.in_base) * iw as i128;
-    let mut out_base = i128::from(p.out_base) * ow as i128;
+    // u64 × (width ≤ 16) fits i128; the flips below are checked.
+    let mut in_base = i128::from(p.in_base).checked_mul(iw as i128).ok_or_else(|| internal("the input base"))?;
+    let mut out_base = i128::from(p.out_base).checked_mul(ow as i128).ok_or_else(|| internal("the output base"))?;
 
     // 2. drop extent-1 dimensions
     let mut dims: Vec<Dim> = Vec::with_capacity(p.extents.len());
@@ -73,11 +75,12 @@ pub(crate) fn plan(p: &Problem<'_>) -> Result<Plan, Error> {
     // 4. flip dimensions negative in both operands
     for d in &mut dims {
         if d.in_stride < 0 && d.out_stride < 0 {
-            let last = d.extent as i128 - 1;
-            in_base += last * d.in_stride as i128;
-            out_base += last * d.out_stride as i128;
-            d.in_stride = -d.in_stride;
-            d.out_stride = -d.out_stride;
+            let last = (d.extent as i128).saturating_sub(1); // extent ≥ 2 here
+            let flip = |base: i128, stride: isize| last.checked_mul(stride as i128).and_then(|r| base.checked_add(r));
+            in_base = flip(in_base, d.in_stride).ok_or_else(|| internal("the input base"))?;
+            out_base = flip(out_base, d.out_stride).ok_or_else(|| internal("the output base"))?;
+            d.in_stride = d.in_stride.checked_neg().ok_or_else(|| internal("a byte stride"))?;
+            d.out_stride = d.out_stride.checked_neg().ok_or_else(|| internal("a byte stride"))?;
         }
     }
 
@@ -86,8 +89,8 @@ pub(crate) fn plan(p: &Problem<'_>) -> Result<Plan, Error> {
     for d in dims.into_iter().rev() {
         match merged.last_mut() {
             Some(inner)
-                if d.in_stride as i128 == inner.extent as i128 * inner.in_stride as i128
-                    && d.out_stride as i128 == inner.extent as i128 * inner.out_stride as i128 =>
+                if Some(d.in_stride as i128) == (inner.extent as i128).checked_mul(inner.in_stride as i128)
+                    && Some(d.out_stride as i128) == (inner.extent as i128).checked_mul(inner.out_stride as i128) =>
             {
                 inner.extent = inner.extent.checked_mul(d.extent).ok_or_else(|| internal("an extent"))?;
             }
@@ -103,7 +106,7 @@ pub(crate) fn plan(p: &Problem<'_>) -> Result<Plan, Error> {
     if let ElementOp::Copy { width } = op
         && dims.len() >= 2
     {
-        let row = dims[dims.len() - 1];
+        let row = dims[dims.len().saturating_sub(1)]; // at least 2 dimensions here
         let w = width as isize;
         if row.in_stride == w
             && row.out_stride == w
@@ -123,6 +126,7 @@ pub(crate) fn plan(p: &Problem<'_>) -> Result<Plan, Error> {
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)] // test arithmetic on small values
 mod tests {
     use super::*;
     use strider_kernels::{Program, RowKind};

@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects)]
 //! Where a walk's strategy is chosen: which dimension is the row, what the row kernel absorbs, and how elements
 //! move along it ([`Movement`], one enum whose variants carry their tables). Pure integer code over a proven
 //! [`Walk`]; the geometry it picks comes from the walk, so a wrong choice here can be slow, never unsafe.
@@ -83,9 +84,9 @@ fn classify(iw: usize, ow: usize, in_stride: isize, out_stride: isize) -> RowKin
     }
     match in_stride {
         s if s == iw => RowKind::Copy,
-        s if s == -iw => RowKind::Reverse,
+        s if Some(s) == iw.checked_neg() => RowKind::Reverse,
         0 => RowKind::Broadcast,
-        s if s % iw == 0 => RowKind::Gather { stride: s / iw },
+        s if s.checked_rem(iw) == Some(0) => RowKind::Gather { stride: s.checked_div(iw).unwrap_or(s) },
         _ => RowKind::Strided,
     }
 }
@@ -175,22 +176,25 @@ impl Strategy {
         let (iw, ow) = (plan.in_width(), plan.out_width());
         let dims = walk.dims();
         let rank = dims.len();
-        let row = dims[rank - 1];
+        let last = rank.saturating_sub(1); // a walk has at least one dimension
+        let row = dims[last];
         let converting = !matches!(op, ElementOp::Copy { .. });
         let width_of = |bytes: usize| Width::from_bytes(bytes).ok_or(PlanError::Inconsistent);
 
         let (geometry, movement, width) = if let Some((g, m, w)) = transpose(walk, iw, ow, converting) {
             (g, m, w)
-        } else if row.extent * ow < params::TABLE_ROW_BYTES && rank >= 2 {
+        } else if row.extent.saturating_mul(ow) < params::TABLE_ROW_BYTES && rank >= 2 {
             // Absorb the innermost dimensions into a table row of at most TABLE_MAX elements.
-            let mut keep = rank - 1;
-            let mut len = row.extent;
-            while keep > 0 && len * dims[keep - 1].extent <= params::TABLE_MAX {
-                keep -= 1;
-                len *= dims[keep].extent;
-            }
+            let keep = (0..last)
+                .rev()
+                .scan(row.extent, |len, k| {
+                    *len = len.saturating_mul(dims[k].extent);
+                    (*len <= params::TABLE_MAX).then_some(k)
+                })
+                .last()
+                .unwrap_or(last);
             match walk.tabulate(keep, params::TABLE_MAX) {
-                Some(g) if keep < rank - 1 => (g, Movement::Table, width_of(iw)?),
+                Some(g) if keep < last => (g, Movement::Table, width_of(iw)?),
                 _ => row_geometry(walk, iw, ow)?,
             }
         } else {
@@ -201,12 +205,17 @@ impl Strategy {
         // k-th element pulls in up to a whole cache line per element; skipped outer slices cost nothing.
         let out_bytes = walk.bytes_written();
         let (w, step) = (iw as isize, row.in_stride.unsigned_abs() as isize);
-        let amplification = if row.in_stride == 0 { 0 } else { (step / w).clamp(1, (64 / w).max(1)) as usize };
+        let amplification = if row.in_stride == 0 {
+            0
+        } else {
+            step.checked_div(w).unwrap_or(1).clamp(1, (64isize.checked_div(w).unwrap_or(1)).max(1)) as usize
+        };
         let read = walk.elements().saturating_mul(iw).saturating_mul(amplification);
         let footprint = out_bytes.saturating_add(read);
         let g_row = geometry.row();
-        let stream =
-            streams(footprint) && g_row.extent * ow >= params::STREAM_MIN_ROW_BYTES && geometry.table().is_none();
+        let stream = streams(footprint)
+            && g_row.extent.saturating_mul(ow) >= params::STREAM_MIN_ROW_BYTES
+            && geometry.table().is_none();
         Ok(Strategy { geometry, movement, width, op, stream })
     }
 
@@ -267,7 +276,7 @@ fn streams(footprint: usize) -> bool {
 /// The plain geometry (last dimension as the row) and the movement its strides call for.
 fn row_geometry(walk: &Walk, iw: usize, ow: usize) -> Result<(Geometry, Movement, Width), PlanError> {
     let rank = walk.dims().len();
-    let g = walk.geometry(rank - 1, None).ok_or(PlanError::Inconsistent)?;
+    let g = walk.geometry(rank.saturating_sub(1), None).ok_or(PlanError::Inconsistent)?;
     let row = g.row();
     let movement = match classify(iw, ow, row.in_stride, row.out_stride) {
         RowKind::Copy => Movement::Copy,
@@ -289,7 +298,7 @@ fn transpose(walk: &Walk, iw: usize, ow: usize, converting: bool) -> Option<(Geo
     if rank < 2 {
         return None;
     }
-    let ipos = rank - 1;
+    let ipos = rank.saturating_sub(1);
     let i: Dim = dims[ipos];
     let (iws, ows) = (iw as isize, ow as isize);
     if i.out_stride != ows || i.in_stride == iws {
@@ -304,11 +313,11 @@ fn transpose(walk: &Walk, iw: usize, ow: usize, converting: bool) -> Option<(Geo
         let tile = TileWidth::of(kw)?;
         return Some((walk.geometry(jpos, Some(ipos))?, Movement::Transpose(tile), width));
     }
-    if (2..=4).contains(&i.extent) && j.extent >= 16 && j.out_stride == i.extent as isize * ows {
+    if (2..=4).contains(&i.extent) && j.extent >= 16 && Some(j.out_stride) == (i.extent as isize).checked_mul(ows) {
         let t = Planar::new(kw, i.extent, true)?;
         return Some((walk.geometry(jpos, Some(ipos))?, Movement::Interleave(t), width));
     }
-    if (2..=4).contains(&j.extent) && i.extent >= 16 && i.in_stride == j.extent as isize * iws {
+    if (2..=4).contains(&j.extent) && i.extent >= 16 && Some(i.in_stride) == (j.extent as isize).checked_mul(iws) {
         let t = Planar::new(kw, j.extent, false)?;
         return Some((walk.geometry(ipos, Some(jpos))?, Movement::Deinterleave(t), width));
     }
@@ -316,6 +325,7 @@ fn transpose(walk: &Walk, iw: usize, ow: usize, converting: bool) -> Option<(Geo
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)] // test arithmetic on small values
 mod tests {
     use super::*;
     use crate::plan::Plan;

@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects)]
 //! Byte-shuffle tables (pure integer code, built once per program) for rows whose pattern no single register
 //! permute expresses: reverses of 3-, 6- and 12-byte
 //! groups (interleaved pixels) and gathers with small strides.
@@ -45,19 +46,23 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
     /// than `MAXW` windows or the element is wider than a lane.
     pub(crate) fn new(width: usize, k: isize) -> Option<Self> {
         // A lane spans (elements − 1)·|k|·width + width bytes, which must fit MAXW windows of WIN bytes: bounding
-        // |k| first keeps every product below small and exact.
-        if width == 0 || width > L || k == 0 || L > 64 || k.unsigned_abs() > MAXW * WIN {
+        // |k| first keeps every value small; the arithmetic is checked anyway.
+        if width == 0 || width > L || k == 0 || L > 64 || k.unsigned_abs() > MAXW.checked_mul(WIN)? {
             return None;
         }
-        let n = width as isize;
-        let elems = L / width;
+        let n = isize::try_from(width).ok()?;
+        let elems = L.checked_div(width)?;
         // Byte offset (from the lane's first element) of output byte t.
-        let offset = |t: usize| (t / width) as isize * k * n + (t % width) as isize;
-        let bytes = elems * width;
-        let lo = (0..bytes).map(offset).min()?;
-        let hi = (0..bytes).map(offset).max()? + 1;
-        let win = WIN as isize;
-        let windows = ((hi - lo) as usize).div_ceil(WIN);
+        let offset = |t: usize| -> Option<isize> {
+            let (e, b) = (t.checked_div(width)?, t.checked_rem(width)?);
+            isize::try_from(e).ok()?.checked_mul(k)?.checked_mul(n)?.checked_add(isize::try_from(b).ok()?)
+        };
+        let bytes = elems.checked_mul(width)?;
+        let offsets: Vec<isize> = (0..bytes).map(offset).collect::<Option<_>>()?;
+        let lo = *offsets.iter().min()?;
+        let hi = offsets.iter().max()?.checked_add(1)?;
+        let win = isize::try_from(WIN).ok()?;
+        let windows = usize::try_from(hi.checked_sub(lo)?).ok()?.div_ceil(WIN);
         if windows > MAXW {
             return None;
         }
@@ -71,30 +76,32 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
             sel: [0; MAXW],
             slack: 0,
         };
-        for w in 0..windows {
-            s.win_off[w] = if k > 0 { lo + win * w as isize } else { hi - win * (w as isize + 1) };
+        for (w, (off, next)) in s.win_off[..windows].iter_mut().zip(1isize..).enumerate() {
+            let w = isize::try_from(w).ok()?;
+            *off = if k > 0 { lo.checked_add(win.checked_mul(w)?)? } else { hi.checked_sub(win.checked_mul(next)?)? };
         }
-        for t in 0..bytes {
-            let o = offset(t);
-            let w = (0..windows).find(|&w| o >= s.win_off[w] && o < s.win_off[w] + win)?;
-            s.masks[w][t] = (o - s.win_off[w]) as u8;
-            s.sel[w] |= 1 << t;
+        for (t, &o) in offsets.iter().enumerate() {
+            let w =
+                (0..windows).find(|&w| o >= s.win_off[w] && o.checked_sub(s.win_off[w]).is_some_and(|d| d < win))?;
+            s.masks[w][t] = u8::try_from(o.checked_sub(s.win_off[w])?).ok()?;
+            s.sel[w] |= 1u64.checked_shl(u32::try_from(t).ok()?)?;
         }
         // Lowest and highest byte (relative to the lane's first element) the windows touch.
-        let reach_lo = s.win_off[..windows].iter().min()?;
-        let reach_hi = s.win_off[..windows].iter().max()? + win;
+        let reach_lo = *s.win_off[..windows].iter().min()?;
+        let reach_hi = s.win_off[..windows].iter().max()?.checked_add(win)?;
         // Row span relative to element j: elements j..n-1 lie at offsets 0, k·n, …, (n-1-j)·k·n. The windows stay
-        // inside when the remaining m = n - j elements cover them; the L-byte store needs m·width ≥ L.
-        let mut slack = elems.max(L.div_ceil(width));
-        loop {
-            let m = slack as isize;
-            let (span_lo, span_hi) = if k > 0 { (0, (m - 1) * k * n + n) } else { ((m - 1) * k * n, n) };
-            if *reach_lo >= span_lo && reach_hi <= span_hi {
-                break;
-            }
-            slack += 1;
-        }
-        s.slack = slack;
+        // inside when the remaining m = n - j elements cover them; the L-byte store needs m·width ≥ L. The span
+        // grows by |k|·n per element, so a slack past the windows' reach always exists: the search is bounded.
+        let first = elems.max(L.div_ceil(width));
+        let limit = first.checked_add(MAXW.checked_mul(WIN)?)?;
+        s.slack = (first..=limit).find(|&slack| {
+            let covers = || -> Option<bool> {
+                let far = isize::try_from(slack).ok()?.checked_sub(1)?.checked_mul(k)?.checked_mul(n)?;
+                let (span_lo, span_hi) = if k > 0 { (0, far.checked_add(n)?) } else { (far, n) };
+                Some(reach_lo >= span_lo && reach_hi <= span_hi)
+            };
+            covers() == Some(true)
+        })?;
         Some(s)
     }
 
@@ -128,11 +135,12 @@ impl Planar {
         }
         let mut masks = [[[0x80u8; 16]; 4]; 4];
         // Pixel-side byte t: pixel t / (planes·N), plane (t / N) % planes, byte t % N; it is byte
-        // (pixel·N + byte) of that plane's chunk.
-        for t in 0..planes * 16 {
-            let (pixel, plane, byte) = (t / (planes * width), (t / width) % planes, t % width);
-            let p = pixel * width + byte;
-            let (k, tk) = (t / 16, t % 16);
+        // (pixel·N + byte) of that plane's chunk. All values are below 64 (checked after the shape test above).
+        for t in 0..planes.checked_mul(16)? {
+            let pixel = t.checked_div(planes.checked_mul(width)?)?;
+            let (plane, byte) = (t.checked_div(width)?.checked_rem(planes)?, t.checked_rem(width)?);
+            let p = pixel.checked_mul(width)?.checked_add(byte)?;
+            let (k, tk) = (t.checked_div(16)?, t.checked_rem(16)?);
             if interleave {
                 masks[k][plane][tk] = p as u8;
             } else {
@@ -144,6 +152,7 @@ impl Planar {
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)] // test arithmetic on small values
 mod tests {
     use super::*;
 

@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects)]
 //! [`Walk`]: a [`Plan`] proven safe to execute. This file is the safety proof every kernel relies on.
 //!
 //! For any plan, [`Walk::new`] either fails or establishes, in checked arithmetic:
@@ -66,16 +67,17 @@ pub struct Walk {
     in_need: usize,
     out_need: usize,
     elements: usize,
+    bytes_written: usize,
 }
 
 /// `[lo, hi]`, the lowest and highest byte (inclusive of the element's last byte) an operand's walk touches, in
 /// checked arithmetic; `None` when it overflows or leaves `0..=isize::MAX`.
 fn reach(base: usize, width: usize, dims: &[Dim], stride: impl Fn(&Dim) -> isize) -> Option<(usize, usize)> {
     let mut lo = i128::try_from(base).ok()?;
-    let mut hi = lo.checked_add(i128::try_from(width).ok()? - 1)?;
+    let mut hi = lo.checked_add(i128::try_from(width).ok()?.checked_sub(1)?)?;
     for d in dims {
         // (extent − 1)·stride < 2^64 · 2^63 fits i128; the running sums are checked.
-        let r = (i128::try_from(d.extent).ok()? - 1).checked_mul(stride(d) as i128)?;
+        let r = i128::try_from(d.extent).ok()?.checked_sub(1)?.checked_mul(stride(d) as i128)?;
         if r < 0 {
             lo = lo.checked_add(r)?;
         } else {
@@ -118,19 +120,36 @@ impl Walk {
         let (_, in_hi) = reach(plan.in_base(), iw, dims, |d| d.in_stride).ok_or(PlanError::AddressRange("input"))?;
         let (_, out_hi) =
             reach(plan.out_base(), ow, dims, |d| d.out_stride).ok_or(PlanError::AddressRange("output"))?;
-        // Byte-level injectivity of the output: the element's bytes are one more dimension of stride 1.
+        // Byte-level injectivity of the output. When every stride is a multiple of the element width, elements
+        // occupy disjoint, aligned slots of that width and injectivity of the element offsets is the same question
+        // with smaller numbers (and the one the operators decided); otherwise the element's bytes are one more
+        // dimension of stride 1.
         let mut sizes: Vec<u64> = dims.iter().map(|d| d.extent as u64).collect();
-        let mut strides: Vec<i64> = dims.iter().map(|d| d.out_stride as i64).collect();
-        sizes.push(ow as u64);
-        strides.push(1);
+        let w = ow as isize;
+        let in_elements: Option<Vec<i64>> = dims
+            .iter()
+            .map(|d| (d.out_stride.checked_rem(w) == Some(0)).then(|| d.out_stride.checked_div(w)).flatten())
+            .map(|s| s.map(|s| s as i64))
+            .collect();
+        let strides = match in_elements {
+            Some(strides) => strides,
+            None => {
+                sizes.push(ow as u64);
+                dims.iter().map(|d| d.out_stride as i64).chain([1]).collect()
+            }
+        };
         match find_overlap(&sizes, &strides) {
             Overlap::Disjoint => {}
             Overlap::Collision { .. } => return Err(PlanError::OverlappingOutput),
             Overlap::Undecided => return Err(PlanError::OverlapUndecided),
         }
-        // Injective at byte level inside 0..=isize::MAX: the element count times the width fits.
-        let elements = dims.iter().map(|d| d.extent).product();
-        Ok(Walk { plan: plan.clone(), in_need: in_hi + 1, out_need: out_hi + 1, elements })
+        // Injective at byte level inside 0..=isize::MAX: the element count times the width fits (checked anyway).
+        let overflow = PlanError::AddressRange("output");
+        let elements = dims.iter().try_fold(1usize, |n, d| n.checked_mul(d.extent)).ok_or(overflow.clone())?;
+        let bytes_written = elements.checked_mul(ow).ok_or(overflow.clone())?;
+        let in_need = in_hi.checked_add(1).ok_or(PlanError::AddressRange("input"))?;
+        let out_need = out_hi.checked_add(1).ok_or(overflow)?;
+        Ok(Walk { plan: plan.clone(), in_need, out_need, elements, bytes_written })
     }
 
     /// The plan this walk executes.
@@ -155,7 +174,7 @@ impl Walk {
 
     /// Bytes written (the element count times the output width).
     pub fn bytes_written(&self) -> usize {
-        self.elements * self.plan.out_width()
+        self.bytes_written
     }
 
     /// Whether input and output address the same bytes element for element (same widths, bases and strides of
@@ -195,17 +214,21 @@ impl Walk {
         let mut pairs = Vec::with_capacity(len);
         pairs.push((0isize, 0isize));
         for d in &dims[keep..] {
-            let mut next = Vec::with_capacity(pairs.len() * d.extent);
+            let mut next = Vec::with_capacity(pairs.len().saturating_mul(d.extent));
             for &(i, o) in &pairs {
                 for c in 0..d.extent as isize {
-                    // Offsets of proven elements relative to the row's first: within ±isize::MAX (reach).
-                    next.push((i + c * d.in_stride, o + c * d.out_stride));
+                    // Offsets of proven elements relative to the row's first: within ±isize::MAX (reach), and
+                    // checked anyway.
+                    next.push((
+                        i.checked_add(c.checked_mul(d.in_stride)?)?,
+                        o.checked_add(c.checked_mul(d.out_stride)?)?,
+                    ));
                 }
             }
             pairs = next;
         }
         let ow = self.plan.out_width() as isize;
-        let contiguous = pairs.iter().enumerate().all(|(j, &(_, o))| o == j as isize * ow);
+        let contiguous = pairs.iter().enumerate().all(|(j, &(_, o))| (j as isize).checked_mul(ow) == Some(o));
         let row = Dim { extent: len, in_stride: 0, out_stride: 0 };
         let inputs = pairs.iter().map(|&(i, _)| i).collect();
         Some(Geometry::new(dims[..keep].iter().copied(), row, None, Some(Table { pairs, inputs, contiguous })))
@@ -266,13 +289,14 @@ impl Geometry {
             fold,
             table,
         };
-        // A walk has at most MAX_RANK dimensions and the row is one of them.
-        for (k, d) in outer.enumerate() {
+        // A walk has at most MAX_RANK dimensions and the row is one of them; the product of extents of proven
+        // dimensions is at most the walk's element count (saturating never applies).
+        for ((k, d), rank) in outer.enumerate().zip(1..) {
             g.extents[k] = d.extent;
             g.in_strides[k] = d.in_stride;
             g.out_strides[k] = d.out_stride;
-            g.outer_rank = k + 1;
-            g.rows *= d.extent;
+            g.outer_rank = rank;
+            g.rows = g.rows.saturating_mul(d.extent);
         }
         g
     }
@@ -319,6 +343,7 @@ impl Geometry {
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)] // test arithmetic on small values
 mod tests {
     use super::*;
 
@@ -341,6 +366,31 @@ mod tests {
         // output rows overlap by 2 bytes
         assert_eq!(Walk::new(&plan(4, 0, &[(2, 16, 2), (4, 4, 4)])).unwrap_err(), PlanError::OverlappingOutput);
         assert_eq!(Walk::new(&plan(1, 0, &[(2, 1, isize::MAX)])).unwrap_err(), PlanError::AddressRange("output"));
+    }
+
+    /// The fuzzer's findings: a plan whose reach overflows the unchecked sum used to pass and then read outside
+    /// the buffer; an injective Int16 output used to exhaust the byte-level search.
+    #[test]
+    fn fuzz_findings() {
+        let d = |extent, in_stride, out_stride| Dim { extent, in_stride, out_stride };
+        let wrapping = Plan::copy(
+            1,
+            0,
+            64,
+            vec![
+                d(usize::MAX, isize::MAX, -(1 << 62)),
+                d(usize::MAX, isize::MAX - 30, -(1 << 62)),
+                d(17 * (1 << 58) + 1, 128, -64),
+                d(64, 1, 1),
+            ],
+        );
+        assert!(matches!(Walk::new(&wrapping), Err(PlanError::AddressRange(_))));
+        // sizes [572662489, 1450713] (size-1 dimension dropped), Int16 output strides [1 << 30, u32::MAX]
+        let int16 =
+            Plan::copy(2, 0, 0, vec![d(572662489, 1450713 * 2, (1 << 30) * 2), d(1450713, 0, u32::MAX as isize * 2)]);
+        assert!(Walk::new(&int16).is_ok());
+        // an isize::MIN stride on a 1-element row is harmless
+        assert!(Walk::new(&Plan::copy(1, 0, 0, vec![d(1, isize::MIN, isize::MIN)])).is_ok());
     }
 
     #[test]

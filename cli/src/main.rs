@@ -4,8 +4,6 @@
 
 mod bench;
 mod info;
-mod npy;
-mod window;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,6 +12,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use strider::Slice1;
+use strider_cli::{npy, window};
 
 #[derive(Parser)]
 #[command(name = "strider", version, about = "SIMD CPU kernels for DirectML's strided tensors, from the shell")]

@@ -1,8 +1,7 @@
 //! `.npy` files as strider tensors: read any supported dtype in C or Fortran order (Fortran order is just another
 //! stride set, read without transposing), write packed C-order files atomically.
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -91,21 +90,36 @@ fn data_type(dtype: &DType) -> Result<DataType> {
 }
 
 /// Reads `path` into a tensor description and its bytes.
+///
+/// # Errors
+///
+/// An unreadable file, or anything [`parse`] rejects; the message names the file.
 pub fn read(path: &Path) -> Result<Tensor> {
-    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let npy =
-        NpyFile::new(BufReader::new(file)).with_context(|| format!("{} is not a valid .npy file", path.display()))?;
-    let dt = data_type(&npy.dtype()).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = std::fs::read(path).with_context(|| format!("cannot open {}", path.display()))?;
+    parse(&bytes).with_context(|| path.display().to_string())
+}
+
+/// Parses the bytes of a `.npy` file: its header into a tensor description (C order: packed; Fortran order:
+/// column-major strides), its data into native little-endian bytes. The shape is checked against the data present
+/// before anything is allocated for it.
+///
+/// # Errors
+///
+/// Not a `.npy` file, an unsupported dtype (structured, complex, bool, strings), 0 or more than 8 dimensions, a size
+/// of 0 or beyond 32 bits, a tensor too large to describe, or data shorter or longer than the shape.
+pub fn parse(file: &[u8]) -> Result<Tensor> {
+    let npy = NpyFile::new(file).context("not a valid .npy file")?;
+    let dt = data_type(&npy.dtype())?;
     let shape = npy.shape().to_vec();
     if shape.is_empty() || shape.len() > strider::MAX_RANK {
-        bail!("{} has {} dimensions; strider tensors have 1 to 8", path.display(), shape.len());
+        bail!("{} dimensions; strider tensors have 1 to 8", shape.len());
     }
     let mut sizes = Vec::with_capacity(shape.len());
     for (dim, &n) in shape.iter().enumerate() {
         match u32::try_from(n) {
-            Ok(0) => bail!("{}: size of dimension {dim} is 0; every size must be at least 1", path.display()),
+            Ok(0) => bail!("size of dimension {dim} is 0; every size must be at least 1"),
             Ok(n) => sizes.push(n),
-            Err(_) => bail!("{}: size {n} of dimension {dim} does not fit in 32 bits", path.display()),
+            Err(_) => bail!("size {n} of dimension {dim} does not fit in 32 bits"),
         }
     }
     let desc = match npy.order() {
@@ -115,16 +129,25 @@ pub fn read(path: &Path) -> Result<Tensor> {
             let mut strides = Vec::with_capacity(sizes.len());
             let mut acc = 1u64;
             for &n in &sizes {
-                strides.push(u32::try_from(acc).map_err(|_| anyhow!("{}: the tensor is too large", path.display()))?);
-                acc *= u64::from(n);
+                strides.push(u32::try_from(acc).map_err(|_| anyhow!("the tensor is too large"))?);
+                acc = acc.checked_mul(u64::from(n)).ok_or_else(|| anyhow!("the tensor is too large"))?;
             }
             TensorDesc::with_strides(dt, &sizes, &strides)
         }
     }
-    .with_context(|| format!("cannot describe {}", path.display()))?;
-    let bytes = read_data(npy, dt).with_context(|| format!("{}: truncated or unreadable data", path.display()))?;
+    .context("cannot describe the tensor")?;
+    // The data follows the header: a shape needing more bytes than the whole file holds is truncated, whatever
+    // the header claims, and is rejected before its elements are allocated.
+    if desc.addressed_bytes() > file.len() as u64 {
+        bail!(
+            "truncated: the shape needs {} data bytes, the file holds {} bytes in all",
+            desc.addressed_bytes(),
+            file.len()
+        );
+    }
+    let bytes = read_data(npy, dt).context("truncated or unreadable data")?;
     if bytes.len() as u64 != desc.addressed_bytes() {
-        bail!("{}: holds {} data bytes, its shape needs {}", path.display(), bytes.len(), desc.addressed_bytes());
+        bail!("holds {} data bytes, its shape needs {}", bytes.len(), desc.addressed_bytes());
     }
     Ok(Tensor { desc, bytes })
 }

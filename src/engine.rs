@@ -41,6 +41,19 @@ impl Engine {
         in_strides: &[i64],
         in_base: u64,
     ) -> Result<Engine, Error> {
+        Engine::with_params(input, output, op, in_strides, in_base, None)
+    }
+
+    /// [`Engine::new`] for a normalization: `params` are its `(scale, bias)` pairs and each output dimension's step
+    /// through them.
+    pub(crate) fn with_params(
+        input: &TensorDesc,
+        output: &TensorDesc,
+        op: ElementOp,
+        in_strides: &[i64],
+        in_base: u64,
+        params: Option<(&[[f32; 2]], &[i64])>,
+    ) -> Result<Engine, Error> {
         check_output_disjoint(output)?;
         let out_strides: Vec<i64> = output.strides().iter().map(|&s| i64::from(s)).collect();
         let plan = plan(&Problem {
@@ -50,6 +63,7 @@ impl Engine {
             out_strides: &out_strides,
             in_base,
             out_base: 0,
+            params,
         })?;
         let program =
             Program::new(&plan).map_err(|e| Error::Internal { detail: format!("planned walk rejected: {e}") })?;
@@ -107,18 +121,31 @@ impl Engine {
         output: &mut [u8],
         in_offset: impl Fn(&[u32]) -> i64,
     ) -> Result<(), Error> {
-        self.check_buffers(input, output)?;
         let op = *self.program.plan().op();
         // The plan's op may be a widened copy; the reference moves one element of the tensors at a time.
         let op = if op.is_copy() { ElementOp::Copy { width: self.input.data_type().size_in_bytes() } } else { op };
-        let (iw, ow) = (op.in_width(), op.out_width());
+        self.execute_reference_by(input, output, in_offset, |_, x, y| {
+            op.apply_one(x, y);
+        })
+    }
+
+    /// [`Engine::execute_reference`] with each element computed by `element(c, input element, output element)`.
+    pub(crate) fn execute_reference_by(
+        &self,
+        input: &[u8],
+        output: &mut [u8],
+        in_offset: impl Fn(&[u32]) -> i64,
+        element: impl Fn(&[u32], &[u8], &mut [u8]),
+    ) -> Result<(), Error> {
+        self.check_buffers(input, output)?;
+        let (iw, ow) = (self.input.data_type().size_in_bytes(), self.output.data_type().size_in_bytes());
         let (sizes, out_strides) = (self.output.sizes(), self.output.strides());
         let mut c = vec![0u32; sizes.len()];
         loop {
             // Validation bounded every coordinate: the offsets are inside the checked buffers.
             let i = in_offset(&c) as usize * iw;
             let o = c.iter().zip(out_strides).map(|(&x, &s)| u64::from(x) * u64::from(s)).sum::<u64>() as usize * ow;
-            op.apply_one(&input[i..i + iw], &mut output[o..o + ow]);
+            element(&c, &input[i..i + iw], &mut output[o..o + ow]);
             // next output coordinate, last dimension fastest
             let mut k = c.len();
             loop {

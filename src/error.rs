@@ -297,6 +297,34 @@ pub enum Error {
         /// The output's stride there.
         output_stride: u32,
     },
+    /// A normalization's channel axis is not a dimension of the output.
+    #[error("channel axis {axis} is not a dimension of the {rank}-dimensional output")]
+    ChannelAxisOutOfRange {
+        /// The axis given.
+        axis: usize,
+        /// The tensors' rank.
+        rank: usize,
+    },
+    /// A normalization's scale or bias has neither one value nor one per channel.
+    #[error("{argument} has {len} values; it must have 1{}", per_channel(*.channels))]
+    ParameterLength {
+        /// `scale` or `bias`.
+        argument: &'static str,
+        /// Values given.
+        len: usize,
+        /// The output's size along the channel axis (`None` without a channel axis: only 1 value is accepted).
+        channels: Option<u32>,
+    },
+    /// A normalization's scale or bias value is infinite or NaN.
+    #[error("{argument}[{index}] is {}; scale and bias values must be finite", f32::from_bits(*.bits))]
+    NonFiniteParameter {
+        /// `scale` or `bias`.
+        argument: &'static str,
+        /// The index of the value.
+        index: usize,
+        /// The value's bits (`f32::to_bits`; kept as bits so that errors compare with `==`).
+        bits: u32,
+    },
     /// A typed execution of a two-type operator used an element type of another data type for one operand.
     #[error("typed execution with {actual} {operand} elements on an operator whose {operand} is {expected}")]
     TypedOperandMismatch {
@@ -336,4 +364,13 @@ pub enum Error {
         /// What went wrong.
         detail: String,
     },
+}
+
+/// The rest of [`Error::ParameterLength`]'s message.
+fn per_channel(channels: Option<u32>) -> String {
+    match channels {
+        Some(c) if c > 1 => format!(" or {c}, one per index of the channel axis"),
+        Some(_) => " (the channel axis has size 1)".to_owned(),
+        None => " when there is no channel axis".to_owned(),
+    }
 }

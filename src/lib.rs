@@ -49,6 +49,8 @@ pub use dtype::{DataType, Element};
 pub use error::{Error, Operand};
 pub use ops::cast::Cast;
 pub use ops::identity::{Identity, ScaleBias};
+pub use ops::image::{IMAGENET_MEAN, IMAGENET_STD, ImageLayout, ImageNormalize};
+pub use ops::normalize::Normalize;
 pub use ops::slice::Slice;
 pub use ops::slice1::Slice1;
 pub use strider_kernels::{CacheSizes, Dim, ExecOptions, Isa, Parallelism, Plan, RowKind};

@@ -13,7 +13,7 @@
 //! Strides become bytes per operand (a conversion reads and writes elements of different widths). The row kernel is
 //! then chosen by [`strider_kernels::Program::new`] from the row's strides.
 
-use strider_kernels::{Dim, ElementOp, Plan, Width};
+use strider_kernels::{Dim, ElementOp, Params, Plan, Width};
 
 use crate::Error;
 
@@ -32,6 +32,15 @@ pub(crate) struct Problem<'a> {
     pub in_base: u64,
     /// Output element offset of coordinate 0.
     pub out_base: u64,
+    /// A normalization's `(scale, bias)` pairs and each dimension's step through them (0 where they do not vary).
+    pub params: Option<(&'a [[f32; 2]], &'a [i64])>,
+}
+
+/// A dimension on its way through the planner: the plan's dimension and its step through the parameters.
+#[derive(Clone, Copy)]
+struct D {
+    dim: Dim,
+    aux: isize,
 }
 
 fn internal(what: &str) -> Error {
@@ -54,13 +63,20 @@ pub(crate) fn plan(p: &Problem<'_>) -> Result<Plan, Error> {
     let mut out_base = i128::from(p.out_base).checked_mul(ow as i128).ok_or_else(|| internal("the output base"))?;
 
     // 2. drop extent-1 dimensions
-    let mut dims: Vec<Dim> = Vec::with_capacity(p.extents.len());
+    let mut dims: Vec<D> = Vec::with_capacity(p.extents.len());
     for k in 0..p.extents.len() {
         if p.extents[k] > 1 {
-            dims.push(Dim {
-                extent: p.extents[k] as usize,
-                in_stride: bytes(p.in_strides[k], iw)?,
-                out_stride: bytes(p.out_strides[k], ow)?,
+            let aux = match p.params {
+                Some((_, strides)) => isize::try_from(strides[k]).map_err(|_| internal("a parameter stride"))?,
+                None => 0,
+            };
+            dims.push(D {
+                dim: Dim {
+                    extent: p.extents[k] as usize,
+                    in_stride: bytes(p.in_strides[k], iw)?,
+                    out_stride: bytes(p.out_strides[k], ow)?,
+                },
+                aux,
             });
         }
     }
@@ -68,37 +84,45 @@ pub(crate) fn plan(p: &Problem<'_>) -> Result<Plan, Error> {
     // 3. order: largest |output stride| first; ties (only possible for overlapping outputs, which validation
     // rejects) keep the larger input stride outside.
     dims.sort_by(|a, b| {
-        (b.out_stride.unsigned_abs(), b.in_stride.unsigned_abs())
-            .cmp(&(a.out_stride.unsigned_abs(), a.in_stride.unsigned_abs()))
+        (b.dim.out_stride.unsigned_abs(), b.dim.in_stride.unsigned_abs())
+            .cmp(&(a.dim.out_stride.unsigned_abs(), a.dim.in_stride.unsigned_abs()))
     });
 
-    // 4. flip dimensions negative in both operands
-    for d in &mut dims {
+    // 4. flip dimensions negative in both operands (the parameters follow the coordinates)
+    let mut aux_base: i128 = 0;
+    for D { dim: d, aux } in &mut dims {
         if d.in_stride < 0 && d.out_stride < 0 {
             let last = (d.extent as i128).saturating_sub(1); // extent ≥ 2 here
             let flip = |base: i128, stride: isize| last.checked_mul(stride as i128).and_then(|r| base.checked_add(r));
             in_base = flip(in_base, d.in_stride).ok_or_else(|| internal("the input base"))?;
             out_base = flip(out_base, d.out_stride).ok_or_else(|| internal("the output base"))?;
+            aux_base = flip(aux_base, *aux).ok_or_else(|| internal("the parameter base"))?;
             d.in_stride = d.in_stride.checked_neg().ok_or_else(|| internal("a byte stride"))?;
             d.out_stride = d.out_stride.checked_neg().ok_or_else(|| internal("a byte stride"))?;
+            *aux = aux.checked_neg().ok_or_else(|| internal("a parameter stride"))?;
         }
     }
 
-    // 5. coalesce, innermost pair first
-    let mut merged: Vec<Dim> = Vec::with_capacity(dims.len());
+    // 5. coalesce, innermost pair first (in all three operands)
+    let mut merged: Vec<D> = Vec::with_capacity(dims.len());
+    let follows = |outer: isize, inner: &D, pick: fn(&D) -> isize| {
+        Some(outer as i128) == (inner.dim.extent as i128).checked_mul(pick(inner) as i128)
+    };
     for d in dims.into_iter().rev() {
         match merged.last_mut() {
             Some(inner)
-                if Some(d.in_stride as i128) == (inner.extent as i128).checked_mul(inner.in_stride as i128)
-                    && Some(d.out_stride as i128) == (inner.extent as i128).checked_mul(inner.out_stride as i128) =>
+                if follows(d.dim.in_stride, inner, |x| x.dim.in_stride)
+                    && follows(d.dim.out_stride, inner, |x| x.dim.out_stride)
+                    && follows(d.aux, inner, |x| x.aux) =>
             {
-                inner.extent = inner.extent.checked_mul(d.extent).ok_or_else(|| internal("an extent"))?;
+                inner.dim.extent = inner.dim.extent.checked_mul(d.dim.extent).ok_or_else(|| internal("an extent"))?;
             }
             _ => merged.push(d),
         }
     }
     merged.reverse();
-    let mut dims = merged;
+    let aux_strides: Vec<isize> = merged.iter().map(|d| d.aux).collect();
+    let mut dims: Vec<Dim> = merged.into_iter().map(|d| d.dim).collect();
 
     // 6. widen a short row contiguous in both operands into one element (pure copies: a conversion looks at the
     // values element by element)
@@ -117,12 +141,21 @@ pub(crate) fn plan(p: &Problem<'_>) -> Result<Plan, Error> {
         }
     }
 
+    let mut aux_strides = aux_strides;
     if dims.is_empty() {
         dims.push(Dim { extent: 1, in_stride: op.in_width() as isize, out_stride: op.out_width() as isize });
+        aux_strides = vec![0];
     }
     let in_base = usize::try_from(in_base).map_err(|_| internal("the input base"))?;
     let out_base = usize::try_from(out_base).map_err(|_| internal("the output base"))?;
-    Ok(Plan::new(op, in_base, out_base, dims))
+    let plan = Plan::new(op, in_base, out_base, dims);
+    Ok(match p.params {
+        Some((table, _)) => {
+            let base = usize::try_from(aux_base).map_err(|_| internal("the parameter base"))?;
+            plan.with_params(Params::new(table.to_vec(), base, aux_strides))
+        }
+        None => plan,
+    })
 }
 
 #[cfg(test)]
@@ -158,6 +191,7 @@ mod tests {
             out_strides: &outs,
             in_base: 2 * 8,
             out_base: 0,
+            params: None,
         })
         .unwrap();
         // N and C coalesce (6 planes, in stride 256 B, out stride 128 B); H and W coalesce into one 32-element run.
@@ -177,6 +211,7 @@ mod tests {
             out_strides: &st,
             in_base: 0,
             out_base: 0,
+            params: None,
         })
         .unwrap();
         assert_eq!(dims(&p), vec![(120, 2, 2)]);
@@ -196,6 +231,7 @@ mod tests {
             out_strides: &outs,
             in_base,
             out_base: 0,
+            params: None,
         })
         .unwrap();
         assert_eq!(dims(&p), vec![(2, -32, 8), (2, 8, 4)]);
@@ -217,6 +253,7 @@ mod tests {
             out_strides: &outs,
             in_base: 1919 * 3,
             out_base: 0,
+            params: None,
         })
         .unwrap();
         assert_eq!(dims(&p), vec![(1080, 5760, 5760), (1920, -3, 3)]);
@@ -237,6 +274,7 @@ mod tests {
             out_strides: &outs,
             in_base: 0,
             out_base: 0,
+            params: None,
         })
         .unwrap();
         // H and W coalesce (in 24 = 2·12, out 8 = 2·4); the channel stays outside.
@@ -254,6 +292,7 @@ mod tests {
             out_strides: &[-1],
             in_base: 4,
             out_base: 4,
+            params: None,
         })
         .unwrap();
         assert_eq!(dims(&p), vec![(5, 4, 4)]);
@@ -269,6 +308,7 @@ mod tests {
             out_strides: &[1, 1],
             in_base: 7,
             out_base: 0,
+            params: None,
         })
         .unwrap();
         assert_eq!(dims(&p), vec![(1, 8, 8)]);
@@ -281,6 +321,7 @@ mod tests {
             out_strides: &[3, 1],
             in_base: 0,
             out_base: 0,
+            params: None,
         })
         .unwrap();
         assert_eq!(dims(&p), vec![(2, 0, 3)]);

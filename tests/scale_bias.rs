@@ -26,22 +26,8 @@ fn check(op: &Identity, src: &Buf, want: &[u8], salt: usize) {
     let mut slow = vec![SENTINEL; want.len()];
     op.execute_reference(src.bytes(), &mut slow).unwrap();
     assert!(slow.chunks(w).zip(want.chunks(w)).all(|(g, x)| same(dt, g, x) || g == x), "execute_reference");
-    let mut first: Option<Vec<u8>> = None;
-    for (threads, opts) in common::configs() {
-        let mut dst = Buf::filled(want.len(), salt % 5, SENTINEL);
-        common::with_threads(threads, || op.execute_with(src.bytes(), dst.bytes_mut(), &opts)).unwrap();
-        let got = dst.bytes();
-        assert!(
-            got.chunks(w).zip(want.chunks(w)).all(|(g, x)| same(dt, g, x) || g == x),
-            "{dt} {:?} with {opts:?} on {threads}: {}",
-            op.scale_bias(),
-            op.plan()
-        );
-        match &first {
-            None => first = Some(got.to_vec()),
-            Some(f) => assert!(f == got, "{opts:?} on {threads} gives other bits than the first configuration"),
-        }
-    }
+    let what = || format!("{dt} {:?}: {}", op.scale_bias(), op.plan());
+    common::check_configs(dt, want, salt, &what, |dst, opts| op.execute_with(src.bytes(), dst, opts));
 }
 
 #[test]

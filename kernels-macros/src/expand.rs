@@ -11,17 +11,20 @@ fn local(name: &str, k: usize) -> Ident {
     format_ident!("{}_{}", name, k, span = Span::mixed_site())
 }
 
-/// Level `k` of an outer nest of rank `rank` (`k < rank`). Each level keeps its own pointer pair, bumped by its
-/// stride once per iteration; an inner level starts from its parent's pointers. Only the first entry into a level
-/// starts at the chunk's start coordinate; later entries start at 0. The innermost level is not a loop: it hands
-/// its whole run of rows to the row kernel in one `rows` call, so an out-of-line kernel costs one call per run.
+/// Level `k` of an outer nest of rank `rank` (`k < rank`). Each level keeps its own pointers (input, output and the
+/// auxiliary operand), bumped by their strides once per iteration; an inner level starts from its parent's pointers.
+/// Only the first entry into a level starts at the chunk's start coordinate; later entries start at 0. The innermost
+/// level is not a loop: it hands its whole run of rows to the row kernel in one `rows` call, so an out-of-line
+/// kernel costs one call per run.
 fn level(k: usize, rank: usize) -> TokenStream {
     let i = local("i", k);
     let e = local("e", k);
     let is = local("is", k);
     let os = local("os", k);
+    let xs = local("xs", k);
     let s = local("s", k);
     let d = local("d", k);
+    let x = local("x", k);
     let left = Ident::new("left", Span::mixed_site());
     let row = Ident::new("row", Span::mixed_site());
 
@@ -29,13 +32,13 @@ fn level(k: usize, rank: usize) -> TokenStream {
         quote! {}
     } else {
         let first = local("first", k);
-        let ps = local("s", k - 1);
-        let pd = local("d", k - 1);
+        let (ps, pd, px) = (local("s", k - 1), local("d", k - 1), local("x", k - 1));
         quote! {
             let mut #i = #first;
             #first = 0;
             let mut #s = #ps.wrapping_offset(#i as isize * #is);
             let mut #d = #pd.wrapping_offset(#i as isize * #os);
+            let mut #x = #px.wrapping_offset(#i as isize * #xs);
         }
     };
 
@@ -46,7 +49,7 @@ fn level(k: usize, rank: usize) -> TokenStream {
             let #m = if #e - #i < #left { #e - #i } else { #left };
             // SAFETY: the caller guarantees that every row of the walked range is in bounds for the row kernel;
             // these are rows i..i+m of this level.
-            unsafe { #row.rows(#s, #d, #m, #is, #os) };
+            unsafe { #row.rows(#s, #d, #x, #m, #is, #os, #xs) };
             #left -= #m;
             if #left == 0 {
                 return;
@@ -65,6 +68,7 @@ fn level(k: usize, rank: usize) -> TokenStream {
             }
             #s = #s.wrapping_offset(#is);
             #d = #d.wrapping_offset(#os);
+            #x = #x.wrapping_offset(#xs);
         }
     }
 }
@@ -78,7 +82,7 @@ fn nest_fn(rank: usize, m: usize, row_trait: &syn::Path) -> TokenStream {
          loops over the outer dimensions but the innermost, whose runs of rows go to the row kernel in one \
          (dynamically dispatched) `rows` call each. Not generic: one function per rank, whatever the kernel."
     );
-    let safety = "\n\n# Safety\n\n`src`/`dst` point at the coordinates (0, …, 0) of the outer dimensions; every \
+    let safety = "\n\n# Safety\n\n`src`/`dst`/`aux` point at the coordinates (0, …, 0) of the outer dimensions; every \
                   row of the `count` rows starting at `start` (in row-major order of `extents`) must be valid for \
                   the row kernel; `start[k] < extents[k]` and `count` does not exceed the rows left.";
     if rank == 0 {
@@ -91,32 +95,36 @@ fn nest_fn(rank: usize, m: usize, row_trait: &syn::Path) -> TokenStream {
                 #row: &dyn #row_trait,
                 src: *const u8,
                 dst: *mut u8,
+                aux: *const u8,
                 extents: &[usize; #m],
                 in_strides: &[isize; #m],
                 out_strides: &[isize; #m],
+                aux_strides: &[isize; #m],
                 start: &[usize; #m],
                 count: usize,
             ) {
                 if count != 0 {
                     // SAFETY: forwarded from this function's contract.
-                    unsafe { #row.rows(src, dst, 1, 0, 0) };
+                    unsafe { #row.rows(src, dst, aux, 1, 0, 0, 0) };
                 }
             }
         };
     }
     let loads = (0..rank).map(|k| {
-        let (e, is, os) = (local("e", k), local("is", k), local("os", k));
+        let (e, is, os, xs) = (local("e", k), local("is", k), local("os", k), local("xs", k));
         quote! {
             let #e = extents[#k];
             let #is = in_strides[#k];
             let #os = out_strides[#k];
+            let #xs = aux_strides[#k];
         }
     });
     let firsts = (1..rank).map(|k| {
         let first = local("first", k);
         quote! { let mut #first = start[#k]; }
     });
-    let (i0, s0, d0, is0, os0) = (local("i", 0), local("s", 0), local("d", 0), local("is", 0), local("os", 0));
+    let (i0, s0, d0, x0) = (local("i", 0), local("s", 0), local("d", 0), local("x", 0));
+    let (is0, os0, xs0) = (local("is", 0), local("os", 0), local("xs", 0));
     let outer = level(0, rank);
     quote! {
         #[doc = #doc]
@@ -128,9 +136,11 @@ fn nest_fn(rank: usize, m: usize, row_trait: &syn::Path) -> TokenStream {
             #row: &dyn #row_trait,
             src: *const u8,
             dst: *mut u8,
+            aux: *const u8,
             extents: &[usize; #m],
             in_strides: &[isize; #m],
             out_strides: &[isize; #m],
+            aux_strides: &[isize; #m],
             start: &[usize; #m],
             count: usize,
         ) {
@@ -143,6 +153,7 @@ fn nest_fn(rank: usize, m: usize, row_trait: &syn::Path) -> TokenStream {
             let mut #i0 = start[0];
             let mut #s0 = src.wrapping_offset(#i0 as isize * #is0);
             let mut #d0 = dst.wrapping_offset(#i0 as isize * #os0);
+            let mut #x0 = aux.wrapping_offset(#i0 as isize * #xs0);
             #outer
         }
     }
@@ -155,7 +166,7 @@ pub fn nests(n: Nests) -> TokenStream {
         let name = format_ident!("nest_{}", r);
         quote! {
             // SAFETY: forwarded from this function's contract.
-            #r => unsafe { #name(row, src, dst, extents, in_strides, out_strides, start, count) },
+            #r => unsafe { #name(row, src, dst, aux, extents, in_strides, out_strides, aux_strides, start, count) },
         }
     });
     let row_trait = &n.row;
@@ -180,9 +191,11 @@ pub fn nests(n: Nests) -> TokenStream {
             row: &dyn #row_trait,
             src: *const u8,
             dst: *mut u8,
+            aux: *const u8,
             extents: &[usize; #m],
             in_strides: &[isize; #m],
             out_strides: &[isize; #m],
+            aux_strides: &[isize; #m],
             start: &[usize; #m],
             count: usize,
         ) {
@@ -443,6 +456,37 @@ pub fn types(t: Types) -> TokenStream {
         }
     }
 
+    // f32 → each type rounded to nearest (normalization's output conversion): integers round half to even and
+    // saturate; the float routes already round to nearest (or are exact).
+    let f32_variant = t.types.iter().find(|t| t.storage == "f32" && t.class == Class::Float).map(|t| &t.variant);
+    let mut nearest_routes = Vec::new();
+    let mut nearest_arms = Vec::new();
+    if let (Some(fv), Some(fs)) = (f32_variant, f32_ty) {
+        for d in &t.types {
+            let dv = &d.variant;
+            if matches!(d.class, Class::Signed | Class::Unsigned) {
+                let name = format_ident!("F32To{}Nearest", d.variant);
+                let ds = &d.storage;
+                let doc = format!("Converts f32 → {} rounding half to even, then saturating (NaN → 0).", d.storage);
+                nearest_routes.push(quote! {
+                    #[doc = #doc]
+                    pub(crate) struct #name;
+
+                    impl #h::Route for #name {
+                        #[inline(always)]
+                        unsafe fn run<A: #h::Arch>(a: A, src: *const u8, dst: *mut u8, n: usize) {
+                            // SAFETY: the helper's contract is this function's (the `Route` trait's).
+                            unsafe { #h::float_to_int::<A, #fs, #ds, true>(a, src, dst, n) }
+                        }
+                    }
+                });
+                nearest_arms.push(quote! { ElemType::#dv => #h::entry::<A, nearest::#name> });
+            } else {
+                let name = format_ident!("{}To{}", fv, d.variant);
+                nearest_arms.push(quote! { ElemType::#dv => #h::entry::<A, routes::#name> });
+            }
+        }
+    }
     let docs = t.types.iter().zip(&names).map(|(t, n)| format!("`{n}`: {}-byte {:?}.", t.width, t.class));
     quote! {
         /// The element types conversions are generated for (DirectML's eleven data types).
@@ -508,6 +552,18 @@ pub fn types(t: Types) -> TokenStream {
         pub(crate) fn cast_fn<A: #h::Arch>(from: ElemType, to: ElemType) -> #h::CastFn {
             match (from, to) { #( #arms, )* }
         }
+
+        /// The f32 → integer routes rounding to nearest.
+        pub(crate) mod nearest {
+            #( #nearest_routes )*
+        }
+
+        /// The conversion of f32 to `to` rounding to nearest (integers: half to even, then saturating; NaN → 0),
+        /// compiled for level `A`.
+        #[allow(dead_code)]
+        pub(crate) fn nearest_fn<A: #h::Arch>(to: ElemType) -> #h::CastFn {
+            match to { #( #nearest_arms, )* }
+        }
     }
 }
 
@@ -553,7 +609,9 @@ mod tests {
         assert!(file.items.len() >= 4);
         // 5 types: 25 routes, 16 `as` impls between the 4 plain types, 4 float → integer impls.
         assert_eq!(code.matches("impl FloatToInt <").count(), 4);
-        assert_eq!(code.matches("impl crate :: convert :: Route for").count(), 25);
+        // 25 pair routes and 2 f32 → integer routes rounding to nearest.
+        assert_eq!(code.matches("impl crate :: convert :: Route for").count(), 25 + 2);
+        assert!(code.contains("struct F32ToU8Nearest"));
         assert_eq!(code.matches("impl AsCast <").count(), 16);
         assert!(code.contains("\"f64 → f32 (round to odd) → f16\""));
         assert!(code.contains("\"i8 → f32 → f16\""));

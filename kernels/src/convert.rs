@@ -365,6 +365,65 @@ pub(crate) fn affine_fn<A: Arch>(ty: ElemType) -> Option<AffineFn> {
     }
 }
 
+/// `buf[i] = buf[i]·scale_i + bias_i` on `n` f32 in place, the pair of element `i` at `params + i·step` (bytes):
+/// product then sum, each rounded to nearest even (never fused).
+pub(crate) type AffineVarFn = unsafe fn(buf: *mut u8, n: usize, params: *const u8, step: isize);
+
+/// The per-element affine kernel compiled for level `A`.
+pub(crate) fn affine_var_fn<A: Arch>() -> AffineVarFn {
+    struct Job<A>(A, *mut u8, usize, *const u8, isize);
+    impl<A: Arch> pulp::NullaryFnOnce for Job<A> {
+        type Output = ();
+        #[inline(always)]
+        fn call(self) {
+            let Job(_, buf, n, params, step) = self;
+            let b = buf.cast::<f32>();
+            if step == 8 {
+                // PERF: contiguous pairs: a plain loop the vectorizer turns into whole registers.
+                let p = params.cast::<f32>();
+                for i in 0..n {
+                    // SAFETY: element i of the buffer and pair i of the parameters (AffineVarFn contract).
+                    unsafe {
+                        let (s, c) = (p.add(2 * i).read_unaligned(), p.add(2 * i + 1).read_unaligned());
+                        b.add(i).write_unaligned(b.add(i).read_unaligned() * s + c);
+                    }
+                }
+                return;
+            }
+            for i in 0..n {
+                // SAFETY: as above, the pair at params + i·step.
+                unsafe {
+                    let p = params.wrapping_offset(i as isize * step).cast::<[f32; 2]>().read_unaligned();
+                    b.add(i).write_unaligned(b.add(i).read_unaligned() * p[0] + p[1]);
+                }
+            }
+        }
+    }
+    /// # Safety
+    ///
+    /// As [`AffineVarFn`], on a CPU running level `A`.
+    unsafe fn entry<A: Arch>(buf: *mut u8, n: usize, params: *const u8, step: isize) {
+        // SAFETY: the caller guarantees the level.
+        let a = unsafe { A::assume() };
+        a.vectorize(Job(a, buf, n, params, step))
+    }
+    entry::<A>
+}
+
+/// One normalization through the scalar level's kernels (widths checked by the caller).
+pub(crate) fn normalize_one(op: &crate::plan::ElementOp, src: &[u8], dst: &mut [u8], scale: f32, bias: f32) {
+    use crate::arch::Scalar;
+    use crate::plan::ElementOp;
+    if let ElementOp::Normalize { from, to } = *op {
+        let mut x = [0u8; 4];
+        // SAFETY: one element each side; the scalar level runs everywhere.
+        unsafe { cast_fn::<Scalar>(from, ElemType::F32)(src.as_ptr(), x.as_mut_ptr(), 1) };
+        let y = f32::from_le_bytes(x) * scale + bias;
+        // SAFETY: as above.
+        unsafe { nearest_fn::<Scalar>(to)(y.to_le_bytes().as_ptr(), dst.as_mut_ptr(), 1) };
+    }
+}
+
 /// One element through the scalar level's kernels (lengths checked by the caller).
 pub(crate) fn apply_one(op: &crate::plan::ElementOp, src: &[u8], dst: &mut [u8]) {
     use crate::arch::Scalar;
@@ -379,6 +438,7 @@ pub(crate) fn apply_one(op: &crate::plan::ElementOp, src: &[u8], dst: &mut [u8])
             Some(f) => unsafe { f(src.as_ptr(), dst.as_mut_ptr(), 1, scale, bias) },
             None => dst.copy_from_slice(src),
         },
+        ElementOp::Normalize { .. } => normalize_one(op, src, dst, 1.0, 0.0),
     }
 }
 

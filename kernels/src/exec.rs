@@ -356,6 +356,11 @@ impl Chunk<'_> {
         // The bases lie inside the buffers: Program::run checked the lengths against the walk's reach.
         let src = self.src.wrapping_add(w.in_base());
         let dst = self.dst.wrapping_add(w.out_base());
+        // The parameter pair of coordinate 0 (a normalization's; a dangling, never-read pointer otherwise).
+        let aux = match w.params() {
+            Some(p) => p.table().as_ptr().cast::<u8>().wrapping_add(self.program.walk.aux_base()),
+            None => core::ptr::NonNull::<u8>::dangling().as_ptr().cast_const(),
+        };
         let (first, end) = self.units;
         let rank = g.outer_rank();
         if self.pieces == 1 {
@@ -364,7 +369,21 @@ impl Chunk<'_> {
             // SAFETY: `src`/`dst` point at coordinate 0 of buffers at least as long as the walk needs (checked by
             // Program::run); the geometry is a partition of the proven dimensions (Walk), so every row it walks is
             // in bounds and injective; `start` is row `first` < rows and `end - first` rows remain.
-            unsafe { nest(rank, rows, src, dst, g.extents(), g.in_strides(), g.out_strides(), &start, end - first) };
+            unsafe {
+                nest(
+                    rank,
+                    rows,
+                    src,
+                    dst,
+                    aux,
+                    g.extents(),
+                    g.in_strides(),
+                    g.out_strides(),
+                    g.aux_strides(),
+                    &start,
+                    end - first,
+                )
+            };
             return;
         }
         let row = g.row();
@@ -376,15 +395,17 @@ impl Chunk<'_> {
                 continue;
             }
             let c = unravel(r, rank, g.extents());
-            let (mut s, mut d) = (src, dst);
-            for ((&ck, &is), &os) in c.iter().zip(g.in_strides()).zip(g.out_strides()).take(rank) {
-                s = s.wrapping_offset(ck as isize * is);
-                d = d.wrapping_offset(ck as isize * os);
+            let (mut s, mut d, mut x) = (src, dst, aux);
+            for (k, &ck) in c.iter().enumerate().take(rank) {
+                s = s.wrapping_offset(ck as isize * g.in_strides()[k]);
+                d = d.wrapping_offset(ck as isize * g.out_strides()[k]);
+                x = x.wrapping_offset(ck as isize * g.aux_strides()[k]);
             }
             s = s.wrapping_offset(lo as isize * row.in_stride);
             d = d.wrapping_offset(lo as isize * row.out_stride);
+            x = x.wrapping_offset(lo as isize * g.row_aux());
             // SAFETY: elements lo..hi of row r are elements of the walk, in bounds and injective as above.
-            unsafe { rows.span(s, d, hi - lo) };
+            unsafe { rows.span(s, d, x, hi - lo) };
         }
     }
 }

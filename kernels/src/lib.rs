@@ -55,7 +55,7 @@ pub use arch::Isa;
 pub use cache::CacheSizes;
 pub use convert::ElemType;
 pub use exec::{ExecOptions, Parallelism, Program, RunError};
-pub use plan::{Dim, ElementOp, MAX_RANK, Plan};
+pub use plan::{Dim, ElementOp, MAX_RANK, Params, Plan};
 pub use strategy::RowKind;
 pub use walk::{PlanError, Walk};
 pub use width::{Width, WidthVisitor};

@@ -2,6 +2,7 @@
 //! and [`Program::new`](crate::Program::new) chooses the kernels.
 
 use core::fmt;
+use std::sync::Arc;
 
 use crate::convert::ElemType;
 
@@ -36,6 +37,16 @@ pub enum ElementOp {
         /// Destination type.
         to: ElemType,
     },
+    /// Normalization with per-element parameters (the plan's [`Params`], addressed like a third operand):
+    /// `y = convert(f32(x)·scale + bias)`. The input becomes f32 as Rust's `as` converts it (f16 exactly); the
+    /// product and the sum are each rounded to nearest even in f32; the result converts to `to` rounding to nearest
+    /// (integers: half to even, then saturating; NaN → 0).
+    Normalize {
+        /// Source type.
+        from: ElemType,
+        /// Destination type.
+        to: ElemType,
+    },
     /// `y = x·scale + bias` in a float type (`ty` on both sides), computed as a product then a sum, each rounded
     /// to nearest even in f32 (f64 for `F64` elements; f16 elements are widened to f32 exactly and the result
     /// rounded back once).
@@ -54,7 +65,7 @@ impl ElementOp {
     pub fn in_width(&self) -> usize {
         match *self {
             ElementOp::Copy { width } => width,
-            ElementOp::Cast { from, .. } => from.width(),
+            ElementOp::Cast { from, .. } | ElementOp::Normalize { from, .. } => from.width(),
             ElementOp::ScaleBias { ty, .. } => ty.width(),
         }
     }
@@ -63,14 +74,15 @@ impl ElementOp {
     pub fn out_width(&self) -> usize {
         match *self {
             ElementOp::Copy { width } => width,
-            ElementOp::Cast { to, .. } => to.width(),
+            ElementOp::Cast { to, .. } | ElementOp::Normalize { to, .. } => to.width(),
             ElementOp::ScaleBias { ty, .. } => ty.width(),
         }
     }
 
     /// Applies the operation to one element with the portable scalar code (for references and checks: the
     /// slowest, most obvious way). `src` must hold exactly one input element and `dst` one output element; returns
-    /// `false`, writing nothing, otherwise.
+    /// `false`, writing nothing, otherwise. A normalization applies `scale = 1, bias = 0` here; see
+    /// [`ElementOp::normalize_one`] for its parameters.
     ///
     /// # Examples
     ///
@@ -88,6 +100,27 @@ impl ElementOp {
         true
     }
 
+    /// A normalization of one element with the given parameters, by the portable scalar code. `false` (nothing
+    /// written) unless `self` is a normalization and the slices hold one element each.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use strider_kernels::{ElemType, ElementOp};
+    /// let op = ElementOp::Normalize { from: ElemType::U8, to: ElemType::I8 };
+    /// let mut y = [0u8];
+    /// assert!(op.normalize_one(&[200], &mut y, 0.5, -0.5)); // 200·0.5 − 0.5 = 99.5 → 100 (ties to even)
+    /// assert_eq!(y[0] as i8, 100);
+    /// ```
+    pub fn normalize_one(&self, src: &[u8], dst: &mut [u8], scale: f32, bias: f32) -> bool {
+        if !matches!(self, ElementOp::Normalize { .. }) || src.len() != self.in_width() || dst.len() != self.out_width()
+        {
+            return false;
+        }
+        crate::convert::normalize_one(self, src, dst, scale, bias);
+        true
+    }
+
     /// Whether elements are moved unchanged (no value is looked at).
     pub fn is_copy(&self) -> bool {
         matches!(self, ElementOp::Copy { .. }) || matches!(self, ElementOp::Cast { from, to } if from == to)
@@ -100,7 +133,49 @@ impl fmt::Display for ElementOp {
             ElementOp::Copy { width } => write!(f, "{width}-byte elements"),
             ElementOp::Cast { from, to } => write!(f, "cast {}", ElemType::cast_route(from, to)),
             ElementOp::ScaleBias { ty, scale, bias } => write!(f, "{} ·{scale} +{bias}", ty.name()),
+            ElementOp::Normalize { from, to } => write!(f, "normalize {} → f32 → {}", from.name(), to.name()),
         }
+    }
+}
+
+/// The per-element parameters of a normalization: a table of `(scale, bias)` pairs read like a third operand —
+/// the pair of coordinate `c` is `table[base + Σ cₖ·stridesₖ]` (strides in pairs, one per dimension of the plan,
+/// 0 where the parameters do not vary).
+///
+/// # Examples
+///
+/// ```
+/// use strider_kernels::Params;
+/// // three channels along the first dimension of a 2-D plan
+/// let p = Params::new(vec![[1.0, 0.0], [2.0, 0.5], [0.5, -1.0]], 0, vec![1, 0]);
+/// assert_eq!(p.table().len(), 3);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    table: Arc<[[f32; 2]]>,
+    base: usize,
+    strides: Vec<isize>,
+}
+
+impl Params {
+    /// Parameters from their table, the index of coordinate 0's pair and the strides (in pairs) per dimension.
+    pub fn new(table: impl Into<Arc<[[f32; 2]]>>, base: usize, strides: Vec<isize>) -> Params {
+        Params { table: table.into(), base, strides }
+    }
+
+    /// The `(scale, bias)` pairs.
+    pub fn table(&self) -> &[[f32; 2]] {
+        &self.table
+    }
+
+    /// The index of the pair of coordinate 0.
+    pub fn base(&self) -> usize {
+        self.base
+    }
+
+    /// The stride (in pairs) of each dimension.
+    pub fn strides(&self) -> &[isize] {
+        &self.strides
     }
 }
 
@@ -125,12 +200,23 @@ pub struct Plan {
     in_base: usize,
     out_base: usize,
     dims: Vec<Dim>,
+    params: Option<Params>,
 }
 
 impl Plan {
     /// A plan of `dims` (outermost first; the last one is the row) applying `op` to each element.
     pub fn new(op: ElementOp, in_base: usize, out_base: usize, dims: Vec<Dim>) -> Plan {
-        Plan { op, in_base, out_base, dims }
+        Plan { op, in_base, out_base, dims, params: None }
+    }
+
+    /// The same plan with the parameters a normalization reads (one stride per dimension of the plan).
+    pub fn with_params(self, params: Params) -> Plan {
+        Plan { params: Some(params), ..self }
+    }
+
+    /// The parameters of a normalization.
+    pub fn params(&self) -> Option<&Params> {
+        self.params.as_ref()
     }
 
     /// A plan copying `width`-byte elements unchanged.
@@ -176,6 +262,10 @@ impl fmt::Display for Plan {
         for d in &self.dims {
             write!(f, " [{}: in {}, out {}]", d.extent, d.in_stride, d.out_stride)?;
         }
-        write!(f, " · base in {} out {}", self.in_base, self.out_base)
+        write!(f, " · base in {} out {}", self.in_base, self.out_base)?;
+        if let Some(p) = &self.params {
+            write!(f, " · {} parameter pairs, base {} strides {:?}", p.table.len(), p.base, p.strides)?;
+        }
+        Ok(())
     }
 }

@@ -243,7 +243,8 @@ impl Strategy {
     /// element by element without the machinery of larger walks.
     pub(crate) fn tiny(&self) -> Option<&crate::walk::Table> {
         let g = &self.geometry;
-        if g.rows() == 1 && matches!(self.movement, Movement::Table) { g.table() } else { None }
+        let simple = !matches!(self.op, ElementOp::Normalize { .. }); // parameters go through the row kernels
+        if simple && g.rows() == 1 && matches!(self.movement, Movement::Table) { g.table() } else { None }
     }
 
     /// Whether non-temporal stores are the default (the footprint leaves the caches and rows are long).
@@ -306,20 +307,20 @@ fn transpose(walk: &Walk, iw: usize, ow: usize, converting: bool) -> Option<(Geo
     }
     let jpos = (0..ipos).rev().find(|&k| dims[k].in_stride == iws)?;
     let j = dims[jpos];
-    // The kernels move elements of this width (output elements for a conversion, staged first).
+    // The kernels move elements of this width: a conversion converts input runs first and moves output elements
+    // (transpose, interleave), except that a deinterleave moves the input pixels first and converts plane runs.
     let kw = if converting { ow } else { iw };
-    let width = Width::from_bytes(kw)?;
     if i.extent >= 8 && j.extent >= 8 {
         let tile = TileWidth::of(kw)?;
-        return Some((walk.geometry(jpos, Some(ipos))?, Movement::Transpose(tile), width));
+        return Some((walk.geometry(jpos, Some(ipos))?, Movement::Transpose(tile), Width::from_bytes(kw)?));
     }
     if (2..=4).contains(&i.extent) && j.extent >= 16 && Some(j.out_stride) == (i.extent as isize).checked_mul(ows) {
         let t = Planar::new(kw, i.extent, true)?;
-        return Some((walk.geometry(jpos, Some(ipos))?, Movement::Interleave(t), width));
+        return Some((walk.geometry(jpos, Some(ipos))?, Movement::Interleave(t), Width::from_bytes(kw)?));
     }
     if (2..=4).contains(&j.extent) && i.extent >= 16 && Some(i.in_stride) == (j.extent as isize).checked_mul(iws) {
-        let t = Planar::new(kw, j.extent, false)?;
-        return Some((walk.geometry(ipos, Some(jpos))?, Movement::Deinterleave(t), width));
+        let t = Planar::new(iw, j.extent, false)?;
+        return Some((walk.geometry(ipos, Some(jpos))?, Movement::Deinterleave(t), Width::from_bytes(iw)?));
     }
     None
 }

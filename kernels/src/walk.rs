@@ -27,8 +27,11 @@ pub enum PlanError {
     Rank(usize),
     /// The element width has no kernel.
     Width(usize),
-    /// The element operation is not defined for its types (scale/bias of a non-float type).
+    /// The element operation is not defined for its types (scale/bias of a non-float type), or its parameters are
+    /// missing (a normalization without them) or superfluous.
     Op,
+    /// The parameters do not have one stride per dimension, or address pairs outside their table.
+    Params,
     /// A dimension has extent 0.
     EmptyDim(usize),
     /// An address of the operand falls below 0 or beyond `isize::MAX`, or its computation overflows.
@@ -47,7 +50,8 @@ impl fmt::Display for PlanError {
         match self {
             PlanError::Rank(r) => write!(f, "a plan has 1 to {MAX_RANK} dimensions, not {r}"),
             PlanError::Width(w) => write!(f, "no kernel moves {w}-byte elements"),
-            PlanError::Op => f.write_str("the element operation is not defined for its element types"),
+            PlanError::Op => f.write_str("the element operation is not defined for its element types or parameters"),
+            PlanError::Params => f.write_str("the parameters do not cover every element of the plan"),
             PlanError::EmptyDim(d) => write!(f, "dimension {d} of the plan has extent 0"),
             PlanError::AddressRange(op) => write!(f, "the {op} addresses fall outside 0..=isize::MAX"),
             PlanError::OverlappingOutput => f.write_str("two output elements of the plan share a byte"),
@@ -112,9 +116,28 @@ impl Walk {
                     return Err(PlanError::Op);
                 }
             }
+            ElementOp::Normalize { .. } => {}
         }
         if let Some(k) = dims.iter().position(|d| d.extent == 0) {
             return Err(PlanError::EmptyDim(k));
+        }
+        // A normalization reads its parameters like a third operand: one stride per dimension, every pair inside
+        // the table. Other operations take none.
+        match (plan.op(), plan.params()) {
+            (ElementOp::Normalize { .. }, Some(p)) => {
+                if p.strides().len() != rank {
+                    return Err(PlanError::Params);
+                }
+                let dims_of = dims.iter().zip(p.strides());
+                let params_dims: Vec<Dim> =
+                    dims_of.map(|(d, &s)| Dim { extent: d.extent, in_stride: s, out_stride: 0 }).collect();
+                let (_, hi) = reach(p.base(), 1, &params_dims, |d| d.in_stride).ok_or(PlanError::Params)?;
+                if hi >= p.table().len() {
+                    return Err(PlanError::Params);
+                }
+            }
+            (ElementOp::Normalize { .. }, None) | (_, Some(_)) => return Err(PlanError::Op),
+            (_, None) => {}
         }
         let (iw, ow) = (plan.in_width(), plan.out_width());
         let (_, in_hi) = reach(plan.in_base(), iw, dims, |d| d.in_stride).ok_or(PlanError::AddressRange("input"))?;
@@ -191,6 +214,18 @@ impl Walk {
         self.plan.dims()
     }
 
+    /// The parameter stride (in bytes of the pair table) of dimension `k`: 0 without parameters.
+    fn aux_stride(&self, k: usize) -> isize {
+        let pair = core::mem::size_of::<[f32; 2]>() as isize;
+        // Proven in range with the parameters' reach: |stride|·(extent − 1) < table length.
+        self.plan.params().and_then(|p| p.strides().get(k)).map_or(0, |&s| s.saturating_mul(pair))
+    }
+
+    /// The byte offset of coordinate 0's parameter pair in the table (0 without parameters).
+    pub(crate) fn aux_base(&self) -> usize {
+        self.plan.params().map_or(0, |p| p.base().saturating_mul(core::mem::size_of::<[f32; 2]>()))
+    }
+
     /// The geometry with dimension `row` as the row, `fold` (if any) folded into the row kernel, and every other
     /// dimension in the outer nest in plan order. `None` unless `row` and `fold` are distinct dimensions.
     pub(crate) fn geometry(&self, row: usize, fold: Option<usize>) -> Option<Geometry> {
@@ -198,8 +233,9 @@ impl Walk {
         if row >= dims.len() || fold.is_some_and(|f| f >= dims.len() || f == row) {
             return None;
         }
-        let outer = (0..dims.len()).filter(|&k| k != row && Some(k) != fold).map(|k| dims[k]);
-        Some(Geometry::new(outer, dims[row], fold.map(|f| dims[f]), None))
+        let outer = (0..dims.len()).filter(|&k| k != row && Some(k) != fold).map(|k| (dims[k], self.aux_stride(k)));
+        let aux = Aux { row: self.aux_stride(row), fold: fold.map_or(0, |f| self.aux_stride(f)), table: Vec::new() };
+        Some(Geometry::new(outer, dims[row], fold.map(|f| dims[f]), None, aux))
     }
 
     /// The geometry whose row is a table of the byte offsets of every element of the dimensions `keep..` (in
@@ -212,10 +248,14 @@ impl Walk {
         }
         let len = dims[keep..].iter().try_fold(1usize, |n, d| n.checked_mul(d.extent).filter(|&n| n <= max))?;
         let mut pairs = Vec::with_capacity(len);
+        let mut aux = Vec::with_capacity(len);
         pairs.push((0isize, 0isize));
-        for d in &dims[keep..] {
+        aux.push(0isize);
+        for (k, d) in dims.iter().enumerate().skip(keep) {
             let mut next = Vec::with_capacity(pairs.len().saturating_mul(d.extent));
-            for &(i, o) in &pairs {
+            let mut next_aux = Vec::with_capacity(next.capacity());
+            let xs = self.aux_stride(k);
+            for (&(i, o), &x) in pairs.iter().zip(&aux) {
                 for c in 0..d.extent as isize {
                     // Offsets of proven elements relative to the row's first: within ±isize::MAX (reach), and
                     // checked anyway.
@@ -223,15 +263,22 @@ impl Walk {
                         i.checked_add(c.checked_mul(d.in_stride)?)?,
                         o.checked_add(c.checked_mul(d.out_stride)?)?,
                     ));
+                    next_aux.push(x.checked_add(c.checked_mul(xs)?)?);
                 }
             }
             pairs = next;
+            aux = next_aux;
+        }
+        if self.plan.params().is_none() {
+            aux.clear();
         }
         let ow = self.plan.out_width() as isize;
         let contiguous = pairs.iter().enumerate().all(|(j, &(_, o))| (j as isize).checked_mul(ow) == Some(o));
         let row = Dim { extent: len, in_stride: 0, out_stride: 0 };
         let inputs = pairs.iter().map(|&(i, _)| i).collect();
-        Some(Geometry::new(dims[..keep].iter().copied(), row, None, Some(Table { pairs, inputs, contiguous })))
+        let outer = dims[..keep].iter().enumerate().map(|(k, &d)| (d, self.aux_stride(k)));
+        let aux = Aux { row: 0, fold: 0, table: aux };
+        Some(Geometry::new(outer, row, None, Some(Table { pairs, inputs, contiguous }), aux))
     }
 }
 
@@ -246,10 +293,21 @@ pub(crate) struct Geometry {
     extents: [usize; MAX_OUTER],
     in_strides: [isize; MAX_OUTER],
     out_strides: [isize; MAX_OUTER],
+    aux_strides: [isize; MAX_OUTER],
     rows: usize,
     row: Dim,
     fold: Option<Dim>,
     table: Option<Table>,
+    aux: Aux,
+}
+
+/// The parameter strides (bytes of the pair table) of the row and the folded dimension, and the parameter offsets
+/// of a table row's elements (empty without parameters).
+#[derive(Clone, Debug)]
+pub(crate) struct Aux {
+    row: isize,
+    fold: isize,
+    table: Vec<isize>,
 }
 
 /// The offsets of the elements of a table row, relative to the row's first element.
@@ -278,27 +336,56 @@ impl Table {
 }
 
 impl Geometry {
-    fn new(outer: impl Iterator<Item = Dim>, row: Dim, fold: Option<Dim>, table: Option<Table>) -> Geometry {
+    fn new(
+        outer: impl Iterator<Item = (Dim, isize)>,
+        row: Dim,
+        fold: Option<Dim>,
+        table: Option<Table>,
+        aux: Aux,
+    ) -> Geometry {
         let mut g = Geometry {
             outer_rank: 0,
             extents: [1; MAX_OUTER],
             in_strides: [0; MAX_OUTER],
             out_strides: [0; MAX_OUTER],
+            aux_strides: [0; MAX_OUTER],
             rows: 1,
             row,
             fold,
             table,
+            aux,
         };
         // A walk has at most MAX_RANK dimensions and the row is one of them; the product of extents of proven
         // dimensions is at most the walk's element count (saturating never applies).
-        for ((k, d), rank) in outer.enumerate().zip(1..) {
+        for ((k, (d, x)), rank) in outer.enumerate().zip(1..) {
             g.extents[k] = d.extent;
             g.in_strides[k] = d.in_stride;
             g.out_strides[k] = d.out_stride;
+            g.aux_strides[k] = x;
             g.outer_rank = rank;
             g.rows = g.rows.saturating_mul(d.extent);
         }
         g
+    }
+
+    /// Outer parameter strides (bytes of the pair table; 0 without parameters).
+    pub(crate) fn aux_strides(&self) -> &[isize; MAX_OUTER] {
+        &self.aux_strides
+    }
+
+    /// The parameter stride of the row.
+    pub(crate) fn row_aux(&self) -> isize {
+        self.aux.row
+    }
+
+    /// The parameter stride of the folded dimension.
+    pub(crate) fn fold_aux(&self) -> isize {
+        self.aux.fold
+    }
+
+    /// The parameter offsets of a table row's elements (empty without parameters).
+    pub(crate) fn table_aux(&self) -> &[isize] {
+        &self.aux.table
     }
 
     /// Number of outer dimensions.
@@ -346,6 +433,7 @@ impl Geometry {
 #[allow(clippy::arithmetic_side_effects)] // test arithmetic on small values
 mod tests {
     use super::*;
+    use crate::{ElemType, Params};
 
     fn plan(width: usize, in_base: usize, dims: &[(usize, isize, isize)]) -> Plan {
         Plan::copy(
@@ -366,6 +454,31 @@ mod tests {
         // output rows overlap by 2 bytes
         assert_eq!(Walk::new(&plan(4, 0, &[(2, 16, 2), (4, 4, 4)])).unwrap_err(), PlanError::OverlappingOutput);
         assert_eq!(Walk::new(&plan(1, 0, &[(2, 1, isize::MAX)])).unwrap_err(), PlanError::AddressRange("output"));
+    }
+
+    /// A normalization's parameters are a third operand: every pair the walk reads must be in the table, and no
+    /// other operation takes parameters.
+    #[test]
+    fn rejects_parameters_out_of_reach() {
+        let op = ElementOp::Normalize { from: ElemType::U8, to: ElemType::F32 };
+        let dims =
+            vec![Dim { extent: 3, in_stride: 16, out_stride: 64 }, Dim { extent: 16, in_stride: 1, out_stride: 4 }];
+        let with = |table: usize, base: usize, strides: Vec<isize>| {
+            Walk::new(&Plan::new(op, 0, 0, dims.clone()).with_params(Params::new(
+                vec![[1.0, 0.0]; table],
+                base,
+                strides,
+            )))
+        };
+        assert!(with(3, 0, vec![1, 0]).is_ok());
+        assert!(with(3, 2, vec![-1, 0]).is_ok());
+        assert_eq!(with(2, 0, vec![1, 0]).unwrap_err(), PlanError::Params); // pair 2 missing
+        assert_eq!(with(3, 1, vec![-1, 0]).unwrap_err(), PlanError::Params); // pair −1
+        assert_eq!(with(3, 0, vec![1]).unwrap_err(), PlanError::Params); // one stride short
+        assert_eq!(with(48, 0, vec![isize::MAX, 1]).unwrap_err(), PlanError::Params); // overflowing reach
+        assert_eq!(Walk::new(&Plan::new(op, 0, 0, dims.clone())).unwrap_err(), PlanError::Op);
+        let copy = Plan::copy(1, 0, 0, dims.clone()).with_params(Params::new(vec![[1.0, 0.0]], 0, vec![0, 0]));
+        assert_eq!(Walk::new(&copy).unwrap_err(), PlanError::Op);
     }
 
     /// The fuzzer's findings: a plan whose reach overflows the unchecked sum used to pass and then read outside

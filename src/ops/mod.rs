@@ -95,8 +95,11 @@ macro_rules! operator_methods {
 
 pub(crate) mod cast;
 pub(crate) mod identity;
+pub(crate) mod image;
+pub(crate) mod normalize;
 pub(crate) mod slice;
 pub(crate) mod slice1;
+pub(crate) mod window;
 
 use crate::Error;
 use crate::desc::TensorDesc;

@@ -3,9 +3,10 @@
 use strider_kernels::{Plan, RowKind};
 
 use crate::ExecOptions;
-use crate::desc::{MAX_RANK, TensorDesc};
+use crate::desc::TensorDesc;
 use crate::engine::Engine;
 use crate::ops::check_operands;
+use crate::ops::window::Window;
 use crate::{Element, Error};
 
 /// `DML_SLICE1_OPERATOR_DESC`, validated and planned: extracts a strided window of the input.
@@ -39,9 +40,7 @@ use crate::{Element, Error};
 #[derive(Clone, Debug)]
 pub struct Slice1 {
     engine: Engine,
-    window_offsets: [u32; MAX_RANK],
-    window_sizes: [u32; MAX_RANK],
-    window_strides: [i32; MAX_RANK],
+    window: Window,
 }
 
 impl Slice1 {
@@ -72,50 +71,10 @@ impl Slice1 {
                 ("window_strides", window_strides.len()),
             ],
         )?;
-        let mut in_strides = [0i64; MAX_RANK];
-        let mut in_base = 0u64;
-        for dim in 0..rank {
-            let (offset, size, stride) = (window_offsets[dim], window_sizes[dim], window_strides[dim]);
-            let input_size = input.sizes()[dim];
-            if size == 0 {
-                return Err(Error::EmptyWindow { dim });
-            }
-            let end = u64::from(offset) + u64::from(size);
-            if end > u64::from(input_size) {
-                return Err(Error::WindowOutOfBounds { dim, offset, size, end, input_size });
-            }
-            if stride == 0 {
-                return Err(Error::ZeroWindowStride { dim });
-            }
-            let max = 1 + u64::from(size - 1) / u64::from(stride.unsigned_abs());
-            let output_size = output.sizes()[dim];
-            if u64::from(output_size) > max {
-                return Err(Error::OutputSizeOutOfRange {
-                    dim,
-                    output_size,
-                    max,
-                    window_size: size,
-                    window_stride: i64::from(stride),
-                });
-            }
-            // The first element copied; every later one stays inside the window because output_size ≤ max.
-            let start = if stride < 0 { end - 1 } else { u64::from(offset) };
-            let s = input.strides()[dim];
-            // start < input_size, so start·s is at most the tensor's addressed extent, which fits in u64.
-            in_base += start * u64::from(s);
-            in_strides[dim] = i64::from(stride) * i64::from(s);
-        }
-        let engine = Engine::copy(input, output, &in_strides[..rank], in_base)?;
-        let mut slice = Slice1 {
-            engine,
-            window_offsets: [0; MAX_RANK],
-            window_sizes: [0; MAX_RANK],
-            window_strides: [0; MAX_RANK],
-        };
-        slice.window_offsets[..rank].copy_from_slice(window_offsets);
-        slice.window_sizes[..rank].copy_from_slice(window_sizes);
-        slice.window_strides[..rank].copy_from_slice(window_strides);
-        Ok(slice)
+        debug_assert_eq!(rank, input.rank());
+        let window = Window::new(input, output, window_offsets, window_sizes, window_strides)?;
+        let engine = Engine::copy(input, output, window.in_strides(), window.in_base())?;
+        Ok(Slice1 { engine, window })
     }
 
     operator_methods!(Slice1, one_type);
@@ -142,33 +101,21 @@ impl Slice1 {
     /// # Ok::<(), strider::Error>(())
     /// ```
     pub fn execute_reference(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        let rank = self.input().rank();
-        let in_strides = self.input().strides();
-        let start: Vec<i64> = (0..rank)
-            .map(|i| {
-                let s = self.window_strides[i];
-                i64::from(self.window_offsets[i]) + if s < 0 { i64::from(self.window_sizes[i]) - 1 } else { 0 }
-            })
-            .collect();
-        self.engine.execute_reference(input, output, |c| {
-            (0..rank)
-                .map(|i| (start[i] + i64::from(self.window_strides[i]) * i64::from(c[i])) * i64::from(in_strides[i]))
-                .sum()
-        })
+        self.engine.execute_reference(input, output, |c| self.window.reference_offset(self.input(), c))
     }
 
     /// The window offsets.
     pub fn window_offsets(&self) -> &[u32] {
-        &self.window_offsets[..self.input().rank()]
+        self.window.offsets()
     }
 
     /// The window sizes.
     pub fn window_sizes(&self) -> &[u32] {
-        &self.window_sizes[..self.input().rank()]
+        self.window.sizes()
     }
 
     /// The window strides.
     pub fn window_strides(&self) -> &[i32] {
-        &self.window_strides[..self.input().rank()]
+        self.window.strides()
     }
 }

@@ -188,3 +188,37 @@ pub fn packed(sizes: &[u32]) -> Vec<u32> {
 
 /// Every data type with a distinct element size.
 pub const WIDTH_TYPES: [DataType; 4] = [DataType::Uint8, DataType::Float16, DataType::Float32, DataType::Float64];
+
+/// Runs an operator (`run(output, options)`) under every configuration of [`configs`], into sentinel-filled
+/// misaligned buffers: every element of type `dt` equals `want`'s (NaNs by class; padding keeps the sentinel `want`
+/// has), and every configuration gives the same bits as the first (NaN payloads included). `what` describes the
+/// case in failure messages.
+pub fn check_configs(
+    dt: DataType,
+    want: &[u8],
+    salt: usize,
+    what: &dyn Fn() -> String,
+    run: impl Fn(&mut [u8], &ExecOptions) -> Result<(), strider::Error> + Sync,
+) {
+    let w = dt.size_in_bytes();
+    let mut first: Option<Vec<u8>> = None;
+    for (threads, opts) in configs() {
+        let mut dst = Buf::filled(want.len(), salt % 7, SENTINEL);
+        with_threads(threads, || run(dst.bytes_mut(), &opts)).unwrap();
+        let got = dst.bytes();
+        let bad = got.chunks(w).zip(want.chunks(w)).position(|(g, x)| !(g == x || values::same(dt, g, x)));
+        if let Some(i) = bad {
+            panic!(
+                "{} with {opts:?} on {threads} threads: element {i} (byte {}) is {:?}, want {:?}",
+                what(),
+                i * w,
+                &got[i * w..i * w + w],
+                &want[i * w..i * w + w]
+            );
+        }
+        match &first {
+            None => first = Some(got.to_vec()),
+            Some(f) => assert!(f == got, "{}: {opts:?} on {threads} threads gives other bits than the first", what()),
+        }
+    }
+}

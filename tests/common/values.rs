@@ -367,3 +367,66 @@ fn to_f16_agrees_with_known_roundings() {
     assert_eq!(to_f16(Value::Int(-70000)), 0xFC00);
     assert_eq!(to_f16(Value::Int(i128::from(u64::MAX))), 0x7C00);
 }
+
+/// The f32 an element becomes under Rust's `as` (integers and f64 round to nearest even; f16 is exact).
+pub fn to_f32(dt: DataType, b: &[u8]) -> f32 {
+    f32::from_le_bytes(encode(DataType::Float32, decode(dt, b)).try_into().unwrap())
+}
+
+/// The element of type `dt` for the f32 `y` under normalization's output rule: floats round to nearest even,
+/// integers round half to even then saturate, NaN → 0.
+pub fn from_f32_nearest(dt: DataType, y: f32) -> Vec<u8> {
+    let v = decode(DataType::Float32, &y.to_le_bytes());
+    if dt.is_float() {
+        return encode(dt, v);
+    }
+    let rounded = match v {
+        Value::Float { neg, m, e } => {
+            // the nearest integer, ties to even, by integer arithmetic on the exact value
+            let r = round_at(u128::from(m), e, 0).min(1 << 100) as i128;
+            Value::Int(if neg { -r } else { r })
+        }
+        other => other, // NaN → 0 and ±inf saturate in `encode`
+    };
+    // `encode` wraps integers: saturate first.
+    let (min, max): (i128, i128) = match dt {
+        DataType::Uint8 => (0, 255),
+        DataType::Uint16 => (0, 65535),
+        DataType::Uint32 => (0, u32::MAX.into()),
+        DataType::Uint64 => (0, u64::MAX.into()),
+        DataType::Int8 => (-128, 127),
+        DataType::Int16 => (-32768, 32767),
+        DataType::Int32 => (i32::MIN.into(), i32::MAX.into()),
+        DataType::Int64 => (i64::MIN.into(), i64::MAX.into()),
+        _ => unreachable!("a new data type"),
+    };
+    match rounded {
+        Value::Int(i) => encode(dt, Value::Int(i.clamp(min, max))),
+        other => encode(dt, other),
+    }
+}
+
+/// One normalized element: `from_f32_nearest(to, to_f32(x) · scale + bias)`, product then sum in f32.
+pub fn normalize(from: DataType, to: DataType, b: &[u8], scale: f32, bias: f32) -> Vec<u8> {
+    from_f32_nearest(to, to_f32(from, b) * scale + bias)
+}
+
+#[test]
+fn from_f32_nearest_rounds_half_to_even_and_saturates() {
+    let f = |dt, y: f32| from_f32_nearest(dt, y);
+    assert_eq!(f(DataType::Uint8, 2.5), [2]);
+    assert_eq!(f(DataType::Uint8, 3.5), [4]);
+    assert_eq!(f(DataType::Uint8, 254.5), [254]);
+    assert_eq!(f(DataType::Uint8, 255.5), [255]);
+    assert_eq!(f(DataType::Uint8, -0.5), [0]);
+    assert_eq!(f(DataType::Uint8, -7.0), [0]);
+    assert_eq!(f(DataType::Uint8, f32::NAN), [0]);
+    assert_eq!(f(DataType::Int8, -128.5), [0x80]);
+    assert_eq!(f(DataType::Int8, -127.5), [0x80]);
+    assert_eq!(f(DataType::Int8, 126.5), [126]);
+    assert_eq!(f(DataType::Int8, f32::INFINITY), [127]);
+    assert_eq!(f(DataType::Int16, 0.5000001), [1, 0]);
+    assert_eq!(f(DataType::Int32, 3e9), i32::MAX.to_le_bytes());
+    assert_eq!(f(DataType::Uint64, -1e30), [0; 8]);
+    assert_eq!(f(DataType::Float16, 65520.0), 0x7C00u16.to_le_bytes());
+}

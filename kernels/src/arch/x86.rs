@@ -374,8 +374,11 @@ pub(super) unsafe fn avx2_f64_to_f32_odd(src: *const u8, dst: *mut u8, n: usize)
             let x = _mm256_loadu_pd(src.add(8 * i).cast());
             let y = _mm256_cvtpd_ps(x);
             let back = _mm256_cvtps_pd(y);
-            // Ordered comparisons: false for NaN, which keeps its `as` conversion.
-            let inexact = _mm256_cmp_pd::<_CMP_NEQ_OQ>(back, x);
+            // NaN keeps its `as` conversion: `inexact` and `away` are false for it. The
+            // unordered-not-equal masked by ordered is NEQ_OQ spelled in SSE2 predicates,
+            // which valgrind emulates faithfully (it reads NEQ_OQ as NEQ_UQ).
+            let ordered = _mm256_cmp_pd::<_CMP_ORD_Q>(x, x);
+            let inexact = _mm256_and_pd(_mm256_cmp_pd::<_CMP_NEQ_UQ>(back, x), ordered);
             let away = _mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_and_pd(back, abs), _mm256_and_pd(x, abs));
             let bits = _mm_add_epi32(_mm_castps_si128(y), narrow(away)); // all-ones lanes subtract 1
             let bits = _mm_or_si128(bits, _mm_and_si128(narrow(inexact), _mm_set1_epi32(1)));

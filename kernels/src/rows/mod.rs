@@ -32,22 +32,33 @@ pub(crate) use reverse::shuffled;
 ///
 /// Every element the call moves — `count` rows of the kernel's length, or the first `len` elements of one row,
 /// with the strides, folded dimension or table the kernel was built for — lies inside readable input and writable
-/// output memory; output elements do not overlap each other or any input byte (a kernel built for in-place
-/// execution may read and write the very same elements).
+/// output memory, and, for a kernel that reads parameters, its `(scale, bias)` pair inside the parameter table
+/// (`aux` points at the pair of the row's first element); output elements do not overlap each other or any input
+/// byte (a kernel built for in-place execution may read and write the very same elements).
 pub(crate) trait Rows: Sync {
-    /// Moves `count` rows; row `r` starts at `src + r·in_step` / `dst + r·out_step`.
+    /// Moves `count` rows; row `r` starts at `src + r·in_step` / `dst + r·out_step` / `aux + r·aux_step`.
     ///
     /// # Safety
     ///
     /// See the trait.
-    unsafe fn rows(&self, src: *const u8, dst: *mut u8, count: usize, in_step: isize, out_step: isize);
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn rows(
+        &self,
+        src: *const u8,
+        dst: *mut u8,
+        aux: *const u8,
+        count: usize,
+        in_step: isize,
+        out_step: isize,
+        aux_step: isize,
+    );
 
-    /// Moves the first `len` elements (at most the row's length) of the row starting at `src` / `dst`.
+    /// Moves the first `len` elements (at most the row's length) of the row starting at `src` / `dst` / `aux`.
     ///
     /// # Safety
     ///
     /// See the trait.
-    unsafe fn span(&self, src: *const u8, dst: *mut u8, len: usize);
+    unsafe fn span(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize);
 }
 
 /// A row kernel generic over the level: moves `len` elements of one row.
@@ -203,12 +214,21 @@ impl<B: Body> NullaryFnOnce for Run<'_, B> {
 }
 
 impl<B: Body> Rows for Runner<B> {
-    unsafe fn rows(&self, src: *const u8, dst: *mut u8, count: usize, in_step: isize, out_step: isize) {
+    unsafe fn rows(
+        &self,
+        src: *const u8,
+        dst: *mut u8,
+        _aux: *const u8,
+        count: usize,
+        in_step: isize,
+        out_step: isize,
+        _aux_step: isize,
+    ) {
         let len = self.0.len();
         self.0.arch().vectorize(Run { body: &self.0, src, dst, count, in_step, out_step, len });
     }
 
-    unsafe fn span(&self, src: *const u8, dst: *mut u8, len: usize) {
+    unsafe fn span(&self, src: *const u8, dst: *mut u8, _aux: *const u8, len: usize) {
         debug_assert!(len <= self.0.len());
         self.0.arch().vectorize(Run { body: &self.0, src, dst, count: 1, in_step: 0, out_step: 0, len });
     }
@@ -300,6 +320,7 @@ pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mu
     if !matches!(strategy.op(), ElementOp::Copy { .. }) {
         return staged::build_staged(a, strategy, stream, f);
     }
+    debug_assert!(strategy.geometry().table_aux().is_empty(), "a copy reads no parameters");
     let g = strategy.geometry();
     let row = g.row();
     let fold = || g.fold().expect("Strategy::choose pairs the transposing kinds with a folded dimension");

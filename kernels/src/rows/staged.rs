@@ -1,11 +1,16 @@
 //! Converting rows: the copy kernels composed with a conversion through small staging buffers (L1-resident), so
-//! every layout a copy handles converts in one pass over memory with only 121 contiguous conversion kernels.
+//! every layout a copy handles converts in one pass over memory with only a few contiguous conversion kernels.
 //!
 //! - Row kinds: input elements are gathered into a contiguous buffer by the copy kernel of the *input* width (none
 //!   when the input is contiguous), converted into the output or into a second buffer, and scattered by the copy
 //!   kernel of the *output* width (none when the output is contiguous).
-//! - Transposing kinds: input runs (contiguous along the row) are converted into a buffer first, then the
-//!   transposing kernel of the *output* width moves them.
+//! - Transposes: input runs (contiguous along the row) are converted into a buffer, then transposed out of it by
+//!   the kernel of the *output* width.
+//! - Planes: a deinterleave moves the (input-width) pixels into planes in a buffer and converts each plane run into
+//!   the output; an interleave converts each plane run into a buffer and interleaves the output-width elements.
+//!
+//! A normalization reads its `(scale, bias)` pairs through the auxiliary pointer: constant along a run (stride 0)
+//! or one pair per element.
 
 use core::mem::MaybeUninit;
 
@@ -15,8 +20,8 @@ use super::planar::{PlanarFn, planar_fn};
 use super::transpose::{BlockFn, block_fn};
 use super::{Request, Rows, build};
 use crate::arch::{Arch, copy};
-use crate::convert::{AffineFn, CastFn, affine_fn, cast_fn};
-use crate::params::SCRATCH_BYTES;
+use crate::convert::{AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, nearest_fn};
+use crate::params::{BLOCK, SCRATCH_BYTES, TABLE_MAX};
 use crate::plan::ElementOp;
 use crate::strategy::{Movement, Strategy};
 use crate::tables::Planar;
@@ -36,11 +41,24 @@ impl Scratch {
     }
 }
 
+/// Bytes of one `(scale, bias)` pair.
+const PAIR: isize = core::mem::size_of::<[f32; 2]>() as isize;
+
 /// The conversion of contiguous runs, compiled for the walk's level.
 #[derive(Clone, Copy)]
 enum Converter {
     Cast(CastFn),
     Affine(AffineFn, f32, f32),
+    /// Widen to f32, `x·scale + bias` with the run's parameters, convert rounding to nearest; `sw`/`dw` are the
+    /// element widths.
+    Normalize {
+        to_f32: CastFn,
+        affine: AffineFn,
+        affine_var: AffineVarFn,
+        from_f32: CastFn,
+        sw: usize,
+        dw: usize,
+    },
 }
 
 impl Converter {
@@ -52,22 +70,46 @@ impl Converter {
                 scale,
                 bias,
             ),
+            ElementOp::Normalize { from, to } => Converter::Normalize {
+                to_f32: cast_fn::<A>(from, ElemType::F32),
+                affine: affine_fn::<A>(ElemType::F32).expect("f32 is a float type"),
+                affine_var: affine_var_fn::<A>(),
+                from_f32: nearest_fn::<A>(to),
+                sw: from.width(),
+                dw: to.width(),
+            },
             ElementOp::Copy { .. } => unreachable!("with_rows sends copies to the copy kernels"),
         }
     }
 
-    /// Converts `n` contiguous elements.
+    /// Converts `n` contiguous elements; a normalization reads the pair of element `i` at `aux + i·aux_step`.
     ///
     /// # Safety
     ///
-    /// As [`CastFn`], on a CPU running the level the converter was built for.
-    #[inline]
-    unsafe fn apply(&self, src: *const u8, dst: *mut u8, n: usize) {
+    /// As [`CastFn`], on a CPU running the level the converter was built for; for a normalization, every pair read
+    /// lies in the parameter table.
+    unsafe fn apply(&self, src: *const u8, dst: *mut u8, n: usize, aux: *const u8, aux_step: isize) {
         // SAFETY: forwarded contract.
         unsafe {
             match *self {
                 Converter::Cast(f) => f(src, dst, n),
                 Converter::Affine(f, scale, bias) => f(src, dst, n, scale, bias),
+                Converter::Normalize { to_f32, affine, affine_var, from_f32, sw, dw } => {
+                    let mut buf = [0f32; BLOCK];
+                    let b = buf.as_mut_ptr().cast::<u8>();
+                    let constant = (aux_step == 0).then(|| aux.cast::<[f32; 2]>().read_unaligned());
+                    let mut i = 0;
+                    while i < n {
+                        let c = (n - i).min(BLOCK);
+                        to_f32(src.add(i * sw), b, c);
+                        match constant {
+                            Some([scale, bias]) => affine(b, b, c, scale, bias),
+                            None => affine_var(b, c, aux.wrapping_offset(i as isize * aux_step), aux_step),
+                        }
+                        from_f32(b, dst.add(i * dw), c);
+                        i += c;
+                    }
+                }
             }
         }
     }
@@ -98,15 +140,13 @@ fn flush_fn<A: Arch>() -> FlushFn {
     entry::<A>
 }
 
-/// A converting row of a row kind (see the module documentation).
-struct Staged<'a> {
-    /// Gathers input elements into a contiguous buffer (input width); none when the input is contiguous.
-    pre: Option<&'a dyn Rows>,
-    /// Scatters converted elements from a contiguous buffer (output width); none when the output is contiguous.
-    post: Option<&'a dyn Rows>,
-    /// Broadcast: one element is converted and `post` repeats it.
-    one: bool,
-    row: RowConv,
+/// Fences the non-temporal stores of a run before the chunk reports completion to other threads.
+fn fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of the x86-64 baseline.
+    unsafe {
+        core::arch::x86_64::_mm_sfence()
+    };
 }
 
 /// What every converting row of a strategy shares.
@@ -118,34 +158,70 @@ struct RowConv {
     len: usize,
     in_stride: isize,
     out_stride: isize,
+    aux_stride: isize,
     ow: usize,
     chunk: usize,
+}
+
+/// A converting row of a row kind (see the module documentation).
+struct Staged<'a> {
+    /// Gathers input elements into a contiguous buffer (input width); none when the input is contiguous.
+    pre: Option<&'a dyn Rows>,
+    /// Scatters converted elements from a contiguous buffer (output width); none when the output is contiguous.
+    post: Option<&'a dyn Rows>,
+    /// Broadcast of a conversion without parameters: one element is converted and `post` repeats it.
+    one: bool,
+    /// A table row's parameter offsets (a normalization over a table): gathered per row before converting.
+    table_aux: Option<&'a [isize]>,
+    row: RowConv,
 }
 
 impl RowConv {
     fn with<'a>(self, pre: Option<&'a dyn Rows>, post: Option<&'a dyn Rows>, one: bool) -> Staged<'a> {
         let flush = if post.is_none() { self.flush } else { None };
-        Staged { pre, post, one, row: RowConv { flush, ..self } }
+        Staged { pre, post, one, table_aux: None, row: RowConv { flush, ..self } }
     }
 }
 
 impl Rows for Staged<'_> {
-    unsafe fn rows(&self, src: *const u8, dst: *mut u8, count: usize, in_step: isize, out_step: isize) {
-        let (mut s, mut d) = (src, dst);
+    unsafe fn rows(
+        &self,
+        src: *const u8,
+        dst: *mut u8,
+        aux: *const u8,
+        count: usize,
+        in_step: isize,
+        out_step: isize,
+        aux_step: isize,
+    ) {
+        let (mut s, mut d, mut x) = (src, dst, aux);
         for _ in 0..count {
             // SAFETY: each row of the run is in bounds (Rows contract).
-            unsafe { self.span(s, d, self.row.len) };
+            unsafe { self.span(s, d, x, self.row.len) };
             s = s.wrapping_offset(in_step);
             d = d.wrapping_offset(out_step);
+            x = x.wrapping_offset(aux_step);
         }
     }
 
-    unsafe fn span(&self, src: *const u8, dst: *mut u8, len: usize) {
+    unsafe fn span(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize) {
         let r = &self.row;
+        // A table row's parameters, gathered into a contiguous array of pairs.
+        let mut gathered = [[0f32; 2]; TABLE_MAX];
+        let (aux, aux_step) = match self.table_aux {
+            Some(offsets) => {
+                for (p, &o) in gathered.iter_mut().zip(offsets) {
+                    // SAFETY: each offset is that of a proven element's pair (Walk::tabulate).
+                    *p = unsafe { aux.wrapping_offset(o).cast::<[f32; 2]>().read_unaligned() };
+                }
+                (gathered.as_ptr().cast::<u8>(), PAIR)
+            }
+            None => (aux, r.aux_stride),
+        };
         if self.pre.is_none() && self.post.is_none() && r.flush.is_none() {
             // Contiguous in both operands: one conversion of the whole span.
             // SAFETY: the span's elements are contiguous and in bounds in both operands (Rows contract).
-            unsafe { r.convert.apply(src, dst, len) };
+            unsafe { r.convert.apply(src, dst, len, aux, aux_step) };
             return;
         }
         let (mut a, mut b) = (Scratch::new(), Scratch::new());
@@ -155,36 +231,34 @@ impl Rows for Staged<'_> {
             let c = r.chunk.min(len - j);
             let s = src.wrapping_offset(j as isize * r.in_stride);
             let d = dst.wrapping_offset(j as isize * r.out_stride);
+            let x = aux.wrapping_offset(j as isize * aux_step);
             // SAFETY: elements j..j+c of the row are in bounds (Rows contract); a chunk fits each buffer
             // (chunk · width ≤ SCRATCH_BYTES for both widths), the kernels were built for these strides, and the
             // converter for this level. The buffers never overlap the operands.
             unsafe {
                 let from = match self.pre {
                     Some(pre) => {
-                        pre.span(s, scr_in, c);
+                        pre.span(s, scr_in, x, c);
                         scr_in.cast_const()
                     }
                     None => s,
                 };
                 match (self.post, r.flush) {
                     (Some(post), _) => {
-                        r.convert.apply(from, scr_out, if self.one { 1 } else { c });
-                        post.span(scr_out, d, c);
+                        r.convert.apply(from, scr_out, if self.one { 1 } else { c }, x, aux_step);
+                        post.span(scr_out, d, x, c);
                     }
                     (None, Some(flush)) => {
-                        r.convert.apply(from, scr_out, c);
+                        r.convert.apply(from, scr_out, c, x, aux_step);
                         flush(scr_out, d, c * r.ow);
                     }
-                    (None, None) => r.convert.apply(from, d, c),
+                    (None, None) => r.convert.apply(from, d, c, x, aux_step),
                 }
             }
             j += c;
         }
-        #[cfg(target_arch = "x86_64")]
         if r.flush.is_some() && self.post.is_none() {
-            // SAFETY: SSE is part of the x86-64 baseline. Non-temporal stores are weakly ordered: fence them before
-            // the chunk reports completion to other threads.
-            unsafe { core::arch::x86_64::_mm_sfence() };
+            fence();
         }
     }
 }
@@ -193,11 +267,13 @@ impl Rows for Staged<'_> {
 struct StagedTranspose {
     convert: Converter,
     block: BlockFn,
-    /// The folded dimension `I`: extent and input byte stride.
+    /// The folded dimension `I`: extent, input byte stride, parameter stride.
     ni: usize,
     si: isize,
-    /// The output byte stride of the row dimension `J`.
+    ai: isize,
+    /// The output byte stride and the parameter stride of the row dimension `J`.
     dj: isize,
+    aj: isize,
     iw: usize,
     ow: usize,
     len: usize,
@@ -207,25 +283,35 @@ struct StagedTranspose {
 const MIN_BLOCK_ROWS: usize = 8;
 
 impl Rows for StagedTranspose {
-    unsafe fn rows(&self, src: *const u8, dst: *mut u8, count: usize, in_step: isize, out_step: isize) {
-        let (mut s, mut d) = (src, dst);
+    unsafe fn rows(
+        &self,
+        src: *const u8,
+        dst: *mut u8,
+        aux: *const u8,
+        count: usize,
+        in_step: isize,
+        out_step: isize,
+        aux_step: isize,
+    ) {
+        let (mut s, mut d, mut x) = (src, dst, aux);
         for _ in 0..count {
             // SAFETY: each row (block) of the run is in bounds (Rows contract).
-            unsafe { self.span(s, d, self.len) };
+            unsafe { self.span(s, d, x, self.len) };
             s = s.wrapping_offset(in_step);
             d = d.wrapping_offset(out_step);
+            x = x.wrapping_offset(aux_step);
         }
     }
 
-    unsafe fn span(&self, src: *const u8, dst: *mut u8, nj: usize) {
+    unsafe fn span(&self, src: *const u8, dst: *mut u8, aux: *const u8, nj: usize) {
         let mut buf = Scratch::new();
         let scr = buf.ptr();
         // Blocks of bi input rows × bj columns filling the buffer: at least 8 rows (a tile), as many as fit.
         let bj = nj.min(SCRATCH_BYTES / (MIN_BLOCK_ROWS * self.ow)).max(1);
         let bi = (SCRATCH_BYTES / (bj * self.ow)).min(self.ni).max(1);
-        // PERF: when a block's input rows follow each other (NHWC pixels of C channels), one conversion call
-        // covers the whole block instead of one per row of a few elements.
-        let adjacent = bj == nj && self.si == (nj * self.iw) as isize;
+        // PERF: when a block's input rows follow each other (NHWC pixels of C channels) and so do their
+        // parameters, one conversion call covers the whole block instead of one per row of a few elements.
+        let adjacent = bj == nj && self.si == (nj * self.iw) as isize && self.ai == (nj as isize).wrapping_mul(self.aj);
         let mut j0 = 0;
         while j0 < nj {
             let cj = bj.min(nj - j0);
@@ -233,17 +319,20 @@ impl Rows for StagedTranspose {
             let mut i0 = 0;
             while i0 < self.ni {
                 let ci = bi.min(self.ni - i0);
-                // SAFETY: rows i0..i0+ci, columns j0..j0+cj are elements of the block (Rows contract); each input
-                // run of cj elements is contiguous (the row dimension is the input's contiguous one), and with
-                // `adjacent` the ci runs are one contiguous range; the buffer holds ci · cj output elements; the
-                // block function is the level's.
+                // SAFETY: rows i0..i0+ci, columns j0..j0+cj are elements of the block (Rows contract), with their
+                // parameter pairs; each input run of cj elements is contiguous (the row dimension is the input's
+                // contiguous one), and with `adjacent` the ci runs are one contiguous range; the buffer holds
+                // ci · cj output elements; the block function is the level's.
                 unsafe {
                     let first = src.wrapping_offset(i0 as isize * self.si + (j0 * self.iw) as isize);
+                    let x = aux.wrapping_offset(i0 as isize * self.ai + j0 as isize * self.aj);
                     if adjacent {
-                        self.convert.apply(first, scr, ci * cj);
+                        self.convert.apply(first, scr, ci * cj, x, self.aj);
                     } else {
                         for i in 0..ci {
-                            self.convert.apply(first.wrapping_offset(i as isize * self.si), scr.add(i * pitch), cj);
+                            let s = first.wrapping_offset(i as isize * self.si);
+                            let xi = x.wrapping_offset(i as isize * self.ai);
+                            self.convert.apply(s, scr.add(i * pitch), cj, xi, self.aj);
                         }
                     }
                     let d = dst.wrapping_offset((i0 * self.ow) as isize + j0 as isize * self.dj);
@@ -256,50 +345,72 @@ impl Rows for StagedTranspose {
     }
 }
 
-/// A converting planar move: pixels (or plane runs) converted into a buffer, then (de)interleaved out of it.
+/// A converting planar move (see the module documentation): the planar kernel moves elements of the input width
+/// (deinterleave) or of the output width (interleave) through a buffer, the conversion runs on plane runs.
 struct StagedPlanar<'a> {
     convert: Converter,
     planar: PlanarFn,
     tables: &'a Planar,
     /// The byte stride between planes on the planar side (input for interleave, output for deinterleave).
     ps: isize,
+    /// The parameter strides of the planes (the folded dimension) and of the pixels (the row).
+    aplane: isize,
+    arow: isize,
     iw: usize,
     ow: usize,
     len: usize,
 }
 
 impl Rows for StagedPlanar<'_> {
-    unsafe fn rows(&self, src: *const u8, dst: *mut u8, count: usize, in_step: isize, out_step: isize) {
-        let (mut s, mut d) = (src, dst);
+    unsafe fn rows(
+        &self,
+        src: *const u8,
+        dst: *mut u8,
+        aux: *const u8,
+        count: usize,
+        in_step: isize,
+        out_step: isize,
+        aux_step: isize,
+    ) {
+        let (mut s, mut d, mut x) = (src, dst, aux);
         for _ in 0..count {
             // SAFETY: each row of the run is in bounds (Rows contract).
-            unsafe { self.span(s, d, self.len) };
+            unsafe { self.span(s, d, x, self.len) };
             s = s.wrapping_offset(in_step);
             d = d.wrapping_offset(out_step);
+            x = x.wrapping_offset(aux_step);
         }
     }
 
-    unsafe fn span(&self, src: *const u8, dst: *mut u8, n: usize) {
+    unsafe fn span(&self, src: *const u8, dst: *mut u8, aux: *const u8, n: usize) {
         let mut buf = Scratch::new();
         let scr = buf.ptr();
         let p = self.tables.planes;
-        let chunk = SCRATCH_BYTES / (p * self.ow);
+        let moved = if self.tables.interleave { self.ow } else { self.iw };
+        let chunk = SCRATCH_BYTES / (p * moved);
         let mut j = 0;
         while j < n {
             let c = chunk.min(n - j);
-            // SAFETY: pixels j..j+c of the row and of every plane are in bounds (Rows contract); pixels are
-            // contiguous on the pixel side (p elements each) and plane runs contiguous on the planar side (the
-            // strategy checked both); the buffer holds c · p output elements.
+            let pitch = (c * moved) as isize;
+            let x = aux.wrapping_offset(j as isize * self.arow);
+            // SAFETY: pixels j..j+c of the row and of every plane are in bounds (Rows contract), with their
+            // parameter pairs; pixels are contiguous on the pixel side (p elements each) and plane runs contiguous
+            // on the planar side (the strategy checked both); the buffer holds c · p moved elements.
             unsafe {
                 if self.tables.interleave {
                     for k in 0..p {
                         let s = src.wrapping_offset(k as isize * self.ps + (j * self.iw) as isize);
-                        self.convert.apply(s, scr.add(k * c * self.ow), c);
+                        let xk = x.wrapping_offset(k as isize * self.aplane);
+                        self.convert.apply(s, scr.wrapping_offset(k as isize * pitch), c, xk, self.arow);
                     }
-                    (self.planar)(self.tables, scr, (c * self.ow) as isize, dst.add(j * p * self.ow), c);
+                    (self.planar)(self.tables, scr, pitch, dst.add(j * p * self.ow), c);
                 } else {
-                    self.convert.apply(src.add(j * p * self.iw), scr, c * p);
-                    (self.planar)(self.tables, scr, self.ps, dst.add(j * self.ow), c);
+                    (self.planar)(self.tables, src.add(j * p * self.iw), pitch, scr, c);
+                    for k in 0..p {
+                        let d = dst.wrapping_offset(k as isize * self.ps + (j * self.ow) as isize);
+                        let xk = x.wrapping_offset(k as isize * self.aplane);
+                        self.convert.apply(scr.wrapping_offset(k as isize * pitch), d, c, xk, self.arow);
+                    }
                 }
             }
             j += c;
@@ -320,20 +431,21 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
     let op = strategy.op();
     let (iw, ow) = (op.in_width(), op.out_width());
     let convert = Converter::of::<A>(op);
+    let normalize = matches!(op, ElementOp::Normalize { .. });
     let width = |bytes| Width::from_bytes(bytes).expect("element types are 1, 2, 4 or 8 bytes wide");
     let (in_width, out_width) = (width(iw), width(ow));
     let g = strategy.geometry();
     let row = g.row();
     let len = row.extent;
-    let chunk = SCRATCH_BYTES / iw.max(ow);
     let rc = RowConv {
         convert,
         flush: stream.then(flush_fn::<A>),
         len,
         in_stride: row.in_stride,
         out_stride: row.out_stride,
+        aux_stride: g.row_aux(),
         ow,
-        chunk,
+        chunk: SCRATCH_BYTES / iw.max(ow),
     };
     let fold = || g.fold().expect("Strategy::choose pairs the transposing kinds with a folded dimension");
     match strategy.movement() {
@@ -345,6 +457,11 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             maybe(a, Some(Request::Gather { stride: *stride, lanes }), in_width, len, &mut |pre| {
                 f(&rc.with(pre, None, false))
             })
+        }
+        // One converted element repeated, unless parameters vary along the row: then the input element is
+        // repeated and each copy converted with its own pair.
+        Movement::Broadcast if normalize && g.row_aux() != 0 => {
+            maybe(a, Some(Request::Broadcast), in_width, len, &mut |pre| f(&rc.with(pre, None, false)))
         }
         Movement::Broadcast => {
             maybe(a, Some(Request::Broadcast), out_width, len, &mut |post| f(&rc.with(None, post, true)))
@@ -361,8 +478,9 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
         Movement::Table => {
             let t = g.table().expect("Strategy::choose pairs the table kind with a table");
             let post = (!t.contiguous()).then_some(Request::TableScatter(t.pairs()));
+            let table_aux = (normalize && !g.table_aux().is_empty()).then(|| g.table_aux());
             maybe(a, Some(Request::TableGather(t.inputs())), in_width, len, &mut |pre| {
-                maybe(a, post, out_width, len, &mut |post| f(&rc.with(pre, post, false)))
+                maybe(a, post, out_width, len, &mut |post| f(&Staged { table_aux, ..rc.with(pre, post, false) }))
             })
         }
         Movement::Transpose(tile) => {
@@ -372,7 +490,9 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 block: block_fn::<A>(*tile),
                 ni: i.extent,
                 si: i.in_stride,
+                ai: g.fold_aux(),
                 dj: row.out_stride,
+                aj: g.row_aux(),
                 iw,
                 ow,
                 len,
@@ -380,7 +500,17 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
         }
         Movement::Interleave(tables) | Movement::Deinterleave(tables) => {
             let ps = if tables.interleave { fold().in_stride } else { fold().out_stride };
-            f(&StagedPlanar { convert, planar: planar_fn::<A>(ow), tables, ps, iw, ow, len })
+            f(&StagedPlanar {
+                convert,
+                planar: planar_fn::<A>(tables.width),
+                tables,
+                ps,
+                aplane: g.fold_aux(),
+                arow: g.row_aux(),
+                iw,
+                ow,
+                len,
+            })
         }
     }
 }

@@ -275,11 +275,42 @@ fn preprocessing_layouts_keep_their_strategies() {
             [1, 3, 24, 40],
             [1, -1, 1, -1],
             3,
-            RowKind::Gather { stride: -3 },
+            RowKind::Deinterleave { planes: 3 },
+        ),
+        (
+            "BGR→RGB",
+            TensorDesc::nhwc(u8_, [2, 3, 17, 33]).unwrap(),
+            DataType::Float16,
+            [0, 0, 0, 0],
+            [2, 3, 17, 33],
+            [1, -1, 1, 1],
+            3,
+            RowKind::Deinterleave { planes: 3 },
+        ),
+        (
+            "hflip, vflip, subsampled rows",
+            TensorDesc::nhwc(u8_, [1, 4, 40, 64]).unwrap(),
+            DataType::Float32,
+            [0, 0, 0, 0],
+            [1, 4, 40, 64],
+            [1, 1, -3, -1],
+            4,
+            RowKind::Deinterleave { planes: 4 },
+        ),
+        (
+            "f16 pixels, mirrored",
+            TensorDesc::nhwc(DataType::Float16, [1, 3, 5, 40]).unwrap(),
+            DataType::Float32,
+            [0, 0, 0, 0],
+            [1, 3, 5, 40],
+            [1, 1, 1, -1],
+            3,
+            RowKind::Deinterleave { planes: 3 },
         ),
     ] {
         let s = input.sizes();
-        let out_sizes = [s[0], channels, sizes[2], sizes[3]];
+        let rows = 1 + (sizes[2] - 1) / i32::unsigned_abs(strides[2]);
+        let out_sizes = [s[0], channels, rows, sizes[3]];
         let output = TensorDesc::nchw(to, out_sizes).unwrap();
         let (scale, bias) = ([0.017f32, 0.0175, 0.0174, 0.02], [-2.1f32, -2.03, -1.8, 0.0]);
         let case = Case {

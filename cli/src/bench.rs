@@ -23,7 +23,7 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use strider::{Cast, DataType, ExecOptions, Identity, Isa, Plan, RowKind, ScaleBias, Slice1, TensorDesc};
+use strider::{Cast, DataType, ExecOptions, Identity, Isa, Normalize, Plan, RowKind, ScaleBias, Slice1, TensorDesc};
 
 /// The public workloads (the shared peer suites), embedded.
 const WORKLOADS: &str = include_str!("../../benches/workloads.json");
@@ -41,12 +41,14 @@ const MIN_SAMPLE: Duration = Duration::from_micros(50);
 /// One workload. The slice format of `bench/workloads.json` (`input_sizes`, `offsets`, `window_sizes`,
 /// `window_strides`, `output_sizes`), or the layout format of `bench/layouts.json` (`"op": "identity"`, `sizes`),
 /// both with optional tensor strides (absent: packed); `"op": "cast"` adds `output_dtype`, an identity may have
-/// `scale` and `bias`. Unknown fields are kept and reported, not rejected.
+/// `scale` and `bias`; `"op": "normalize"` takes the slice fields (the window defaults to the whole input),
+/// `output_dtype` (default f32), `channel_axis` and `scale`/`bias` as numbers or per-channel lists. Unknown fields
+/// are kept and reported, not rejected.
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 pub struct Case {
     pub name: String,
     pub dtype: String,
-    /// `slice1` (the default), `identity` or `cast`.
+    /// `slice1` (the default), `identity`, `cast` or `normalize`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub op: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -66,16 +68,45 @@ pub struct Case {
     pub input_strides: Option<Vec<u32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_strides: Option<Vec<u32>>,
-    /// The output's data type of a cast.
+    /// The output's data type of a cast or normalization.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_dtype: Option<String>,
+    /// The output dimension selecting a normalization's per-channel scale and bias.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale: Option<f32>,
+    pub channel_axis: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bias: Option<f32>,
+    pub scale: Option<Values>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bias: Option<Values>,
     /// Fields this version does not know (a note, a peer's parameter): reported once, otherwise ignored.
     #[serde(flatten, skip_serializing)]
     pub unknown: BTreeMap<String, serde_json::Value>,
+}
+
+/// A number or a list of numbers (scale and bias).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Values {
+    One(f32),
+    Many(Vec<f32>),
+}
+
+impl Values {
+    fn to_vec(&self) -> Vec<f32> {
+        match self {
+            Values::One(x) => vec![*x],
+            Values::Many(v) => v.clone(),
+        }
+    }
+
+    /// The one value of an identity's scale or bias.
+    fn one(v: &Option<Values>, default: f32, field: &str) -> Result<f32> {
+        match v {
+            None => Ok(default),
+            Some(Values::One(x)) => Ok(*x),
+            Some(Values::Many(_)) => bail!("`{field}` of an identity is one number"),
+        }
+    }
 }
 
 impl Case {
@@ -111,7 +142,32 @@ impl Case {
     }
 
     fn scale_bias(self) -> Case {
-        Case { scale: Some(1.0 / 255.0), bias: Some(-0.5), ..self }
+        Case { scale: Some(Values::One(1.0 / 255.0)), bias: Some(Values::One(-0.5)), ..self }
+    }
+
+    /// An ImageNet normalization of u8 `input` (NCHW sizes, any strides) through a window to a packed NCHW
+    /// `to` output, channel axis 1.
+    fn imagenet(name: &str, to: &str, input: (&[u32], Vec<u32>), window: ([u32; 4], [u32; 4], [i32; 4])) -> Case {
+        let (offsets, sizes, strides) = window;
+        let output: Vec<u32> = (0..4).map(|d| 1 + (sizes[d] - 1) / strides[d].unsigned_abs()).collect();
+        let desc = TensorDesc::with_strides(DataType::Uint8, input.0, &input.1).expect("a valid built-in layout");
+        let op = Normalize::image(&desc).imagenet().build().expect("ImageNet parameters are valid");
+        Case {
+            name: name.into(),
+            dtype: "u8".into(),
+            op: Some("normalize".into()),
+            input_sizes: Some(input.0.to_vec()),
+            input_strides: Some(input.1),
+            offsets: Some(offsets.to_vec()),
+            window_sizes: Some(sizes.to_vec()),
+            window_strides: Some(strides.to_vec()),
+            output_sizes: Some(output),
+            output_dtype: Some(to.into()),
+            channel_axis: Some(1),
+            scale: Some(Values::Many(op.scale().to_vec())),
+            bias: Some(Values::Many(op.bias().to_vec())),
+            ..Case::default()
+        }
     }
 }
 
@@ -176,6 +232,21 @@ pub fn default_suite() -> Vec<Case> {
         let scaled = Case { name: format!("scale_bias_{name}"), ..plain.clone() }.scale_bias();
         cases.extend([plain, scaled]);
     }
+    // Preprocessing in one pass: a batch of decoded images to model input, and a crop + mirror + BGR→RGB of a
+    // 1080p frame.
+    let (batch, frame) = ([32u32, 3, 224, 224], [1u32, 3, 1080, 1920]);
+    let whole = ([0; 4], batch, [1; 4]);
+    let nhwc_of = |s: &[u32]| permuted(s, &[0, 2, 3, 1]);
+    cases.extend([
+        Case::imagenet("normalize_u8_nhwc_to_f32_nchw_32x3x224x224", "f32", (&batch, nhwc_of(&batch)), whole),
+        Case::imagenet("normalize_u8_nhwc_to_f16_nchw_32x3x224x224", "f16", (&batch, nhwc_of(&batch)), whole),
+        Case::imagenet(
+            "normalize_u8_1080p_bgr_crop1024_hflip_rgb_to_f32",
+            "f32",
+            (&frame, nhwc_of(&frame)),
+            ([0, 0, 28, 448], [1, 3, 1024, 1024], [1, -1, 1, -1]),
+        ),
+    ]);
     for (kind, step) in [("contiguous", 1i32), ("reverse", -1), ("stride2", 2)] {
         for kib in [16u32, 256, 4096, 65536] {
             let n = kib * 256;
@@ -214,6 +285,19 @@ enum Op {
     Slice1(Slice1),
     Identity(Identity),
     Cast(Cast),
+    Normalize(Normalize),
+}
+
+/// `$e` with `$o` bound to the operator of any variant.
+macro_rules! each {
+    ($op:expr, $o:ident => $e:expr) => {
+        match $op {
+            Op::Slice1($o) => $e,
+            Op::Identity($o) => $e,
+            Op::Cast($o) => $e,
+            Op::Normalize($o) => $e,
+        }
+    };
 }
 
 impl Op {
@@ -242,12 +326,12 @@ impl Op {
             "identity" => {
                 let sizes = need(&case.sizes, "sizes")?;
                 let (input, output) = (desc(dt, &sizes, &case.input_strides)?, desc(dt, &sizes, &case.output_strides)?);
-                Ok(Op::Identity(match (case.scale, case.bias) {
+                Ok(Op::Identity(match (&case.scale, &case.bias) {
                     (None, None) => Identity::new(&input, &output)?,
                     (scale, bias) => Identity::with_scale_bias(
                         &input,
                         &output,
-                        ScaleBias { scale: scale.unwrap_or(1.0), bias: bias.unwrap_or(0.0) },
+                        ScaleBias { scale: Values::one(scale, 1.0, "scale")?, bias: Values::one(bias, 0.0, "bias")? },
                     )?,
                 }))
             }
@@ -259,56 +343,51 @@ impl Op {
                     &desc(to, &sizes, &case.output_strides)?,
                 )?))
             }
-            other => bail!("unknown op {other:?}: expected slice1, identity or cast"),
+            "normalize" => {
+                let in_sizes = need(&case.input_sizes, "input_sizes")?;
+                let input = desc(dt, &in_sizes, &case.input_strides).context("input")?;
+                let to: DataType = case.output_dtype.as_deref().unwrap_or("f32").parse()?;
+                let output =
+                    desc(to, &need(&case.output_sizes, "output_sizes")?, &case.output_strides).context("output")?;
+                let rank = in_sizes.len();
+                let list = |v: &Option<Values>, default: f32| v.as_ref().map_or(vec![default], Values::to_vec);
+                Ok(Op::Normalize(Normalize::new(
+                    &input,
+                    &output,
+                    &case.offsets.clone().unwrap_or_else(|| vec![0; rank]),
+                    &case.window_sizes.clone().unwrap_or(in_sizes),
+                    &case.window_strides.clone().unwrap_or_else(|| vec![1; rank]),
+                    case.channel_axis,
+                    &list(&case.scale, 1.0),
+                    &list(&case.bias, 0.0),
+                )?))
+            }
+            other => bail!("unknown op {other:?}: expected slice1, identity, cast or normalize"),
         }
     }
 
     fn input(&self) -> &TensorDesc {
-        match self {
-            Op::Slice1(o) => o.input(),
-            Op::Identity(o) => o.input(),
-            Op::Cast(o) => o.input(),
-        }
+        each!(self, o => o.input())
     }
 
     fn output(&self) -> &TensorDesc {
-        match self {
-            Op::Slice1(o) => o.output(),
-            Op::Identity(o) => o.output(),
-            Op::Cast(o) => o.output(),
-        }
+        each!(self, o => o.output())
     }
 
     fn plan(&self) -> &Plan {
-        match self {
-            Op::Slice1(o) => o.plan(),
-            Op::Identity(o) => o.plan(),
-            Op::Cast(o) => o.plan(),
-        }
+        each!(self, o => o.plan())
     }
 
     fn row_kind(&self) -> RowKind {
-        match self {
-            Op::Slice1(o) => o.row_kind(),
-            Op::Identity(o) => o.row_kind(),
-            Op::Cast(o) => o.row_kind(),
-        }
+        each!(self, o => o.row_kind())
     }
 
     fn execute_with(&self, src: &[u8], dst: &mut [u8], opts: &ExecOptions) -> Result<(), strider::Error> {
-        match self {
-            Op::Slice1(o) => o.execute_with(src, dst, opts),
-            Op::Identity(o) => o.execute_with(src, dst, opts),
-            Op::Cast(o) => o.execute_with(src, dst, opts),
-        }
+        each!(self, o => o.execute_with(src, dst, opts))
     }
 
     fn execute_reference(&self, src: &[u8], dst: &mut [u8]) -> Result<(), strider::Error> {
-        match self {
-            Op::Slice1(o) => o.execute_reference(src, dst),
-            Op::Identity(o) => o.execute_reference(src, dst),
-            Op::Cast(o) => o.execute_reference(src, dst),
-        }
+        each!(self, o => o.execute_reference(src, dst))
     }
 }
 
@@ -403,6 +482,8 @@ pub struct Options {
     pub seconds_per_case: f64,
     pub method: Method,
     pub streaming: Streaming,
+    /// A forced instruction-set level.
+    pub isa: Option<Isa>,
 }
 
 /// The store policy the operators run with.
@@ -601,6 +682,10 @@ fn run_case(
             Streaming::On => exec.with_streaming(true),
             Streaming::Off => exec.with_streaming(false),
         };
+        let exec = match opts.isa {
+            Some(isa) => exec.with_isa(isa),
+            None => exec,
+        };
         let t = pool.install(|| {
             measure(
                 opts.method,
@@ -671,7 +756,7 @@ pub fn run(cases: &[Case], opts: &Options) -> Result<Report> {
     bar.finish_and_clear();
     Ok(Report {
         strider_version: env!("CARGO_PKG_VERSION").into(),
-        isa: Isa::best().to_string(),
+        isa: opts.isa.unwrap_or_else(Isa::best).to_string(),
         method: match opts.method {
             Method::Interleaved => format!(
                 "rounds alternating operator and copies ({WARM} back-to-back samples each, the first dropped), \

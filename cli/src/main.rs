@@ -87,6 +87,19 @@ struct BenchArgs {
     /// Non-temporal stores: chosen per case from the cache sizes (auto), or forced on or off.
     #[arg(long, value_enum, default_value_t = bench::Streaming::Auto)]
     streaming: bench::Streaming,
+    /// Force an instruction-set level (scalar, v3, v4, v4-vbmi) instead of the best this CPU has.
+    #[arg(long, value_parser = parse_isa)]
+    isa: Option<strider::Isa>,
+}
+
+fn parse_isa(name: &str) -> Result<strider::Isa, String> {
+    let isa = strider::Isa::ALL.into_iter().find(|i| i.name() == name);
+    let names: Vec<&str> = strider::Isa::ALL.iter().map(|i| i.name()).collect();
+    let isa = isa.ok_or_else(|| format!("unknown level {name:?}: expected one of {}", names.join(", ")))?;
+    if !isa.is_available() {
+        return Err(format!("{isa} is not available on this CPU"));
+    }
+    Ok(isa)
 }
 
 fn slice1(a: Slice1Args) -> Result<()> {
@@ -176,6 +189,7 @@ fn bench(a: BenchArgs) -> Result<()> {
             seconds_per_case: a.seconds,
             method: a.method,
             streaming: a.streaming,
+            isa: a.isa,
         },
     )?;
     print!("{}", bench::table(&report));

@@ -305,21 +305,29 @@ fn transpose(walk: &Walk, iw: usize, ow: usize, converting: bool) -> Option<(Geo
     if i.out_stride != ows || i.in_stride == iws {
         return None;
     }
-    let jpos = (0..ipos).rev().find(|&k| dims[k].in_stride == iws)?;
+    // J: contiguous in the input, forwards — or backwards for a deinterleave, whose tables reverse the channels.
+    let find = |stride: isize| (0..ipos).rev().find(|&k| dims[k].in_stride == stride);
+    let jpos = find(iws).or_else(|| find(iws.checked_neg()?))?;
     let j = dims[jpos];
+    let forward = j.in_stride == iws;
     // The kernels move elements of this width: a conversion converts input runs first and moves output elements
     // (transpose, interleave), except that a deinterleave moves the input pixels first and converts plane runs.
     let kw = if converting { ow } else { iw };
-    if i.extent >= 8 && j.extent >= 8 {
+    if forward && i.extent >= 8 && j.extent >= 8 {
         let tile = TileWidth::of(kw)?;
         return Some((walk.geometry(jpos, Some(ipos))?, Movement::Transpose(tile), Width::from_bytes(kw)?));
     }
-    if (2..=4).contains(&i.extent) && j.extent >= 16 && Some(j.out_stride) == (i.extent as isize).checked_mul(ows) {
+    if forward
+        && (2..=4).contains(&i.extent)
+        && j.extent >= 16
+        && Some(j.out_stride) == (i.extent as isize).checked_mul(ows)
+    {
         let t = Planar::new(kw, i.extent, true)?;
         return Some((walk.geometry(jpos, Some(ipos))?, Movement::Interleave(t), Width::from_bytes(kw)?));
     }
-    if (2..=4).contains(&j.extent) && i.extent >= 16 && Some(i.in_stride) == (j.extent as isize).checked_mul(iws) {
-        let t = Planar::new(iw, j.extent, false)?;
+    // Pixels (I) follow each other forwards or backwards (a mirrored row).
+    if (2..=4).contains(&j.extent) && i.extent >= 16 && Some(i.in_stride.unsigned_abs()) == j.extent.checked_mul(iw) {
+        let t = Planar::deinterleave(iw, j.extent, i.in_stride < 0, !forward)?;
         return Some((walk.geometry(ipos, Some(jpos))?, Movement::Deinterleave(t), Width::from_bytes(iw)?));
     }
     None

@@ -114,6 +114,10 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
 /// `pshufb` controls that interleave `planes` planes of `N`-byte elements into pixels (or the reverse): a step
 /// moves `16 / N` pixels, one 16-byte chunk per plane on the planar side and `planes` 16-byte chunks on the
 /// pixel side.
+///
+/// A deinterleave may also reverse the pixels (a mirrored row: output pixel `j` is the `j`-th pixel *below* the
+/// first) and the channels (output plane `i` takes channel `planes − 1 − i`: BGR → RGB); the masks absorb both, the
+/// kernels only load a step's pixel-side chunks from its lowest address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Planar {
     /// Element width in bytes (1, 2, 4 or 8).
@@ -122,23 +126,93 @@ pub(crate) struct Planar {
     pub(crate) planes: usize,
     /// Interleave (planes → pixels) or deinterleave.
     pub(crate) interleave: bool,
+    /// Deinterleave only: output pixel `j` is the pixel `j` steps below the first in memory.
+    pub(crate) reverse_pixels: bool,
+    /// Deinterleave only: output plane `i` takes channel `planes − 1 − i`.
+    pub(crate) reverse_channels: bool,
     /// `masks[k][i]`: interleave — the bytes of pixel-side chunk `k` taken from plane chunk `i`; deinterleave —
-    /// the bytes of plane chunk `i` taken from pixel-side chunk `k` (0x80 elsewhere).
+    /// the bytes of plane chunk `i` taken from pixel-side chunk `k` (0x80 elsewhere), chunks counted from the
+    /// step's lowest address.
     pub(crate) masks: [[[u8; 16]; 4]; 4],
+    /// Deinterleave of 1-byte elements: the bytes widened straight into 32-bit lanes (see [`Widen`]).
+    pub(crate) widen: Widen,
+}
+
+/// `pshufb` controls that deinterleave one-byte pixels straight into 32-bit lanes: a step of 16 output pixels is
+/// four groups of 4; group `g` shuffles a 16-byte window loaded at `win[g]` bytes above the step's lowest address
+/// (inside the step's `16·planes` bytes), and `masks[i][g]` puts the byte of output pixel `4g + d` of plane `i`
+/// into the *top* byte of lane `d` (0x80 elsewhere), so that an arithmetic shift right by 24 widens it as signed;
+/// `low` puts it into the bottom byte instead, already widened as unsigned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Widen {
+    pub(crate) win: [usize; 4],
+    pub(crate) masks: [[[u8; 16]; 4]; 4],
+    pub(crate) low: [[[u8; 16]; 4]; 4],
+}
+
+impl Widen {
+    fn new(planes: usize, reverse_pixels: bool, reverse_channels: bool) -> Option<Widen> {
+        let mut w = Widen { win: [0; 4], masks: [[[0x80; 16]; 4]; 4], low: [[[0x80; 16]; 4]; 4] };
+        let step_bytes = planes.checked_mul(16)?;
+        for g in 0..4usize {
+            // Output pixels 4g..4g+4 are memory pixels 4b..4b+4 of the step (b = g, or 3 − g when mirrored).
+            let b = if reverse_pixels { 3usize.checked_sub(g)? } else { g };
+            let first = b.checked_mul(4)?;
+            let win = first.checked_mul(planes)?.min(step_bytes.checked_sub(16)?);
+            w.win[g] = win;
+            for d in 0..4usize {
+                let pixel =
+                    if reverse_pixels { first.checked_add(3)?.checked_sub(d)? } else { first.checked_add(d)? };
+                for i in 0..planes {
+                    let channel = if reverse_channels { planes.checked_sub(1)?.checked_sub(i)? } else { i };
+                    let at = pixel.checked_mul(planes)?.checked_add(channel)?.checked_sub(win)?;
+                    // inside the window: 0 ≤ at < 16 (a group's 4 pixels span 4·planes ≤ 16 bytes)
+                    let at = u8::try_from(at).ok().filter(|&a| a < 16)?;
+                    w.masks[i][g][d.checked_mul(4)?.checked_add(3)?] = at;
+                    w.low[i][g][d.checked_mul(4)?] = at;
+                }
+            }
+        }
+        Some(w)
+    }
 }
 
 impl Planar {
     /// Tables for `planes` planes (2 to 4) of `width`-byte elements (1, 2, 4 or 8), or `None` for other shapes.
     pub(crate) fn new(width: usize, planes: usize, interleave: bool) -> Option<Planar> {
+        Planar::build(width, planes, interleave, false, false)
+    }
+
+    /// Deinterleave tables that may reverse the pixels and the channels (see [`Planar`]).
+    pub(crate) fn deinterleave(
+        width: usize,
+        planes: usize,
+        reverse_pixels: bool,
+        reverse_channels: bool,
+    ) -> Option<Planar> {
+        Planar::build(width, planes, false, reverse_pixels, reverse_channels)
+    }
+
+    fn build(
+        width: usize,
+        planes: usize,
+        interleave: bool,
+        reverse_pixels: bool,
+        reverse_channels: bool,
+    ) -> Option<Planar> {
         if !matches!(width, 1 | 2 | 4 | 8) || !(2..=4).contains(&planes) {
             return None;
         }
+        let step = 16usize.checked_div(width)?;
         let mut masks = [[[0x80u8; 16]; 4]; 4];
-        // Pixel-side byte t: pixel t / (planes·N), plane (t / N) % planes, byte t % N; it is byte
-        // (pixel·N + byte) of that plane's chunk. All values are below 64 (checked after the shape test above).
+        // Pixel-side byte t (from the step's lowest address): pixel t / (planes·N), channel (t / N) % planes, byte
+        // t % N; it is byte (pixel·N + byte) of that plane's chunk, pixel and plane counted in output order. All
+        // values are below 64 (checked after the shape test above).
         for t in 0..planes.checked_mul(16)? {
             let pixel = t.checked_div(planes.checked_mul(width)?)?;
-            let (plane, byte) = (t.checked_div(width)?.checked_rem(planes)?, t.checked_rem(width)?);
+            let (channel, byte) = (t.checked_div(width)?.checked_rem(planes)?, t.checked_rem(width)?);
+            let plane = if reverse_channels { planes.checked_sub(1)?.checked_sub(channel)? } else { channel };
+            let pixel = if reverse_pixels { step.checked_sub(1)?.checked_sub(pixel)? } else { pixel };
             let p = pixel.checked_mul(width)?.checked_add(byte)?;
             let (k, tk) = (t.checked_div(16)?, t.checked_rem(16)?);
             if interleave {
@@ -147,7 +221,35 @@ impl Planar {
                 masks[k][plane][p] = tk as u8;
             }
         }
-        Some(Planar { width, planes, interleave, masks })
+        let widen = if width == 1 && !interleave {
+            Widen::new(planes, reverse_pixels, reverse_channels)?
+        } else {
+            Widen::default()
+        };
+        Some(Planar { width, planes, interleave, reverse_pixels, reverse_channels, masks, widen })
+    }
+
+    /// The lowest address of the pixel-side step holding output pixels `j..j + 16/N`, from the lowest address
+    /// `src` of output pixel 0 (only meaningful for in-bounds steps).
+    #[inline(always)]
+    pub(crate) fn step_base(&self, src: *const u8, j: usize, step: usize, pixel_bytes: usize) -> *const u8 {
+        if self.reverse_pixels {
+            src.wrapping_sub(j.wrapping_add(step).wrapping_sub(1).wrapping_mul(pixel_bytes))
+        } else {
+            src.wrapping_add(j.wrapping_mul(pixel_bytes))
+        }
+    }
+
+    /// The lowest address of output pixel `j`, from that of output pixel 0.
+    #[inline(always)]
+    pub(crate) fn pixel(&self, src: *const u8, j: usize, pixel_bytes: usize) -> *const u8 {
+        self.step_base(src, j, 1, pixel_bytes)
+    }
+
+    /// The channel output plane `i` takes.
+    #[inline(always)]
+    pub(crate) fn channel(&self, i: usize) -> usize {
+        if self.reverse_channels { self.planes.wrapping_sub(1).wrapping_sub(i) } else { i }
     }
 }
 
@@ -243,6 +345,52 @@ mod tests {
                         }
                     }
                     assert_eq!(&chunk[..], &plane[..], "deinterleave w{width} p{planes} plane {i}");
+                }
+                // The widening tables of 1-byte pixels: lane d of group g of plane i is output pixel 4g + d.
+                if width == 1 {
+                    for (rp, rc) in [(false, false), (true, false), (false, true), (true, true)] {
+                        let t = Planar::deinterleave(1, planes, rp, rc).unwrap();
+                        for i in 0..planes {
+                            for g in 0..4 {
+                                let window = &want[t.widen.win[g]..][..16];
+                                let lanes = pshufb(window, &t.widen.masks[i][g]);
+                                let low = pshufb(window, &t.widen.low[i][g]);
+                                for d in 0..4 {
+                                    let j = 4 * g + d;
+                                    let px = if rp { 15 - j } else { j };
+                                    let value = planar[t.channel(i)][px];
+                                    assert_eq!(
+                                        lanes[4 * d..4 * d + 4],
+                                        [0, 0, 0, value],
+                                        "p{planes} {rp} {rc} {i} {j}"
+                                    );
+                                    assert_eq!(low[4 * d..4 * d + 4], [value, 0, 0, 0], "p{planes} {rp} {rc} {i} {j}");
+                                }
+                            }
+                        }
+                    }
+                }
+                // Mirrored pixels and/or reversed channels: plane i, pixel j is memory pixel j (or step − 1 − j),
+                // channel i (or planes − 1 − i).
+                for (rp, rc) in [(true, false), (false, true), (true, true)] {
+                    let t = Planar::deinterleave(width, planes, rp, rc).unwrap();
+                    for i in 0..planes {
+                        let mut chunk = [0u8; 16];
+                        for k in 0..planes {
+                            for (c, x) in chunk.iter_mut().zip(pshufb(&want[k * 16..][..16], &t.masks[k][i])) {
+                                *c |= x;
+                            }
+                        }
+                        let plane = &planar[t.channel(i)];
+                        for j in 0..pixels {
+                            let px = if rp { pixels - 1 - j } else { j };
+                            assert_eq!(
+                                &chunk[j * width..][..width],
+                                &plane[px * width..][..width],
+                                "deinterleave w{width} p{planes} rp {rp} rc {rc} plane {i} pixel {j}"
+                            );
+                        }
+                    }
                 }
             }
         }

@@ -223,12 +223,15 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         0
     }
 
-    /// The inverse: `n` contiguous pixels of `planes` elements at `src` into planes `plane_stride` bytes apart at
-    /// `dst`; returns the pixels done.
+    /// The inverse: `n` pixels of `planes` elements into planes `plane_stride` bytes apart at `dst`; returns the
+    /// pixels done. `src` is the lowest address of output pixel 0; the others follow it, or precede it when `t`
+    /// reverses the pixels ([`Planar::step_base`]); `t`'s masks order the channels.
     ///
     /// # Safety
     ///
-    /// As [`Arch::interleave`] with the roles of `src` and `dst` exchanged; `t` built for deinterleave.
+    /// The `n` pixels (`planes·N` bytes each, where [`Planar::pixel`] puts them) are readable; plane `i` has `n`
+    /// writable elements at `dst + i·plane_stride`, not overlapping them; `t` was built for (`N`, `planes`,
+    /// deinterleave).
     #[inline(always)]
     unsafe fn deinterleave<const N: usize>(
         self,
@@ -237,6 +240,50 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         _dst: *mut u8,
         _plane_stride: isize,
         _n: usize,
+    ) -> usize {
+        0
+    }
+
+    /// Normalizes a prefix of `n` one-byte integers at `src` into `dst`: `x·scale + bias` in f32 (product, then
+    /// sum, each rounded to nearest even), stored as f32 or as f16 rounded to nearest even (see [`ByteNorm`]);
+    /// returns the elements done.
+    ///
+    /// # Safety
+    ///
+    /// `n` readable bytes at `src`, `n` writable output elements at `dst`, not overlapping.
+    #[inline(always)]
+    unsafe fn normalize_bytes(
+        self,
+        _k: ByteNorm,
+        _src: *const u8,
+        _dst: *mut u8,
+        _n: usize,
+        _scale: f32,
+        _bias: f32,
+    ) -> usize {
+        0
+    }
+
+    /// [`Arch::deinterleave`] of one-byte pixels fused with [`Arch::normalize_bytes`]: plane `i` is normalized with
+    /// `params[i]` (scale, bias) in registers; returns the pixels done. With `stream` the stores are
+    /// non-temporal (the caller fences).
+    ///
+    /// # Safety
+    ///
+    /// As [`Arch::deinterleave`] for 1-byte elements, with plane `i` holding `n` writable *output* elements; with
+    /// `stream`, `dst` and `plane_stride` are multiples of 64.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    unsafe fn deinterleave_normalize(
+        self,
+        _k: ByteNorm,
+        _t: &Planar,
+        _src: *const u8,
+        _dst: *mut u8,
+        _plane_stride: isize,
+        _n: usize,
+        _params: &[[f32; 2]; 4],
+        _stream: bool,
     ) -> usize {
         0
     }
@@ -284,6 +331,13 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     unsafe fn f64_to_f32_odd(self, _src: *const u8, _dst: *mut u8, _n: usize) -> usize {
         0
     }
+}
+
+/// The types of a fused normalization of one-byte integers: `i8` (`signed`) or `u8` in, `f16` or f32 out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ByteNorm {
+    pub(crate) signed: bool,
+    pub(crate) f16: bool,
 }
 
 /// Transposes an 8×8 tile of `N`-byte elements one element at a time (see [`Arch::tile8`]).

@@ -196,19 +196,32 @@ fn check_tiles_and_planes<A: Arch>(a: A) {
                     }
                 }
                 assert!(pixels[done * planes * N..].iter().all(|&b| b == SENTINEL), "{:?} interleave", A::ISA);
-                let t = Planar::new(N, planes, false).unwrap();
-                let mut back = vec![SENTINEL; planes * ps];
-                let src = bytes(n * planes * N, 7);
-                // SAFETY: as above, the other way round.
-                let done =
-                    a.vectorize(|| unsafe { a.deinterleave::<N>(&t, src.as_ptr(), back.as_mut_ptr(), ps as isize, n) });
-                for j in 0..done {
-                    for c in 0..planes {
-                        assert_eq!(&back[c * ps + j * N..][..N], &src[(j * planes + c) * N..][..N]);
+                // Deinterleave, pixels forwards or mirrored, channels in order or reversed.
+                for (rp, rc) in [(false, false), (true, false), (false, true), (true, true)] {
+                    let t = Planar::deinterleave(N, planes, rp, rc).unwrap();
+                    let mut back = vec![SENTINEL; planes * ps];
+                    let src = bytes(n * planes * N, 7);
+                    // Output pixel 0 is the first pixel in memory, or the last one when mirrored.
+                    let first = if rp { n.saturating_sub(1) * planes * N } else { 0 };
+                    // SAFETY: the n pixels lie inside src from `first` (forwards or backwards); planes of n elements.
+                    let done = a.vectorize(|| unsafe {
+                        a.deinterleave::<N>(&t, src.as_ptr().wrapping_add(first), back.as_mut_ptr(), ps as isize, n)
+                    });
+                    for j in 0..done {
+                        let px = if rp { n - 1 - j } else { j };
+                        for c in 0..planes {
+                            let ch = if rc { planes - 1 - c } else { c };
+                            assert_eq!(
+                                &back[c * ps + j * N..][..N],
+                                &src[(px * planes + ch) * N..][..N],
+                                "{:?} deinterleave rp {rp} rc {rc}",
+                                A::ISA
+                            );
+                        }
                     }
-                }
-                for c in 0..planes {
-                    assert!(back[c * ps + done * N..(c + 1) * ps].iter().all(|&b| b == SENTINEL));
+                    for c in 0..planes {
+                        assert!(back[c * ps + done * N..(c + 1) * ps].iter().all(|&b| b == SENTINEL));
+                    }
                 }
             }
         }
@@ -335,4 +348,100 @@ level_job!(ConversionsJob, check_conversions);
 #[test]
 fn conversions_on_every_level() {
     on_every_level(|l| l.dispatch(ConversionsJob));
+}
+
+/// The scalar meaning of a fused byte normalization: the byte as an integer, `x·scale + bias` in f32, stored as f32
+/// or f16 rounded to nearest even.
+fn byte_norm_scalar(k: ByteNorm, x: u8, scale: f32, bias: f32) -> Vec<u8> {
+    let v = if k.signed { f32::from(x as i8) } else { f32::from(x) };
+    let y = v * scale + bias;
+    if k.f16 { f32_to_f16_scalar(y).to_le_bytes().to_vec() } else { y.to_le_bytes().to_vec() }
+}
+
+fn check_byte_norm<A: Arch>(a: A) {
+    let kinds = [false, true].into_iter().flat_map(|signed| [false, true].map(|f16| ByteNorm { signed, f16 }));
+    let pairs = [[1.0f32, 0.0], [1.0 / (255.0 * 0.229), -0.485 / 0.229], [-3.5, 1e-3], [1e30, 7.0], [0.5, 0.25]];
+    for k in kinds {
+        let ow = if k.f16 { 2 } else { 4 };
+        for n in [0usize, 1, 15, 16, 17, 31, 32, 33, 64, 100, 257] {
+            let src = bytes(n, n as u32);
+            for [scale, bias] in pairs {
+                let mut dst = vec![SENTINEL; n * ow + 64];
+                // SAFETY: n bytes in, n elements out.
+                let done =
+                    a.vectorize(|| unsafe { a.normalize_bytes(k, src.as_ptr(), dst.as_mut_ptr(), n, scale, bias) });
+                assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} left {} of {n}", A::ISA, n - done);
+                for i in 0..done {
+                    assert_eq!(dst[i * ow..][..ow], byte_norm_scalar(k, src[i], scale, bias), "{:?} {k:?} {i}", A::ISA);
+                }
+                assert!(dst[done * ow..].iter().all(|&b| b == SENTINEL), "{:?} wrote past {done}", A::ISA);
+            }
+            // Deinterleave of 2..4 planes, pixels and channels in either order, regular or streaming stores.
+            for (planes, stream) in (2..=4).flat_map(|p| [(p, false), (p, true)]) {
+                for (rp, rc) in [(false, false), (true, false), (false, true), (true, true)] {
+                    let t = Planar::deinterleave(1, planes, rp, rc).unwrap();
+                    let pixels = bytes(n * planes, 3 + n as u32);
+                    let first = if rp { n.saturating_sub(1) * planes } else { 0 };
+                    // Streaming stores need 64-byte aligned planes.
+                    let ps = if stream { (n * ow).next_multiple_of(64) + 64 } else { n * ow + 24 };
+                    let mut params = [[0f32; 2]; 4];
+                    for (i, p) in params.iter_mut().enumerate().take(planes) {
+                        *p = pairs[(i + n) % pairs.len()];
+                    }
+                    let mut storage = vec![SENTINEL; planes * ps + 64];
+                    let at = storage.as_ptr().align_offset(64);
+                    let dst = &mut storage[at..at + planes * ps];
+                    // SAFETY: the n pixels lie in `pixels` from `first`, forwards or backwards; planes of n elements,
+                    // 64-byte aligned when streaming.
+                    let done = a.vectorize(|| unsafe {
+                        a.deinterleave_normalize(
+                            k,
+                            &t,
+                            pixels.as_ptr().wrapping_add(first),
+                            dst.as_mut_ptr(),
+                            ps as isize,
+                            n,
+                            &params,
+                            stream,
+                        )
+                    });
+                    if stream {
+                        fence_for_tests();
+                    }
+                    assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} left {}", A::ISA, n - done);
+                    for j in 0..done {
+                        let px = if rp { n - 1 - j } else { j };
+                        for c in 0..planes {
+                            let ch = if rc { planes - 1 - c } else { c };
+                            let [s, b] = params[c];
+                            assert_eq!(
+                                dst[c * ps + j * ow..][..ow],
+                                byte_norm_scalar(k, pixels[px * planes + ch], s, b),
+                                "{:?} {k:?} planes {planes} rp {rp} rc {rc} pixel {j} plane {c}",
+                                A::ISA
+                            );
+                        }
+                    }
+                    for c in 0..planes {
+                        assert!(dst[c * ps + done * ow..(c + 1) * ps].iter().all(|&b| b == SENTINEL));
+                    }
+                }
+            }
+        }
+    }
+}
+level_job!(ByteNormJob, check_byte_norm);
+
+#[test]
+fn byte_normalization_on_every_level() {
+    on_every_level(|l| l.dispatch(ByteNormJob));
+}
+
+/// Orders non-temporal stores before the checks read them back.
+fn fence_for_tests() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of the x86-64 baseline.
+    unsafe {
+        core::arch::x86_64::_mm_sfence()
+    };
 }

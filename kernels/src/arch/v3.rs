@@ -5,7 +5,8 @@ use core::arch::x86_64::*;
 use pulp::NullaryFnOnce;
 
 use super::x86::lane_reverse_mask;
-use super::{Arch, Isa};
+use super::{Arch, ByteNorm, Isa};
+use crate::tables::Planar;
 
 /// Proof that the CPU runs x86-64-v3 including F16C (pulp's `V3` token does not check F16C).
 #[derive(Clone, Copy, Debug)]
@@ -123,5 +124,35 @@ unsafe impl Arch for V3 {
     unsafe fn f64_to_f32_odd(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
         // SAFETY: forwarded contract; AVX2 via the token.
         unsafe { super::x86::avx2_f64_to_f32_odd(src, dst, n) }
+    }
+
+    #[inline(always)]
+    unsafe fn normalize_bytes(
+        self,
+        k: ByteNorm,
+        src: *const u8,
+        dst: *mut u8,
+        n: usize,
+        scale: f32,
+        bias: f32,
+    ) -> usize {
+        // SAFETY: forwarded contract; the token proves AVX2 and F16C.
+        unsafe { super::x86::f16c_normalize_bytes(k, src, dst, n, scale, bias) }
+    }
+
+    #[inline(always)]
+    unsafe fn deinterleave_normalize(
+        self,
+        k: ByteNorm,
+        t: &Planar,
+        src: *const u8,
+        dst: *mut u8,
+        plane_stride: isize,
+        n: usize,
+        params: &[[f32; 2]; 4],
+        stream: bool,
+    ) -> usize {
+        // SAFETY: forwarded contract; the token proves AVX2 and F16C.
+        unsafe { super::x86::f16c_deinterleave_normalize(k, t, src, dst, plane_stride, n, params, stream) }
     }
 }

@@ -4,8 +4,9 @@ use core::arch::x86_64::*;
 
 use pulp::NullaryFnOnce;
 
-use super::x86::{lane_reverse_mask, ramp16};
-use super::{Arch, Isa};
+use super::x86::{Put16, by_planes, by_types, lane_reverse_mask, normalize_bytes, ramp16};
+use super::{Arch, ByteNorm, Isa};
+use crate::tables::Planar;
 
 /// Proof that the CPU runs x86-64-v4 (pulp's `V4`: AVX-512 F/BW/CD/DQ/VL on top of x86-64-v3).
 #[derive(Clone, Copy, Debug)]
@@ -212,5 +213,122 @@ unsafe impl Arch for V4 {
             i += 8;
         }
         i
+    }
+
+    #[inline(always)]
+    unsafe fn normalize_bytes(
+        self,
+        k: ByteNorm,
+        src: *const u8,
+        dst: *mut u8,
+        n: usize,
+        scale: f32,
+        bias: f32,
+    ) -> usize {
+        // SAFETY: forwarded contract; AVX-512F via the token.
+        by_types!(k, Avx512Put, |u| unsafe { normalize_bytes(u, src, dst, n, scale, bias) })
+    }
+
+    #[inline(always)]
+    unsafe fn deinterleave_normalize(
+        self,
+        k: ByteNorm,
+        t: &Planar,
+        src: *const u8,
+        dst: *mut u8,
+        plane_stride: isize,
+        n: usize,
+        params: &[[f32; 2]; 4],
+        stream: bool,
+    ) -> usize {
+        // SAFETY: forwarded contract; AVX-512 F/BW via the token.
+        unsafe { by_planes!(k, t.planes, stream, avx512_deinterleave_normalize(t, src, dst, plane_stride, n, params)) }
+    }
+}
+
+/// [`Put16`] with AVX-512F: one 16-lane register.
+#[derive(Clone, Copy)]
+struct Avx512Put<const SIGNED: bool, const F16: bool>;
+
+impl<const SIGNED: bool, const F16: bool> Put16 for Avx512Put<SIGNED, F16> {
+    type P = (__m512, __m512);
+    const OUT: usize = if F16 { 2 } else { 4 };
+
+    #[inline(always)]
+    unsafe fn params(self, scale: f32, bias: f32) -> (__m512, __m512) {
+        // SAFETY: AVX-512F broadcasts (contract).
+        unsafe { (_mm512_set1_ps(scale), _mm512_set1_ps(bias)) }
+    }
+
+    #[inline(always)]
+    unsafe fn put(self, v: __m128i, (s, b): (__m512, __m512), dst: *mut u8) {
+        // SAFETY: AVX-512F by the contract; 16·OUT bytes at dst.
+        unsafe {
+            let x = if SIGNED { _mm512_cvtepi8_epi32(v) } else { _mm512_cvtepu8_epi32(v) };
+            let y = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s), b);
+            if F16 {
+                let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(y);
+                _mm256_storeu_si256(dst.cast(), h);
+            } else {
+                _mm512_storeu_ps(dst.cast(), y);
+            }
+        }
+    }
+}
+
+/// Pixels of `P` one-byte channels → `P` normalized planes with AVX-512, 16 pixels per step: four 16-byte windows
+/// joined into one register, one `vpshufb` per plane widening the bytes straight into 32-bit lanes
+/// ([`Widen`](crate::tables::Widen)), then a shift, `x·scale + bias` and the store; returns the pixels done.
+///
+/// # Safety
+///
+/// As `Arch::deinterleave_normalize`; AVX-512 F/BW enabled; `t` was built for width 1 and `P` planes.
+#[inline(always)]
+unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, const F16: bool, const STREAM: bool>(
+    t: &Planar,
+    src: *const u8,
+    dst: *mut u8,
+    plane_stride: isize,
+    n: usize,
+    params: &[[f32; 2]; 4],
+) -> usize {
+    let w = &t.widen;
+    let out = if F16 { 2 } else { 4 };
+    // SAFETY: (whole function) table loads of 64 bytes; each step reads four 16-byte windows inside output pixels
+    // j..j+16 (16·P bytes from the step's lowest address) and writes elements j..j+16 of every plane, in bounds
+    // while j + 16 ≤ n; AVX-512 F/BW by the contract.
+    unsafe {
+        // Signed: the byte into the top of each lane, then an arithmetic shift; unsigned: into the bottom.
+        let masks = if SIGNED { &w.masks } else { &w.low };
+        let m: [__m512i; P] = core::array::from_fn(|i| _mm512_loadu_si512(masks[i].as_ptr().cast()));
+        let p: [(__m512, __m512); P] =
+            core::array::from_fn(|i| (_mm512_set1_ps(params[i][0]), _mm512_set1_ps(params[i][1])));
+        // Hoisted: the compiler cannot prove that the stores leave the tables alone.
+        let win = w.win;
+        let delta = if t.reverse_pixels { -16 * P as isize } else { 16 * P as isize };
+        let mut base = t.step_base(src, 0, 16, P);
+        let mut j = 0;
+        while j + 16 <= n {
+            let l = |g: usize| _mm_loadu_si128(base.add(win[g]).cast());
+            let z = _mm512_inserti32x4::<1>(_mm512_castsi128_si512(l(0)), l(1));
+            let z = _mm512_inserti32x4::<3>(_mm512_inserti32x4::<2>(z, l(2)), l(3));
+            for i in 0..P {
+                let v = _mm512_shuffle_epi8(z, m[i]);
+                let x = if SIGNED { _mm512_srai_epi32::<24>(v) } else { v };
+                let y = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), p[i].0), p[i].1);
+                let d = dst.wrapping_offset(i as isize * plane_stride).add(j * out);
+                if F16 {
+                    let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(y);
+                    if STREAM { _mm256_stream_si256(d.cast(), h) } else { _mm256_storeu_si256(d.cast(), h) }
+                } else if STREAM {
+                    _mm512_stream_ps(d.cast(), y);
+                } else {
+                    _mm512_storeu_ps(d.cast(), y);
+                }
+            }
+            base = base.wrapping_offset(delta);
+            j += 16;
+        }
+        j
     }
 }

@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::tile8_elements;
+use super::{ByteNorm, tile8_elements};
 use crate::tables::{Planar, Shuffle};
 
 /// Copies fewer than 64 bytes with two possibly overlapping moves of the largest size that fits.
@@ -241,9 +241,11 @@ pub(super) unsafe fn ssse3_deinterleave<const N: usize, const P: usize>(
     });
     let mut j = 0;
     while j + step <= n {
-        // SAFETY: pixels j..j+step (P·16 bytes) are readable and element j.. of every plane writable.
+        // SAFETY: output pixels j..j+step (P·16 bytes from the step's lowest address) are readable and element
+        // j.. of every plane writable.
         unsafe {
-            let c: [__m128i; P] = core::array::from_fn(|k| _mm_loadu_si128(src.add(j * N * P + 16 * k).cast()));
+            let base = t.step_base(src, j, step, N * P);
+            let c: [__m128i; P] = core::array::from_fn(|k| _mm_loadu_si128(base.add(16 * k).cast()));
             for i in 0..P {
                 let mut acc = _mm_shuffle_epi8(c[0], m[0][i]);
                 for k in 1..P {
@@ -316,6 +318,31 @@ pub(super) const fn ramp16(first: i32, step: i32) -> [i16; 32] {
     r
 }
 
+/// f32 → f16 bits of 8 lanes, rounded to nearest even whatever MXCSR says, into a register.
+///
+/// PERF: inline assembly, so that the compiler cannot fold the conversion into the store that follows: the memory
+/// form of `vcvtps2ph` is microcoded on AMD cores and ran 2–3× slower (LLVM folds it even when two halves are
+/// joined into one 32-byte store first).
+///
+/// # Safety
+///
+/// The CPU has AVX and F16C.
+#[target_feature(enable = "avx,f16c")]
+#[inline]
+pub(super) unsafe fn cvtps_ph(x: __m256) -> __m128i {
+    let r: __m128i;
+    // SAFETY: a register-to-register conversion; F16C by the contract.
+    unsafe {
+        core::arch::asm!(
+            "vcvtps2ph {r}, {x}, 0",
+            r = lateout(xmm_reg) r,
+            x = in(ymm_reg) x,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+    }
+    r
+}
+
 /// f16 → f32 with F16C, 8 elements per instruction; returns the elements done.
 ///
 /// # Safety
@@ -332,10 +359,8 @@ pub(super) unsafe fn f16c_to_f32(src: *const u8, dst: *mut u8, n: usize) -> usiz
     i
 }
 
-/// f32 → f16 with F16C, rounded to nearest even whatever MXCSR says; returns the elements done.
-///
-/// PERF: two conversions are joined into one 32-byte store; a conversion stored directly to memory (the form the
-/// compiler folds a single one into) is microcoded on AMD cores and ran 3× slower.
+/// f32 → f16 with F16C, rounded to nearest even whatever MXCSR says; returns the elements done (conversions in
+/// registers: see [`cvtps_ph`]).
 ///
 /// # Safety
 ///
@@ -346,8 +371,8 @@ pub(super) unsafe fn f16c_from_f32(src: *const u8, dst: *mut u8, n: usize) -> us
     while i + 16 <= n {
         // SAFETY: elements i..i+16 of both ranges, read before written.
         unsafe {
-            let lo = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(src.add(4 * i).cast()));
-            let hi = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(src.add(4 * i + 32).cast()));
+            let lo = cvtps_ph(_mm256_loadu_ps(src.add(4 * i).cast()));
+            let hi = cvtps_ph(_mm256_loadu_ps(src.add(4 * i + 32).cast()));
             _mm256_storeu_si256(dst.add(2 * i).cast(), _mm256_set_m128i(hi, lo));
         }
         i += 16;
@@ -531,9 +556,8 @@ pub(super) use common_methods;
 #[target_feature(enable = "avx,avx2,f16c")]
 pub(super) unsafe fn f16c_affine(src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize {
     let (s, b) = (_mm256_set1_ps(scale), _mm256_set1_ps(bias));
-    let f = |h: __m128i| {
-        _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_add_ps(_mm256_mul_ps(_mm256_cvtph_ps(h), s), b))
-    };
+    // SAFETY: F16C by the caller.
+    let f = |h: __m128i| unsafe { cvtps_ph(_mm256_add_ps(_mm256_mul_ps(_mm256_cvtph_ps(h), s), b)) };
     let mut i = 0;
     while i + 16 <= n {
         // SAFETY: elements i..i+16 of both ranges, read before written (the ranges may be the same); F16C by the
@@ -546,4 +570,262 @@ pub(super) unsafe fn f16c_affine(src: *const u8, dst: *mut u8, n: usize, scale: 
         i += 16;
     }
     i
+}
+
+/// The output end of a fused normalization: 16 one-byte integers in a register widened to f32, `x·scale + bias`
+/// (product, then sum: never fused), stored as 16 f32 or 16 f16 rounded to nearest even.
+pub(super) trait Put16: Copy {
+    /// A plane's scale and bias in registers.
+    type P: Copy;
+    /// Bytes per output element.
+    const OUT: usize;
+
+    /// `scale` and `bias` broadcast.
+    ///
+    /// # Safety
+    ///
+    /// The level's features are enabled.
+    unsafe fn params(self, scale: f32, bias: f32) -> Self::P;
+
+    /// Normalizes the 16 bytes of `v` into `16·OUT` bytes at `dst`.
+    ///
+    /// # Safety
+    ///
+    /// `16·OUT` writable bytes at `dst`; the level's features are enabled.
+    unsafe fn put(self, v: __m128i, p: Self::P, dst: *mut u8);
+}
+
+/// [`Put16`] with AVX2 (and F16C for f16 outputs): two 8-lane halves.
+#[derive(Clone, Copy)]
+pub(super) struct Avx2Put<const SIGNED: bool, const F16: bool>;
+
+impl<const SIGNED: bool, const F16: bool> Put16 for Avx2Put<SIGNED, F16> {
+    type P = (__m256, __m256);
+    const OUT: usize = if F16 { 2 } else { 4 };
+
+    #[inline(always)]
+    unsafe fn params(self, scale: f32, bias: f32) -> (__m256, __m256) {
+        // SAFETY: AVX broadcasts (contract).
+        unsafe { (_mm256_set1_ps(scale), _mm256_set1_ps(bias)) }
+    }
+
+    #[inline(always)]
+    unsafe fn put(self, v: __m128i, (s, b): (__m256, __m256), dst: *mut u8) {
+        // SAFETY: AVX2 (and F16C when F16) by the contract; 16·OUT bytes at dst.
+        unsafe {
+            let hi8 = _mm_unpackhi_epi64(v, v);
+            let (lo, hi) = if SIGNED {
+                (_mm256_cvtepi8_epi32(v), _mm256_cvtepi8_epi32(hi8))
+            } else {
+                (_mm256_cvtepu8_epi32(v), _mm256_cvtepu8_epi32(hi8))
+            };
+            let lo = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(lo), s), b);
+            let hi = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(hi), s), b);
+            if F16 {
+                // Two conversions joined into one store (see f16c_from_f32).
+                let (l, h) = (cvtps_ph(lo), cvtps_ph(hi));
+                _mm256_storeu_si256(dst.cast(), _mm256_set_m128i(h, l));
+            } else {
+                _mm256_storeu_ps(dst.cast(), lo);
+                _mm256_storeu_ps(dst.add(32).cast(), hi);
+            }
+        }
+    }
+}
+
+/// `n` one-byte integers normalized 16 at a time through `put`; returns the elements done.
+///
+/// # Safety
+///
+/// As `Arch::normalize_bytes`; the features `U` needs are enabled.
+#[inline(always)]
+pub(super) unsafe fn normalize_bytes<U: Put16>(
+    put: U,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    scale: f32,
+    bias: f32,
+) -> usize {
+    // SAFETY: (whole function) bytes i..i+16 are readable and their outputs writable while i + 16 ≤ n.
+    unsafe {
+        let p = put.params(scale, bias);
+        let mut i = 0;
+        while i + 32 <= n {
+            let (x, y) = (_mm_loadu_si128(src.add(i).cast()), _mm_loadu_si128(src.add(i + 16).cast()));
+            put.put(x, p, dst.add(i * U::OUT));
+            put.put(y, p, dst.add((i + 16) * U::OUT));
+            i += 32;
+        }
+        if i + 16 <= n {
+            put.put(_mm_loadu_si128(src.add(i).cast()), p, dst.add(i * U::OUT));
+            i += 16;
+        }
+        i
+    }
+}
+
+/// Pixels of `P` one-byte channels → `P` normalized planes with AVX2, 16 pixels per step: four 16-byte windows
+/// joined into two registers, one `vpshufb` per plane and register widening the bytes straight into 32-bit lanes
+/// ([`Widen`](crate::tables::Widen)), then a shift, `x·scale + bias` and the store; returns the pixels done.
+///
+/// # Safety
+///
+/// As `Arch::deinterleave_normalize`; AVX2 (and F16C when `F16`) enabled; `t` was built for width 1 and `P` planes.
+#[inline(always)]
+pub(super) unsafe fn avx2_deinterleave_normalize<
+    const P: usize,
+    const SIGNED: bool,
+    const F16: bool,
+    const STREAM: bool,
+>(
+    t: &Planar,
+    src: *const u8,
+    dst: *mut u8,
+    plane_stride: isize,
+    n: usize,
+    params: &[[f32; 2]; 4],
+) -> usize {
+    let w = &t.widen;
+    let out = if F16 { 2 } else { 4 };
+    // SAFETY: (whole function) table loads of 16 bytes; each step reads four 16-byte windows inside output pixels
+    // j..j+16 (16·P bytes from the step's lowest address) and writes elements j..j+16 of every plane, in bounds
+    // while j + 16 ≤ n; AVX2/F16C by the contract.
+    unsafe {
+        // Signed: the byte into the top of each lane, then an arithmetic shift; unsigned: into the bottom.
+        let masks = if SIGNED { &w.masks } else { &w.low };
+        let mask = |i: usize, g: usize| {
+            _mm256_set_m128i(
+                _mm_loadu_si128(masks[i][g + 1].as_ptr().cast()),
+                _mm_loadu_si128(masks[i][g].as_ptr().cast()),
+            )
+        };
+        let m: [[__m256i; 2]; P] = core::array::from_fn(|i| [mask(i, 0), mask(i, 2)]);
+        let p: [(__m256, __m256); P] =
+            core::array::from_fn(|i| (_mm256_set1_ps(params[i][0]), _mm256_set1_ps(params[i][1])));
+        let widen = |v: __m256i, (s, b): (__m256, __m256)| {
+            let x = if SIGNED { _mm256_srai_epi32::<24>(v) } else { v };
+            _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(x), s), b)
+        };
+        // Hoisted: the compiler cannot prove that the stores leave the tables alone.
+        let win = w.win;
+        let delta = if t.reverse_pixels { -16 * P as isize } else { 16 * P as isize };
+        let mut base = t.step_base(src, 0, 16, P);
+        let mut j = 0;
+        while j + 16 <= n {
+            let l: [__m128i; 4] = core::array::from_fn(|g| _mm_loadu_si128(base.add(win[g]).cast()));
+            let (y0, y1) = (_mm256_set_m128i(l[1], l[0]), _mm256_set_m128i(l[3], l[2]));
+            for i in 0..P {
+                let lo = widen(_mm256_shuffle_epi8(y0, m[i][0]), p[i]);
+                let hi = widen(_mm256_shuffle_epi8(y1, m[i][1]), p[i]);
+                let d = dst.wrapping_offset(i as isize * plane_stride).add(j * out);
+                match (F16, STREAM) {
+                    (true, false) => _mm256_storeu_si256(d.cast(), _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo))),
+                    (true, true) => _mm256_stream_si256(d.cast(), _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo))),
+                    (false, false) => {
+                        _mm256_storeu_ps(d.cast(), lo);
+                        _mm256_storeu_ps(d.add(32).cast(), hi);
+                    }
+                    (false, true) => {
+                        _mm256_stream_ps(d.cast(), lo);
+                        _mm256_stream_ps(d.add(32).cast(), hi);
+                    }
+                }
+            }
+            base = base.wrapping_offset(delta);
+            j += 16;
+        }
+        j
+    }
+}
+
+/// Dispatches a fused byte normalization to the instantiation of `U` for its types (`$put` names the generic
+/// put type, e.g. `Avx2Put`).
+macro_rules! by_types {
+    ($k:expr, $put:ident, |$u:ident| $body:expr) => {
+        match ($k.signed, $k.f16) {
+            (false, false) => {
+                let $u = $put::<false, false>;
+                $body
+            }
+            (false, true) => {
+                let $u = $put::<false, true>;
+                $body
+            }
+            (true, false) => {
+                let $u = $put::<true, false>;
+                $body
+            }
+            (true, true) => {
+                let $u = $put::<true, true>;
+                $body
+            }
+        }
+    };
+}
+pub(super) use by_types;
+
+/// Calls `$f::<P, SIGNED, F16, STREAM>($args)` for the plane count, the types and the store kind of a fused
+/// deinterleave (0 for other plane counts).
+macro_rules! by_planes {
+    ($k:expr, $planes:expr, $stream:expr, $f:ident $args:tt) => {
+        match $planes {
+            2 => by_planes!(@kind 2, $k, $stream, $f $args),
+            3 => by_planes!(@kind 3, $k, $stream, $f $args),
+            4 => by_planes!(@kind 4, $k, $stream, $f $args),
+            _ => 0,
+        }
+    };
+    (@kind $p:literal, $k:expr, $stream:expr, $f:ident ($($a:expr),*)) => {
+        match ($k.signed, $k.f16, $stream) {
+            (false, false, false) => $f::<$p, false, false, false>($($a),*),
+            (false, true, false) => $f::<$p, false, true, false>($($a),*),
+            (true, false, false) => $f::<$p, true, false, false>($($a),*),
+            (true, true, false) => $f::<$p, true, true, false>($($a),*),
+            (false, false, true) => $f::<$p, false, false, true>($($a),*),
+            (false, true, true) => $f::<$p, false, true, true>($($a),*),
+            (true, false, true) => $f::<$p, true, false, true>($($a),*),
+            (true, true, true) => $f::<$p, true, true, true>($($a),*),
+        }
+    };
+}
+pub(super) use by_planes;
+
+/// [`normalize_bytes`] with AVX2 and F16C.
+///
+/// # Safety
+///
+/// As `Arch::normalize_bytes`; the CPU has AVX2 and F16C (the V3 token checks both).
+#[target_feature(enable = "avx,avx2,f16c")]
+pub(super) unsafe fn f16c_normalize_bytes(
+    k: ByteNorm,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    scale: f32,
+    bias: f32,
+) -> usize {
+    // SAFETY: forwarded contract; the features are enabled here.
+    by_types!(k, Avx2Put, |u| unsafe { normalize_bytes(u, src, dst, n, scale, bias) })
+}
+
+/// [`deinterleave_normalize`] with AVX2 and F16C.
+///
+/// # Safety
+///
+/// As `Arch::deinterleave_normalize`; the CPU has AVX2 and F16C (the V3 token checks both).
+#[target_feature(enable = "avx,avx2,f16c")]
+#[allow(clippy::too_many_arguments)] // Arch::deinterleave_normalize's
+pub(super) unsafe fn f16c_deinterleave_normalize(
+    k: ByteNorm,
+    t: &Planar,
+    src: *const u8,
+    dst: *mut u8,
+    plane_stride: isize,
+    n: usize,
+    params: &[[f32; 2]; 4],
+    stream: bool,
+) -> usize {
+    // SAFETY: forwarded contract; the features are enabled here.
+    unsafe { by_planes!(k, t.planes, stream, avx2_deinterleave_normalize(t, src, dst, plane_stride, n, params)) }
 }

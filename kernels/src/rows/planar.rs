@@ -7,7 +7,9 @@ use crate::arch::Arch;
 use crate::tables::Planar;
 
 /// Interleaves (`t.interleave`) `n` pixels from planes `ps` bytes apart at `src` into contiguous pixels at `dst`, or
-/// deinterleaves `n` contiguous pixels at `src` into planes `ps` bytes apart at `dst`.
+/// deinterleaves `n` pixels into planes `ps` bytes apart at `dst`: `src` is output plane 0's element of output pixel
+/// 0, the pixels follow each other forwards or (mirrored, `t.reverse_pixels`) backwards, and plane `i` takes channel
+/// `t.channel(i)`.
 ///
 /// # Safety
 ///
@@ -37,13 +39,16 @@ pub(crate) unsafe fn planar<A: Arch, const N: usize>(
             }
         }
     } else {
-        // SAFETY: n·p readable elements at src, n writable elements of plane c at dst + c·ps (contract).
-        let done = if fits { unsafe { a.deinterleave::<N>(t, src, dst, ps, n) } } else { 0 };
+        // `src` is output plane 0's element of pixel 0: with reversed channels the pixel's last channel.
+        let first = if t.reverse_channels { src.wrapping_sub((p - 1) * N) } else { src };
+        // SAFETY: the n pixels of p elements from `first` (forwards or backwards) are readable, n writable
+        // elements of plane c at dst + c·ps (contract).
+        let done = if fits { unsafe { a.deinterleave::<N>(t, first, dst, ps, n) } } else { 0 };
         for j in done..n {
             for c in 0..p {
-                // SAFETY: element c of pixel j and its output, in bounds as above.
+                // SAFETY: channel t.channel(c) of pixel j and its output, in bounds as above.
                 unsafe {
-                    let v = src.add((j * p + c) * N).cast::<[u8; N]>().read_unaligned();
+                    let v = t.pixel(first, j, p * N).add(t.channel(c) * N).cast::<[u8; N]>().read_unaligned();
                     dst.wrapping_offset(c as isize * ps).add(j * N).cast::<[u8; N]>().write_unaligned(v);
                 }
             }

@@ -19,7 +19,7 @@ use pulp::NullaryFnOnce;
 use super::planar::{PlanarFn, planar_fn};
 use super::transpose::{BlockFn, block_fn};
 use super::{Request, Rows, build};
-use crate::arch::{Arch, copy};
+use crate::arch::{Arch, ByteNorm, copy};
 use crate::convert::{AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, nearest_fn};
 use crate::params::{BLOCK, SCRATCH_BYTES, TABLE_MAX};
 use crate::plan::ElementOp;
@@ -50,7 +50,8 @@ enum Converter {
     Cast(CastFn),
     Affine(AffineFn, f32, f32),
     /// Widen to f32, `x·scale + bias` with the run's parameters, convert rounding to nearest; `sw`/`dw` are the
-    /// element widths.
+    /// element widths. One-byte integers into f32 or f16 with constant parameters go through `bytes` in
+    /// registers first.
     Normalize {
         to_f32: CastFn,
         affine: AffineFn,
@@ -58,7 +59,88 @@ enum Converter {
         from_f32: CastFn,
         sw: usize,
         dw: usize,
+        bytes: Option<(ByteNormFn, ByteNorm)>,
     },
+}
+
+/// The types of a normalization the fused byte kernels take: `u8`/`i8` into f32/f16.
+fn byte_norm(op: &ElementOp) -> Option<ByteNorm> {
+    match *op {
+        ElementOp::Normalize { from, to } => {
+            let signed = match from {
+                ElemType::U8 => false,
+                ElemType::I8 => true,
+                _ => return None,
+            };
+            let f16 = match to {
+                ElemType::F32 => false,
+                ElemType::F16 => true,
+                _ => return None,
+            };
+            Some(ByteNorm { signed, f16 })
+        }
+        _ => None,
+    }
+}
+
+/// [`Arch::normalize_bytes`] compiled for a level.
+type ByteNormFn = unsafe fn(ByteNorm, *const u8, *mut u8, usize, f32, f32) -> usize;
+
+fn byte_norm_fn<A: Arch>() -> ByteNormFn {
+    struct Job<A>(A, ByteNorm, *const u8, *mut u8, usize, f32, f32);
+    impl<A: Arch> NullaryFnOnce for Job<A> {
+        type Output = usize;
+        #[inline(always)]
+        fn call(self) -> usize {
+            let Job(a, k, src, dst, n, scale, bias) = self;
+            // SAFETY: forwarded from `entry`'s contract.
+            unsafe { a.normalize_bytes(k, src, dst, n, scale, bias) }
+        }
+    }
+    /// # Safety
+    ///
+    /// As [`Arch::normalize_bytes`]; the CPU runs level `A`.
+    unsafe fn entry<A: Arch>(k: ByteNorm, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize {
+        // SAFETY: the caller guarantees the level.
+        let a = unsafe { A::assume() };
+        a.vectorize(Job(a, k, src, dst, n, scale, bias))
+    }
+    entry::<A>
+}
+
+/// [`Arch::deinterleave_normalize`] compiled for a level.
+type DeinterleaveNormFn = unsafe fn(ByteNorm, &Planar, *const u8, *mut u8, isize, usize, &[[f32; 2]; 4], bool) -> usize;
+
+fn deinterleave_norm_fn<A: Arch>() -> DeinterleaveNormFn {
+    struct Job<'a, A>(A, ByteNorm, &'a Planar, *const u8, *mut u8, isize, usize, &'a [[f32; 2]; 4], bool);
+    impl<A: Arch> NullaryFnOnce for Job<'_, A> {
+        type Output = usize;
+        #[inline(always)]
+        fn call(self) -> usize {
+            let Job(a, k, t, src, dst, ps, n, params, stream) = self;
+            // SAFETY: forwarded from `entry`'s contract.
+            unsafe { a.deinterleave_normalize(k, t, src, dst, ps, n, params, stream) }
+        }
+    }
+    /// # Safety
+    ///
+    /// As [`Arch::deinterleave_normalize`]; the CPU runs level `A`.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn entry<A: Arch>(
+        k: ByteNorm,
+        t: &Planar,
+        src: *const u8,
+        dst: *mut u8,
+        ps: isize,
+        n: usize,
+        params: &[[f32; 2]; 4],
+        stream: bool,
+    ) -> usize {
+        // SAFETY: the caller guarantees the level.
+        let a = unsafe { A::assume() };
+        a.vectorize(Job(a, k, t, src, dst, ps, n, params, stream))
+    }
+    entry::<A>
 }
 
 impl Converter {
@@ -77,6 +159,7 @@ impl Converter {
                 from_f32: nearest_fn::<A>(to),
                 sw: from.width(),
                 dw: to.width(),
+                bytes: byte_norm(op).map(|k| (byte_norm_fn::<A>(), k)),
             },
             ElementOp::Copy { .. } => unreachable!("with_rows sends copies to the copy kernels"),
         }
@@ -94,11 +177,15 @@ impl Converter {
             match *self {
                 Converter::Cast(f) => f(src, dst, n),
                 Converter::Affine(f, scale, bias) => f(src, dst, n, scale, bias),
-                Converter::Normalize { to_f32, affine, affine_var, from_f32, sw, dw } => {
+                Converter::Normalize { to_f32, affine, affine_var, from_f32, sw, dw, bytes } => {
                     let mut buf = [0f32; BLOCK];
                     let b = buf.as_mut_ptr().cast::<u8>();
                     let constant = (aux_step == 0).then(|| aux.cast::<[f32; 2]>().read_unaligned());
-                    let mut i = 0;
+                    // In registers as far as the level goes, the rest through the buffer.
+                    let mut i = match (bytes, constant) {
+                        (Some((f, k)), Some([scale, bias])) => f(k, src, dst, n, scale, bias),
+                        _ => 0,
+                    };
                     while i < n {
                         let c = (n - i).min(BLOCK);
                         to_f32(src.add(i * sw), b, c);
@@ -353,6 +440,13 @@ struct StagedPlanar<'a> {
     tables: &'a Planar,
     /// The byte stride between planes on the planar side (input for interleave, output for deinterleave).
     ps: isize,
+    /// The input byte stride of the pixels (negative for a mirrored deinterleave).
+    pixel_stride: isize,
+    /// A deinterleave of one-byte pixels normalized with per-plane parameters: in registers, the buffer only for
+    /// the tail.
+    fused: Option<(DeinterleaveNormFn, ByteNorm)>,
+    /// Whether the fused kernel stores non-temporally (where the planes' alignment allows).
+    stream: bool,
     /// The parameter strides of the planes (the folded dimension) and of the pixels (the row).
     aplane: isize,
     arow: isize,
@@ -389,8 +483,41 @@ impl Rows for StagedPlanar<'_> {
         let moved = if self.tables.interleave { self.ow } else { self.iw };
         let chunk = SCRATCH_BYTES / (p * moved);
         let mut j = 0;
+        // The fused kernel from pixel `from` on (after the buffer has moved the pixels before it); with
+        // streaming, `from` puts every plane's stores on 64-byte boundaries.
+        let mut fused = self.fused.map(|(f, k)| {
+            let ow = self.ow;
+            let phase = (dst as usize) % 64;
+            let aligned = self.stream && self.ps % 64 == 0 && phase.is_multiple_of(ow);
+            let from = if aligned { ((64 - phase) % 64 / ow).min(n) } else { 0 };
+            (f, k, from, aligned)
+        });
+        let mut end = n;
+        if let Some((_, _, from, _)) = fused {
+            end = from;
+        }
+        let mut fenced = false;
         while j < n {
-            let c = chunk.min(n - j);
+            if j >= end {
+                let Some((f, k, from, aligned)) = fused.take() else { break };
+                // SAFETY: plane k's pair lies in the parameter table (Rows contract; constant along the row); pixel
+                // `from` starts p − 1 bytes below its output plane 0 element when the channels are reversed; its
+                // pixels and planes are in bounds as below; with `aligned`, every plane's element `from` is on a
+                // 64-byte boundary (plane 0's by `from`, the others 64·k bytes away).
+                unsafe {
+                    let pair =
+                        |k: usize| aux.wrapping_offset(k as isize * self.aplane).cast::<[f32; 2]>().read_unaligned();
+                    let params: [[f32; 2]; 4] = core::array::from_fn(|k| if k < p { pair(k) } else { [0.0; 2] });
+                    let s = src.wrapping_offset(from as isize * self.pixel_stride);
+                    let first = if self.tables.reverse_channels { s.wrapping_sub(p - 1) } else { s };
+                    let done = f(k, self.tables, first, dst.add(from * self.ow), self.ps, n - from, &params, aligned);
+                    j = from + done;
+                    fenced = aligned;
+                }
+                end = n;
+                continue;
+            }
+            let c = chunk.min(end - j);
             let pitch = (c * moved) as isize;
             let x = aux.wrapping_offset(j as isize * self.arow);
             // SAFETY: pixels j..j+c of the row and of every plane are in bounds (Rows contract), with their
@@ -405,7 +532,7 @@ impl Rows for StagedPlanar<'_> {
                     }
                     (self.planar)(self.tables, scr, pitch, dst.add(j * p * self.ow), c);
                 } else {
-                    (self.planar)(self.tables, src.add(j * p * self.iw), pitch, scr, c);
+                    (self.planar)(self.tables, src.wrapping_offset(j as isize * self.pixel_stride), pitch, scr, c);
                     for k in 0..p {
                         let d = dst.wrapping_offset(k as isize * self.ps + (j * self.ow) as isize);
                         let xk = x.wrapping_offset(k as isize * self.aplane);
@@ -414,6 +541,9 @@ impl Rows for StagedPlanar<'_> {
                 }
             }
             j += c;
+        }
+        if fenced {
+            fence();
         }
     }
 }
@@ -505,6 +635,11 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 planar: planar_fn::<A>(tables.width),
                 tables,
                 ps,
+                pixel_stride: row.in_stride,
+                fused: byte_norm(op)
+                    .filter(|_| !tables.interleave && tables.width == 1 && g.row_aux() == 0)
+                    .map(|k| (deinterleave_norm_fn::<A>(), k)),
+                stream,
                 aplane: g.fold_aux(),
                 arow: g.row_aux(),
                 iw,

@@ -49,7 +49,7 @@ pub use dtype::{DataType, Element};
 pub use error::{Error, Operand};
 pub use ops::cast::Cast;
 pub use ops::identity::{Identity, ScaleBias};
-pub use ops::image::{IMAGENET_MEAN, IMAGENET_STD, ImageLayout, ImageNormalize};
+pub use ops::image::{IMAGENET_MEAN, IMAGENET_STD, ImageLayout, ImageNormalize, mean_std_to_scale_bias};
 pub use ops::normalize::Normalize;
 pub use ops::slice::Slice;
 pub use ops::slice1::Slice1;

@@ -1,4 +1,4 @@
-//! `strider`: slice `.npy` files with DML_SLICE1, benchmark suites against `memcpy`, report the machine.
+//! `strider`: slice and normalize `.npy` files, benchmark suites against `memcpy`, report the machine.
 //!
 //! Every failure prints one line naming the problem on stderr and exits with status 2.
 
@@ -25,6 +25,9 @@ struct Cli {
 enum Command {
     /// Copy a window of a .npy tensor into a new packed .npy file (DML_SLICE1).
     Slice1(Slice1Args),
+    /// Preprocess a .npy image or batch in one pass: window (crop, flip, subsample, channel order), layout change,
+    /// per-channel normalization and cast.
+    Normalize(NormalizeArgs),
     /// Time a suite of workloads beside a memcpy of the same bytes and print a table.
     Bench(BenchArgs),
     /// Print the version, the SIMD levels, the threads and the memcpy bandwidth of this machine.
@@ -61,6 +64,75 @@ struct Slice1Args {
     /// Print the plan and the time taken.
     #[arg(short, long)]
     verbose: bool,
+}
+
+#[derive(Args)]
+#[command(
+    after_help = "AXES\n  The input is an image (3 dimensions) or a batch (4), channels last (hwc/nhwc, as decoders give them) \
+unless --input-layout says otherwise. --slice takes NumPy syntax over the input file's axes, e.g. \"16:240, 16:240, \
+::-1\" crops an HWC image and reverses its channels (BGR -> RGB); \"::-1\" on the width axis flips horizontally.\n\n\
+VALUES\n  y = x * scale + bias per output channel, in f32 (product, then sum), converted to --dtype rounding to nearest \
+(integers: half to even, saturating). --mean/--std are in 0..1 units (x/255 for u8): scale = 1/(255 std), bias = \
+-mean/std. One value applies to every channel; otherwise one per output channel, in output order."
+)]
+struct NormalizeArgs {
+    /// Input .npy file (any supported dtype, C or Fortran order).
+    input: PathBuf,
+    /// Output .npy file (packed, C order, axes in the --layout order), written atomically.
+    output: PathBuf,
+    /// Per-channel mean in 0..1 units (comma-separated).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true, requires = "std", conflicts_with_all = ["scale", "bias"])]
+    mean: Option<Vec<f32>>,
+    /// Per-channel standard deviation in 0..1 units.
+    #[arg(long, value_delimiter = ',', requires = "mean")]
+    std: Option<Vec<f32>>,
+    /// Per-channel factor (instead of --mean/--std; default 1).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    scale: Option<Vec<f32>>,
+    /// Per-channel addend (default 0).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    bias: Option<Vec<f32>>,
+    /// Output data type (f32, f16, u8, i8, …).
+    #[arg(long, default_value = "f32")]
+    dtype: String,
+    /// Output layout: planes (nchw/chw) or interleaved (nhwc/hwc).
+    #[arg(long, value_enum, default_value_t = Layout::Nchw)]
+    layout: Layout,
+    /// How the input file's axes are ordered (default: channels last).
+    #[arg(long, value_enum, default_value_t = Layout::Nhwc)]
+    input_layout: Layout,
+    /// NumPy-style slice over the input file's axes, e.g. "16:240,16:240,::-1".
+    #[arg(long, allow_hyphen_values = true)]
+    slice: Option<String>,
+    /// Print the plan and the time taken.
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+/// An image layout on the command line (`hwc` and `chw` are accepted as the one-image names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Layout {
+    #[value(alias = "chw")]
+    Nchw,
+    #[value(alias = "hwc")]
+    Nhwc,
+}
+
+impl Layout {
+    /// For each logical axis (`[N,] C, H, W`), the file axis holding it.
+    fn file_axes(self, rank: usize) -> Vec<usize> {
+        match (self, rank) {
+            (Layout::Nchw, _) => (0..rank).collect(),
+            (Layout::Nhwc, 4) => vec![0, 3, 1, 2],
+            (Layout::Nhwc, _) => vec![2, 0, 1],
+        }
+    }
+
+    /// For each file axis, outermost first, the logical axis it holds (the inverse of [`Layout::file_axes`]).
+    fn logical_order(self, rank: usize) -> Vec<usize> {
+        let axes = self.file_axes(rank);
+        (0..rank).map(|f| axes.iter().position(|&k| k == f).unwrap_or(f)).collect()
+    }
 }
 
 #[derive(Args)]
@@ -166,6 +238,63 @@ fn slice1(a: Slice1Args) -> Result<()> {
     Ok(())
 }
 
+fn normalize(a: NormalizeArgs) -> Result<()> {
+    let t = npy::read(&a.input)?;
+    let dims = t.desc.sizes().to_vec();
+    let rank = dims.len();
+    if !(3..=4).contains(&rank) {
+        bail!("{} has {rank} dimensions; normalize takes an image (3: HWC or CHW) or a batch (4)", a.input.display());
+    }
+    let to: strider::DataType = a.dtype.parse()?;
+    // The window over the file's axes, then everything in logical order ([N,] C, H, W).
+    let w = match &a.slice {
+        Some(spec) => window::parse(spec, &dims)?,
+        None => window::Window::full(&dims),
+    };
+    let axes = a.input_layout.file_axes(rank);
+    let pick = |v: &[u32]| axes.iter().map(|&k| v[k]).collect::<Vec<u32>>();
+    let strides: Vec<u32> = pick(t.desc.strides());
+    let input = strider::TensorDesc::with_strides(t.desc.data_type(), &pick(&dims), &strides)?;
+    let (offsets, sizes) = (pick(&w.offsets), pick(&w.sizes));
+    let window_strides: Vec<i32> = axes.iter().map(|&k| w.strides[k]).collect();
+    let out_sizes = pick(&w.max_output_sizes());
+    let output = match a.layout {
+        Layout::Nchw => strider::TensorDesc::new(to, &out_sizes)?,
+        Layout::Nhwc => strider::TensorDesc::permuted(to, &out_sizes, &Layout::Nhwc.logical_order(rank))?,
+    };
+    let channel_axis = rank - 3;
+    let channels = out_sizes[channel_axis];
+    let (scale, bias) = match (&a.mean, &a.std) {
+        (Some(mean), Some(std)) => strider::mean_std_to_scale_bias(input.data_type(), mean, std, channels)?,
+        _ => (a.scale.clone().unwrap_or_else(|| vec![1.0]), a.bias.clone().unwrap_or_else(|| vec![0.0])),
+    };
+    let op =
+        strider::Normalize::new(&input, &output, &offsets, &sizes, &window_strides, Some(channel_axis), &scale, &bias)
+            .context("invalid normalization")?;
+    let mut out = vec![0u8; output.addressed_bytes() as usize];
+    let start = Instant::now();
+    op.execute(&t.bytes, &mut out)?;
+    let took = start.elapsed();
+    // The file's axes in the output layout's order.
+    let file_sizes: Vec<u32> = a.layout.logical_order(rank).iter().map(|&k| out_sizes[k]).collect();
+    npy::write(&a.output, to, &file_sizes, &out)?;
+    if a.verbose {
+        eprintln!(
+            "{} {:?} -> {} {:?}: scale {:?} bias {:?}; {} ({}); {:.1} µs",
+            t.desc.data_type(),
+            dims,
+            to,
+            file_sizes,
+            op.scale(),
+            op.bias(),
+            op.plan(),
+            op.row_kind(),
+            took.as_secs_f64() * 1e6
+        );
+    }
+    Ok(())
+}
+
 fn bench(a: BenchArgs) -> Result<()> {
     let cases = match a.suite.as_str() {
         "default" => bench::default_suite(),
@@ -204,6 +333,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Slice1(a) => slice1(a),
+        Command::Normalize(a) => normalize(a),
         Command::Bench(a) => bench(a),
         Command::Info => {
             print!("{}", info::report());

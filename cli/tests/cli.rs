@@ -176,6 +176,59 @@ fn slice1_numpy_slice_syntax() {
     assert_eq!(got, vec![51, 54, 57, 31, 34, 37, 11, 14, 17]);
 }
 
+/// `strider normalize`: a BGR batch cropped, mirrored, turned to RGB, normalized with mean/std into planes; and a
+/// one-image HWC file to f16 pixels with raw scale/bias. The values are checked element by element against the
+/// documented formula.
+#[test]
+fn normalize_preprocesses_npy_images() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.npy");
+    let output = dir.path().join("out.npy");
+    let (n, h, w, c) = (2usize, 5usize, 7usize, 3usize);
+    let data: Vec<u8> = (0..n * h * w * c).map(|i| (i * 37 % 256) as u8).collect();
+    write_npy(&input, DataType::Uint8, &[n as u64, h as u64, w as u64, c as u64], &data, false);
+    let (mean, std) = ([0.485f32, 0.456, 0.406], [0.229f32, 0.224, 0.225]);
+    strider()
+        .arg("normalize")
+        .arg(&input)
+        .arg(&output)
+        .args(["--mean", "0.485,0.456,0.406", "--std", "0.229,0.224,0.225", "--slice", ":, 1:4, ::-1, ::-1", "-v"])
+        .assert()
+        .success();
+    let (descr, shape, fortran, got) = read_npy(&output);
+    assert_eq!((descr.as_str(), shape.as_slice(), fortran), ("'<f4'", &[2u64, 3, 3, 7][..], false));
+    let got: Vec<f32> = got.chunks(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
+    let (scale, bias) = strider::mean_std_to_scale_bias(DataType::Uint8, &mean, &std, 3).unwrap();
+    let mut i = 0;
+    for b in 0..n {
+        for k in 0..c {
+            for y in 1..4 {
+                for x in (0..w).rev() {
+                    let v = f32::from(data[((b * h + y) * w + x) * c + (c - 1 - k)]);
+                    assert_eq!(got[i], v * scale[k] + bias[k], "image {b} channel {k} row {y} column {x}");
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    // One HWC image into f16 pixels.
+    write_npy(&input, DataType::Uint8, &[h as u64, w as u64, c as u64], &data[..h * w * c], false);
+    strider()
+        .arg("normalize")
+        .arg(&input)
+        .arg(&output)
+        .args(["--scale", "0.5,1,2", "--bias", "-1", "--dtype", "f16", "--layout", "hwc"])
+        .assert()
+        .success();
+    let (descr, shape, _, got) = read_npy(&output);
+    assert_eq!((descr.as_str(), shape.as_slice()), ("'<f2'", &[h as u64, w as u64, c as u64][..]));
+    for (i, b) in got.chunks(2).enumerate() {
+        let want = half::f16::from_f32(f32::from(data[i]) * [0.5, 1.0, 2.0][i % 3] - 1.0);
+        assert_eq!(u16::from_le_bytes([b[0], b[1]]), want.to_bits(), "element {i}");
+    }
+}
+
 /// Runs a failing command: exit status 2, one line naming the problem, no file left in `dir` but `keep`.
 fn fails(dir: &Path, keep: &[&Path], args: &[&str], expect: &str) {
     let out = strider().args(args).assert().code(2).get_output().clone();
@@ -236,6 +289,19 @@ fn bad_input_gets_one_line_and_status_2() {
     fails(d, &inputs, &["slice1", &s(&good), &so, "--slice", "5"], "out of range");
     fails(d, &inputs, &["slice1", &s(&good), &so, "--slice", "2:2"], "selects no element");
     fails(d, &inputs, &["slice1", &s(&good), &s(&d.join("no/such/dir/out.npy"))], "cannot write");
+    let image = p("image.npy");
+    write_npy(&image, DataType::Uint8, &[4, 4, 3], &[0u8; 48], false);
+    let inputs = [good.as_path(), corrupt.as_path(), truncated.as_path(), complex.as_path(), image.as_path()];
+    let si = s(&image);
+    fails(d, &inputs, &["normalize", &s(&good), &so], "has 2 dimensions");
+    fails(d, &inputs, &["normalize", &s(&truncated), &so], "truncated");
+    fails(d, &inputs, &["normalize", &si, &so, "--mean", "0.5,0.5", "--std", "0.2"], "mean has 2 values");
+    fails(d, &inputs, &["normalize", &si, &so, "--mean", "0.5", "--std", "0"], "scale[0] is inf");
+    fails(d, &inputs, &["normalize", &si, &so, "--scale", "1,2"], "scale has 2 values");
+    fails(d, &inputs, &["normalize", &si, &so, "--bias", "nan"], "bias[0] is NaN");
+    fails(d, &inputs, &["normalize", &si, &so, "--dtype", "q8"], "unknown data type");
+    fails(d, &inputs, &["normalize", &si, &so, "--slice", "::0"], "step of dimension 0 is 0");
+    fails(d, &inputs, &["normalize", &si, &so, "--slice", "9"], "out of range");
     fails(d, &inputs, &["bench", "--filter", "no such case"], "no case");
     fails(d, &inputs, &["bench", "--suite", &s(&corrupt)], "is not a workload list");
     fails(d, &inputs, &["bench", "--threads", "0"], "at least 1");

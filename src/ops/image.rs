@@ -205,33 +205,11 @@ impl ImageNormalize {
 
     /// The `(scale, bias)` of the chosen normalization for `channels` output channels.
     fn scale_bias_values(&self, channels: u32) -> Result<(Vec<f32>, Vec<f32>), Error> {
-        if let Some((scale, bias)) = &self.params {
-            return Ok((scale.clone(), bias.clone()));
+        match (&self.params, &self.mean_std) {
+            (Some((scale, bias)), _) => Ok((scale.clone(), bias.clone())),
+            (None, Some((mean, std))) => mean_std_to_scale_bias(self.input.data_type(), mean, std, channels),
+            (None, None) => Ok((vec![1.0], vec![0.0])),
         }
-        let Some((mean, std)) = &self.mean_std else {
-            return Ok((vec![1.0], vec![0.0]));
-        };
-        for (argument, v) in [("mean", mean), ("std", std)] {
-            if v.len() != 1 && v.len() != channels as usize {
-                return Err(Error::ParameterLength { argument, len: v.len(), channels: Some(channels) });
-            }
-            if let Some(index) = v.iter().position(|x| !x.is_finite()) {
-                return Err(Error::NonFiniteParameter { argument, index, bits: v[index].to_bits() });
-            }
-        }
-        let unit = match self.input.data_type() {
-            DataType::Uint8 => f64::from(u8::MAX),
-            DataType::Uint16 => f64::from(u16::MAX),
-            DataType::Uint32 => f64::from(u32::MAX),
-            DataType::Uint64 => u64::MAX as f64,
-            _ => 1.0,
-        };
-        let n = mean.len().max(std.len());
-        let at = |v: &[f32], k: usize| f64::from(if v.len() == 1 { v[0] } else { v[k] });
-        // A standard deviation of 0 gives an infinite scale, which Normalize::new reports.
-        let scale = (0..n).map(|k| (1.0 / (unit * at(std, k))) as f32).collect();
-        let bias = (0..n).map(|k| (-at(mean, k) / at(std, k)) as f32).collect();
-        Ok((scale, bias))
     }
 
     /// Validates and plans the normalization.
@@ -258,4 +236,51 @@ impl ImageNormalize {
         let (scale, bias) = self.scale_bias_values(output.sizes()[rank - 3])?;
         Normalize::new(&self.input, &output, &offsets, &sizes, &strides, Some(rank - 3), &scale, &bias)
     }
+}
+
+/// The `(scale, bias)` of a normalization by `mean` and standard deviation `std` given in 0..1 units, for input of
+/// type `data_type` and `channels` output channels: `scale = 1/(unit·std)`, `bias = −mean/std`, each computed in
+/// f64 and rounded once to f32, where `unit` is the type's maximum for unsigned integer types (255 for `UINT8`) and
+/// 1 for every other type (see [`ImageNormalize::mean_std`]).
+///
+/// # Errors
+///
+/// [`Error::ParameterLength`] when `mean` or `std` has neither 1 value nor `channels`;
+/// [`Error::NonFiniteParameter`] for an infinite or NaN mean or std. (A standard deviation of 0 gives an infinite
+/// scale, which [`Normalize::new`] rejects.)
+///
+/// # Examples
+///
+/// ```
+/// use strider::{DataType, mean_std_to_scale_bias};
+/// let (scale, bias) = mean_std_to_scale_bias(DataType::Uint8, &[0.5], &[0.25], 3)?;
+/// assert_eq!((scale, bias), (vec![1.0 / 63.75], vec![-2.0]));
+/// # Ok::<(), strider::Error>(())
+/// ```
+pub fn mean_std_to_scale_bias(
+    data_type: DataType,
+    mean: &[f32],
+    std: &[f32],
+    channels: u32,
+) -> Result<(Vec<f32>, Vec<f32>), Error> {
+    for (argument, v) in [("mean", mean), ("std", std)] {
+        if v.len() != 1 && v.len() != channels as usize {
+            return Err(Error::ParameterLength { argument, len: v.len(), channels: Some(channels) });
+        }
+        if let Some(index) = v.iter().position(|x| !x.is_finite()) {
+            return Err(Error::NonFiniteParameter { argument, index, bits: v[index].to_bits() });
+        }
+    }
+    let unit = match data_type {
+        DataType::Uint8 => f64::from(u8::MAX),
+        DataType::Uint16 => f64::from(u16::MAX),
+        DataType::Uint32 => f64::from(u32::MAX),
+        DataType::Uint64 => u64::MAX as f64,
+        _ => 1.0,
+    };
+    let n = mean.len().max(std.len());
+    let at = |v: &[f32], k: usize| f64::from(if v.len() == 1 { v[0] } else { v[k] });
+    let scale = (0..n).map(|k| (1.0 / (unit * at(std, k))) as f32).collect();
+    let bias = (0..n).map(|k| (-at(mean, k) / at(std, k)) as f32).collect();
+    Ok((scale, bias))
 }

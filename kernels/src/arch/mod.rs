@@ -264,14 +264,15 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         0
     }
 
-    /// [`Arch::deinterleave`] of one-byte pixels fused with [`Arch::normalize_bytes`]: plane `i` is normalized with
-    /// `params[i]` (scale, bias) in registers; returns the pixels done. With `stream` the stores are
-    /// non-temporal (the caller fences).
+    /// [`Arch::deinterleave`] of one-byte pixels fused with [`Arch::normalize_bytes`], over the `rows.count` rows
+    /// of a run (row `r`'s pixels and planes `r·rows.in_step` / `r·rows.out_step` bytes from the first's): plane
+    /// `i` is normalized with `params[i]` (scale, bias) in registers; returns the pixels done in each row (the same
+    /// for all). With `stream` the stores are non-temporal (the caller fences).
     ///
     /// # Safety
     ///
-    /// As [`Arch::deinterleave`] for 1-byte elements, with plane `i` holding `n` writable *output* elements; with
-    /// `stream`, `dst` and `plane_stride` are multiples of 64.
+    /// As [`Arch::deinterleave`] for 1-byte elements, for every row of the run, with plane `i` holding `n` writable
+    /// *output* elements; with `stream`, every row's `dst` and `plane_stride` are multiples of 64.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     unsafe fn deinterleave_normalize(
@@ -283,6 +284,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         _plane_stride: isize,
         _n: usize,
         _params: &[[f32; 2]; 4],
+        _rows: RowRun,
         _stream: bool,
     ) -> usize {
         0
@@ -331,6 +333,14 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     unsafe fn f64_to_f32_odd(self, _src: *const u8, _dst: *mut u8, _n: usize) -> usize {
         0
     }
+}
+
+/// A run of rows a kernel walks in one call: `count` rows, each `in_step` / `out_step` bytes after the previous.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RowRun {
+    pub(crate) count: usize,
+    pub(crate) in_step: isize,
+    pub(crate) out_step: isize,
 }
 
 /// The types of a fused normalization of one-byte integers: `i8` (`signed`) or `u8` in, `f16` or f32 out.

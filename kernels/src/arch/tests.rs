@@ -402,6 +402,7 @@ fn check_byte_norm<A: Arch>(a: A) {
                             ps as isize,
                             n,
                             &params,
+                            RowRun { count: 1, in_step: 0, out_step: 0 },
                             stream,
                         )
                     });
@@ -444,4 +445,63 @@ fn fence_for_tests() {
     unsafe {
         core::arch::x86_64::_mm_sfence()
     };
+}
+
+/// The fused deinterleave over a run of rows: each row as if alone, nothing written between rows.
+fn check_byte_norm_rows<A: Arch>(a: A) {
+    let k = ByteNorm { signed: false, f16: false };
+    for planes in 2..=4 {
+        for (rp, rc) in [(false, false), (true, true)] {
+            let t = Planar::deinterleave(1, planes, rp, rc).unwrap();
+            for n in [16usize, 37, 64] {
+                let (rows, in_step) = (3usize, n * planes + 5);
+                let pixels = bytes(rows * in_step, n as u32);
+                let ps = n * 4 + 12;
+                let out_step = planes * ps + 8;
+                let mut dst = vec![SENTINEL; rows * out_step];
+                let params = [[0.5f32, 1.0], [2.0, -3.0], [-1.0, 0.25], [1.0 / 255.0, 0.0]];
+                let first = if rp { (n - 1) * planes } else { 0 };
+                let run = RowRun { count: rows, in_step: in_step as isize, out_step: out_step as isize };
+                // SAFETY: each row's n pixels lie in `pixels` from row·in_step + first; its planes in `dst`.
+                let done = a.vectorize(|| unsafe {
+                    a.deinterleave_normalize(
+                        k,
+                        &t,
+                        pixels.as_ptr().add(first),
+                        dst.as_mut_ptr(),
+                        ps as isize,
+                        n,
+                        &params,
+                        run,
+                        false,
+                    )
+                });
+                assert!(done <= n);
+                for r in 0..rows {
+                    for c in 0..planes {
+                        let plane = &dst[r * out_step + c * ps..][..ps];
+                        for j in 0..done {
+                            let px = if rp { n - 1 - j } else { j };
+                            let ch = if rc { planes - 1 - c } else { c };
+                            let x = pixels[r * in_step + px * planes + ch];
+                            let [s, b] = params[c];
+                            assert_eq!(
+                                plane[j * 4..j * 4 + 4],
+                                byte_norm_scalar(k, x, s, b),
+                                "{:?} row {r} plane {c} {j}",
+                                A::ISA
+                            );
+                        }
+                        assert!(plane[done * 4..].iter().all(|&b| b == SENTINEL));
+                    }
+                }
+            }
+        }
+    }
+}
+level_job!(ByteNormRowsJob, check_byte_norm_rows);
+
+#[test]
+fn byte_normalization_over_runs_of_rows() {
+    on_every_level(|l| l.dispatch(ByteNormRowsJob));
 }

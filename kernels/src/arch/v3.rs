@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 use pulp::NullaryFnOnce;
 
 use super::x86::lane_reverse_mask;
-use super::{Arch, ByteNorm, Isa};
+use super::{Arch, ByteNorm, Isa, RowRun};
 use crate::tables::Planar;
 
 /// Proof that the CPU runs x86-64-v3 including F16C (pulp's `V3` token does not check F16C).
@@ -150,9 +150,10 @@ unsafe impl Arch for V3 {
         plane_stride: isize,
         n: usize,
         params: &[[f32; 2]; 4],
+        rows: RowRun,
         stream: bool,
     ) -> usize {
         // SAFETY: forwarded contract; the token proves AVX2 and F16C.
-        unsafe { super::x86::f16c_deinterleave_normalize(k, t, src, dst, plane_stride, n, params, stream) }
+        unsafe { super::x86::f16c_deinterleave_normalize(k, t, src, dst, plane_stride, n, params, rows, stream) }
     }
 }

@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 use pulp::NullaryFnOnce;
 
 use super::x86::{Put16, by_planes, by_types, lane_reverse_mask, normalize_bytes, ramp16};
-use super::{Arch, ByteNorm, Isa};
+use super::{Arch, ByteNorm, Isa, RowRun};
 use crate::tables::Planar;
 
 /// Proof that the CPU runs x86-64-v4 (pulp's `V4`: AVX-512 F/BW/CD/DQ/VL on top of x86-64-v3).
@@ -239,10 +239,13 @@ unsafe impl Arch for V4 {
         plane_stride: isize,
         n: usize,
         params: &[[f32; 2]; 4],
+        rows: RowRun,
         stream: bool,
     ) -> usize {
         // SAFETY: forwarded contract; AVX-512 F/BW via the token.
-        unsafe { by_planes!(k, t.planes, stream, avx512_deinterleave_normalize(t, src, dst, plane_stride, n, params)) }
+        unsafe {
+            by_planes!(k, t.planes, stream, avx512_deinterleave_normalize(t, src, dst, plane_stride, n, params, rows))
+        }
     }
 }
 
@@ -291,6 +294,7 @@ unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, cons
     plane_stride: isize,
     n: usize,
     params: &[[f32; 2]; 4],
+    rows: RowRun,
 ) -> usize {
     let w = &t.widen;
     let out = if F16 { 2 } else { 4 };
@@ -306,29 +310,31 @@ unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, cons
         // Hoisted: the compiler cannot prove that the stores leave the tables alone.
         let win = w.win;
         let delta = if t.reverse_pixels { -16 * P as isize } else { 16 * P as isize };
-        let mut base = t.step_base(src, 0, 16, P);
-        let mut j = 0;
-        while j + 16 <= n {
-            let l = |g: usize| _mm_loadu_si128(base.add(win[g]).cast());
-            let z = _mm512_inserti32x4::<1>(_mm512_castsi128_si512(l(0)), l(1));
-            let z = _mm512_inserti32x4::<3>(_mm512_inserti32x4::<2>(z, l(2)), l(3));
-            for i in 0..P {
-                let v = _mm512_shuffle_epi8(z, m[i]);
-                let x = if SIGNED { _mm512_srai_epi32::<24>(v) } else { v };
-                let y = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), p[i].0), p[i].1);
-                let d = dst.wrapping_offset(i as isize * plane_stride).add(j * out);
-                if F16 {
-                    let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(y);
-                    if STREAM { _mm256_stream_si256(d.cast(), h) } else { _mm256_storeu_si256(d.cast(), h) }
-                } else if STREAM {
-                    _mm512_stream_ps(d.cast(), y);
-                } else {
-                    _mm512_storeu_ps(d.cast(), y);
+        let steps = n / 16;
+        for r in 0..rows.count as isize {
+            let dst = dst.wrapping_offset(r * rows.out_step);
+            let mut base = t.step_base(src.wrapping_offset(r * rows.in_step), 0, 16, P);
+            for j in (0..steps).map(|s| 16 * s) {
+                let l = |g: usize| _mm_loadu_si128(base.add(win[g]).cast());
+                let z = _mm512_inserti32x4::<1>(_mm512_castsi128_si512(l(0)), l(1));
+                let z = _mm512_inserti32x4::<3>(_mm512_inserti32x4::<2>(z, l(2)), l(3));
+                for i in 0..P {
+                    let v = _mm512_shuffle_epi8(z, m[i]);
+                    let x = if SIGNED { _mm512_srai_epi32::<24>(v) } else { v };
+                    let y = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), p[i].0), p[i].1);
+                    let d = dst.wrapping_offset(i as isize * plane_stride).add(j * out);
+                    if F16 {
+                        let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(y);
+                        if STREAM { _mm256_stream_si256(d.cast(), h) } else { _mm256_storeu_si256(d.cast(), h) }
+                    } else if STREAM {
+                        _mm512_stream_ps(d.cast(), y);
+                    } else {
+                        _mm512_storeu_ps(d.cast(), y);
+                    }
                 }
+                base = base.wrapping_offset(delta);
             }
-            base = base.wrapping_offset(delta);
-            j += 16;
         }
-        j
+        16 * steps
     }
 }

@@ -71,7 +71,7 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn f64_to_f32_odd(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn affine_f16(self, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize;
         unsafe fn normalize_bytes(self, k: super::ByteNorm, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize;
-        unsafe fn deinterleave_normalize(self, k: super::ByteNorm, t: &crate::tables::Planar, src: *const u8, dst: *mut u8, plane_stride: isize, n: usize, params: &[[f32; 2]; 4], stream: bool) -> usize;
+        unsafe fn deinterleave_normalize(self, k: super::ByteNorm, t: &crate::tables::Planar, src: *const u8, dst: *mut u8, plane_stride: isize, n: usize, params: &[[f32; 2]; 4], rows: super::RowRun, stream: bool) -> usize;
     }
 
     #[inline(always)]

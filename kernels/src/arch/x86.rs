@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::{ByteNorm, tile8_elements};
+use super::{ByteNorm, RowRun, tile8_elements};
 use crate::tables::{Planar, Shuffle};
 
 /// Copies fewer than 64 bytes with two possibly overlapping moves of the largest size that fits.
@@ -685,6 +685,7 @@ pub(super) unsafe fn avx2_deinterleave_normalize<
     plane_stride: isize,
     n: usize,
     params: &[[f32; 2]; 4],
+    rows: RowRun,
 ) -> usize {
     let w = &t.widen;
     let out = if F16 { 2 } else { 4 };
@@ -710,32 +711,34 @@ pub(super) unsafe fn avx2_deinterleave_normalize<
         // Hoisted: the compiler cannot prove that the stores leave the tables alone.
         let win = w.win;
         let delta = if t.reverse_pixels { -16 * P as isize } else { 16 * P as isize };
-        let mut base = t.step_base(src, 0, 16, P);
-        let mut j = 0;
-        while j + 16 <= n {
-            let l: [__m128i; 4] = core::array::from_fn(|g| _mm_loadu_si128(base.add(win[g]).cast()));
-            let (y0, y1) = (_mm256_set_m128i(l[1], l[0]), _mm256_set_m128i(l[3], l[2]));
-            for i in 0..P {
-                let lo = widen(_mm256_shuffle_epi8(y0, m[i][0]), p[i]);
-                let hi = widen(_mm256_shuffle_epi8(y1, m[i][1]), p[i]);
-                let d = dst.wrapping_offset(i as isize * plane_stride).add(j * out);
-                match (F16, STREAM) {
-                    (true, false) => _mm256_storeu_si256(d.cast(), _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo))),
-                    (true, true) => _mm256_stream_si256(d.cast(), _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo))),
-                    (false, false) => {
-                        _mm256_storeu_ps(d.cast(), lo);
-                        _mm256_storeu_ps(d.add(32).cast(), hi);
-                    }
-                    (false, true) => {
-                        _mm256_stream_ps(d.cast(), lo);
-                        _mm256_stream_ps(d.add(32).cast(), hi);
+        let steps = n / 16;
+        for r in 0..rows.count as isize {
+            let dst = dst.wrapping_offset(r * rows.out_step);
+            let mut base = t.step_base(src.wrapping_offset(r * rows.in_step), 0, 16, P);
+            for j in (0..steps).map(|s| 16 * s) {
+                let l: [__m128i; 4] = core::array::from_fn(|g| _mm_loadu_si128(base.add(win[g]).cast()));
+                let (y0, y1) = (_mm256_set_m128i(l[1], l[0]), _mm256_set_m128i(l[3], l[2]));
+                for i in 0..P {
+                    let lo = widen(_mm256_shuffle_epi8(y0, m[i][0]), p[i]);
+                    let hi = widen(_mm256_shuffle_epi8(y1, m[i][1]), p[i]);
+                    let d = dst.wrapping_offset(i as isize * plane_stride).add(j * out);
+                    match (F16, STREAM) {
+                        (true, false) => _mm256_storeu_si256(d.cast(), _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo))),
+                        (true, true) => _mm256_stream_si256(d.cast(), _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo))),
+                        (false, false) => {
+                            _mm256_storeu_ps(d.cast(), lo);
+                            _mm256_storeu_ps(d.add(32).cast(), hi);
+                        }
+                        (false, true) => {
+                            _mm256_stream_ps(d.cast(), lo);
+                            _mm256_stream_ps(d.add(32).cast(), hi);
+                        }
                     }
                 }
+                base = base.wrapping_offset(delta);
             }
-            base = base.wrapping_offset(delta);
-            j += 16;
         }
-        j
+        16 * steps
     }
 }
 
@@ -824,8 +827,9 @@ pub(super) unsafe fn f16c_deinterleave_normalize(
     plane_stride: isize,
     n: usize,
     params: &[[f32; 2]; 4],
+    rows: RowRun,
     stream: bool,
 ) -> usize {
     // SAFETY: forwarded contract; the features are enabled here.
-    unsafe { by_planes!(k, t.planes, stream, avx2_deinterleave_normalize(t, src, dst, plane_stride, n, params)) }
+    unsafe { by_planes!(k, t.planes, stream, avx2_deinterleave_normalize(t, src, dst, plane_stride, n, params, rows)) }
 }

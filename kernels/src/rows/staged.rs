@@ -19,7 +19,7 @@ use pulp::NullaryFnOnce;
 use super::planar::{PlanarFn, planar_fn};
 use super::transpose::{BlockFn, block_fn};
 use super::{Request, Rows, build};
-use crate::arch::{Arch, ByteNorm, copy};
+use crate::arch::{Arch, ByteNorm, RowRun, copy};
 use crate::convert::{AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, nearest_fn};
 use crate::params::{BLOCK, SCRATCH_BYTES, TABLE_MAX};
 use crate::plan::ElementOp;
@@ -109,17 +109,18 @@ fn byte_norm_fn<A: Arch>() -> ByteNormFn {
 }
 
 /// [`Arch::deinterleave_normalize`] compiled for a level.
-type DeinterleaveNormFn = unsafe fn(ByteNorm, &Planar, *const u8, *mut u8, isize, usize, &[[f32; 2]; 4], bool) -> usize;
+type DeinterleaveNormFn =
+    unsafe fn(ByteNorm, &Planar, *const u8, *mut u8, isize, usize, &[[f32; 2]; 4], RowRun, bool) -> usize;
 
 fn deinterleave_norm_fn<A: Arch>() -> DeinterleaveNormFn {
-    struct Job<'a, A>(A, ByteNorm, &'a Planar, *const u8, *mut u8, isize, usize, &'a [[f32; 2]; 4], bool);
+    struct Job<'a, A>(A, ByteNorm, &'a Planar, *const u8, *mut u8, isize, usize, &'a [[f32; 2]; 4], RowRun, bool);
     impl<A: Arch> NullaryFnOnce for Job<'_, A> {
         type Output = usize;
         #[inline(always)]
         fn call(self) -> usize {
-            let Job(a, k, t, src, dst, ps, n, params, stream) = self;
+            let Job(a, k, t, src, dst, ps, n, params, rows, stream) = self;
             // SAFETY: forwarded from `entry`'s contract.
-            unsafe { a.deinterleave_normalize(k, t, src, dst, ps, n, params, stream) }
+            unsafe { a.deinterleave_normalize(k, t, src, dst, ps, n, params, rows, stream) }
         }
     }
     /// # Safety
@@ -134,11 +135,12 @@ fn deinterleave_norm_fn<A: Arch>() -> DeinterleaveNormFn {
         ps: isize,
         n: usize,
         params: &[[f32; 2]; 4],
+        rows: RowRun,
         stream: bool,
     ) -> usize {
         // SAFETY: the caller guarantees the level.
         let a = unsafe { A::assume() };
-        a.vectorize(Job(a, k, t, src, dst, ps, n, params, stream))
+        a.vectorize(Job(a, k, t, src, dst, ps, n, params, rows, stream))
     }
     entry::<A>
 }
@@ -455,69 +457,21 @@ struct StagedPlanar<'a> {
     len: usize,
 }
 
-impl Rows for StagedPlanar<'_> {
-    unsafe fn rows(
-        &self,
-        src: *const u8,
-        dst: *mut u8,
-        aux: *const u8,
-        count: usize,
-        in_step: isize,
-        out_step: isize,
-        aux_step: isize,
-    ) {
-        let (mut s, mut d, mut x) = (src, dst, aux);
-        for _ in 0..count {
-            // SAFETY: each row of the run is in bounds (Rows contract).
-            unsafe { self.span(s, d, x, self.len) };
-            s = s.wrapping_offset(in_step);
-            d = d.wrapping_offset(out_step);
-            x = x.wrapping_offset(aux_step);
-        }
-    }
-
-    unsafe fn span(&self, src: *const u8, dst: *mut u8, aux: *const u8, n: usize) {
+impl StagedPlanar<'_> {
+    /// Moves pixels `from..to` of the row through the buffer (see the module documentation).
+    ///
+    /// # Safety
+    ///
+    /// As [`Rows::span`] for the row's pixels `from..to`.
+    unsafe fn buffered(&self, src: *const u8, dst: *mut u8, aux: *const u8, from: usize, to: usize) {
         let mut buf = Scratch::new();
         let scr = buf.ptr();
         let p = self.tables.planes;
         let moved = if self.tables.interleave { self.ow } else { self.iw };
         let chunk = SCRATCH_BYTES / (p * moved);
-        let mut j = 0;
-        // The fused kernel from pixel `from` on (after the buffer has moved the pixels before it); with
-        // streaming, `from` puts every plane's stores on 64-byte boundaries.
-        let mut fused = self.fused.map(|(f, k)| {
-            let ow = self.ow;
-            let phase = (dst as usize) % 64;
-            let aligned = self.stream && self.ps % 64 == 0 && phase.is_multiple_of(ow);
-            let from = if aligned { ((64 - phase) % 64 / ow).min(n) } else { 0 };
-            (f, k, from, aligned)
-        });
-        let mut end = n;
-        if let Some((_, _, from, _)) = fused {
-            end = from;
-        }
-        let mut fenced = false;
-        while j < n {
-            if j >= end {
-                let Some((f, k, from, aligned)) = fused.take() else { break };
-                // SAFETY: plane k's pair lies in the parameter table (Rows contract; constant along the row); pixel
-                // `from` starts p − 1 bytes below its output plane 0 element when the channels are reversed; its
-                // pixels and planes are in bounds as below; with `aligned`, every plane's element `from` is on a
-                // 64-byte boundary (plane 0's by `from`, the others 64·k bytes away).
-                unsafe {
-                    let pair =
-                        |k: usize| aux.wrapping_offset(k as isize * self.aplane).cast::<[f32; 2]>().read_unaligned();
-                    let params: [[f32; 2]; 4] = core::array::from_fn(|k| if k < p { pair(k) } else { [0.0; 2] });
-                    let s = src.wrapping_offset(from as isize * self.pixel_stride);
-                    let first = if self.tables.reverse_channels { s.wrapping_sub(p - 1) } else { s };
-                    let done = f(k, self.tables, first, dst.add(from * self.ow), self.ps, n - from, &params, aligned);
-                    j = from + done;
-                    fenced = aligned;
-                }
-                end = n;
-                continue;
-            }
-            let c = chunk.min(end - j);
+        let mut j = from;
+        while j < to {
+            let c = chunk.min(to - j);
             let pitch = (c * moved) as isize;
             let x = aux.wrapping_offset(j as isize * self.arow);
             // SAFETY: pixels j..j+c of the row and of every plane are in bounds (Rows contract), with their
@@ -542,8 +496,109 @@ impl Rows for StagedPlanar<'_> {
             }
             j += c;
         }
-        if fenced {
-            fence();
+    }
+
+    /// Runs the fused kernel over pixels `from..to` of the `rows.count` rows of a run; returns the pixels done
+    /// per row (counted from `from`).
+    ///
+    /// # Safety
+    ///
+    /// As [`Rows::rows`] for pixels `from..to` of each row, with the parameters constant along the rows (the row's
+    /// and the run's parameter steps are 0); with `stream`, every plane's element `from` of every row is on a
+    /// 64-byte boundary.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn run_fused(
+        &self,
+        (f, k): (DeinterleaveNormFn, ByteNorm),
+        src: *const u8,
+        dst: *mut u8,
+        aux: *const u8,
+        (from, to): (usize, usize),
+        rows: RowRun,
+        stream: bool,
+    ) -> usize {
+        let p = self.tables.planes;
+        // SAFETY: plane k's pair lies in the parameter table (contract); pixel `from` starts p − 1 bytes below its
+        // output plane 0 element when the channels are reversed; the pixels and planes are in bounds (contract).
+        unsafe {
+            let pair = |k: usize| aux.wrapping_offset(k as isize * self.aplane).cast::<[f32; 2]>().read_unaligned();
+            let params: [[f32; 2]; 4] = core::array::from_fn(|k| if k < p { pair(k) } else { [0.0; 2] });
+            let s = src.wrapping_offset(from as isize * self.pixel_stride);
+            let first = if self.tables.reverse_channels { s.wrapping_sub(p - 1) } else { s };
+            let d = dst.add(from * self.ow);
+            f(k, self.tables, first, d, self.ps, to - from, &params, rows, stream)
+        }
+    }
+}
+
+impl Rows for StagedPlanar<'_> {
+    unsafe fn rows(
+        &self,
+        src: *const u8,
+        dst: *mut u8,
+        aux: *const u8,
+        count: usize,
+        in_step: isize,
+        out_step: isize,
+        aux_step: isize,
+    ) {
+        // PERF: the fused kernel takes the whole run in one call (its tables and parameters set up once: 10 ns a
+        // row saved on 224-pixel crops), unless streaming needs each row aligned on its own.
+        let one_call = self.fused.filter(|_| {
+            aux_step == 0
+                && (!self.stream || ((dst as usize).is_multiple_of(64) && out_step % 64 == 0 && self.ps % 64 == 0))
+        });
+        if let Some(fused) = one_call {
+            let run = RowRun { count, in_step, out_step };
+            // SAFETY: every row of the run is in bounds with constant parameters (checked above); streaming stores
+            // only with every row's planes 64-byte aligned (checked above).
+            let done = unsafe { self.run_fused(fused, src, dst, aux, (0, self.len), run, self.stream) };
+            if self.stream {
+                fence();
+            }
+            if done < self.len {
+                for r in 0..count as isize {
+                    // SAFETY: the rest of each row, in bounds (Rows contract).
+                    unsafe {
+                        let (s, d) = (src.wrapping_offset(r * in_step), dst.wrapping_offset(r * out_step));
+                        self.buffered(s, d, aux, done, self.len)
+                    };
+                }
+            }
+            return;
+        }
+        let (mut s, mut d, mut x) = (src, dst, aux);
+        for _ in 0..count {
+            // SAFETY: each row of the run is in bounds (Rows contract).
+            unsafe { self.span(s, d, x, self.len) };
+            s = s.wrapping_offset(in_step);
+            d = d.wrapping_offset(out_step);
+            x = x.wrapping_offset(aux_step);
+        }
+    }
+
+    unsafe fn span(&self, src: *const u8, dst: *mut u8, aux: *const u8, n: usize) {
+        let Some(fused) = self.fused else {
+            // SAFETY: the row's n pixels (Rows contract).
+            unsafe { self.buffered(src, dst, aux, 0, n) };
+            return;
+        };
+        // With streaming, the buffer moves the pixels before the first whose stores are 64-byte aligned in every
+        // plane; the fused kernel the rest but the tail.
+        let phase = (dst as usize) % 64;
+        let stream = self.stream && self.ps % 64 == 0 && phase.is_multiple_of(self.ow);
+        let from = if stream { ((64 - phase) % 64 / self.ow).min(n) } else { 0 };
+        // SAFETY: pixels 0..from, then from.., then the tail: all of the row's n pixels (Rows contract); the
+        // parameters are constant along the row (the fused kernel is built only then); element `from` of every
+        // plane is 64-byte aligned with `stream` (plane 0's by `from`, the others 64·k bytes away).
+        unsafe {
+            self.buffered(src, dst, aux, 0, from);
+            let run = RowRun { count: 1, in_step: 0, out_step: 0 };
+            let done = from + self.run_fused(fused, src, dst, aux, (from, n), run, stream);
+            if stream {
+                fence();
+            }
+            self.buffered(src, dst, aux, done, n);
         }
     }
 }

@@ -8,29 +8,21 @@ numpy and torch come from the peer virtualenv of ../shared/bench/peers.py ($PEER
 /tmp/strider-peerbench/venv; `python3 ../shared/bench/peers.py --setup` creates it); the script re-executes itself
 there when the current python lacks them. Each peer writes into a preallocated output of the destination layout
 (numpy: `np.copyto(out, x, casting="unsafe")` for packed outputs, or `out[...] = x` into a strided view; torch:
-`out.copy_(x)`), so no peer pays an allocation Strider does not. Results are checked against Strider's output
-(NaN-free inputs). Times are medians of batched samples, as the peer scripts measure.
+`out.copy_(x)`), so no peer pays an allocation Strider does not. Times are medians of batched samples, as the peer
+scripts measure. (Cast values are pinned by Strider's own tests against Rust's `as`; numpy and torch agree with it
+except where they document other rules, e.g. out-of-range float → int.)
 """
 
 import argparse
 import json
 import os
-import subprocess
 import sys
-import tempfile
-import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-PEERDIR = os.environ.get("PEERBENCH_DIR") or os.path.join(tempfile.gettempdir(), "strider-peerbench")
-VENV_PY = os.path.join(PEERDIR, "venv", "bin", "python")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import STRIDER, ensure_numpy, median_time, packed_strides, strider_report, strides_view  # noqa: E402
 
-try:
-    import numpy as np
-except ImportError:
-    if os.path.exists(VENV_PY) and os.path.realpath(sys.prefix) != os.path.realpath(os.path.join(PEERDIR, "venv")):
-        os.execv(VENV_PY, [VENV_PY] + sys.argv)
-    sys.exit("numpy is missing: run python3 ../shared/bench/peers.py --setup (or pip install numpy torch)")
+ensure_numpy()
+import numpy as np  # noqa: E402
 
 try:
     import torch
@@ -41,54 +33,16 @@ NP = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i8": np.int8, "i
       "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64}
 
 
-def median_time(f, seconds):
-    for _ in range(3):
-        f()
-    batch, t = 1, 0.0
-    while True:
-        s = time.perf_counter()
-        for _ in range(batch):
-            f()
-        t = time.perf_counter() - s
-        if t > 50e-6 or batch > 1 << 20:
-            break
-        batch *= 2
-    samples, start = [], time.perf_counter()
-    while len(samples) < 15 or (time.perf_counter() - start < seconds and len(samples) < 200):
-        s = time.perf_counter()
-        for _ in range(batch):
-            f()
-        samples.append((time.perf_counter() - s) / batch)
-    samples.sort()
-    return samples[len(samples) // 2]
-
-
-def strides_view(buf, sizes, strides, itemsize):
-    """A numpy view of `buf` with logical `sizes` and element `strides` (DirectML's model)."""
-    return np.lib.stride_tricks.as_strided(buf, shape=sizes, strides=[s * itemsize for s in strides])
-
-
-def packed_strides(sizes):
-    s, acc = [0] * len(sizes), 1
-    for k in range(len(sizes) - 1, -1, -1):
-        s[k] = acc
-        acc *= sizes[k]
-    return s
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--strider", default=os.path.join(ROOT, "target", "release", "strider"))
+    ap.add_argument("--strider", default=STRIDER)
     ap.add_argument("--seconds", type=float, default=0.3)
     ap.add_argument("--filter", default="cast_")
     ap.add_argument("--json")
     a = ap.parse_args()
 
     # Strider first, same session: its default suite's cast cases.
-    with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        subprocess.run([a.strider, "bench", "--method", "tight", "--filter", a.filter, "--threads", "1,2", "--seconds", str(a.seconds),
-                        "--json", out.name], check=True, stdout=subprocess.DEVNULL)
-        report = json.load(open(out.name))
+    report = strider_report(a.strider, a.filter, a.seconds)
 
     rows = []
     for c in report["cases"]:

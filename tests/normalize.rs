@@ -489,3 +489,15 @@ fn image_builder_errors() {
         Error::WindowOutOfBounds { dim: 1, offset: 0, size: 4, end: 4, input_size: 3 }
     );
 }
+
+/// Fuzzing found that one scale and one bias over a channel axis of 4 billion planned a table of one pair per
+/// channel (32 GiB): the table has one pair per channel only when a parameter has one value per channel.
+#[test]
+fn one_pair_for_every_channel_needs_no_table() {
+    let input = TensorDesc::with_strides(DataType::Uint8, &[u32::MAX], &[0]).unwrap();
+    let output = TensorDesc::new(DataType::Uint8, &[u32::MAX]).unwrap();
+    let op = Normalize::new(&input, &output, &[0], &[u32::MAX], &[1], Some(0), &[2.0], &[1.0]).unwrap();
+    assert_eq!(op.plan().params().map(|p| p.table().len()), Some(1));
+    let e = op.execute(&[3], &mut [0u8; 16]).unwrap_err();
+    assert!(matches!(e, Error::BufferTooSmall { .. }), "{e}");
+}

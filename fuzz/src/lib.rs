@@ -8,9 +8,11 @@
 //! reference of the integration tests for conversions.
 
 use arbitrary::{Result, Unstructured};
-use strider::{Cast, DataType, ExecOptions, Identity, Isa, Parallelism, ScaleBias, Slice, Slice1, TensorDesc};
+use strider::{
+    Cast, DataType, ExecOptions, Identity, Isa, Normalize, Parallelism, ScaleBias, Slice, Slice1, TensorDesc,
+};
 use strider_kernels::overlap::{Overlap, find_overlap};
-use strider_kernels::{Dim, ElemType, ElementOp, Plan, Program, Width};
+use strider_kernels::{Dim, ElemType, ElementOp, Params, Plan, Program, Width};
 
 #[path = "../../tests/common/values.rs"]
 #[allow(dead_code)]
@@ -324,6 +326,74 @@ fn cast_case(u: &mut Unstructured<'_>) -> Result<()> {
     )
 }
 
+/// [`Normalize`]: any pair of types, arbitrary layouts and windows, a channel axis anywhere (or none, or out of
+/// range), scale and bias of any length and value (non-finite ones must be refused).
+pub fn normalize(data: &[u8]) {
+    let _ = normalize_case(&mut Unstructured::new(data));
+}
+
+fn f32_value(u: &mut Unstructured<'_>) -> Result<f32> {
+    Ok(match u.int_in_range(0u8..=10)? {
+        0..=6 => f32::from(u.int_in_range(-300i16..=300)?) / 64.0,
+        7 => f32::NAN,
+        8 => f32::INFINITY,
+        _ => u.arbitrary()?,
+    })
+}
+
+fn normalize_case(u: &mut Unstructured<'_>) -> Result<()> {
+    let (from, to) = (data_type(u)?, data_type(u)?);
+    let rank = u.int_in_range(0..=9)?;
+    let (Some(input), Some(output)) = (desc(u, from, rank)?, desc(u, to, rank)?) else { return Ok(()) };
+    let (offsets, sizes, strides) =
+        (values(u, rank, u32_value)?, values(u, rank, u32_value)?, values(u, rank, i32_value)?);
+    let axis = if u.ratio(1, 4)? { None } else { Some(u.int_in_range(0..=rank)?) };
+    let params = |u: &mut Unstructured<'_>| -> Result<Vec<f32>> {
+        let channels = axis.and_then(|a| output.sizes().get(a)).map_or(1, |&c| c as usize);
+        let n = match u.int_in_range(0u8..=5)? {
+            0..=2 => 1,
+            3 | 4 => channels.min(64),
+            _ => u.int_in_range(0..=5)?,
+        };
+        (0..n).map(|_| f32_value(u)).collect()
+    };
+    let (scale, bias) = (params(u)?, params(u)?);
+    let result = Normalize::new(&input, &output, &offsets, &sizes, &strides, axis, &scale, &bias);
+    let finite = scale.iter().chain(&bias).all(|v| v.is_finite());
+    let Ok(op) = result else { return Ok(()) };
+    assert!(finite, "non-finite scale or bias accepted");
+    let rank = input.rank(); // validated: every argument has this many entries
+    let start: Vec<i128> =
+        (0..rank).map(|i| i128::from(offsets[i]) + if strides[i] < 0 { i128::from(sizes[i]) - 1 } else { 0 }).collect();
+    let input_of = |c: &[u64]| -> u64 {
+        let idx = (0..rank).map(|i| {
+            let x = start[i] + i128::from(strides[i]) * i128::from(c[i]);
+            assert!(x >= 0 && x < i128::from(input.sizes()[i]), "a validated window reads outside the input");
+            x as u64
+        });
+        idx.zip(input.strides()).map(|(x, &s)| x * u64::from(s)).sum()
+    };
+    let pick = |v: &[f32], k: u64| if v.len() == 1 { v[0] } else { v[k as usize] };
+    let (iw, ow) = (from.size_in_bytes(), to.size_in_bytes());
+    run_and_compare(
+        u,
+        &input,
+        &output,
+        |s, d, o| op.execute_with(s, d, o),
+        |src| {
+            let mut want = vec![SENTINEL; output.required_buffer_bytes() as usize];
+            for_each_coord(output.sizes(), |c| {
+                let k = axis.map_or(0, |a| c[a]);
+                let i = input_of(c) as usize * iw;
+                let o = dot(c, output.strides()) as usize * ow;
+                let y = values::normalize(from, to, &src[i..i + iw], pick(&scale, k), pick(&bias, k));
+                want[o..o + ow].copy_from_slice(&y);
+            });
+            want
+        },
+    )
+}
+
 /// An arbitrary [`Plan`] through `strider-kernels`' safe API: `Program::new` either refuses it or proves it, and a
 /// proven plan runs exactly as a naive walk over its coordinates says, touching nothing else.
 pub fn plan(data: &[u8]) {
@@ -354,12 +424,13 @@ fn elem_type(u: &mut Unstructured<'_>) -> Result<ElemType> {
 }
 
 fn plan_case(u: &mut Unstructured<'_>) -> Result<()> {
-    let op = match u.int_in_range(0u8..=3)? {
+    let op = match u.int_in_range(0u8..=4)? {
         0 => ElementOp::Copy {
             width: if u.ratio(1, 10)? { u.int_in_range(0..=20)? } else { *u.choose(&Width::ALL)? as usize },
         },
         1 | 2 => ElementOp::Cast { from: elem_type(u)?, to: elem_type(u)? },
-        _ => ElementOp::ScaleBias { ty: elem_type(u)?, scale: u.arbitrary()?, bias: u.arbitrary()? },
+        3 => ElementOp::ScaleBias { ty: elem_type(u)?, scale: u.arbitrary()?, bias: u.arbitrary()? },
+        _ => ElementOp::Normalize { from: elem_type(u)?, to: elem_type(u)? },
     };
     let (iw, ow) = (op.in_width() as isize, op.out_width() as isize);
     let rank = u.int_in_range(0..=9)?;
@@ -371,7 +442,20 @@ fn plan_case(u: &mut Unstructured<'_>) -> Result<()> {
         Ok(if u.ratio(1, 8)? { u.arbitrary()? } else { u.int_in_range(0..=4096)? })
     };
     let plan = Plan::new(op, base(u)?, base(u)?, dims.clone());
+    // A normalization's parameters (now and then for other operations too, which must refuse them): a table of
+    // pairs, a base and one stride per dimension (now and then a wrong count).
+    let plan = if matches!(op, ElementOp::Normalize { .. }) || u.ratio(1, 16)? {
+        let len = u.int_in_range(0..=6)?;
+        let table: Vec<[f32; 2]> = (0..len).map(|_| Ok([u.arbitrary()?, u.arbitrary()?])).collect::<Result<_>>()?;
+        let params_base = if u.ratio(1, 8)? { u.arbitrary()? } else { u.int_in_range(0..=6)? };
+        let n = if u.ratio(1, 16)? { u.int_in_range(0..=9)? } else { rank };
+        let strides = (0..n).map(|_| Ok(if u.ratio(1, 8)? { u.arbitrary()? } else { u.int_in_range(-2..=2)? }));
+        plan.with_params(Params::new(table, params_base, strides.collect::<Result<Vec<isize>>>()?))
+    } else {
+        plan
+    };
     let Ok(program) = Program::new(&plan) else { return Ok(()) };
+    assert!(matches!(op, ElementOp::Normalize { .. }) == plan.params().is_some(), "parameters accepted for {op}");
     let walk = program.walk();
     let (need_in, need_out) = (walk.input_bytes_needed(), walk.output_bytes_needed());
     let opts = options(u)?;
@@ -396,7 +480,15 @@ fn plan_case(u: &mut Unstructured<'_>) -> Result<()> {
         };
         let (i, o) = (off(plan.in_base(), |d| d.in_stride), off(plan.out_base(), |d| d.out_stride));
         assert!(i + iw <= need_in && o + ow <= need_out, "a proven element lies beyond the proven needs");
-        assert!(op.apply_one(&src[i..i + iw], &mut expected[o..o + ow]));
+        match plan.params() {
+            Some(p) => {
+                let x: i128 = p.base() as i128
+                    + c.iter().zip(p.strides()).map(|(&x, &s)| x as i128 * s as i128).sum::<i128>();
+                let pair = usize::try_from(x).ok().and_then(|k| p.table().get(k)).expect("a proven pair");
+                assert!(op.normalize_one(&src[i..i + iw], &mut expected[o..o + ow], pair[0], pair[1]));
+            }
+            None => assert!(op.apply_one(&src[i..i + iw], &mut expected[o..o + ow])),
+        }
         assert!(!written[o..o + ow].iter().any(|&w| w), "a proven output writes a byte twice");
         written[o..o + ow].iter_mut().for_each(|w| *w = true);
         outputs.push(o);
@@ -421,7 +513,7 @@ fn plan_case(u: &mut Unstructured<'_>) -> Result<()> {
 /// Whether two output elements of `op` are both NaN (any NaN is a correct result for a NaN input).
 fn nan_pair(op: ElementOp, a: &[u8], b: &[u8]) -> bool {
     let dt = match op {
-        ElementOp::Cast { to, .. } => to,
+        ElementOp::Cast { to, .. } | ElementOp::Normalize { to, .. } => to,
         ElementOp::ScaleBias { ty, .. } => ty,
         _ => return false,
     };
@@ -521,11 +613,12 @@ fn window_case(u: &mut Unstructured<'_>) -> Result<()> {
 pub type Check = fn(&[u8]);
 
 /// Every target by name, for the replay test and the fuzz binaries.
-pub const TARGETS: [(&str, Check); 9] = [
+pub const TARGETS: [(&str, Check); 10] = [
     ("slice1", slice1),
     ("slice", slice),
     ("identity", identity),
     ("cast", cast),
+    ("normalize", normalize),
     ("plan", plan),
     ("overlap", overlap),
     ("npy", npy),

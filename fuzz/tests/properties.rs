@@ -1,5 +1,5 @@
 //! The fuzz checks as property tests over random inputs: every public constructor and `execute` of `strider`
-//! (Slice1, Slice, Identity with and without scale/bias and in place, Cast), every safe entry of `strider-kernels`
+//! (Slice1, Slice, Identity with and without scale/bias and in place, Cast, Normalize), every safe entry of `strider-kernels`
 //! (`Program::new`/`run`/`run_in_place` on arbitrary plans, `find_overlap`, `ElementOp::apply_one`) and the CLI's
 //! parsers either refuse an input cleanly or give the reference's result — never a panic. `cargo test` runs them
 //! with overflow checks (the dev profile); `.ci/run` runs them again in release.
@@ -24,6 +24,9 @@ proptest! {
 
     #[test]
     fn cast_never_panics(data in bytes()) { strider_fuzz::cast(&data) }
+
+    #[test]
+    fn normalize_never_panics(data in bytes()) { strider_fuzz::normalize(&data) }
 
     #[test]
     fn plans_never_panic(data in bytes()) { strider_fuzz::plan(&data) }

@@ -115,7 +115,10 @@ impl Normalize {
                 return Err(Error::NonFiniteParameter { argument, index, bits: values[index].to_bits() });
             }
         }
-        let pairs = Self::pairs(scale, bias, channels.unwrap_or(1) as usize);
+        // One pair per channel only when a parameter varies per channel (then the caller's slice is that long):
+        // a channel axis of 4 billion with one scale and one bias needs one pair, not 32 GiB of them.
+        let varying = scale.len().max(bias.len());
+        let pairs = Self::pairs(scale, bias, varying);
         // One pair for every channel: a constant, which the kernels apply without looking pairs up.
         let (table, step) = if pairs.iter().all(|&p| p == pairs[0]) { (&pairs[..1], 0) } else { (&pairs[..], 1) };
         let aux: Vec<i64> = (0..rank).map(|d| if Some(d) == channel_axis { step } else { 0 }).collect();

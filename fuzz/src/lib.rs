@@ -482,8 +482,8 @@ fn plan_case(u: &mut Unstructured<'_>) -> Result<()> {
         assert!(i + iw <= need_in && o + ow <= need_out, "a proven element lies beyond the proven needs");
         match plan.params() {
             Some(p) => {
-                let x: i128 = p.base() as i128
-                    + c.iter().zip(p.strides()).map(|(&x, &s)| x as i128 * s as i128).sum::<i128>();
+                let x: i128 =
+                    p.base() as i128 + c.iter().zip(p.strides()).map(|(&x, &s)| x as i128 * s as i128).sum::<i128>();
                 let pair = usize::try_from(x).ok().and_then(|k| p.table().get(k)).expect("a proven pair");
                 assert!(op.normalize_one(&src[i..i + iw], &mut expected[o..o + ow], pair[0], pair[1]));
             }

@@ -20,7 +20,9 @@ use super::planar::{PlanarFn, planar_fn};
 use super::transpose::{BlockFn, block_fn};
 use super::{Request, Rows, build};
 use crate::arch::{Arch, ByteNorm, RowRun, copy};
-use crate::convert::{AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, nearest_fn};
+use crate::convert::{
+    AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, f32_to_f16_scalar, nearest_fn,
+};
 use crate::params::{BLOCK, SCRATCH_BYTES, TABLE_MAX};
 use crate::plan::ElementOp;
 use crate::strategy::{Movement, Strategy};
@@ -142,7 +144,48 @@ fn deinterleave_norm_fn<A: Arch>() -> DeinterleaveNormFn {
         let a = unsafe { A::assume() };
         a.vectorize(Job(a, k, t, src, dst, ps, n, params, rows, stream))
     }
-    entry::<A>
+    if A::ISA == crate::arch::Isa::Scalar { scalar_deinterleave_normalize } else { entry::<A> }
+}
+
+/// The portable level's fused deinterleave: each output element read, widened, scaled, offset and converted
+/// directly (one pass, no buffer); returns `n`.
+///
+/// # Safety
+///
+/// As [`Arch::deinterleave_normalize`] (nothing but plain loads and stores).
+#[allow(clippy::too_many_arguments)]
+unsafe fn scalar_deinterleave_normalize(
+    k: ByteNorm,
+    t: &Planar,
+    src: *const u8,
+    dst: *mut u8,
+    ps: isize,
+    n: usize,
+    params: &[[f32; 2]; 4],
+    rows: RowRun,
+    _stream: bool,
+) -> usize {
+    let p = t.planes;
+    for r in 0..rows.count as isize {
+        let (s, d) = (src.wrapping_offset(r * rows.in_step), dst.wrapping_offset(r * rows.out_step));
+        for j in 0..n {
+            for (i, &[scale, bias]) in params.iter().enumerate().take(p) {
+                // SAFETY: channel t.channel(i) of output pixel j and element j of plane i, in bounds (contract).
+                unsafe {
+                    let b = *t.pixel(s, j, p).add(t.channel(i));
+                    let x = if k.signed { f32::from(b as i8) } else { f32::from(b) };
+                    let y = x * scale + bias;
+                    let at = d.wrapping_offset(i as isize * ps);
+                    if k.f16 {
+                        at.add(2 * j).cast::<u16>().write_unaligned(f32_to_f16_scalar(y));
+                    } else {
+                        at.add(4 * j).cast::<f32>().write_unaligned(y);
+                    }
+                }
+            }
+        }
+    }
+    n
 }
 
 impl Converter {

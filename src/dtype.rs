@@ -158,7 +158,31 @@ mod sealed {
 
 /// A Rust element type with a [`DataType`], for the typed `execute_typed` conveniences.
 ///
-/// Implemented for `f32`, [`half::f16`], `i32`, `i16`, `i8`, `u32`, `u16`, `u8`, `f64`, `i64` and `u64`.
+/// Implemented for `f32`, [`half::f16`], `i32`, `i16`, `i8`, `u32`, `u16`, `u8`, `f64`, `i64` and `u64`. Typed
+/// slices are aligned to their element by Rust's rules; data at an arbitrary byte offset (a field of a packed
+/// file, a memory map) goes through the byte API (`execute`), which takes any alignment.
+///
+/// # Examples
+///
+/// ```
+/// use strider::{DataType, Element, Slice1, TensorDesc};
+/// assert_eq!(<f32 as Element>::DATA_TYPE, DataType::Float32);
+/// assert_eq!(<strider::half::f16 as Element>::DATA_TYPE, DataType::Float16);
+///
+/// let t = TensorDesc::new(DataType::Int16, &[3])?;
+/// let op = Slice1::new(&t, &t, &[0], &[3], &[-1])?;
+/// let mut y = [0i16; 3];
+/// op.execute_typed(&[1i16, 2, 3], &mut y)?;
+/// assert_eq!(y, [3, 2, 1]);
+/// assert!(op.execute_typed(&[1u16, 2, 3], &mut [0u16; 3]).is_err()); // u16 is not INT16
+///
+/// // Unaligned data: the byte API.
+/// let file = [0u8, 1, 0, 2, 0, 3, 0]; // three i16 after one byte of header
+/// let mut out = [0u8; 6];
+/// op.execute(&file[1..], &mut out)?;
+/// assert_eq!(out, [3, 0, 2, 0, 1, 0]);
+/// # Ok::<(), strider::Error>(())
+/// ```
 pub trait Element: bytemuck::Pod + sealed::Sealed {
     /// The data type this Rust type holds.
     const DATA_TYPE: DataType;

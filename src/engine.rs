@@ -219,7 +219,7 @@ impl Engine {
 fn check_buffer(operand: Operand, desc: &TensorDesc, buf: &[u8]) -> Result<(), Error> {
     let required = desc.required_buffer_bytes();
     if (buf.len() as u64) < required {
-        return Err(Error::BufferTooSmall { operand, required, actual: buf.len() });
+        return Err(Error::BufferTooSmall { operand, data_type: desc.data_type(), required, actual: buf.len() });
     }
     let alignment = desc.guaranteed_base_offset_alignment();
     let address = buf.as_ptr() as usize;

@@ -155,7 +155,10 @@ pub enum Error {
         window_stride: i64,
     },
     /// The output sizes do not equal the sizes the operator produces.
-    #[error("the output size of dimension {dim} is {output_size} but the operator produces {expected}")]
+    #[error(
+        "the output size of dimension {dim} is {output_size} but the operator produces {expected} (sizes are always in \
+         logical order, N, C, H, W for images, whatever the layout: TensorDesc::nhwc takes them in that order too)"
+    )]
     OutputSizeMismatch {
         /// The dimension.
         dim: usize,
@@ -230,11 +233,17 @@ pub enum Error {
         strides: Vec<u32>,
     },
     /// A buffer is shorter than the bytes its tensor addresses.
-    #[error("the {operand} buffer holds {actual} bytes but its tensor addresses {required} bytes")]
+    #[error(
+        "the {operand} buffer holds {actual} bytes ({}) but its {data_type} tensor addresses {required} bytes ({})",
+        elements(*.actual as u64, *.data_type),
+        elements(*.required, *.data_type)
+    )]
     BufferTooSmall {
         /// Which buffer.
         operand: Operand,
-        /// Bytes the tensor addresses.
+        /// The tensor's element type.
+        data_type: DataType,
+        /// Bytes the tensor addresses (the total size when the tensor sets one).
         required: u64,
         /// Bytes the buffer holds.
         actual: usize,
@@ -372,5 +381,15 @@ fn per_channel(channels: Option<u32>) -> String {
         Some(c) if c > 1 => format!(" or {c}, one per index of the channel axis"),
         Some(_) => " (the channel axis has size 1)".to_owned(),
         None => " when there is no channel axis".to_owned(),
+    }
+}
+
+/// `bytes` counted in elements of `data_type`, for [`Error::BufferTooSmall`]'s message.
+fn elements(bytes: u64, data_type: DataType) -> String {
+    let size = data_type.size_in_bytes() as u64;
+    match bytes % size {
+        0 => format!("{} elements", bytes / size),
+        1 => format!("{} elements and 1 byte", bytes / size),
+        rest => format!("{} elements and {rest} bytes", bytes / size),
     }
 }

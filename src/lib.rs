@@ -53,7 +53,7 @@ pub use ops::image::{IMAGENET_MEAN, IMAGENET_STD, ImageLayout, ImageNormalize, m
 pub use ops::normalize::Normalize;
 pub use ops::slice::Slice;
 pub use ops::slice1::Slice1;
-pub use strider_kernels::{CacheSizes, Dim, ExecOptions, Isa, Parallelism, Plan, RowKind};
+pub use strider_kernels::{CacheSizes, Dim, ElemType, ElementOp, ExecOptions, Isa, Parallelism, Params, Plan, RowKind};
 
 /// Re-export of the `half` crate, whose `f16` is the element type of [`DataType::Float16`].
 pub use half;

@@ -117,7 +117,10 @@ fn cast_validation() {
     // buffers: the output buffer is checked in the output's element size
     let op = Cast::new(&a, &TensorDesc::new(DataType::Float64, &[2, 3]).unwrap()).unwrap();
     let e = op.execute(&[0u8; 24], &mut [0u8; 47]).unwrap_err();
-    assert_eq!(e, Error::BufferTooSmall { operand: Operand::Output, required: 48, actual: 47 });
+    assert_eq!(
+        e,
+        Error::BufferTooSmall { operand: Operand::Output, data_type: DataType::Float64, required: 48, actual: 47 }
+    );
 }
 
 /// The strategies casts with layout changes get: the conversion is staged through the copy kernels, so a layout

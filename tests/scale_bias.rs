@@ -180,7 +180,10 @@ fn total_tensor_size_rules() {
     let sized = t.clone().with_total_tensor_size_in_bytes(64).unwrap();
     let op = Identity::new(&sized, &t).unwrap();
     let e = op.execute(&[0u8; 63], &mut [0u8; 18]).unwrap_err();
-    assert_eq!(e, Error::BufferTooSmall { operand: Operand::Input, required: 64, actual: 63 });
+    assert_eq!(
+        e,
+        Error::BufferTooSmall { operand: Operand::Input, data_type: DataType::Uint16, required: 64, actual: 63 }
+    );
     op.execute(&[0u8; 64], &mut [0u8; 18]).unwrap();
     assert!(Identity::new(&t, &sized).unwrap().execute(&[0u8; 18], &mut [0u8; 20]).is_err());
     // promote keeps it

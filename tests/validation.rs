@@ -3,7 +3,7 @@
 
 mod common;
 
-use strider::{DataType, Error, Operand, Slice1, TensorDesc, calc_buffer_tensor_size};
+use strider::{DataType, Error, Identity, Operand, Slice1, TensorDesc, calc_buffer_tensor_size};
 
 fn f32s(sizes: &[u32]) -> TensorDesc {
     TensorDesc::new(DataType::Float32, sizes).unwrap()
@@ -186,10 +186,16 @@ fn buffers_must_hold_their_tensors() {
     let src = [7u8; 14];
     let mut dst = [common::SENTINEL; 12];
     let e = op.execute(&src[..13], &mut dst).unwrap_err();
-    assert_eq!(e, Error::BufferTooSmall { operand: Operand::Input, required: 14, actual: 13 });
-    says(&e, &["input buffer holds 13 bytes", "14 bytes"]);
+    assert_eq!(
+        e,
+        Error::BufferTooSmall { operand: Operand::Input, data_type: DataType::Uint16, required: 14, actual: 13 }
+    );
+    says(&e, &["input buffer holds 13 bytes (6 elements and 1 byte)", "UINT16 tensor addresses 14 bytes (7 elements)"]);
     let e = op.execute(&src, &mut dst[..11]).unwrap_err();
-    assert_eq!(e, Error::BufferTooSmall { operand: Operand::Output, required: 12, actual: 11 });
+    assert_eq!(
+        e,
+        Error::BufferTooSmall { operand: Operand::Output, data_type: DataType::Uint16, required: 12, actual: 11 }
+    );
     assert_eq!(dst, [common::SENTINEL; 12], "no partial output");
     op.execute(&src, &mut dst).unwrap();
     assert_eq!(dst, [7; 12]);
@@ -243,4 +249,14 @@ fn forcing_a_missing_instruction_set_is_an_error() {
     if !tried {
         eprintln!("note: every instruction set is available here; the IsaUnavailable path runs on other CPUs");
     }
+}
+
+/// Sizes given in NHWC order to `TensorDesc::nhwc` (a common mistake) get a hint that sizes are always logical.
+#[test]
+fn nhwc_sizes_in_the_wrong_order_get_a_hint() {
+    let planes = TensorDesc::nchw(DataType::Float32, [1, 3, 224, 224]).unwrap();
+    let wrong = TensorDesc::nhwc(DataType::Float32, [1, 224, 224, 3]).unwrap(); // meant: [1, 3, 224, 224]
+    let e = Identity::new(&wrong, &planes).unwrap_err();
+    assert_eq!(e, Error::OutputSizeMismatch { dim: 1, output_size: 3, expected: 224 });
+    says(&e, &["logical order", "TensorDesc::nhwc"]);
 }

@@ -28,8 +28,8 @@ impl CacheSizes {
         self.llc / self.llc_sharing.max(1)
     }
 
-    /// The footprint (bytes a walk touches) from which stores are non-temporal by default on this machine (see
-    /// [`params::STREAM_LLC_FRACTION`](crate::params::STREAM_LLC_FRACTION)).
+    /// The footprint (bytes a walk touches) from which stores are non-temporal by default on this machine: 1.5× the
+    /// share of the last-level cache one thread can count on (glibc's rule for `memcpy`).
     pub fn stream_threshold(&self) -> usize {
         let (num, den) = crate::params::STREAM_LLC_FRACTION;
         self.llc_per_thread() / den * num

@@ -18,10 +18,20 @@ use crate::walk::{PlanError, Walk};
 ///
 /// Threads come from rayon's current pool: callers bound them with `rayon::ThreadPool::install` or
 /// `RAYON_NUM_THREADS`.
+///
+/// # Examples
+///
+/// ```
+/// use strider::{ExecOptions, Parallelism};
+/// assert_eq!(ExecOptions::default().parallelism, Parallelism::Auto); // split from 2 MiB of output
+/// let pinned = ExecOptions::default().with_parallelism(Parallelism::Sequential);
+/// let eager = ExecOptions::default().with_parallelism(Parallelism::Grain(256 << 10));
+/// # let _ = (pinned, eager);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Parallelism {
-    /// Split across the current rayon pool when the output is large enough to repay the hand-off
-    /// ([`params::PAR_GRAIN_BYTES`]); otherwise run on the calling thread.
+    /// Split across the current rayon pool when the output is large enough to repay the hand-off (2 MiB of output
+    /// or more); otherwise run on the calling thread.
     #[default]
     Auto,
     /// Always run on the calling thread, never touching the pool (lowest latency for small operators).
@@ -39,9 +49,20 @@ pub enum Parallelism {
 /// # Examples
 ///
 /// ```
-/// use strider_kernels::{ExecOptions, Isa, Parallelism};
+/// use strider::{DataType, ExecOptions, Isa, Parallelism, Slice1, TensorDesc};
+/// let t = TensorDesc::new(DataType::Float32, &[4, 1000])?;
+/// let op = Slice1::new(&t, &t, &[0, 0], &[4, 1000], &[1, -1])?;
+/// let (x, mut y) = (vec![0u8; 16000], vec![0u8; 16000]);
+///
+/// // On the calling thread only, with the portable code (e.g. to compare levels).
 /// let opts = ExecOptions::sequential().with_isa(Isa::Scalar);
 /// assert_eq!(opts.parallelism, Parallelism::Sequential);
+/// op.execute_with(&x, &mut y, &opts)?;
+///
+/// // Split across rayon's current pool from 64 KiB of output, regular stores.
+/// let opts = ExecOptions::default().with_parallelism(Parallelism::Grain(64 << 10)).with_streaming(false);
+/// op.execute_with(&x, &mut y, &opts)?;
+/// # Ok::<(), strider::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExecOptions {
@@ -51,8 +72,9 @@ pub struct ExecOptions {
     pub isa: Option<Isa>,
     /// Force non-temporal stores on or off (`None`: on when the bytes the walk touches — its output plus the input
     /// it actually reads — reach 1.5× the share of the last-level cache one thread of this machine can count on,
-    /// and rows are long enough; see [`params::STREAM_LLC_FRACTION`]). Streaming suits outputs that are not read again soon; turn it off when the
-    /// next step consumes the output right away.
+    /// and rows are long enough; see [`CacheSizes::stream_threshold`](crate::CacheSizes::stream_threshold)).
+    /// Streaming suits outputs that are not read again soon; turn it off when the next step consumes the output
+    /// right away.
     pub streaming: Option<bool>,
 }
 

@@ -24,7 +24,8 @@ pub struct Dim {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum ElementOp {
-    /// The element's `width` bytes are copied unchanged (one of [`Width::ALL`](crate::Width::ALL)).
+    /// The element's `width` bytes are copied unchanged (1, 2, 4, 8 or 16; wider elements come from widening short
+    /// contiguous rows).
     Copy {
         /// Bytes per element.
         width: usize,
@@ -184,13 +185,13 @@ impl Params {
 /// of the output. Offsets and strides are in bytes.
 ///
 /// The planner in `strider` produces plans in normal form (size-1 dimensions dropped, dimensions ordered by output
-/// stride, contiguous dimensions coalesced), but any plan is accepted by [`Walk::new`](crate::Walk::new), which
-/// checks it.
+/// stride, contiguous dimensions coalesced), but `strider-kernels` accepts any plan: `Walk::new` proves it safe
+/// or refuses it. An operator's plan is there to be inspected (`plan()` on every operator).
 ///
 /// # Examples
 ///
 /// ```
-/// use strider_kernels::{Dim, Plan};
+/// use strider::{Dim, Plan};
 /// let plan = Plan::copy(4, 16, 0, vec![Dim { extent: 5, in_stride: -4, out_stride: 4 }]);
 /// assert_eq!(plan.to_string(), "4-byte elements · [5: in -4, out 4] · base in 16 out 0");
 /// ```

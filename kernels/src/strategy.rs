@@ -13,6 +13,17 @@ use crate::walk::{Geometry, PlanError, Walk};
 use crate::width::Width;
 
 /// How the innermost dimension (the row) of a walk is moved; derived from its strategy.
+///
+/// # Examples
+///
+/// ```
+/// use strider::{DataType, Identity, RowKind, TensorDesc};
+/// // HWC → CHW of 3 channels: pixels deinterleaved into planes.
+/// let hwc = TensorDesc::nhwc(DataType::Uint8, [1, 3, 64, 64])?;
+/// let chw = TensorDesc::nchw(DataType::Uint8, [1, 3, 64, 64])?;
+/// assert_eq!(Identity::new(&hwc, &chw)?.row_kind(), RowKind::Deinterleave { planes: 3 });
+/// # Ok::<(), strider::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum RowKind {

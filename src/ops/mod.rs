@@ -64,6 +64,18 @@ macro_rules! operator_methods {
 
         #[doc = concat!("[`", stringify!($op), "::execute`] with explicit threading, instruction-set and store choices.")]
         ///
+        /// ```
+        /// # use strider::{DataType, Identity, TensorDesc};
+        /// use strider::{ExecOptions, Isa};
+        /// # let t = TensorDesc::new(DataType::Float32, &[64])?;
+        /// # let op = Identity::new(&t, &t)?;
+        /// # let (x, mut y) = (vec![0u8; 256], vec![0u8; 256]);
+        /// op.execute_with(&x, &mut y, &ExecOptions::sequential())?;                  // this thread only
+        /// op.execute_with(&x, &mut y, &ExecOptions::default().with_isa(Isa::Scalar))?; // portable code
+        /// op.execute_with(&x, &mut y, &ExecOptions::default().with_streaming(false))?; // keep the output cached
+        /// # Ok::<(), strider::Error>(())
+        /// ```
+        ///
         /// # Errors
         ///
         #[doc = concat!("As [`", stringify!($op), "::execute`], and [`Error::IsaUnavailable`] when `opts` forces an instruction set this CPU lacks.")]

@@ -29,6 +29,25 @@ pub(crate) use scalar::Scalar;
 
 /// An instruction-set level the kernels are compiled for. The best available one is picked at run time; tests and
 /// benchmarks can force any available level.
+///
+/// # Examples
+///
+/// ```
+/// use strider::{DataType, ExecOptions, Isa, Slice1, TensorDesc};
+/// println!("this CPU runs {} (of {:?})", Isa::best(), Isa::available());
+/// let t = TensorDesc::new(DataType::Uint8, &[300])?;
+/// let op = Slice1::new(&t, &t, &[0], &[300], &[-1])?;
+/// let x: Vec<u8> = (0..300).map(|i| i as u8).collect();
+/// // Every level gives the same bytes.
+/// let mut outputs = Vec::new();
+/// for isa in Isa::available() {
+///     let mut y = vec![0u8; 300];
+///     op.execute_with(&x, &mut y, &ExecOptions::default().with_isa(isa))?;
+///     outputs.push(y);
+/// }
+/// assert!(outputs.windows(2).all(|w| w[0] == w[1]));
+/// # Ok::<(), strider::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Isa {

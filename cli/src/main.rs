@@ -46,17 +46,17 @@ struct Slice1Args {
     input: PathBuf,
     /// Output .npy file (packed, C order), written atomically.
     output: PathBuf,
-    /// Window offsets, one per dimension (comma-separated).
-    #[arg(long, value_delimiter = ',', conflicts_with = "slice")]
+    /// Window offsets, one per dimension (comma-separated, unsigned).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true, value_parser = unsigned("offset"), conflicts_with = "slice")]
     window_offsets: Option<Vec<u32>>,
-    /// Window sizes, one per dimension.
-    #[arg(long, value_delimiter = ',', conflicts_with = "slice")]
+    /// Window sizes, one per dimension (unsigned).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true, value_parser = unsigned("size"), conflicts_with = "slice")]
     window_sizes: Option<Vec<u32>>,
     /// Window strides (signed, non-zero), one per dimension.
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true, conflicts_with = "slice")]
     window_strides: Option<Vec<i32>>,
     /// Output sizes, one per dimension (default: the most each window can copy).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true, value_parser = unsigned("output size"))]
     output_sizes: Option<Vec<u32>>,
     /// NumPy-style slice instead of the window arguments, e.g. "::2,10:20,::-1".
     #[arg(long, allow_hyphen_values = true)]
@@ -174,6 +174,18 @@ fn parse_isa(name: &str) -> Result<strider::Isa, String> {
     Ok(isa)
 }
 
+/// A parser of unsigned 32-bit window values that says so when given a negative one (instead of clap's tip about
+/// `--`, which does not apply).
+fn unsigned(what: &'static str) -> impl Fn(&str) -> Result<u32, String> + Clone {
+    move |s: &str| {
+        let t = s.trim();
+        if t.starts_with('-') {
+            return Err(format!("{what} {t} is negative: window {what}s are unsigned (a negative stride reverses)"));
+        }
+        t.parse::<u32>().map_err(|e| format!("{what} {t:?}: {e}"))
+    }
+}
+
 fn slice1(a: Slice1Args) -> Result<()> {
     let t = npy::read(&a.input)?;
     let dims = t.desc.sizes().to_vec();
@@ -194,6 +206,9 @@ fn slice1(a: Slice1Args) -> Result<()> {
                 }
             }
             if let Some(o) = &a.window_offsets {
+                if let Some(dim) = (0..rank).find(|&d| o[d] >= dims[d]) {
+                    bail!("--window-offsets: offset {} of dimension {dim} is beyond its size {}", o[dim], dims[dim]);
+                }
                 w.offsets.clone_from(o);
                 // default sizes: the rest of each dimension after the offset
                 w.sizes = dims.iter().zip(o).map(|(&d, &o)| d.saturating_sub(o)).collect();

@@ -95,6 +95,9 @@ fn data_type(dtype: &DType) -> Result<DataType> {
 ///
 /// An unreadable file, or anything [`parse`] rejects; the message names the file.
 pub fn read(path: &Path) -> Result<Tensor> {
+    if path.is_dir() {
+        bail!("{} is a directory, not a .npy file", path.display());
+    }
     let bytes = std::fs::read(path).with_context(|| format!("cannot open {}", path.display()))?;
     parse(&bytes).with_context(|| path.display().to_string())
 }
@@ -108,7 +111,14 @@ pub fn read(path: &Path) -> Result<Tensor> {
 /// Not a `.npy` file, an unsupported dtype (structured, complex, bool, strings), 0 or more than 8 dimensions, a size
 /// of 0 or beyond 32 bits, a tensor too large to describe, or data shorter or longer than the shape.
 pub fn parse(file: &[u8]) -> Result<Tensor> {
-    let npy = NpyFile::new(file).context("not a valid .npy file")?;
+    let npy = match NpyFile::new(file) {
+        Ok(npy) => npy,
+        // The reader runs out of bytes inside the header: say so rather than "failed to fill whole buffer".
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof && file.starts_with(b"\x93NUMPY") => {
+            bail!("the .npy header is truncated ({} bytes in all)", file.len())
+        }
+        Err(e) => return Err(anyhow!(e).context("not a valid .npy file")),
+    };
     let dt = data_type(&npy.dtype())?;
     let shape = npy.shape().to_vec();
     if shape.is_empty() || shape.len() > strider::MAX_RANK {
@@ -117,7 +127,9 @@ pub fn parse(file: &[u8]) -> Result<Tensor> {
     let mut sizes = Vec::with_capacity(shape.len());
     for (dim, &n) in shape.iter().enumerate() {
         match u32::try_from(n) {
-            Ok(0) => bail!("size of dimension {dim} is 0; every size must be at least 1"),
+            Ok(0) => bail!(
+                "size of dimension {dim} is 0: the array is empty, and DirectML tensors need every size to be at least 1"
+            ),
             Ok(n) => sizes.push(n),
             Err(_) => bail!("size {n} of dimension {dim} does not fit in 32 bits"),
         }

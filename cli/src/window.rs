@@ -82,7 +82,10 @@ fn item(spec: &str, len: u32, dim: usize) -> Result<(u32, u32, i32)> {
     let count =
         if step > 0 { (stop - start + step - 1).div_euclid(step) } else { (start - stop - step - 1).div_euclid(-step) };
     if count <= 0 {
-        bail!("--slice: {spec:?} selects no element of dimension {dim} (size {len}); windows must not be empty");
+        bail!(
+            "--slice: {spec:?} selects no element of dimension {dim} (size {len}); NumPy would give an empty array, but \
+             DirectML tensors need every size to be at least 1"
+        );
     }
     let span = (count - 1) * step.abs() + 1;
     let offset = if step > 0 { start } else { start - span + 1 };

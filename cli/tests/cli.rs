@@ -268,14 +268,35 @@ fn bad_input_gets_one_line_and_status_2() {
     header.extend_from_slice(dict.as_bytes());
     header.extend_from_slice(&[0u8; 16]);
     std::fs::write(&complex, header).unwrap();
+    // a header cut short, and an empty array
+    let short_header = p("short_header.npy");
+    std::fs::write(&short_header, &full[..40]).unwrap();
+    let empty = p("empty.npy");
+    write_npy(&empty, DataType::Uint8, &[3, 0, 2], &[], false);
     let inputs = [good.as_path(), corrupt.as_path(), truncated.as_path(), complex.as_path()];
+    let inputs = [&inputs[..], &[short_header.as_path(), empty.as_path()]].concat();
+    let inputs: [&Path; 6] = inputs.try_into().unwrap();
 
     let so = s(&out);
     fails(d, &inputs, &["slice1", &s(&p("missing.npy")), &so], "cannot open");
-    fails(d, &inputs, &["slice1", &s(d), &so], "");
+    fails(d, &inputs, &["slice1", &s(d), &so], "is a directory, not a .npy file");
     fails(d, &inputs, &["slice1", &s(&corrupt), &so], "not a valid .npy file");
     fails(d, &inputs, &["slice1", &s(&truncated), &so], "truncated");
     fails(d, &inputs, &["slice1", &s(&complex), &so], "unsupported dtype");
+    fails(d, &inputs, &["slice1", &s(&short_header), &so], "the .npy header is truncated");
+    fails(d, &inputs, &["slice1", &s(&empty), &so], "need every size to be at least 1");
+    fails(
+        d,
+        &inputs,
+        &["slice1", &s(&good), &so, "--window-offsets", "0,4"],
+        "offset 4 of dimension 1 is beyond its size 4",
+    );
+    fails(d, &inputs, &["slice1", &s(&good), &so, "--slice", "3:1"], "NumPy would give an empty array");
+    // A negative offset: clap's usage error (status 2), saying offsets are unsigned rather than suggesting `--`.
+    let out =
+        strider().args(["slice1", &s(&good), &so, "--window-offsets", "-1,0"]).assert().code(2).get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("window offsets are unsigned") && !err.contains("-- -1"), "{err}");
     fails(d, &inputs, &["slice1", &s(&good), &so, "--window-strides", "1,1,1"], "--window-strides has 3 values");
     fails(d, &inputs, &["slice1", &s(&good), &so, "--output-sizes", "2"], "--output-sizes has 1 values");
     fails(
@@ -291,7 +312,7 @@ fn bad_input_gets_one_line_and_status_2() {
     fails(d, &inputs, &["slice1", &s(&good), &s(&d.join("no/such/dir/out.npy"))], "cannot write");
     let image = p("image.npy");
     write_npy(&image, DataType::Uint8, &[4, 4, 3], &[0u8; 48], false);
-    let inputs = [good.as_path(), corrupt.as_path(), truncated.as_path(), complex.as_path(), image.as_path()];
+    let inputs = [&inputs[..], &[image.as_path()]].concat();
     let si = s(&image);
     fails(d, &inputs, &["normalize", &s(&good), &so], "has 2 dimensions");
     fails(d, &inputs, &["normalize", &s(&truncated), &so], "truncated");

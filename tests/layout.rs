@@ -10,9 +10,6 @@ use strider::{DataType, Error, Identity, Slice, TensorDesc};
 /// Runs `op` under every configuration and compares the whole output buffer (sentinel padding included).
 fn check_identity(input: &TensorDesc, output: &TensorDesc, salt: u64) {
     let op = Identity::new(input, output).unwrap();
-    if std::env::var("DBG").is_ok() {
-        eprintln!("CASE {input:?} -> {output:?}: {} {}", op.row_kind(), op.plan());
-    }
     let mut rng = common::rng(salt);
     let src = Buf::random(input.addressed_bytes() as usize, (salt % 5) as usize, &mut rng);
     let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
@@ -114,7 +111,8 @@ fn identity_materializes_broadcasts() {
 
 #[test]
 fn identity_spec_nhwc_example() {
-    // {1, 1, 3, 5} with packed NHWC strides {15, 1, 5, 1} holds the same 15 elements as packed NCHW
+    // The spec's example: {1, 1, 3, 5} with packed NHWC strides {15, 1, 5, 1}. With one channel NHWC and NCHW are
+    // the same layout, so the conversion is a plain copy.
     let nhwc = TensorDesc::with_strides(DataType::Float32, &[1, 1, 3, 5], &[15, 1, 5, 1]).unwrap();
     assert_eq!(nhwc, TensorDesc::nhwc(DataType::Float32, [1, 1, 3, 5]).unwrap());
     let nchw = TensorDesc::nchw(DataType::Float32, [1, 1, 3, 5]).unwrap();
@@ -123,6 +121,16 @@ fn identity_spec_nhwc_example() {
     let mut y = vec![0f32; 15];
     op.execute_typed(&x, &mut y).unwrap();
     assert_eq!(x, y);
+    // Three channels, where the layouts differ: element (c, h, w) of NHWC sits at 15h + 3w + c.
+    let nhwc = TensorDesc::nhwc(DataType::Float32, [1, 3, 3, 5]).unwrap();
+    assert_eq!(nhwc.strides(), &[45, 1, 15, 3]);
+    let nchw = TensorDesc::nchw(DataType::Float32, [1, 3, 3, 5]).unwrap();
+    let x: Vec<f32> = (0..45).map(|v| v as f32).collect();
+    let mut y = vec![0f32; 45];
+    Identity::new(&nhwc, &nchw).unwrap().execute_typed(&x, &mut y).unwrap();
+    for (c, h, w) in (0..3).flat_map(|c| (0..3).flat_map(move |h| (0..5).map(move |w| (c, h, w)))) {
+        assert_eq!(y[c * 15 + h * 5 + w], (15 * h + 3 * w + c) as f32, "c {c} h {h} w {w}");
+    }
     // and a real NHWC image: 2 channels, 2x3 pixels
     let nhwc = TensorDesc::nhwc(DataType::Uint8, [1, 2, 2, 3]).unwrap();
     let nchw = TensorDesc::nchw(DataType::Uint8, [1, 2, 2, 3]).unwrap();

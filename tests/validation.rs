@@ -233,7 +233,6 @@ fn unknown_data_type_names_are_errors() {
 fn forcing_a_missing_instruction_set_is_an_error() {
     let t = f32s(&[4]);
     let op = Slice1::new(&t, &t, &[0], &[4], &[1]).unwrap();
-    let mut tried = false;
     for isa in strider::Isa::ALL {
         let mut y = [0u8; 16];
         let r = op.execute_with(&[1; 16], &mut y, &strider::ExecOptions::default().with_isa(isa));
@@ -241,14 +240,35 @@ fn forcing_a_missing_instruction_set_is_an_error() {
             r.unwrap();
             assert_eq!(y, [1; 16]);
         } else {
-            tried = true;
             assert_eq!(r.unwrap_err(), Error::IsaUnavailable { isa });
             assert_eq!(y, [0; 16]);
         }
     }
-    if !tried {
-        eprintln!("note: every instruction set is available here; the IsaUnavailable path runs on other CPUs");
-    }
+    // The refusal path on any host: this test binary again, with every level above scalar made unavailable.
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "forcing_a_level_above_strider_max_isa_is_an_error", "--include-ignored", "--nocapture"])
+        .env("STRIDER_MAX_ISA", "scalar")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&child.stdout);
+    assert!(child.status.success() && out.contains("1 passed"), "{out}{}", String::from_utf8_lossy(&child.stderr));
+}
+
+/// Run by `forcing_a_missing_instruction_set_is_an_error` with `STRIDER_MAX_ISA=scalar` (ignored otherwise).
+#[test]
+#[ignore = "run in a child process with STRIDER_MAX_ISA=scalar"]
+fn forcing_a_level_above_strider_max_isa_is_an_error() {
+    assert_eq!(std::env::var("STRIDER_MAX_ISA").as_deref(), Ok("scalar"));
+    assert_eq!(strider::Isa::available(), [strider::Isa::Scalar]);
+    let t = f32s(&[4]);
+    let op = Slice1::new(&t, &t, &[0], &[4], &[1]).unwrap();
+    let mut y = [0u8; 16];
+    let e = op.execute_with(&[1; 16], &mut y, &strider::ExecOptions::default().with_isa(strider::Isa::V3)).unwrap_err();
+    assert_eq!(e, Error::IsaUnavailable { isa: strider::Isa::V3 });
+    says(&e, &["x86-64-v3", "not available on this CPU"]);
+    assert_eq!(y, [0; 16], "nothing written");
+    op.execute(&[1; 16], &mut y).unwrap(); // the default runs the portable level
+    assert_eq!(y, [1; 16]);
 }
 
 /// Sizes given in NHWC order to `TensorDesc::nhwc` (a common mistake) get a hint that sizes are always logical.

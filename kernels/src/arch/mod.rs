@@ -65,7 +65,7 @@ impl Isa {
     /// Every level, from the most portable to the widest.
     pub const ALL: [Isa; 4] = [Isa::Scalar, Isa::V3, Isa::V4, Isa::V4Vbmi];
 
-    /// Whether this CPU runs this level.
+    /// Whether this CPU runs this level (and `STRIDER_MAX_ISA`, when set to a level's name, allows it).
     pub fn is_available(self) -> bool {
         Level::of(self).is_some()
     }
@@ -559,6 +559,9 @@ pub(crate) trait Job {
 impl Level {
     /// The token for `isa`, if this CPU has it.
     pub(crate) fn of(isa: Isa) -> Option<Level> {
+        if max_isa().is_some_and(|max| isa > max) {
+            return None;
+        }
         match isa {
             Isa::Scalar => Some(Level::Scalar(Scalar)),
             #[cfg(target_arch = "x86_64")]
@@ -596,6 +599,17 @@ impl Level {
             Level::V4Vbmi(a) => job.run(a),
         }
     }
+}
+
+/// The widest level `STRIDER_MAX_ISA` allows (`scalar`, `v3`, `v4`, `v4-vbmi`), read once; `None` when unset or
+/// unrecognized. Levels above it count as unavailable, as on a CPU without them: to compare levels, to work around a
+/// CPU or virtual machine that misreports a feature, or to test the fallbacks.
+fn max_isa() -> Option<Isa> {
+    static MAX: OnceLock<Option<Isa>> = OnceLock::new();
+    *MAX.get_or_init(|| {
+        let name = std::env::var("STRIDER_MAX_ISA").ok()?;
+        Isa::ALL.into_iter().find(|i| i.name().eq_ignore_ascii_case(name.trim()))
+    })
 }
 
 #[cold]

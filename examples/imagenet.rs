@@ -73,7 +73,7 @@ fn main() -> Result<(), strider::Error> {
     }
     let (t_op, t_copy) = (median(t_op), median(t_copy));
     println!(
-        "normalize: {:.1} µs ({:.1} GB/s of output) · memcpy of the output bytes: {:.1} µs · ratio {:.2}",
+        "normalize: {:.1} µs ({:.1} GB/s of output) · memcpy of the output bytes: {:.1} µs · t/memcpy {:.2} (lower is better)",
         t_op.as_secs_f64() * 1e6,
         bytes as f64 / t_op.as_secs_f64() / 1e9,
         t_copy.as_secs_f64() * 1e6,

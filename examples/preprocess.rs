@@ -43,7 +43,7 @@ fn main() -> Result<(), strider::Error> {
         rayon_threads(),
         strider::Isa::best()
     );
-    println!("{:<28} {:>12} {:>10} {:>9} {:>9} {:>8}  plan", "job", "output", "time", "GB/s", "memcpy", "ratio");
+    println!("{:<28} {:>12} {:>10} {:>9} {:>9} {:>8}  plan", "job", "output", "time", "GB/s", "memcpy", "t/memcpy");
     for job in &jobs {
         let out_sizes: Vec<u32> = (0..3).map(|i| 1 + (job.sizes[i] - 1) / job.strides[i].unsigned_abs()).collect();
         let output = TensorDesc::new(DataType::Uint8, &out_sizes)?;
@@ -81,7 +81,9 @@ fn main() -> Result<(), strider::Error> {
             op.plan().in_width(),
         );
     }
-    println!("(time and memcpy: medians of 50 interleaved rounds; ratio = time / memcpy of the output bytes)");
+    println!(
+        "(time and memcpy: medians of 50 interleaved rounds; t/memcpy = time ÷ memcpy of the output bytes, lower is better)"
+    );
     Ok(())
 }
 

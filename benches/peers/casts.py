@@ -66,7 +66,7 @@ def main():
         row = {"name": c["name"], "bytes": c["output_bytes"]}
         for run in c["runs"]:
             row[f"strider_t{run['threads']}"] = run["ns_per_op"] / 1e3
-            row[f"limit_t{run['threads']}"] = run["ratio_to_limit"]
+            row[f"limit_t{run['threads']}"] = run["time_over_limit"]
         row["memcpy_t1"] = c["memcpy_ns"] / 1e3
         row["numpy"] = median_time(lambda: np.copyto(out, xin, casting="unsafe"), a.seconds) * 1e6
         if torch is not None:
@@ -81,13 +81,13 @@ def main():
             assert tout.dtype == tdt[dst_t]
         rows.append(row)
 
-    head = f"{'case':<42} {'bytes':>9} {'memcpy':>9} │ {'strider 1t':>10} {'×limit':>6} {'numpy':>9} {'torch 1t':>9} │ {'strider 2t':>10} {'×limit':>6} {'torch 2t':>9}"
+    head = f"{'case':<42} {'bytes':>9} {'memcpy':>9} │ {'strider 1t':>10} {'t/limit':>7} {'numpy':>9} {'torch 1t':>9} │ {'strider 2t':>10} {'t/limit':>7} {'torch 2t':>9}"
     print(head)
     for r in rows:
         print(f"{r['name']:<42} {r['bytes'] / 2**20:>7.1f}Mi {r['memcpy_t1']:>8.1f}µ │ {r['strider_t1']:>9.1f}µ {r['limit_t1']:>6.2f} "
               f"{r['numpy']:>8.1f}µ {r.get('torch_t1', float('nan')):>8.1f}µ │ {r['strider_t2']:>9.1f}µ {r['limit_t2']:>6.2f} "
               f"{r.get('torch_t2', float('nan')):>8.1f}µ")
-    print("times: medians per call (µs); ×limit: Strider ÷ a memcpy moving the bytes the cast must move (lower is better);"
+    print("times: medians per call (µs); t/limit: Strider's time ÷ a memcpy moving the bytes the cast must move (lower is better);"
           " numpy is single-threaded")
     if a.json:
         json.dump(rows, open(a.json, "w"), indent=1)

@@ -1,9 +1,9 @@
 //! `strider bench`: time a suite of operator workloads beside `memcpy`s of the same bytes.
 //!
 //! Two baselines per case and thread count, both measured in the same run:
-//! - `×memcpy`: time ÷ a one-thread `memcpy` of the output bytes (how the operator compares with copying its
+//! - `t/memcpy`: time ÷ a one-thread `memcpy` of the output bytes (how the operator compares with copying its
 //!   result);
-//! - `×limit`: time ÷ a `memcpy` with as many threads that moves the bytes the operator must move — the distinct
+//! - `t/limit`: time ÷ a `memcpy` with as many threads that moves the bytes the operator must move — the distinct
 //!   64-byte lines of the input it reads plus the bytes it writes, i.e. a copy of half that total between buffers
 //!   of that footprint. This is the physical floor on this machine: 1.00 means memory-speed.
 //!
@@ -19,7 +19,10 @@ use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use std::io::IsTerminal;
+
 use anyhow::{Context, Result, bail};
+
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -439,14 +442,14 @@ pub struct Run {
     pub threads: usize,
     pub ns_per_op: f64,
     pub gb_per_s: f64,
-    /// Time ÷ one-thread memcpy of the output bytes (lower is better).
-    pub ratio_to_memcpy: f64,
+    /// Time ÷ one-thread memcpy of the output bytes: below 1 is faster than memcpy (lower is better).
+    pub time_over_memcpy: f64,
     /// A memcpy of the output bytes with this many threads.
     pub memcpy_ns: f64,
     /// A memcpy with this many threads moving the bytes the operator must move.
     pub limit_ns: f64,
-    /// Time ÷ `limit_ns` (lower is better; 1.00 = at the memory system's speed).
-    pub ratio_to_limit: f64,
+    /// Time ÷ `limit_ns`: 1.00 = at the memory system's speed (lower is better).
+    pub time_over_limit: f64,
 }
 
 /// The results of one case.
@@ -581,7 +584,7 @@ pub enum Method {
     /// Rounds alternating the operator and the copies (robust to slow periods; each side sees the cache state the
     /// others leave).
     Interleaved,
-    /// Each side in its own tight loop, as the peer script (`bench/peers.py`) measures: warm caches, comparable
+    /// Each side in its own tight loop, as the peer scripts (`benches/peers/`) measure: warm caches, comparable
     /// absolute times. Three alternating blocks, median of the block medians.
     Tight,
 }
@@ -723,17 +726,27 @@ fn run_case(
                 threads,
                 ns_per_op: t * 1e9,
                 gb_per_s: bytes as f64 / t / 1e9,
-                ratio_to_memcpy: t / t_copy,
+                time_over_memcpy: t / t_copy,
                 memcpy_ns: memcpy * 1e9,
                 limit_ns: limit * 1e9,
-                ratio_to_limit: t / limit,
+                time_over_limit: t / limit,
             })
             .collect(),
     })
 }
 
-/// Runs the suite, printing progress on stderr.
-pub fn run(cases: &[Case], opts: &Options) -> Result<Report> {
+/// How the report was sampled, in one line.
+pub fn method_text(opts: &Options) -> String {
+    let how = match opts.method {
+        Method::Interleaved => "interleaved rounds (operator and copies alternate, 4 samples, first dropped)",
+        Method::Tight => "tight loops per side as the peer scripts (warm caches, median of 3 blocks)",
+    };
+    format!("{how}; {:.2} s per case and thread count", opts.seconds_per_case)
+}
+
+/// Runs the suite: a progress bar on stderr when it is a terminal; `row` is called with each case's result as it
+/// completes (the caller prints it, so that a log shows rows as they come).
+pub fn run(cases: &[Case], opts: &Options, row: &mut dyn FnMut(&CaseResult, &dyn Fn(&str))) -> Result<Report> {
     let selected: Vec<&Case> =
         cases.iter().filter(|c| opts.filter.as_ref().is_none_or(|f| c.name.contains(f.as_str()))).collect();
     if selected.is_empty() {
@@ -744,31 +757,34 @@ pub fn run(cases: &[Case], opts: &Options) -> Result<Report> {
         .iter()
         .map(|&t| Ok((t, rayon::ThreadPoolBuilder::new().num_threads(t).build()?)))
         .collect::<Result<Vec<_>>>()?;
-    let bar = ProgressBar::new((selected.len() * pools.len()) as u64);
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new((selected.len() * pools.len()) as u64)
+    } else {
+        ProgressBar::hidden()
+    };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} [{elapsed}, ~{eta} left]").expect("template"),
     );
     let mut out = Vec::new();
     for case in selected {
         bar.set_message(case.name.clone());
-        out.push(run_case(case, opts, &pools, &bar)?);
+        let result = run_case(case, opts, &pools, &bar)?;
+        // Printed above the bar on a terminal, straight through otherwise.
+        let print = |line: &str| {
+            if bar.is_hidden() {
+                println!("{line}");
+            } else {
+                bar.println(line);
+            }
+        };
+        row(&result, &print);
+        out.push(result);
     }
     bar.finish_and_clear();
     Ok(Report {
         strider_version: env!("CARGO_PKG_VERSION").into(),
         isa: opts.isa.unwrap_or_else(Isa::best).to_string(),
-        method: match opts.method {
-            Method::Interleaved => format!(
-                "rounds alternating operator and copies ({WARM} back-to-back samples each, the first dropped), \
-                 medians; {:.2} s per case and thread count",
-                opts.seconds_per_case
-            ),
-            Method::Tight => format!(
-                "tight loops per side as bench/peers.py (3 warm-up calls, batched samples, 3 alternating blocks, \
-                 median of block medians); {:.2} s per case and thread count",
-                opts.seconds_per_case
-            ),
-        },
+        method: method_text(opts),
         cases: out,
     })
 }
@@ -776,7 +792,7 @@ pub fn run(cases: &[Case], opts: &Options) -> Result<Report> {
 fn human_time(ns: f64) -> String {
     if ns < 1e4 {
         format!("{ns:.0} ns")
-    } else if ns < 1e7 {
+    } else if ns < 1e6 {
         format!("{:.1} µs", ns / 1e3)
     } else {
         format!("{:.2} ms", ns / 1e6)
@@ -793,40 +809,72 @@ fn human_bytes(b: u64) -> String {
     }
 }
 
-/// The report as a text table.
-pub fn table(r: &Report) -> String {
+/// Width of the case-name column; longer names get a line of their own.
+const NAME: usize = 30;
+
+/// The table's header lines for a run with these thread counts (at most 120 columns for two).
+pub fn header(r_isa: &str, method: &str, threads: &[usize]) -> String {
     let mut s = String::new();
-    let threads: Vec<usize> = r.cases.first().map(|c| c.runs.iter().map(|x| x.threads).collect()).unwrap_or_default();
-    s += &format!("strider {} · {} · {}\n", r.strider_version, r.isa, r.method);
-    s += "GB/s = output bytes / time. Ratios are times (lower is better): ×memcpy = time ÷ a one-thread memcpy of \
-          the output bytes; ×limit = time ÷ a memcpy with as many threads moving the bytes the operator must move \
-          (distinct input lines read + output bytes); 1.00 = memory speed. Nt memcpy = that many threads copying the \
-          output bytes.\n";
-    s += &format!("{:<48} {:>10} {:>10}", "case", "bytes", "memcpy");
-    for t in &threads {
-        s += &format!(
-            " │ {:>9} {:>7} {:>7} {:>7} {:>10}",
-            format!("{t}t time"),
-            "GB/s",
-            "×memcpy",
-            "×limit",
-            format!("{t}t memcpy")
-        );
-    }
-    s += "\n";
-    for c in &r.cases {
-        s += &format!("{:<48} {:>10} {:>10}", c.name, human_bytes(c.output_bytes), human_time(c.memcpy_ns));
-        for run in &c.runs {
-            s += &format!(
-                " │ {:>9} {:>7.1} {:>7.2} {:>7.2} {:>10}",
-                human_time(run.ns_per_op),
-                run.gb_per_s,
-                run.ratio_to_memcpy,
-                run.ratio_to_limit,
-                human_time(run.memcpy_ns)
-            );
-        }
-        s += "\n";
+    s += &format!("strider {} · {r_isa}\n{method}\n", env!("CARGO_PKG_VERSION"));
+    s += "GB/s = output bytes / time. t/memcpy = time ÷ a one-thread memcpy of the output bytes; t/limit = time ÷ a\n";
+    s += "memcpy (same threads) moving the bytes the operator must move. Both: lower is better, below 1 = faster.\n";
+    s += &format!("{:<NAME$} {:>9} {:>9}", "case", "output", "memcpy");
+    for t in threads {
+        s += &format!(" │ {:>8} {:>5} {:>8} {:>7}", format!("{t}t time"), "GB/s", "t/memcpy", "t/limit");
     }
     s
+}
+
+/// One case's line (two when its name is longer than the name column).
+pub fn row(c: &CaseResult) -> String {
+    let mut s = String::new();
+    let name = if c.name.chars().count() > NAME {
+        s += &c.name;
+        s += "\n";
+        String::new()
+    } else {
+        c.name.clone()
+    };
+    s += &format!("{name:<NAME$} {:>9} {:>9}", human_bytes(c.output_bytes), human_time(c.memcpy_ns));
+    for run in &c.runs {
+        s += &format!(
+            " │ {:>8} {:>5.1} {:>8.2} {:>7.2}",
+            human_time(run.ns_per_op),
+            run.gb_per_s,
+            run.time_over_memcpy,
+            run.time_over_limit
+        );
+    }
+    s
+}
+
+/// An output file of the bench, checked writable before the run: a temporary file in the target's directory,
+/// renamed over the target when written.
+pub struct Output {
+    path: std::path::PathBuf,
+    tmp: tempfile::NamedTempFile,
+}
+
+impl Output {
+    /// Creates the temporary file now (so that an unwritable place fails before a long run).
+    pub fn create(path: &std::path::Path) -> Result<Output> {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => std::path::Path::new("."),
+        };
+        let tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(Output { path: path.to_owned(), tmp })
+    }
+
+    /// Writes `bytes` and puts the file in place.
+    pub fn write(mut self, bytes: &[u8]) -> Result<()> {
+        use std::io::Write;
+        self.tmp.write_all(bytes).with_context(|| format!("cannot write {}", self.path.display()))?;
+        strider_cli::persist(self.tmp, &self.path)
+    }
+}
+
+/// The report as an SVG chart (see `plot.rs`).
+pub fn plot(report: &Report) -> Result<String> {
+    crate::plot::svg(report)
 }

@@ -4,3 +4,21 @@
 
 pub mod npy;
 pub mod window;
+
+/// Puts a completed temporary file in place of `path`, readable as a file created the usual way would be
+/// (temporary files are created private).
+///
+/// # Errors
+///
+/// When the rename or the permission change fails.
+pub fn persist(tmp: tempfile::NamedTempFile, path: &std::path::Path) -> anyhow::Result<()> {
+    let file = tmp.persist(path).map_err(|e| anyhow::anyhow!("cannot write {}: {}", path.display(), e.error))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o644))
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
+    drop(file);
+    Ok(())
+}

@@ -4,6 +4,7 @@
 
 mod bench;
 mod info;
+mod plot;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -136,8 +137,9 @@ impl Layout {
 }
 
 #[derive(Args)]
+#[command(after_help = SUITE_HELP)]
 struct BenchArgs {
-    /// "default" (the public workloads plus cache sweeps, embedded) or a JSON file of workloads.
+    /// "default" (the public workloads plus cache sweeps, embedded) or a JSON file of workloads (see below).
     #[arg(long, default_value = "default")]
     suite: String,
     /// Thread counts to run, comma-separated (default: 1 and all cores).
@@ -146,14 +148,18 @@ struct BenchArgs {
     /// Also write the results as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Also draw the results as an SVG chart in this file: the cache sweeps as GB/s against size beside memcpy,
+    /// and one bar per case for its time ÷ memcpy.
+    #[arg(long)]
+    plot: Option<PathBuf>,
     /// Only the cases whose name contains this text.
     #[arg(long)]
     filter: Option<String>,
     /// Time budget per case and thread count, in seconds.
     #[arg(long, default_value_t = 0.25)]
     seconds: f64,
-    /// How to sample: rounds alternating operator and memcpy, or each in its own tight loop as the peer script
-    /// does (for side-by-side comparisons with bench/peers.py).
+    /// How to sample: rounds alternating operator and memcpy, or each in its own tight loop as the peer scripts
+    /// do (for side-by-side comparisons: `python3 benches/peers/casts.py`, `benches/peers/normalize.py`).
     #[arg(long, value_enum, default_value_t = bench::Method::Interleaved)]
     method: bench::Method,
     /// Non-temporal stores: chosen per case from the cache sizes (auto), or forced on or off.
@@ -163,6 +169,23 @@ struct BenchArgs {
     #[arg(long, value_parser = parse_isa)]
     isa: Option<strider::Isa>,
 }
+
+/// The suite file format, for `strider bench --help`.
+const SUITE_HELP: &str = "SUITE FILES
+  A JSON list of cases; each has \"name\", \"dtype\" (f32, u8, FLOAT16, ...) and an \"op\" (default \"slice1\"):
+    slice1     \"input_sizes\", \"offsets\", \"window_sizes\", \"window_strides\" (signed), \"output_sizes\"
+    identity   \"sizes\"; optional \"scale\" and \"bias\" (numbers: DML_SCALE_BIAS)
+    cast       \"sizes\", \"output_dtype\"
+    normalize  the slice1 fields (the window defaults to the whole input), \"output_dtype\" (default f32),
+               \"channel_axis\", \"scale\" and \"bias\" (a number or one per channel)
+  Every op takes optional \"input_strides\" and \"output_strides\" (in elements; absent = packed). Unknown fields
+  are reported once and ignored. Example:
+    [{\"name\": \"hflip\", \"dtype\": \"u8\", \"input_sizes\": [1080, 1920, 3], \"offsets\": [0, 0, 0],
+      \"window_sizes\": [1080, 1920, 3], \"window_strides\": [1, -1, 1], \"output_sizes\": [1080, 1920, 3]}]
+
+PEERS
+  Run the same cases with numpy, torch, OpenCV and DALI beside Strider in one session:
+    python3 benches/peers/casts.py        python3 benches/peers/normalize.py [--setup]";
 
 fn parse_isa(name: &str) -> Result<strider::Isa, String> {
     let isa = strider::Isa::ALL.into_iter().find(|i| i.name() == name);
@@ -315,31 +338,39 @@ fn bench(a: BenchArgs) -> Result<()> {
         "default" => bench::default_suite(),
         path => bench::load_suite(std::path::Path::new(path))?,
     };
-    let threads = a.threads.unwrap_or_else(|| {
-        let all = std::thread::available_parallelism().map_or(1, |n| n.get());
-        if all > 1 { vec![1, all] } else { vec![1] }
-    });
+    if cases.is_empty() {
+        bail!("the suite {} holds no cases", a.suite);
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = a.threads.unwrap_or_else(|| if cores > 1 { vec![1, cores] } else { vec![1] });
     if threads.is_empty() || threads.contains(&0) {
         bail!("--threads needs counts of at least 1");
     }
-    if !(a.seconds > 0.0 && a.seconds.is_finite()) {
-        bail!("--seconds must be a positive number");
+    if let Some(&t) = threads.iter().find(|&&t| t > cores) {
+        eprintln!("strider: warning: --threads {t} exceeds the {cores} cores of this machine; its times will mislead");
     }
-    let report = bench::run(
-        &cases,
-        &bench::Options {
-            threads,
-            filter: a.filter,
-            seconds_per_case: a.seconds,
-            method: a.method,
-            streaming: a.streaming,
-            isa: a.isa,
-        },
-    )?;
-    print!("{}", bench::table(&report));
-    if let Some(path) = a.json {
-        let text = serde_json::to_string_pretty(&report)?;
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    if !(a.seconds > 0.0 && a.seconds.is_finite()) {
+        bail!("--seconds must be a positive number of seconds (got {})", a.seconds);
+    }
+    // Fail before a long run, not after it: the JSON and plot files go to writable places.
+    let json = a.json.as_deref().map(bench::Output::create).transpose()?;
+    let plot = a.plot.as_deref().map(bench::Output::create).transpose()?;
+    let opts = bench::Options {
+        threads: threads.clone(),
+        filter: a.filter,
+        seconds_per_case: a.seconds,
+        method: a.method,
+        streaming: a.streaming,
+        isa: a.isa,
+    };
+    let isa = a.isa.unwrap_or_else(strider::Isa::best).to_string();
+    println!("{}", bench::header(&isa, &bench::method_text(&opts), &threads));
+    let report = bench::run(&cases, &opts, &mut |c, print| print(&bench::row(c)))?;
+    if let Some(out) = json {
+        out.write(serde_json::to_string_pretty(&report)?.as_bytes())?;
+    }
+    if let Some(out) = plot {
+        out.write(bench::plot(&report)?.as_bytes())?;
     }
     Ok(())
 }

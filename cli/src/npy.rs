@@ -187,6 +187,5 @@ pub fn write(path: &Path, dt: DataType, sizes: &[u32], bytes: &[u8]) -> Result<(
         });
         out.flush().with_context(|| format!("cannot write {}", path.display()))?;
     }
-    tmp.persist(path).map_err(|e| anyhow!("cannot write {}: {}", path.display(), e.error))?;
-    Ok(())
+    crate::persist(tmp, path)
 }

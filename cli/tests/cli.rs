@@ -83,12 +83,57 @@ fn bench_prints_a_table_and_writes_json() {
         .stdout
         .clone();
     let text = String::from_utf8(out).unwrap();
-    assert!(text.contains("f32_dml_doc_example_1x1x4x4") && text.contains("×memcpy"), "{text}");
+    assert!(text.contains("f32_dml_doc_example_1x1x4x4") && text.contains("t/memcpy"), "{text}");
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let case = &report["cases"][0];
     assert_eq!(case["output_bytes"], 16);
     assert_eq!(case["runs"].as_array().unwrap().len(), 2);
-    assert!(case["runs"][0]["ratio_to_memcpy"].as_f64().unwrap() > 0.0);
+    assert!(case["runs"][0]["time_over_memcpy"].as_f64().unwrap() > 0.0);
+}
+
+/// `--plot` draws the sweeps and one bar per case; rows go out as they complete with stdout not a terminal; too
+/// many threads are warned about.
+#[test]
+fn bench_plots_and_streams_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("out.svg");
+    let more = std::thread::available_parallelism().map_or(1, |n| n.get()) + 1;
+    let threads = format!("1,{more}");
+    let out = strider()
+        .args(["bench", "--filter", "sweep_f32_contiguous_16KiB", "--threads", &threads, "--seconds", "0.01", "--plot"])
+        .arg(&svg)
+        .assert()
+        .success();
+    let o = out.get_output();
+    let (stdout, stderr) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(stderr.contains(&format!("--threads {more} exceeds")), "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines.iter().any(|l| l.starts_with("sweep_f32_contiguous_16KiB")), "{stdout}");
+    assert!(lines.iter().all(|l| l.chars().count() <= 120), "{stdout}");
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("Cache sweeps") && svg.contains("memcpy 1t"), "{svg}");
+}
+
+/// Problems with the bench's arguments are found before the run.
+#[test]
+fn bench_checks_its_arguments_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.json");
+    std::fs::write(&empty, "[]").unwrap();
+    let run = |args: &[&str]| {
+        let o = strider().args(args).assert().code(2).get_output().clone();
+        String::from_utf8(o.stderr).unwrap()
+    };
+    let e = run(&["bench", "--suite", empty.to_str().unwrap()]);
+    assert!(e.contains("holds no cases"), "{e}");
+    let e = run(&["bench", "--seconds", "0"]);
+    assert!(e.contains("--seconds must be a positive number"), "{e}");
+    let nowhere = dir.path().join("no/such/dir/out.json");
+    let t = std::time::Instant::now();
+    let e = run(&["bench", "--json", nowhere.to_str().unwrap()]);
+    assert!(e.contains("cannot write") && t.elapsed().as_secs() < 5, "{e}");
+    let e = run(&["bench", "--plot", nowhere.to_str().unwrap()]);
+    assert!(e.contains("cannot write"), "{e}");
 }
 
 #[test]

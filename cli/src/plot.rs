@@ -1,0 +1,144 @@
+//! `strider bench --plot`: the report as an SVG — the cache sweeps as GB/s against output size beside `memcpy`,
+//! and one bar per case for its time ÷ memcpy at each thread count.
+
+use anyhow::{Result, anyhow};
+use plotters::prelude::*;
+
+use crate::bench::{CaseResult, Report};
+
+const WIDTH: u32 = 1000;
+const SWEEP_HEIGHT: u32 = 420;
+/// Pixels per case in the bar chart.
+const BAR_ROW: u32 = 18;
+
+/// The SVG text of `report`'s charts.
+pub fn svg(report: &Report) -> Result<String> {
+    let bars_height = 80 + BAR_ROW * report.cases.len() as u32;
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (WIDTH, SWEEP_HEIGHT + bars_height)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let (top, bottom) = root.split_vertically(SWEEP_HEIGHT);
+        sweeps(&top, report)?;
+        bars(&bottom, report)?;
+        root.present().map_err(err)?;
+    }
+    Ok(out)
+}
+
+fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
+    anyhow!("cannot draw the plot: {e:?}")
+}
+
+/// The sweep cases (`sweep_<type>_<kind>_<size>`) grouped by kind: (output bytes, GB/s per thread count, memcpy GB/s).
+fn sweep_series(report: &Report) -> Vec<(String, Vec<&CaseResult>)> {
+    let mut kinds: Vec<(String, Vec<&CaseResult>)> = Vec::new();
+    for c in report.cases.iter().filter(|c| c.name.starts_with("sweep_")) {
+        let kind = c.name.rsplit_once('_').map_or(c.name.as_str(), |(k, _)| k).to_owned();
+        match kinds.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, v)) => v.push(c),
+            None => kinds.push((kind, vec![c])),
+        }
+    }
+    kinds
+}
+
+fn sweeps(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, report: &Report) -> Result<()> {
+    let series = sweep_series(report);
+    let cases: Vec<&CaseResult> = series.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+    if cases.is_empty() {
+        area.draw(&Text::new("(no sweep_* cases in this suite)", (20, 30), ("sans-serif", 16))).map_err(err)?;
+        return Ok(());
+    }
+    let kib = |c: &CaseResult| c.output_bytes as f64 / 1024.0;
+    let (lo, hi) = cases.iter().fold((f64::MAX, 0f64), |(lo, hi), c| (lo.min(kib(c)), hi.max(kib(c))));
+    let top =
+        cases.iter().flat_map(|c| c.runs.iter().map(|r| r.gb_per_s).chain([c.memcpy_gb_per_s])).fold(0f64, f64::max)
+            * 1.1;
+    let mut chart = ChartBuilder::on(area)
+        .caption("Cache sweeps: GB/s of output against output size", ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d((lo * 0.8..hi * 1.25).log_scale(), 0f64..top)
+        .map_err(err)?;
+    chart.configure_mesh().x_desc("output KiB").y_desc("GB/s").draw().map_err(err)?;
+    let threads: Vec<usize> = cases[0].runs.iter().map(|r| r.threads).collect();
+    let mut color = 0;
+    for (kind, v) in &series {
+        for (i, t) in threads.iter().enumerate() {
+            let style = Palette99::pick(color).stroke_width(2);
+            color += 1;
+            let points: Vec<(f64, f64)> = v.iter().map(|c| (kib(c), c.runs[i].gb_per_s)).collect();
+            chart
+                .draw_series(LineSeries::new(points, style))
+                .map_err(err)?
+                .label(format!("{} {t}t", kind.trim_start_matches("sweep_")))
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+        }
+    }
+    let memcpy: Vec<(f64, f64)> = series[0].1.iter().map(|c| (kib(c), c.memcpy_gb_per_s)).collect();
+    let dashed = BLACK.stroke_width(2);
+    chart
+        .draw_series(LineSeries::new(memcpy, dashed))
+        .map_err(err)?
+        .label("memcpy 1t")
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], dashed));
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(err)?;
+    Ok(())
+}
+
+fn bars(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, report: &Report) -> Result<()> {
+    let n = report.cases.len();
+    if n == 0 {
+        return Ok(());
+    }
+    let threads: Vec<usize> = report.cases[0].runs.iter().map(|r| r.threads).collect();
+    let top = report.cases.iter().flat_map(|c| c.runs.iter().map(|r| r.time_over_memcpy)).fold(1.0f64, f64::max);
+    let top = top.min(8.0) * 1.05; // far outliers are clipped at 8
+    let names: Vec<String> = report.cases.iter().map(|c| c.name.clone()).collect();
+    let mut chart = ChartBuilder::on(area)
+        .caption("time ÷ memcpy of the output bytes per case (lower is better; 1 = memcpy)", ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(30)
+        .y_label_area_size(330)
+        .build_cartesian_2d(0f64..top, 0f64..n as f64)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .y_labels(n)
+        .y_label_formatter(&|y| {
+            let i = *y as usize;
+            if (*y - i as f64).abs() < 1e-9 && i < names.len() { names[n - 1 - i].clone() } else { String::new() }
+        })
+        .draw()
+        .map_err(err)?;
+    let h = 0.8 / threads.len() as f64;
+    for (ti, t) in threads.iter().enumerate() {
+        let color = Palette99::pick(ti).filled();
+        chart
+            .draw_series(report.cases.iter().enumerate().map(|(i, c)| {
+                let y0 = (n - 1 - i) as f64 - 0.4 + ti as f64 * h;
+                Rectangle::new([(0.0, y0), (c.runs[ti].time_over_memcpy.min(top), y0 + h)], color)
+            }))
+            .map_err(err)?
+            .label(format!("{t} thread{}", if *t == 1 { "" } else { "s" }))
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color));
+    }
+    chart.draw_series(LineSeries::new([(1.0, -0.5), (1.0, n as f64 - 0.5)], BLACK.stroke_width(1))).map_err(err)?;
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::LowerRight)
+        .draw()
+        .map_err(err)?;
+    Ok(())
+}

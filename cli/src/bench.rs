@@ -735,6 +735,9 @@ fn run_case(
     })
 }
 
+/// Receives each case's result and a function that prints a line (above the progress bar, if any).
+pub type RowSink<'a> = dyn FnMut(&CaseResult, &dyn Fn(&str)) + 'a;
+
 /// How the report was sampled, in one line.
 pub fn method_text(opts: &Options) -> String {
     let how = match opts.method {
@@ -746,7 +749,7 @@ pub fn method_text(opts: &Options) -> String {
 
 /// Runs the suite: a progress bar on stderr when it is a terminal; `row` is called with each case's result as it
 /// completes (the caller prints it, so that a log shows rows as they come).
-pub fn run(cases: &[Case], opts: &Options, row: &mut dyn FnMut(&CaseResult, &dyn Fn(&str))) -> Result<Report> {
+pub fn run(cases: &[Case], opts: &Options, row: &mut RowSink<'_>) -> Result<Report> {
     let selected: Vec<&Case> =
         cases.iter().filter(|c| opts.filter.as_ref().is_none_or(|f| c.name.contains(f.as_str()))).collect();
     if selected.is_empty() {

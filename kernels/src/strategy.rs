@@ -212,14 +212,20 @@ impl Strategy {
             row_geometry(walk, iw, ow)?
         };
 
-        // Footprint: the bytes the walk touches — its output plus the input it actually reads. A row reading every
-        // k-th element pulls in up to a whole cache line per element; skipped outer slices cost nothing.
+        // Footprint: the bytes the walk touches — its output plus the input it actually reads. Input read with
+        // every k-th element as the densest step pulls in up to a whole cache line per element; a denser dimension
+        // elsewhere (the channels of a deinterleave, the rows of a transpose) reads the lines' other elements, so
+        // the densest input step over all dimensions decides; skipped outer slices cost nothing.
         let out_bytes = walk.bytes_written();
-        let (w, step) = (iw as isize, row.in_stride.unsigned_abs() as isize);
-        let amplification = if row.in_stride == 0 {
-            0
-        } else {
-            step.checked_div(w).unwrap_or(1).clamp(1, (64isize.checked_div(w).unwrap_or(1)).max(1)) as usize
+        let w = iw as isize;
+        let densest =
+            dims.iter().filter(|d| d.extent > 1 && d.in_stride != 0).map(|d| d.in_stride.unsigned_abs()).min();
+        let amplification = match densest {
+            None => 0, // every dimension broadcast: one element read
+            Some(step) => {
+                (step as isize).checked_div(w).unwrap_or(1).clamp(1, (64isize.checked_div(w).unwrap_or(1)).max(1))
+                    as usize
+            }
         };
         let read = walk.elements().saturating_mul(iw).saturating_mul(amplification);
         let footprint = out_bytes.saturating_add(read);

@@ -1,6 +1,6 @@
 //! The checks behind Strider's fuzz targets, as plain functions of the fuzzer's bytes: the libFuzzer targets in
 //! `fuzz_targets/` call them, and `tests/replay.rs` runs them over the committed corpus and every reproducer on
-//! stable Rust, so `cargo test` replays what the fuzzers found.
+//! stable Rust, so `cargo test --workspace` replays what the fuzzers found.
 //!
 //! Each check decodes a case from the bytes, runs the public API, and panics (a fuzzer finding) when the library
 //! panics, returns a wrong result, writes outside its output, or breaks its own contract. References are written

@@ -1,7 +1,7 @@
 //! The fuzz checks as property tests over random inputs: every public constructor and `execute` of `strider`
 //! (Slice1, Slice, Identity with and without scale/bias and in place, Cast, Normalize), every safe entry of `strider-kernels`
 //! (`Program::new`/`run`/`run_in_place` on arbitrary plans, `find_overlap`, `ElementOp::apply_one`) and the CLI's
-//! parsers either refuse an input cleanly or give the reference's result — never a panic. `cargo test` runs them
+//! parsers either refuse an input cleanly or give the reference's result — never a panic. `cargo test --workspace` runs them
 //! with overflow checks (the dev profile); `.ci/run` runs them again in release.
 
 use proptest::prelude::*;

@@ -1,5 +1,5 @@
 //! Replays every committed input of every fuzz target (`fuzz/corpus/<target>/` and the reproducers in
-//! `fuzz/regressions/<target>/`) through the same checks the fuzzers run, on stable Rust, as part of `cargo test`.
+//! `fuzz/regressions/<target>/`) through the same checks the fuzzers run, on stable Rust, as part of `cargo test --workspace`.
 
 use std::path::Path;
 

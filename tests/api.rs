@@ -48,3 +48,31 @@ fn plans_display_their_dimensions() {
         "3-byte elements · [1080: in 5760, out 5760] [1920: in -3, out 3] · base in 5757 out 0"
     );
 }
+
+/// An operator called from inside a caller's rayon `par_iter` splits its own large outputs into the same pool
+/// (work stealing): every result is right, nothing deadlocks, on pools of 1, 2 and 7 threads.
+#[test]
+fn nested_inside_a_callers_par_iter() {
+    use rayon::prelude::*;
+    let input = TensorDesc::new(DataType::Float32, &[1024, 1024]).unwrap(); // 4 MiB: split by default
+    let op = Slice1::new(&input, &input, &[0, 0], &[1024, 1024], &[-1, 1]).unwrap();
+    let x: Vec<f32> = (0..1024 * 1024).map(|v| v as f32).collect();
+    for threads in [1, 2, 7] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let outputs: Vec<Vec<f32>> = pool.install(|| {
+            (0..6)
+                .into_par_iter()
+                .map(|_| {
+                    let mut y = vec![0f32; 1024 * 1024];
+                    op.execute_typed(&x, &mut y).unwrap();
+                    y
+                })
+                .collect()
+        });
+        for y in outputs {
+            for r in [0usize, 1, 511, 1023] {
+                assert_eq!(y[r * 1024..r * 1024 + 4], x[(1023 - r) * 1024..(1023 - r) * 1024 + 4], "{threads} threads");
+            }
+        }
+    }
+}

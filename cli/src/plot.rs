@@ -3,6 +3,7 @@
 
 use anyhow::{Result, anyhow};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::bench::{CaseResult, Report};
 
@@ -10,6 +11,8 @@ const WIDTH: u32 = 1000;
 const SWEEP_HEIGHT: u32 = 420;
 /// Pixels per case in the bar chart.
 const BAR_ROW: u32 = 18;
+/// Bars longer than this many memcpy times are clipped (their value is written at the edge).
+const CLIP: f64 = 6.0;
 
 /// The SVG text of `report`'s charts.
 pub fn svg(report: &Report) -> Result<String> {
@@ -62,7 +65,7 @@ fn sweeps(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, report: &R
         .y_label_area_size(50)
         .build_cartesian_2d((lo * 0.8..hi * 1.25).log_scale(), 0f64..top)
         .map_err(err)?;
-    chart.configure_mesh().x_desc("output KiB").y_desc("GB/s").draw().map_err(err)?;
+    chart.configure_mesh().x_desc("output KiB").y_desc("GB/s").x_max_light_lines(1).draw().map_err(err)?;
     let threads: Vec<usize> = cases[0].runs.iter().map(|r| r.threads).collect();
     let mut color = 0;
     for (kind, v) in &series {
@@ -101,26 +104,24 @@ fn bars(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, report: &Rep
     }
     let threads: Vec<usize> = report.cases[0].runs.iter().map(|r| r.threads).collect();
     let top = report.cases.iter().flat_map(|c| c.runs.iter().map(|r| r.time_over_memcpy)).fold(1.0f64, f64::max);
-    let top = top.min(8.0) * 1.05; // far outliers are clipped at 8
-    let names: Vec<String> = report.cases.iter().map(|c| c.name.clone()).collect();
+    let top = top.min(CLIP) * 1.05; // far outliers are clipped, their value written beside the bar
     let mut chart = ChartBuilder::on(area)
         .caption("time ÷ memcpy of the output bytes per case (lower is better; 1 = memcpy)", ("sans-serif", 18))
         .margin(12)
         .x_label_area_size(30)
         .y_label_area_size(330)
-        .build_cartesian_2d(0f64..top, 0f64..n as f64)
+        .build_cartesian_2d(0f64..top, -0.5f64..n as f64 - 0.5)
         .map_err(err)?;
-    chart
-        .configure_mesh()
-        .disable_y_mesh()
-        .y_labels(n)
-        .y_label_formatter(&|y| {
-            let i = *y as usize;
-            if (*y - i as f64).abs() < 1e-9 && i < names.len() { names[n - 1 - i].clone() } else { String::new() }
-        })
-        .draw()
-        .map_err(err)?;
+    chart.configure_mesh().disable_y_mesh().y_labels(0).x_max_light_lines(1).draw().map_err(err)?;
+    // One name per case, right-aligned beside its bars (the mesh's own labels would skip some).
+    let label = ("sans-serif", 12).into_font().color(&BLACK).pos(Pos::new(HPos::Right, VPos::Center));
+    let (bx, by) = area.get_base_pixel(); // the chart maps to backend pixels, the area draws relative to itself
+    for (i, c) in report.cases.iter().enumerate() {
+        let (x, y) = chart.backend_coord(&(0.0, (n - 1 - i) as f64));
+        area.draw(&Text::new(c.name.clone(), (x - bx - 6, y - by), label.clone())).map_err(err)?;
+    }
     let h = 0.8 / threads.len() as f64;
+    let value = ("sans-serif", 11).into_font().color(&BLACK).pos(Pos::new(HPos::Right, VPos::Center));
     for (ti, t) in threads.iter().enumerate() {
         let color = Palette99::pick(ti).filled();
         chart
@@ -131,6 +132,14 @@ fn bars(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, report: &Rep
             .map_err(err)?
             .label(format!("{t} thread{}", if *t == 1 { "" } else { "s" }))
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color));
+        chart
+            .draw_series(report.cases.iter().enumerate().filter(|(_, c)| c.runs[ti].time_over_memcpy > top).map(
+                |(i, c)| {
+                    let y = (n - 1 - i) as f64 - 0.4 + (ti as f64 + 0.5) * h;
+                    Text::new(format!("{:.1}", c.runs[ti].time_over_memcpy), (top * 0.99, y), value.clone())
+                },
+            ))
+            .map_err(err)?;
     }
     chart.draw_series(LineSeries::new([(1.0, -0.5), (1.0, n as f64 - 0.5)], BLACK.stroke_width(1))).map_err(err)?;
     chart

@@ -9,6 +9,8 @@ macro_rules! operator_methods {
 
         #[doc = concat!("[`", stringify!($op), "::execute`] over typed slices; `T` must be the operator's data type (`f32` for `FLOAT32`, [`half::f16`] for `FLOAT16`, …).")]
         ///
+        /// Typed slices are aligned to their element; data at any byte offset goes through the byte API (`execute`).
+        ///
         /// # Errors
         ///
         #[doc = concat!("[`Error::ElementTypeMismatch`] when `T` is another data type; otherwise as [`", stringify!($op), "::execute`].")]
@@ -29,6 +31,8 @@ macro_rules! operator_methods {
         operator_methods!($op);
 
         #[doc = concat!("[`", stringify!($op), "::execute`] over typed slices: `I` must be the input's data type and `O` the output's (`f32` for `FLOAT32`, [`half::f16`] for `FLOAT16`, …).")]
+        ///
+        /// Typed slices are aligned to their element; data at any byte offset goes through the byte API (`execute`).
         ///
         /// # Errors
         ///

@@ -326,14 +326,8 @@ impl Rows for Staged<'_> {
         out_step: isize,
         aux_step: isize,
     ) {
-        let (mut s, mut d, mut x) = (src, dst, aux);
-        for _ in 0..count {
-            // SAFETY: each row of the run is in bounds (Rows contract).
-            unsafe { self.span(s, d, x, self.row.len) };
-            s = s.wrapping_offset(in_step);
-            d = d.wrapping_offset(out_step);
-            x = x.wrapping_offset(aux_step);
-        }
+        // SAFETY: each row of the run is in bounds (Rows contract).
+        unsafe { span_by_span(self, src, dst, aux, count, (in_step, out_step, aux_step), self.row.len) }
     }
 
     unsafe fn span(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize) {
@@ -425,14 +419,8 @@ impl Rows for StagedTranspose {
         out_step: isize,
         aux_step: isize,
     ) {
-        let (mut s, mut d, mut x) = (src, dst, aux);
-        for _ in 0..count {
-            // SAFETY: each row (block) of the run is in bounds (Rows contract).
-            unsafe { self.span(s, d, x, self.len) };
-            s = s.wrapping_offset(in_step);
-            d = d.wrapping_offset(out_step);
-            x = x.wrapping_offset(aux_step);
-        }
+        // SAFETY: each row of the run is in bounds (Rows contract).
+        unsafe { span_by_span(self, src, dst, aux, count, (in_step, out_step, aux_step), self.len) }
     }
 
     unsafe fn span(&self, src: *const u8, dst: *mut u8, aux: *const u8, nj: usize) {
@@ -610,14 +598,8 @@ impl Rows for StagedPlanar<'_> {
             }
             return;
         }
-        let (mut s, mut d, mut x) = (src, dst, aux);
-        for _ in 0..count {
-            // SAFETY: each row of the run is in bounds (Rows contract).
-            unsafe { self.span(s, d, x, self.len) };
-            s = s.wrapping_offset(in_step);
-            d = d.wrapping_offset(out_step);
-            x = x.wrapping_offset(aux_step);
-        }
+        // SAFETY: each row of the run is in bounds (Rows contract).
+        unsafe { span_by_span(self, src, dst, aux, count, (in_step, out_step, aux_step), self.len) }
     }
 
     unsafe fn span(&self, src: *const u8, dst: *mut u8, aux: *const u8, n: usize) {
@@ -643,6 +625,31 @@ impl Rows for StagedPlanar<'_> {
             }
             self.buffered(src, dst, aux, done, n);
         }
+    }
+}
+
+/// Runs `count` rows of `len` elements through `rows.span`, one at a time; row `r` starts `r` steps (input,
+/// output, parameters) after the first.
+///
+/// # Safety
+///
+/// As [`Rows::rows`].
+unsafe fn span_by_span(
+    rows: &dyn Rows,
+    src: *const u8,
+    dst: *mut u8,
+    aux: *const u8,
+    count: usize,
+    (in_step, out_step, aux_step): (isize, isize, isize),
+    len: usize,
+) {
+    let (mut s, mut d, mut x) = (src, dst, aux);
+    for _ in 0..count {
+        // SAFETY: each row of the run is in bounds (contract).
+        unsafe { rows.span(s, d, x, len) };
+        s = s.wrapping_offset(in_step);
+        d = d.wrapping_offset(out_step);
+        x = x.wrapping_offset(aux_step);
     }
 }
 

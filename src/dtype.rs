@@ -96,6 +96,51 @@ impl DataType {
         }
     }
 
+    /// The value of this type in DirectML's `DML_TENSOR_DATA_TYPE` enum (`FLOAT32` 1, `FLOAT16` 2, `UINT32` 3,
+    /// `UINT16` 4, `UINT8` 5, `INT32` 6, `INT16` 7, `INT8` 8, `FLOAT64` 9, `UINT64` 10, `INT64` 11).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use strider::DataType;
+    /// assert_eq!(DataType::Uint8.dml_value(), 5);
+    /// assert_eq!(DataType::from_dml_value(1), Some(DataType::Float32));
+    /// assert_eq!(DataType::from_dml_value(0), None); // DML_TENSOR_DATA_TYPE_UNKNOWN
+    /// ```
+    pub const fn dml_value(self) -> u32 {
+        match self {
+            DataType::Float32 => 1,
+            DataType::Float16 => 2,
+            DataType::Uint32 => 3,
+            DataType::Uint16 => 4,
+            DataType::Uint8 => 5,
+            DataType::Int32 => 6,
+            DataType::Int16 => 7,
+            DataType::Int8 => 8,
+            DataType::Float64 => 9,
+            DataType::Uint64 => 10,
+            DataType::Int64 => 11,
+        }
+    }
+
+    /// The type of a `DML_TENSOR_DATA_TYPE` value, or `None` for `UNKNOWN` (0) and values DirectML does not define.
+    pub const fn from_dml_value(value: u32) -> Option<DataType> {
+        Some(match value {
+            1 => DataType::Float32,
+            2 => DataType::Float16,
+            3 => DataType::Uint32,
+            4 => DataType::Uint16,
+            5 => DataType::Uint8,
+            6 => DataType::Int32,
+            7 => DataType::Int16,
+            8 => DataType::Int8,
+            9 => DataType::Float64,
+            10 => DataType::Uint64,
+            11 => DataType::Int64,
+            _ => return None,
+        })
+    }
+
     /// The DirectML name without its prefix: `FLOAT32`, `UINT8`, ….
     pub const fn dml_name(self) -> &'static str {
         match self {

@@ -1,0 +1,370 @@
+//! Strider's C ABI: DirectML-shaped operator descriptions run on the CPU.
+//!
+//! The interface is `include/strider.h` (generated from this crate by cbindgen; `tests/header.rs` checks the
+//! committed copy is fresh) and `include/strider_dml.h`, which gives C and C++ programs DirectML's own names for
+//! the same types. Layers: `types` (the C structs and constants) → `read` (C descriptions into validated Rust
+//! operators) → this file (the exported functions: NULL checks, buffers, threads, errors, and `catch_unwind` so that
+//! no panic crosses the boundary).
+
+mod read;
+mod types;
+
+use core::ffi::{c_char, c_void};
+use std::cell::RefCell;
+use std::ffi::CString;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, Mutex};
+
+#[cfg(test)]
+use strider_core::DataType;
+use strider_core::{ExecOptions, Isa, Parallelism};
+
+use crate::read::{Failure, Op};
+pub use crate::types::*;
+
+/// An operator, validated and planned: create it once, execute it many times, from any number of threads at once.
+pub struct StriderOperator {
+    op: Op,
+}
+
+thread_local! {
+    /// This thread's last error message (empty when the last call succeeded).
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+fn set_last_error(message: &str) {
+    let text = CString::new(message.replace('\0', "")).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = text);
+}
+
+/// Empties this thread's last error; allocates nothing when it is already empty (the common, successful case).
+fn clear_last_error() {
+    LAST_ERROR.with(|e| {
+        if let Ok(mut e) = e.try_borrow_mut()
+            && !e.as_bytes().is_empty()
+        {
+            *e = CString::default();
+        }
+    });
+}
+
+/// Runs `f`, records its failure (or panic) as this thread's last error, and turns it into a status.
+fn guard(f: impl FnOnce() -> Result<(), Failure>) -> StriderStatus {
+    clear_last_error();
+    let failure = match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => return StriderStatus::STRIDER_OK,
+        Ok(Err(failure)) => failure,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_owned());
+            Failure {
+                status: StriderStatus::STRIDER_INTERNAL,
+                message: format!("internal error in strider (please report it): {what}"),
+            }
+        }
+    };
+    set_last_error(&failure.message);
+    failure.status
+}
+
+/// Validates `desc` and plans the operator it describes; on success stores a new operator in `*out` (free it with
+/// `strider_operator_destroy`). On failure `*out` is set to NULL (when `out` is not NULL) and the status says why:
+/// `STRIDER_INVALID_ARGUMENT` for a NULL pointer, an unknown operator or tensor type, a `DimensionCount` outside 1..8,
+/// a `TotalTensorSizeInBytes` of 0 or below `strider_calc_buffer_tensor_size`, a `GuaranteedBaseOffsetAlignment`
+/// that is not 0 or a power of two of at least the element size, or any rule of the operator; `STRIDER_UNSUPPORTED`
+/// for a data type the operator does not take (`ScaleBias` on integer tensors).
+///
+/// # Safety
+///
+/// `desc` is NULL or points to a `StriderOperatorDesc` whose `Desc` is NULL or points to the struct its `Type`
+/// names; every pointer in it is NULL or points to what its field documents (`DimensionCount` values for arrays).
+/// `out` is NULL or writable. Nothing is retained: the descriptions may be freed when the call returns.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strider_operator_create(
+    desc: *const StriderOperatorDesc,
+    out: *mut *mut StriderOperator,
+) -> StriderStatus {
+    if !out.is_null() {
+        // SAFETY: `out` is non-NULL and writable (caller's contract).
+        unsafe { out.write(core::ptr::null_mut()) };
+    }
+    guard(|| {
+        if out.is_null() {
+            return Err(Failure::invalid("out is NULL".to_owned()));
+        }
+        // SAFETY: `desc` is NULL or valid as this function's contract says; `read::operator` checks NULLs.
+        let op = unsafe { read::operator(desc)? };
+        let raw = Box::into_raw(Box::new(StriderOperator { op }));
+        // SAFETY: `out` is non-NULL and writable (caller's contract).
+        unsafe { out.write(raw) };
+        Ok(())
+    })
+}
+
+/// Runs `op` from `input` into `output` with default options (see `strider_operator_execute_with`).
+///
+/// # Safety
+///
+/// As `strider_operator_execute_with`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strider_operator_execute(
+    op: *const StriderOperator,
+    input: *const c_void,
+    input_bytes: usize,
+    output: *mut c_void,
+    output_bytes: usize,
+) -> StriderStatus {
+    // SAFETY: forwarded under the same contract.
+    unsafe { strider_operator_execute_with(op, input, input_bytes, output, output_bytes, core::ptr::null()) }
+}
+
+/// Runs `op` from `input` (`input_bytes` long) into `output` (`output_bytes` long). Buffers may have any alignment
+/// their tensors' `GuaranteedBaseOffsetAlignment` allows, and must hold the tensors' `TotalTensorSizeInBytes`
+/// (else `STRIDER_BUFFER_TOO_SMALL`). They must not overlap, except that an `ELEMENT_WISE_IDENTITY` whose input and
+/// output have the same strides runs in place when `input == output`. Output bytes no output element addresses
+/// (padding) are never written; on any failure nothing is written. `options` may be NULL (defaults).
+///
+/// # Safety
+///
+/// `op` is NULL or an operator from `strider_operator_create` not yet destroyed. `input` is NULL or readable for
+/// `input_bytes` bytes, `output` NULL or writable for `output_bytes` bytes, and no other thread writes them during
+/// the call. `options` is NULL or readable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strider_operator_execute_with(
+    op: *const StriderOperator,
+    input: *const c_void,
+    input_bytes: usize,
+    output: *mut c_void,
+    output_bytes: usize,
+    options: *const StriderExecuteOptions,
+) -> StriderStatus {
+    guard(|| {
+        // SAFETY: `op` is NULL or a live operator (caller's contract).
+        let op = &unsafe { op.as_ref() }.ok_or_else(|| Failure::invalid("op is NULL".to_owned()))?.op;
+        // SAFETY: `options` is NULL or readable (caller's contract).
+        let options = unsafe { options.as_ref() }.copied().unwrap_or_default();
+        let (opts, pool) = exec_options(&options)?;
+        if input.is_null() {
+            return Err(Failure::invalid("input is NULL".to_owned()));
+        }
+        if output.is_null() {
+            return Err(Failure::invalid("output is NULL".to_owned()));
+        }
+        for (name, bytes) in [("input_bytes", input_bytes), ("output_bytes", output_bytes)] {
+            if bytes > isize::MAX as usize {
+                return Err(Failure::invalid(format!("{name} is {bytes}, more than any buffer can hold")));
+            }
+        }
+        let (i0, o0) = (input as usize, output as usize);
+        let disjoint = i0.saturating_add(input_bytes) <= o0 || o0.saturating_add(output_bytes) <= i0;
+        // Overlapping buffers are one buffer run in place, which only an identity can do.
+        let in_place = match op {
+            _ if disjoint => None,
+            Op::Identity(identity) if i0 == o0 => Some(identity),
+            _ => {
+                return Err(Failure::invalid(format!(
+                    "the input buffer ({input_bytes} bytes at {i0:#x}) and the output buffer ({output_bytes} bytes \
+                     at {o0:#x}) overlap; only an ELEMENT_WISE_IDENTITY runs in place, with input == output"
+                )));
+            }
+        };
+        let result = match in_place {
+            None => {
+                // SAFETY: `input` is readable for `input_bytes` bytes and `output` writable for `output_bytes`
+                // bytes (caller's contract), both non-NULL and at most isize::MAX long, and the ranges are
+                // disjoint, so the shared and the mutable slice do not alias.
+                let (src, dst) = unsafe {
+                    (
+                        core::slice::from_raw_parts(input.cast::<u8>(), input_bytes),
+                        core::slice::from_raw_parts_mut(output.cast::<u8>(), output_bytes),
+                    )
+                };
+                in_pool(pool, || op.execute(src, dst, &opts))
+            }
+            Some(identity) => {
+                // SAFETY: `input == output`: one buffer, readable for `input_bytes` and writable for
+                // `output_bytes` bytes, so valid for the larger; no other slice of it exists during the call.
+                let buffer =
+                    unsafe { core::slice::from_raw_parts_mut(output.cast::<u8>(), input_bytes.max(output_bytes)) };
+                in_pool(pool, || identity.execute_in_place_with(buffer, &opts))
+            }
+        };
+        result.map_err(|e| Failure::from_error(op.name(), e))
+    })
+}
+
+/// Runs `f` in `pool`, or on the calling thread (which splits work across the shared pool) without one.
+fn in_pool<R: Send>(pool: Option<Arc<rayon::ThreadPool>>, f: impl FnOnce() -> R + Send) -> R {
+    match pool {
+        Some(pool) => pool.install(f),
+        None => f(),
+    }
+}
+
+/// The Rust options and the pool that `options` ask for.
+fn exec_options(options: &StriderExecuteOptions) -> Result<(ExecOptions, Option<Arc<rayon::ThreadPool>>), Failure> {
+    let isa = match options.Isa {
+        STRIDER_ISA_BEST => None,
+        STRIDER_ISA_SCALAR => Some(Isa::Scalar),
+        STRIDER_ISA_AVX2 => Some(Isa::V3),
+        STRIDER_ISA_AVX512 => Some(Isa::V4),
+        STRIDER_ISA_AVX512_VBMI => Some(Isa::V4Vbmi),
+        other => {
+            return Err(Failure::invalid(format!(
+                "options->Isa is {other}; it must be a STRIDER_ISA_* value from 0 to {STRIDER_ISA_AVX512_VBMI}"
+            )));
+        }
+    };
+    let mut opts = ExecOptions { isa, ..ExecOptions::default() };
+    let pool = match options.Threads {
+        0 => None,
+        1 => {
+            opts.parallelism = Parallelism::Sequential;
+            None
+        }
+        n if n <= STRIDER_MAX_THREADS => Some(pool(n)?),
+        n => {
+            return Err(Failure::invalid(format!(
+                "options->Threads is {n}; it must be 0 (Strider's shared pool) to STRIDER_MAX_THREADS \
+                 ({STRIDER_MAX_THREADS})"
+            )));
+        }
+    };
+    Ok((opts, pool))
+}
+
+/// A pool of `threads` threads, built on first use and kept for every later call that asks for that many.
+fn pool(threads: u32) -> Result<Arc<rayon::ThreadPool>, Failure> {
+    static POOLS: Mutex<Vec<(u32, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    let mut pools = POOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Ok(Arc::clone(pool));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads as usize)
+        .thread_name(|i| format!("strider-{i}"))
+        .build()
+        .map_err(|e| Failure {
+            status: StriderStatus::STRIDER_INTERNAL,
+            message: format!("could not start a pool of {threads} threads: {e}"),
+        })?;
+    let pool = Arc::new(pool);
+    pools.push((threads, Arc::clone(&pool)));
+    Ok(pool)
+}
+
+/// Frees an operator. NULL is a no-op.
+///
+/// # Safety
+///
+/// `op` is NULL or an operator from `strider_operator_create` not yet destroyed, which no other thread is using.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strider_operator_destroy(op: *mut StriderOperator) {
+    if !op.is_null() {
+        // SAFETY: `op` came from `Box::into_raw` in `strider_operator_create` and is destroyed once (caller's
+        // contract). Dropping an operator does not panic (it frees memory only).
+        drop(unsafe { Box::from_raw(op) });
+    }
+}
+
+/// `DMLCalcBufferTensorSize`: the least `TotalTensorSizeInBytes` of a tensor (the bytes through its last element,
+/// rounded up to a multiple of 4). `strides` may be NULL (packed). Returns 0 for an invalid description, with a
+/// message for `strider_last_error_message`.
+///
+/// # Safety
+///
+/// `sizes` and `strides` are NULL or point to `dimension_count` values.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strider_calc_buffer_tensor_size(
+    data_type: u32,
+    dimension_count: u32,
+    sizes: *const u32,
+    strides: *const u32,
+) -> u64 {
+    let mut size = 0;
+    guard(|| {
+        let buffer = StriderBufferTensorDesc {
+            DataType: data_type,
+            Flags: STRIDER_TENSOR_FLAG_NONE,
+            DimensionCount: dimension_count,
+            Sizes: sizes,
+            Strides: strides,
+            TotalTensorSizeInBytes: u64::MAX,
+            GuaranteedBaseOffsetAlignment: 0,
+        };
+        let tensor = StriderTensorDesc { Type: STRIDER_TENSOR_TYPE_BUFFER, Desc: (&raw const buffer).cast() };
+        // SAFETY: `buffer` and `tensor` are live locals; `sizes` and `strides` are NULL or point to
+        // `dimension_count` values (caller's contract).
+        let desc = unsafe { read::tensor(&tensor, "tensor") }?;
+        size = desc.min_buffer_size_in_bytes();
+        Ok(())
+    });
+    size
+}
+
+/// This thread's last error message, or `""` when the last call succeeded. The text stays valid until this
+/// thread's next call into Strider.
+#[unsafe(no_mangle)]
+pub extern "C" fn strider_last_error_message() -> *const c_char {
+    LAST_ERROR.with(|e| e.borrow().as_ptr())
+}
+
+/// Strider's version, `"MAJOR.MINOR.PATCH"` (a static string).
+#[unsafe(no_mangle)]
+pub extern "C" fn strider_version() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
+
+/// The `STRIDER_ISA_*` level Strider runs by default on this CPU (the widest available).
+#[unsafe(no_mangle)]
+pub extern "C" fn strider_best_isa() -> u32 {
+    match Isa::best() {
+        Isa::Scalar => STRIDER_ISA_SCALAR,
+        Isa::V3 => STRIDER_ISA_AVX2,
+        Isa::V4 => STRIDER_ISA_AVX512,
+        _ => STRIDER_ISA_AVX512_VBMI,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_type_constants_are_directml_values() {
+        let constants = [
+            (DataType::Float32, STRIDER_TENSOR_DATA_TYPE_FLOAT32),
+            (DataType::Float16, STRIDER_TENSOR_DATA_TYPE_FLOAT16),
+            (DataType::Uint32, STRIDER_TENSOR_DATA_TYPE_UINT32),
+            (DataType::Uint16, STRIDER_TENSOR_DATA_TYPE_UINT16),
+            (DataType::Uint8, STRIDER_TENSOR_DATA_TYPE_UINT8),
+            (DataType::Int32, STRIDER_TENSOR_DATA_TYPE_INT32),
+            (DataType::Int16, STRIDER_TENSOR_DATA_TYPE_INT16),
+            (DataType::Int8, STRIDER_TENSOR_DATA_TYPE_INT8),
+            (DataType::Float64, STRIDER_TENSOR_DATA_TYPE_FLOAT64),
+            (DataType::Uint64, STRIDER_TENSOR_DATA_TYPE_UINT64),
+            (DataType::Int64, STRIDER_TENSOR_DATA_TYPE_INT64),
+        ];
+        assert_eq!(constants.len(), DataType::ALL.len());
+        for (dt, value) in constants {
+            assert_eq!(dt.dml_value(), value, "{dt}");
+            assert_eq!(DataType::from_dml_value(value), Some(dt));
+        }
+        assert_eq!(DataType::from_dml_value(STRIDER_TENSOR_DATA_TYPE_UNKNOWN), None);
+        assert_eq!(DataType::from_dml_value(12), None);
+    }
+
+    #[test]
+    fn a_panic_becomes_an_internal_error_with_its_message() {
+        let status = guard(|| panic!("boom {}", 42));
+        assert_eq!(status, StriderStatus::STRIDER_INTERNAL);
+        let message = unsafe { core::ffi::CStr::from_ptr(strider_last_error_message()) };
+        assert_eq!(message.to_str().unwrap(), "internal error in strider (please report it): boom 42");
+        assert_eq!(guard(|| Ok(())), StriderStatus::STRIDER_OK);
+        let message = unsafe { core::ffi::CStr::from_ptr(strider_last_error_message()) };
+        assert_eq!(message.to_bytes(), b"");
+    }
+}

@@ -1,0 +1,145 @@
+//! Builds `libstrider.so` / `libstrider.a`, compiles the C and C++ tests and the example with the machine's C and
+//! C++ compilers (`CC` / `CXX`, default `cc` / `c++`) against both libraries, runs them, and runs the C test under
+//! valgrind's memcheck when valgrind is installed (`STRIDER_REQUIRE_VALGRIND=1`, set by CI, makes its absence a
+//! failure).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The crate directory.
+fn capi() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The directory holding `libstrider.so` and `libstrider.a`, built once for every test of this file with the profile
+/// this test was built with.
+fn libdir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        // This test runs from <target>/<profile dir>/deps/.
+        let exe = std::env::current_exe().expect("test executable path");
+        let profile_dir = exe.parent().and_then(Path::parent).expect("<target>/<profile>/deps").to_path_buf();
+        let target = profile_dir.parent().expect("<target>/<profile>");
+        let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+            Some("debug") => "dev",
+            Some(name) => name,
+            None => panic!("no profile directory in {}", exe.display()),
+        };
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "-p", "strider-capi", "--lib", "--profile", profile, "--target-dir"])
+            .arg(target)
+            .current_dir(capi())
+            .status()
+            .expect("run cargo build");
+        assert!(status.success(), "cargo build -p strider-capi failed");
+        profile_dir
+    })
+}
+
+/// How a test program links.
+#[derive(Clone, Copy, Debug)]
+enum Link {
+    Shared,
+    Static,
+}
+
+/// Compiles `source` (C99 or C++11 by extension) with warnings as errors, linked against the library.
+fn compile(source: &str, link: Link) -> PathBuf {
+    let lib = libdir();
+    let cpp = source.ends_with(".cpp");
+    let compiler =
+        std::env::var(if cpp { "CXX" } else { "CC" }).unwrap_or_else(|_| (if cpp { "c++" } else { "cc" }).into());
+    let stem = Path::new(source).file_stem().and_then(|s| s.to_str()).expect("file name");
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{stem}-{link:?}"));
+    let mut cmd = Command::new(&compiler);
+    cmd.arg(if cpp { "-std=c++11" } else { "-std=c99" })
+        .args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-O1", "-g"])
+        .arg("-I")
+        .arg(capi().join("include"))
+        .arg(capi().join(source))
+        .arg("-o")
+        .arg(&out);
+    match link {
+        Link::Shared => {
+            cmd.arg(format!("-L{}", lib.display())).arg("-lstrider").arg(format!("-Wl,-rpath,{}", lib.display()));
+        }
+        Link::Static => {
+            cmd.arg(lib.join("libstrider.a"));
+        }
+    }
+    cmd.args(["-lpthread", "-ldl", "-lm"]);
+    let status = cmd.status().unwrap_or_else(|e| panic!("run {compiler}: {e}"));
+    assert!(status.success(), "{compiler} failed on {source} ({link:?})");
+    out
+}
+
+/// Runs a compiled program; returns its standard output.
+fn run(program: &Path) -> String {
+    let output = Command::new(program).output().unwrap_or_else(|e| panic!("run {}: {e}", program.display()));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{} failed:\n{stdout}\n{}",
+        program.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn c_test_shared() {
+    assert!(run(&compile("tests/c/capi_test.c", Link::Shared)).contains("C tests passed"));
+}
+
+#[test]
+fn c_test_static() {
+    assert!(run(&compile("tests/c/capi_test.c", Link::Static)).contains("C tests passed"));
+}
+
+#[test]
+fn cpp_dml_names_shared() {
+    assert!(run(&compile("tests/c/dml_names_test.cpp", Link::Shared)).contains("C++ tests passed"));
+}
+
+#[test]
+fn cpp_dml_names_static() {
+    assert!(run(&compile("tests/c/dml_names_test.cpp", Link::Static)).contains("C++ tests passed"));
+}
+
+#[test]
+fn fallback_example_prints_the_spec_results() {
+    let out = run(&compile("examples/fallback.c", Link::Shared));
+    for expected in [
+        "2     4\n      10    12\n",
+        "14    16\n       6     8\n",
+        "10 11 12 13 | 20 21 22 23 | 30 31 32 33",
+        "     0     1     2   127   128   255",
+        "TotalTensorSizeInBytes 0",
+    ] {
+        assert!(out.contains(expected), "{expected:?} missing from:\n{out}");
+    }
+}
+
+#[test]
+fn c_test_under_memcheck() {
+    let found = Command::new("valgrind").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(std::env::var_os("STRIDER_REQUIRE_VALGRIND").is_none(), "valgrind is required but not installed");
+        eprintln!("valgrind not installed: memcheck skipped");
+        return;
+    }
+    let program = compile("tests/c/capi_test.c", Link::Shared);
+    let output = Command::new("valgrind")
+        .args([
+            "--error-exitcode=99",
+            "--leak-check=full",
+            "--errors-for-leak-kinds=definite,indirect",
+            "--show-leak-kinds=definite,indirect",
+            "--quiet",
+        ])
+        .arg(&program)
+        .output()
+        .expect("run valgrind");
+    assert!(output.status.success(), "memcheck found errors:\n{}", String::from_utf8_lossy(&output.stderr));
+}

@@ -213,3 +213,38 @@ proptest! {
         check_all_configs(&op, &src, &want, seed as usize);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+
+    /// `Cast::with_window`: DML_SLICE1's windows (negative strides, partial outputs) and any type pair in one pass.
+    #[test]
+    fn windowed_cast_matches_reference(case in common::cases::slice1_case(), to in 0..DataType::ALL.len()) {
+        let (from, to) = (case.data_type, DataType::ALL[to]);
+        let input = case.input_desc();
+        let output = case.output.desc(to, case.output_desc().sizes());
+        let op = Cast::with_window(&input, &output, &case.offsets(), &case.sizes(), &case.strides()).unwrap();
+        let mut rng = common::rng(case.seed);
+        let src = Buf::random(input.addressed_bytes() as usize, case.in_misalign, &mut rng);
+        let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+        common::reference_window_map(
+            &input, &output, &case.offsets(), &case.sizes(), &case.strides(), src.bytes(), &mut want,
+            |b| encode(to, decode(from, b)),
+        );
+        check_all_configs(&op, &src, &want, case.seed as usize);
+    }
+}
+
+#[test]
+fn windowed_cast_validates_the_window() {
+    let input = TensorDesc::new(DataType::Uint8, &[4]).unwrap();
+    let output = TensorDesc::new(DataType::Float32, &[3]).unwrap();
+    let err = Cast::with_window(&input, &output, &[2], &[3], &[1]).unwrap_err();
+    assert_eq!(err, Error::WindowOutOfBounds { dim: 0, offset: 2, size: 3, end: 5, input_size: 4 });
+    let err = Cast::with_window(&input, &output, &[0], &[4], &[2]).unwrap_err();
+    assert!(matches!(err, Error::OutputSizeOutOfRange { dim: 0, output_size: 3, max: 2, .. }), "{err}");
+    let err = Cast::with_window(&input, &output, &[0], &[4], &[0]).unwrap_err();
+    assert_eq!(err, Error::ZeroWindowStride { dim: 0 });
+    let err = Cast::with_window(&input, &output, &[0, 0], &[4], &[1]).unwrap_err();
+    assert!(matches!(err, Error::ArgumentLength { argument: "window_offsets", len: 2, rank: 1 }), "{err}");
+}

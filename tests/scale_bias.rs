@@ -7,7 +7,7 @@ mod common;
 use common::values::{edge_values, same, scale_bias};
 use common::{Buf, SENTINEL};
 use proptest::prelude::*;
-use strider::{DataType, Error, Identity, Operand, ScaleBias, TensorDesc, TensorFlags};
+use strider::{DataType, Error, Identity, Operand, ScaleBias, Slice1, TensorDesc, TensorFlags};
 
 const FLOATS: [DataType; 3] = [DataType::Float16, DataType::Float32, DataType::Float64];
 
@@ -21,13 +21,24 @@ fn reference(input: &TensorDesc, output: &TensorDesc, src: &[u8], dst: &mut [u8]
 }
 
 fn check(op: &Identity, src: &Buf, want: &[u8], salt: usize) {
-    let dt = op.output().data_type();
-    let w = dt.size_in_bytes();
     let mut slow = vec![SENTINEL; want.len()];
     op.execute_reference(src.bytes(), &mut slow).unwrap();
+    let what = || format!("{:?}: {}", op.scale_bias(), op.plan());
+    check_with(op.output().data_type(), &slow, want, salt, &what, |dst, opts| op.execute_with(src.bytes(), dst, opts));
+}
+
+/// `slow` (the operator's own reference execution) and every configuration of `run` give `want`.
+fn check_with(
+    dt: DataType,
+    slow: &[u8],
+    want: &[u8],
+    salt: usize,
+    what: &dyn Fn() -> String,
+    run: impl Fn(&mut [u8], &strider::ExecOptions) -> Result<(), Error> + Sync,
+) {
+    let w = dt.size_in_bytes();
     assert!(slow.chunks(w).zip(want.chunks(w)).all(|(g, x)| same(dt, g, x) || g == x), "execute_reference");
-    let what = || format!("{dt} {:?}: {}", op.scale_bias(), op.plan());
-    common::check_configs(dt, want, salt, &what, |dst, opts| op.execute_with(src.bytes(), dst, opts));
+    common::check_configs(dt, want, salt, what, run);
 }
 
 #[test]
@@ -111,6 +122,44 @@ proptest! {
         reference(&input, &output, src.bytes(), &mut want, sb);
         check(&op, &src, &want, seed as usize);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+
+    /// `Slice1::with_scale_bias`: DML_SLICE1's windows with the affine map in one pass.
+    #[test]
+    fn windowed_scale_bias_matches_reference(
+        case in common::cases::slice1_case(),
+        dt in 0..3usize,
+        scale in -4f32..4.0,
+        bias in -2f32..2.0,
+    ) {
+        let dt = FLOATS[dt];
+        let input = case.input.desc(dt, case.input_desc().sizes());
+        let output = case.output.desc(dt, case.output_desc().sizes());
+        let sb = ScaleBias { scale, bias };
+        let (offsets, sizes, strides) = (case.offsets(), case.sizes(), case.strides());
+        let op = Slice1::with_scale_bias(&input, &output, &offsets, &sizes, &strides, sb).unwrap();
+        assert_eq!(op.scale_bias(), Some(sb));
+        let mut rng = common::rng(case.seed);
+        let src = Buf::random(input.addressed_bytes() as usize, case.in_misalign, &mut rng);
+        let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+        common::reference_window_map(&input, &output, &offsets, &sizes, &strides, src.bytes(), &mut want, |x| {
+            scale_bias(dt, x, scale, bias)
+        });
+        let mut slow = vec![SENTINEL; want.len()];
+        op.execute_reference(src.bytes(), &mut slow).unwrap();
+        let what = || format!("{dt} {sb:?}: {}", op.plan());
+        check_with(dt, &slow, &want, case.seed as usize, &what, |dst, opts| op.execute_with(src.bytes(), dst, opts));
+    }
+}
+
+#[test]
+fn windowed_scale_bias_takes_float_types_only() {
+    let t = TensorDesc::new(DataType::Int16, &[4]).unwrap();
+    let e = Slice1::with_scale_bias(&t, &t, &[0], &[4], &[-1], ScaleBias { scale: 2.0, bias: 0.0 }).unwrap_err();
+    assert!(matches!(e, Error::UnsupportedDataType { data_type: DataType::Int16, .. }), "{e}");
 }
 
 #[test]

@@ -3,6 +3,7 @@
 use strider_kernels::{ElemType, ElementOp, Plan, RowKind};
 
 use crate::engine::Engine;
+use crate::ops::window::Window;
 use crate::ops::{check_ranks, check_same_sizes};
 use crate::{Element, Error, ExecOptions, TensorDesc};
 
@@ -37,6 +38,8 @@ use crate::{Element, Error, ExecOptions, TensorDesc};
 #[derive(Clone, Debug)]
 pub struct Cast {
     engine: Engine,
+    /// The input window of [`Cast::with_window`].
+    window: Option<Window>,
 }
 
 impl Cast {
@@ -57,7 +60,55 @@ impl Cast {
         } else {
             Engine::new(input, output, ElementOp::Cast { from, to }, &strides, 0)?
         };
-        Ok(Cast { engine })
+        Ok(Cast { engine, window: None })
+    }
+
+    /// `DML_SLICE1`'s window and `DML_CAST` in one pass: `output[c] = input[start + window_strides ∘ c] as <output
+    /// type>`, with every rule of [`Slice1::new`](crate::Slice1::new) but the equal data types, and the value rules
+    /// above. A negative window stride reverses a dimension while converting (a flipped view cast to another type).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::RankMismatch`], [`Error::ArgumentLength`], every window error of
+    /// [`Slice1::new`](crate::Slice1::new), and [`Error::OverlappingOutput`] / [`Error::OverlapUndecided`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use strider::{Cast, DataType, TensorDesc};
+    /// let input = TensorDesc::new(DataType::Uint8, &[6])?;
+    /// let output = TensorDesc::new(DataType::Float32, &[3])?;
+    /// // every other element, from the end
+    /// let cast = Cast::with_window(&input, &output, &[0], &[6], &[-2])?;
+    /// let mut y = [0f32; 3];
+    /// cast.execute_typed(&[0u8, 1, 2, 3, 4, 5], &mut y)?;
+    /// assert_eq!(y, [5.0, 3.0, 1.0]);
+    /// # Ok::<(), strider::Error>(())
+    /// ```
+    pub fn with_window(
+        input: &TensorDesc,
+        output: &TensorDesc,
+        window_offsets: &[u32],
+        window_sizes: &[u32],
+        window_strides: &[i32],
+    ) -> Result<Cast, Error> {
+        check_ranks(
+            input,
+            output,
+            &[
+                ("window_offsets", window_offsets.len()),
+                ("window_sizes", window_sizes.len()),
+                ("window_strides", window_strides.len()),
+            ],
+        )?;
+        let window = Window::new(input, output, window_offsets, window_sizes, window_strides)?;
+        let (from, to) = (input.data_type().elem(), output.data_type().elem());
+        let engine = if from == to {
+            Engine::copy(input, output, window.in_strides(), window.in_base())?
+        } else {
+            Engine::new(input, output, ElementOp::Cast { from, to }, window.in_strides(), window.in_base())?
+        };
+        Ok(Cast { engine, window: Some(window) })
     }
 
     operator_methods!(Cast, two_types);
@@ -69,7 +120,10 @@ impl Cast {
     ///
     /// As [`Cast::execute`].
     pub fn execute_reference(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        self.engine.execute_reference_elementwise(input, output)
+        match &self.window {
+            None => self.engine.execute_reference_elementwise(input, output),
+            Some(window) => self.engine.execute_reference(input, output, |c| window.reference_offset(self.input(), c)),
+        }
     }
 
     /// How each element is converted, e.g. `"f64 → f32 (round to odd) → f16"`.

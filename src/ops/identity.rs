@@ -4,7 +4,7 @@ use strider_kernels::{ElementOp, Plan, RowKind};
 
 use crate::engine::Engine;
 use crate::ops::{check_operands, check_same_sizes};
-use crate::{Element, Error, ExecOptions, TensorDesc};
+use crate::{DataType, Element, Error, ExecOptions, TensorDesc};
 
 /// `DML_SCALE_BIAS`: `y = x · scale + bias`.
 ///
@@ -47,6 +47,19 @@ pub struct Identity {
     scale_bias: Option<ScaleBias>,
 }
 
+/// The data type of a scale/bias operator's tensors, when `DML_SCALE_BIAS` accepts it.
+pub(crate) fn scale_bias_type(input: &TensorDesc) -> Result<DataType, Error> {
+    let dt = input.data_type();
+    if !dt.is_float() {
+        return Err(Error::UnsupportedDataType {
+            operator: "DML_SCALE_BIAS",
+            data_type: dt,
+            accepted: "FLOAT16, FLOAT32 or FLOAT64 tensors",
+        });
+    }
+    Ok(dt)
+}
+
 impl Identity {
     /// Validates and plans the conversion.
     ///
@@ -83,14 +96,7 @@ impl Identity {
     pub fn with_scale_bias(input: &TensorDesc, output: &TensorDesc, scale_bias: ScaleBias) -> Result<Identity, Error> {
         check_operands(input, output, &[])?;
         check_same_sizes(input, output)?;
-        let dt = input.data_type();
-        if !dt.is_float() {
-            return Err(Error::UnsupportedDataType {
-                operator: "DML_SCALE_BIAS",
-                data_type: dt,
-                accepted: "FLOAT16, FLOAT32 or FLOAT64 tensors",
-            });
-        }
+        let dt = scale_bias_type(input)?;
         let op = ElementOp::ScaleBias { ty: dt.elem(), scale: scale_bias.scale, bias: scale_bias.bias };
         let strides: Vec<i64> = input.strides().iter().map(|&s| i64::from(s)).collect();
         Ok(Identity { engine: Engine::new(input, output, op, &strides, 0)?, scale_bias: Some(scale_bias) })

@@ -2,12 +2,13 @@
 
 use strider_kernels::{Plan, RowKind};
 
-use crate::ExecOptions;
 use crate::desc::TensorDesc;
 use crate::engine::Engine;
 use crate::ops::check_operands;
 use crate::ops::window::Window;
 use crate::{Element, Error};
+use crate::{ExecOptions, ScaleBias};
+use strider_kernels::ElementOp;
 
 /// `DML_SLICE1_OPERATOR_DESC`, validated and planned: extracts a strided window of the input.
 ///
@@ -41,6 +42,7 @@ use crate::{Element, Error};
 pub struct Slice1 {
     engine: Engine,
     window: Window,
+    scale_bias: Option<ScaleBias>,
 }
 
 impl Slice1 {
@@ -74,7 +76,55 @@ impl Slice1 {
         debug_assert_eq!(rank, input.rank());
         let window = Window::new(input, output, window_offsets, window_sizes, window_strides)?;
         let engine = Engine::copy(input, output, window.in_strides(), window.in_base())?;
-        Ok(Slice1 { engine, window })
+        Ok(Slice1 { engine, window, scale_bias: None })
+    }
+
+    /// A slice that also applies `DML_SCALE_BIAS` to every element it copies, `x · scale + bias` rounded as
+    /// [`ScaleBias`] says: a flip or a crop and an affine map in one pass.
+    ///
+    /// # Errors
+    ///
+    /// As [`Slice1::new`], and [`Error::UnsupportedDataType`] unless the tensors are `FLOAT16`, `FLOAT32` or
+    /// `FLOAT64`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use strider::{DataType, ScaleBias, Slice1, TensorDesc};
+    /// let t = TensorDesc::new(DataType::Float32, &[4])?;
+    /// let op = Slice1::with_scale_bias(&t, &t, &[0], &[4], &[-1], ScaleBias { scale: 2.0, bias: 1.0 })?;
+    /// let mut y = [0f32; 4];
+    /// op.execute_typed(&[1.0, 2.0, 3.0, 4.0], &mut y)?;
+    /// assert_eq!(y, [9.0, 7.0, 5.0, 3.0]);
+    /// # Ok::<(), strider::Error>(())
+    /// ```
+    pub fn with_scale_bias(
+        input: &TensorDesc,
+        output: &TensorDesc,
+        window_offsets: &[u32],
+        window_sizes: &[u32],
+        window_strides: &[i32],
+        scale_bias: ScaleBias,
+    ) -> Result<Slice1, Error> {
+        check_operands(
+            input,
+            output,
+            &[
+                ("window_offsets", window_offsets.len()),
+                ("window_sizes", window_sizes.len()),
+                ("window_strides", window_strides.len()),
+            ],
+        )?;
+        let dt = crate::ops::identity::scale_bias_type(input)?;
+        let window = Window::new(input, output, window_offsets, window_sizes, window_strides)?;
+        let op = ElementOp::ScaleBias { ty: dt.elem(), scale: scale_bias.scale, bias: scale_bias.bias };
+        let engine = Engine::new(input, output, op, window.in_strides(), window.in_base())?;
+        Ok(Slice1 { engine, window, scale_bias: Some(scale_bias) })
+    }
+
+    /// The scale and bias of [`Slice1::with_scale_bias`].
+    pub fn scale_bias(&self) -> Option<ScaleBias> {
+        self.scale_bias
     }
 
     operator_methods!(Slice1, one_type);

@@ -367,6 +367,14 @@ pub enum Error {
         /// The instruction set asked for.
         isa: Isa,
     },
+    /// A thread count outside 1..=[`MAX_THREADS`](crate::MAX_THREADS).
+    #[error("{threads} threads asked for; a thread count must be 1 to {max}")]
+    InvalidThreadCount {
+        /// The count given.
+        threads: usize,
+        /// The most accepted.
+        max: usize,
+    },
     /// A bug in Strider: a validated operator could not be planned or run.
     #[error("internal error in strider (please report it): {detail}")]
     Internal {

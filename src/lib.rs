@@ -43,6 +43,7 @@ mod engine;
 mod error;
 mod ops;
 mod plan;
+mod threads;
 
 pub use desc::{MAX_RANK, TensorDesc, TensorFlags, calc_buffer_tensor_size};
 pub use dtype::{DataType, Element};
@@ -54,6 +55,7 @@ pub use ops::normalize::Normalize;
 pub use ops::slice::Slice;
 pub use ops::slice1::Slice1;
 pub use strider_kernels::{CacheSizes, Dim, ElemType, ElementOp, ExecOptions, Isa, Parallelism, Params, Plan, RowKind};
+pub use threads::{MAX_THREADS, with_threads};
 
 /// Re-export of the `half` crate, whose `f16` is the element type of [`DataType::Float16`].
 pub use half;

@@ -76,3 +76,17 @@ fn nested_inside_a_callers_par_iter() {
         }
     }
 }
+
+#[test]
+fn with_threads_runs_on_a_kept_pool_of_that_size() {
+    for n in [1, 2, 3] {
+        assert_eq!(strider::with_threads(n, rayon::current_num_threads).unwrap(), n);
+    }
+    let first = strider::with_threads(3, || std::thread::current().name().map(str::to_owned)).unwrap();
+    assert!(first.is_some_and(|name| name.starts_with("strider-")));
+    for bad in [0, strider::MAX_THREADS + 1] {
+        let err = strider::with_threads(bad, || ()).unwrap_err();
+        assert_eq!(err, strider::Error::InvalidThreadCount { threads: bad, max: strider::MAX_THREADS });
+        assert!(err.to_string().contains("thread count must be 1 to 256"), "{err}");
+    }
+}

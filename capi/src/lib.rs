@@ -13,7 +13,6 @@ use core::ffi::{c_char, c_void};
 use std::cell::RefCell;
 use std::ffi::CString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, Mutex};
 
 #[cfg(test)]
 use strider_core::DataType;
@@ -196,16 +195,20 @@ pub unsafe extern "C" fn strider_operator_execute_with(
     })
 }
 
-/// Runs `f` in `pool`, or on the calling thread (which splits work across the shared pool) without one.
-fn in_pool<R: Send>(pool: Option<Arc<rayon::ThreadPool>>, f: impl FnOnce() -> R + Send) -> R {
-    match pool {
-        Some(pool) => pool.install(f),
+/// Runs `f` on a pool of `threads` threads (`None`: on the calling thread, which splits work across the shared
+/// pool).
+fn in_pool<R: Send>(
+    threads: Option<u32>,
+    f: impl FnOnce() -> Result<R, strider_core::Error> + Send,
+) -> Result<R, strider_core::Error> {
+    match threads {
+        Some(n) => strider_core::with_threads(n as usize, f)?,
         None => f(),
     }
 }
 
 /// The Rust options and the pool that `options` ask for.
-fn exec_options(options: &StriderExecuteOptions) -> Result<(ExecOptions, Option<Arc<rayon::ThreadPool>>), Failure> {
+fn exec_options(options: &StriderExecuteOptions) -> Result<(ExecOptions, Option<u32>), Failure> {
     let isa = match options.Isa {
         STRIDER_ISA_BEST => None,
         STRIDER_ISA_SCALAR => Some(Isa::Scalar),
@@ -225,7 +228,7 @@ fn exec_options(options: &StriderExecuteOptions) -> Result<(ExecOptions, Option<
             opts.parallelism = Parallelism::Sequential;
             None
         }
-        n if n <= STRIDER_MAX_THREADS => Some(pool(n)?),
+        n if n <= STRIDER_MAX_THREADS => Some(n),
         n => {
             return Err(Failure::invalid(format!(
                 "options->Threads is {n}; it must be 0 (Strider's shared pool) to STRIDER_MAX_THREADS \
@@ -234,26 +237,6 @@ fn exec_options(options: &StriderExecuteOptions) -> Result<(ExecOptions, Option<
         }
     };
     Ok((opts, pool))
-}
-
-/// A pool of `threads` threads, built on first use and kept for every later call that asks for that many.
-fn pool(threads: u32) -> Result<Arc<rayon::ThreadPool>, Failure> {
-    static POOLS: Mutex<Vec<(u32, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
-    let mut pools = POOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == threads) {
-        return Ok(Arc::clone(pool));
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads as usize)
-        .thread_name(|i| format!("strider-{i}"))
-        .build()
-        .map_err(|e| Failure {
-            status: StriderStatus::STRIDER_INTERNAL,
-            message: format!("could not start a pool of {threads} threads: {e}"),
-        })?;
-    let pool = Arc::new(pool);
-    pools.push((threads, Arc::clone(&pool)));
-    Ok(pool)
 }
 
 /// Frees an operator. NULL is a no-op.

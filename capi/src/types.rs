@@ -68,6 +68,7 @@ pub const STRIDER_ISA_AVX512_VBMI: u32 = 4;
 
 /// The largest `StriderExecuteOptions::Threads`.
 pub const STRIDER_MAX_THREADS: u32 = 256;
+const _: () = assert!(STRIDER_MAX_THREADS as usize == strider_core::MAX_THREADS);
 
 /// What a call returned. Each value but `STRIDER_OK` leaves a message for `strider_last_error_message`.
 #[repr(C)]

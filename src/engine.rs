@@ -232,6 +232,9 @@ fn check_buffer(operand: Operand, desc: &TensorDesc, buf: &[u8]) -> Result<(), E
 fn run_error(e: RunError) -> Error {
     match e {
         RunError::IsaUnavailable(isa) => Error::IsaUnavailable { isa },
+        RunError::InvalidThreadCount(threads) => {
+            Error::InvalidThreadCount { threads, max: strider_kernels::MAX_THREADS }
+        }
         e => Error::Internal { detail: e.to_string() },
     }
 }

@@ -54,8 +54,10 @@ pub use ops::image::{IMAGENET_MEAN, IMAGENET_STD, ImageLayout, ImageNormalize, m
 pub use ops::normalize::Normalize;
 pub use ops::slice::Slice;
 pub use ops::slice1::Slice1;
-pub use strider_kernels::{CacheSizes, Dim, ElemType, ElementOp, ExecOptions, Isa, Parallelism, Params, Plan, RowKind};
-pub use threads::{MAX_THREADS, with_threads};
+pub use strider_kernels::{
+    CacheSizes, Dim, ElemType, ElementOp, ExecOptions, Isa, MAX_THREADS, Parallelism, Params, Plan, RowKind,
+};
+pub use threads::with_threads;
 
 /// Re-export of the `half` crate, whose `f16` is the element type of [`DataType::Float16`].
 pub use half;

@@ -1,17 +1,16 @@
 //! Running operators on a chosen number of threads.
 
-use std::sync::{Arc, Mutex};
+use strider_kernels::{MAX_THREADS, RunError, thread_pool};
 
 use crate::Error;
-
-/// The most threads [`with_threads`] accepts.
-pub const MAX_THREADS: usize = 256;
 
 /// Runs `f` inside a rayon pool of `threads` threads, so that the operators `f` executes split their work across at
 /// most that many threads (they still run small outputs on one). Each pool is built on first use and kept for the
 /// life of the process, so a loop that asks for the same count again pays no start-up. Without it, operators use
 /// rayon's current pool (the global one: one thread per core, or `RAYON_NUM_THREADS`); to stay on the calling
-/// thread, use [`ExecOptions::sequential`](crate::ExecOptions::sequential) instead.
+/// thread, use [`ExecOptions::sequential`](crate::ExecOptions::sequential) instead. To choose the threads of one
+/// execution, [`ExecOptions::with_threads`](crate::ExecOptions::with_threads) is cheaper: it enters the pool only
+/// when the output is large enough to split, while `with_threads` always hands `f` to a pool thread.
 ///
 /// # Errors
 ///
@@ -30,26 +29,9 @@ pub const MAX_THREADS: usize = 256;
 /// # Ok::<(), strider::Error>(())
 /// ```
 pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, Error> {
-    if threads == 0 || threads > MAX_THREADS {
-        return Err(Error::InvalidThreadCount { threads, max: MAX_THREADS });
-    }
-    Ok(pool(threads)?.install(f))
-}
-
-/// The kept pool of `threads` threads.
-fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
-    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
-    // A panic while the lock was held cannot leave the list inconsistent (a push is the only change).
-    let mut pools = POOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == threads) {
-        return Ok(Arc::clone(pool));
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("strider-{i}"))
-        .build()
-        .map_err(|e| Error::Internal { detail: format!("could not start a pool of {threads} threads: {e}") })?;
-    let pool = Arc::new(pool);
-    pools.push((threads, Arc::clone(&pool)));
-    Ok(pool)
+    let pool = thread_pool(threads).map_err(|e| match e {
+        RunError::InvalidThreadCount(threads) => Error::InvalidThreadCount { threads, max: MAX_THREADS },
+        e => Error::Internal { detail: e.to_string() },
+    })?;
+    Ok(pool.install(f))
 }

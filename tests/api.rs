@@ -90,3 +90,25 @@ fn with_threads_runs_on_a_kept_pool_of_that_size() {
         assert!(err.to_string().contains("thread count must be 1 to 256"), "{err}");
     }
 }
+
+#[test]
+fn exec_options_threads_split_on_a_kept_pool() {
+    use strider::{DataType, ExecOptions, Parallelism, Slice1, TensorDesc};
+    let t = TensorDesc::new(DataType::Uint16, &[64, 300]).unwrap();
+    let op = Slice1::new(&t, &t, &[0, 0], &[64, 300], &[-1, 1]).unwrap();
+    let x: Vec<u8> = (0..64 * 300 * 2).map(|i| (i * 7 % 251) as u8).collect();
+    let mut want = vec![0u8; x.len()];
+    op.execute_with(&x, &mut want, &ExecOptions::sequential()).unwrap();
+    for threads in [1, 2, 3, 5] {
+        let mut y = vec![0u8; x.len()];
+        let opts = ExecOptions::default().with_threads(threads).with_parallelism(Parallelism::Grain(1024));
+        op.execute_with(&x, &mut y, &opts).unwrap();
+        assert_eq!(y, want, "{threads} threads");
+    }
+    for bad in [0, strider::MAX_THREADS + 1] {
+        let mut y = vec![0u8; x.len()];
+        let err = op.execute_with(&x, &mut y, &ExecOptions::default().with_threads(bad)).unwrap_err();
+        assert_eq!(err, strider::Error::InvalidThreadCount { threads: bad, max: strider::MAX_THREADS });
+        assert!(y.iter().all(|&b| b == 0), "nothing written");
+    }
+}

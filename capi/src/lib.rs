@@ -145,7 +145,7 @@ pub unsafe extern "C" fn strider_operator_execute_with(
         let op = &unsafe { op.as_ref() }.ok_or_else(|| Failure::invalid("op is NULL".to_owned()))?.op;
         // SAFETY: `options` is NULL or readable (caller's contract).
         let options = unsafe { options.as_ref() }.copied().unwrap_or_default();
-        let (opts, pool) = exec_options(&options)?;
+        let opts = exec_options(&options)?;
         if input.is_null() {
             return Err(Failure::invalid("input is NULL".to_owned()));
         }
@@ -181,34 +181,22 @@ pub unsafe extern "C" fn strider_operator_execute_with(
                         core::slice::from_raw_parts_mut(output.cast::<u8>(), output_bytes),
                     )
                 };
-                in_pool(pool, || op.execute(src, dst, &opts))
+                op.execute(src, dst, &opts)
             }
             Some(identity) => {
                 // SAFETY: `input == output`: one buffer, readable for `input_bytes` and writable for
                 // `output_bytes` bytes, so valid for the larger; no other slice of it exists during the call.
                 let buffer =
                     unsafe { core::slice::from_raw_parts_mut(output.cast::<u8>(), input_bytes.max(output_bytes)) };
-                in_pool(pool, || identity.execute_in_place_with(buffer, &opts))
+                identity.execute_in_place_with(buffer, &opts)
             }
         };
         result.map_err(|e| Failure::from_error(op.name(), e))
     })
 }
 
-/// Runs `f` on a pool of `threads` threads (`None`: on the calling thread, which splits work across the shared
-/// pool).
-fn in_pool<R: Send>(
-    threads: Option<u32>,
-    f: impl FnOnce() -> Result<R, strider_core::Error> + Send,
-) -> Result<R, strider_core::Error> {
-    match threads {
-        Some(n) => strider_core::with_threads(n as usize, f)?,
-        None => f(),
-    }
-}
-
-/// The Rust options and the pool that `options` ask for.
-fn exec_options(options: &StriderExecuteOptions) -> Result<(ExecOptions, Option<u32>), Failure> {
+/// The Rust options `options` ask for.
+fn exec_options(options: &StriderExecuteOptions) -> Result<ExecOptions, Failure> {
     let isa = match options.Isa {
         STRIDER_ISA_BEST => None,
         STRIDER_ISA_SCALAR => Some(Isa::Scalar),
@@ -221,22 +209,18 @@ fn exec_options(options: &StriderExecuteOptions) -> Result<(ExecOptions, Option<
             )));
         }
     };
-    let mut opts = ExecOptions { isa, ..ExecOptions::default() };
-    let pool = match options.Threads {
-        0 => None,
-        1 => {
-            opts.parallelism = Parallelism::Sequential;
-            None
-        }
-        n if n <= STRIDER_MAX_THREADS => Some(n),
+    let opts = ExecOptions { isa, ..ExecOptions::default() };
+    Ok(match options.Threads {
+        0 => opts,
+        1 => opts.with_parallelism(Parallelism::Sequential),
+        n if n <= STRIDER_MAX_THREADS => opts.with_threads(n as usize),
         n => {
             return Err(Failure::invalid(format!(
                 "options->Threads is {n}; it must be 0 (Strider's shared pool) to STRIDER_MAX_THREADS \
                  ({STRIDER_MAX_THREADS})"
             )));
         }
-    };
-    Ok((opts, pool))
+    })
 }
 
 /// Frees an operator. NULL is a no-op.

@@ -76,6 +76,40 @@ pub struct ExecOptions {
     /// Streaming suits outputs that are not read again soon; turn it off when the next step consumes the output
     /// right away.
     pub streaming: Option<bool>,
+    /// Split across a kept pool of this many threads (1 to [`MAX_THREADS`]) instead of rayon's current pool. The
+    /// pool is entered only when the run splits, so small outputs pay no thread hand-off.
+    pub threads: Option<usize>,
+}
+
+/// The most threads [`ExecOptions::threads`] and [`thread_pool`] accept.
+pub const MAX_THREADS: usize = 256;
+
+/// The kept rayon pool of `threads` threads: built on first use and kept for the life of the process, so that
+/// asking again for the same count pays no start-up.
+///
+/// # Errors
+///
+/// [`RunError::InvalidThreadCount`] for 0 or more than [`MAX_THREADS`]; [`RunError::ThreadPool`] when the
+/// operating system refuses to start the threads.
+pub fn thread_pool(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>, RunError> {
+    use std::sync::{Arc, Mutex};
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    if threads == 0 || threads > MAX_THREADS {
+        return Err(RunError::InvalidThreadCount(threads));
+    }
+    // A panic while the lock was held cannot leave the list inconsistent (a push is the only change).
+    let mut pools = POOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Ok(Arc::clone(pool));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("strider-{i}"))
+        .build()
+        .map_err(|e| RunError::ThreadPool(format!("could not start a pool of {threads} threads: {e}")))?;
+    let pool = Arc::new(pool);
+    pools.push((threads, Arc::clone(&pool)));
+    Ok(pool)
 }
 
 impl ExecOptions {
@@ -98,6 +132,11 @@ impl ExecOptions {
     pub fn with_streaming(self, streaming: bool) -> Self {
         ExecOptions { streaming: Some(streaming), ..self }
     }
+
+    /// Split large outputs across a kept pool of `threads` threads (see [`ExecOptions::threads`]).
+    pub fn with_threads(self, threads: usize) -> Self {
+        ExecOptions { threads: Some(threads), ..self }
+    }
 }
 
 /// Why [`Program::run`] refused to run.
@@ -118,6 +157,10 @@ pub enum RunError {
     /// [`Program::run_in_place`] on a walk whose input and output do not address the same bytes element for
     /// element.
     NotInPlace,
+    /// [`ExecOptions::threads`] is 0 or more than [`MAX_THREADS`].
+    InvalidThreadCount(usize),
+    /// The threads of a pool could not be started.
+    ThreadPool(String),
 }
 
 impl fmt::Display for RunError {
@@ -130,6 +173,10 @@ impl fmt::Display for RunError {
             RunError::NotInPlace => {
                 f.write_str("input and output do not address the same elements in the same order; cannot run in place")
             }
+            RunError::InvalidThreadCount(n) => {
+                write!(f, "{n} threads asked for; a thread count must be 1 to {MAX_THREADS}")
+            }
+            RunError::ThreadPool(detail) => f.write_str(detail),
         }
     }
 }
@@ -215,6 +262,7 @@ impl Program {
             });
         }
         let level = level(opts)?;
+        let pool = pool(opts)?;
         if let Some(table) = self.strategy.tiny() {
             // PERF: a whole walk of at most TABLE_MAX elements: the 4×4 example of the spec took 400 instructions
             // through scheduling, level dispatch and the row kernel's entry; element by element here it takes 40.
@@ -223,7 +271,7 @@ impl Program {
         }
         // SAFETY: `src` and `dst` are distinct buffers (a shared and an exclusive borrow) at least as long as the
         // walk needs.
-        unsafe { self.execute(src.as_ptr(), dst.as_mut_ptr(), level, opts) };
+        unsafe { self.execute(src.as_ptr(), dst.as_mut_ptr(), level, pool.as_deref(), opts) };
         Ok(())
     }
 
@@ -244,13 +292,14 @@ impl Program {
             return Err(RunError::BufferTooSmall { operand: "output", required: need, actual: buf.len() });
         }
         let level = level(opts)?;
+        let pool = pool(opts)?;
         if self.walk.plan().op().is_copy() {
             return Ok(());
         }
         let p = buf.as_mut_ptr();
         // SAFETY: the walk reads and writes exactly the same elements (is_in_place), and every converting kernel
         // reads an element (or the whole staged run holding it) before writing it; the buffer is long enough.
-        unsafe { self.execute(p, p, level, opts) };
+        unsafe { self.execute(p, p, level, pool.as_deref(), opts) };
         Ok(())
     }
 
@@ -260,9 +309,18 @@ impl Program {
     ///
     /// `src` has `input_bytes_needed` readable bytes and `dst` `output_bytes_needed` writable bytes, either distinct
     /// or — for an in-place walk with a converting element operation — the same buffer.
-    unsafe fn execute(&self, src: *const u8, dst: *mut u8, level: Level, opts: &ExecOptions) {
+    unsafe fn execute(
+        &self,
+        src: *const u8,
+        dst: *mut u8,
+        level: Level,
+        pool: Option<&rayon::ThreadPool>,
+        opts: &ExecOptions,
+    ) {
         let g = self.strategy.geometry();
-        let sched = schedule(g.rows(), g.row().extent, self.walk.bytes_written(), self.kind(), opts.parallelism);
+        let threads = pool.map_or_else(rayon::current_num_threads, rayon::ThreadPool::current_num_threads);
+        let sched =
+            schedule(g.rows(), g.row().extent, self.walk.bytes_written(), self.kind(), opts.parallelism, threads);
         let stream = opts.streaming.unwrap_or(self.strategy.stream());
         let units = g.rows() * sched.pieces;
         let chunk = |c: usize, src: SendPtr, dst: SendPtr| Chunk {
@@ -278,7 +336,11 @@ impl Program {
             level.dispatch(chunk(0, s, d));
             return;
         }
-        (0..sched.chunks).into_par_iter().with_max_len(1).for_each(|c| level.dispatch(chunk(c, s, d)));
+        let split = || (0..sched.chunks).into_par_iter().with_max_len(1).for_each(|c| level.dispatch(chunk(c, s, d)));
+        match pool {
+            Some(pool) => pool.install(split),
+            None => split(),
+        }
     }
 }
 
@@ -317,6 +379,11 @@ fn run_tiny(plan: &Plan, table: &crate::walk::Table, src: &[u8], dst: &mut [u8])
             }
         }
     }
+}
+
+/// The kept pool `opts` asks for.
+fn pool(opts: &ExecOptions) -> Result<Option<std::sync::Arc<rayon::ThreadPool>>, RunError> {
+    opts.threads.map(thread_pool).transpose()
 }
 
 fn level(opts: &ExecOptions) -> Result<Level, RunError> {
@@ -443,19 +510,22 @@ fn gcd(a: usize, b: usize) -> usize {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
-/// Chooses the split of `rows` rows of `row_len` elements writing `bytes` bytes in all.
-fn schedule(rows: usize, row_len: usize, bytes: usize, kind: RowKind, parallelism: Parallelism) -> Schedule {
+/// Chooses the split of `rows` rows of `row_len` elements writing `bytes` bytes in all, over `threads` threads.
+fn schedule(
+    rows: usize,
+    row_len: usize,
+    bytes: usize,
+    kind: RowKind,
+    parallelism: Parallelism,
+    threads: usize,
+) -> Schedule {
     const ONE: Schedule = Schedule { chunks: 1, pieces: 1 };
     let (grain, min_piece) = match parallelism {
         Parallelism::Sequential => return ONE,
         Parallelism::Auto => (params::PAR_GRAIN_BYTES, params::MIN_PIECE_BYTES),
         Parallelism::Grain(g) => (g.max(1), g.max(1)),
     };
-    if bytes < grain {
-        return ONE;
-    }
-    let threads = rayon::current_num_threads();
-    if threads <= 1 {
+    if bytes < grain || threads <= 1 {
         return ONE;
     }
     let chunks = threads * params::CHUNKS_PER_THREAD;

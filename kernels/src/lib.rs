@@ -54,7 +54,7 @@ mod width;
 pub use arch::Isa;
 pub use cache::CacheSizes;
 pub use convert::ElemType;
-pub use exec::{ExecOptions, Parallelism, Program, RunError};
+pub use exec::{ExecOptions, MAX_THREADS, Parallelism, Program, RunError, thread_pool};
 pub use plan::{Dim, ElementOp, MAX_RANK, Params, Plan};
 pub use strategy::RowKind;
 pub use walk::{PlanError, Walk};

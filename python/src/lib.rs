@@ -1,0 +1,483 @@
+//! `strider` for Python: DirectML's copy-family operators on NumPy arrays of any strides, without copying them.
+//!
+//! Layers: `view` (a NumPy array as a DirectML tensor: memory order, flipped dimensions, bytes) → `plan` (what a
+//! call asks for, checked in the caller's coordinates, and the Strider operator that does it on memory, with a
+//! cache of plans) → this file (arguments, output allocation, buffers, the GIL, threads). `unsafe` is confined to the
+//! boundary with NumPy: reading an array's data pointer and flags (`view`), allocating an output and turning two
+//! arrays' memory into Rust slices (here), each with its invariant.
+
+mod plan;
+mod view;
+
+use std::sync::Arc;
+
+use numpy::npyffi::{PY_ARRAY_API, npy_intp};
+use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use strider_core::{DataType, ExecOptions, Isa};
+
+use crate::plan::{PlanCache, Planned, Spec, Window};
+use crate::view::{View, dtype_arg};
+
+/// Plans of the module-level functions (the classes keep their own).
+static PLANS: PlanCache = PlanCache::new(64);
+
+/// `x` as a NumPy array: an ndarray as it is, anything else through `numpy.asarray` (no copy when it exposes its
+/// memory, as torch CPU tensors do).
+fn as_array<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyUntypedArray>> {
+    match x.cast::<PyUntypedArray>() {
+        Ok(a) => Ok(a.clone()),
+        Err(_) => Ok(py.import("numpy")?.getattr("asarray")?.call1((x,))?.cast_into::<PyUntypedArray>()?),
+    }
+}
+
+/// A new C-ordered array of `shape` and `descr`'s dtype (uninitialized: the operator writes every element).
+fn empty<'py>(
+    py: Python<'py>,
+    shape: &[usize],
+    descr: Bound<'py, PyArrayDescr>,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let mut dims: Vec<npy_intp> = shape.iter().map(|&n| n as npy_intp).collect();
+    // SAFETY: PyArray_Empty takes `nd` dimensions from `dims` (alive for the call) and steals the reference to the
+    // descriptor that `into_dtype_ptr` hands over; it returns a new reference or NULL with a Python error set.
+    unsafe {
+        let ptr = PY_ARRAY_API.PyArray_Empty(py, dims.len() as i32, dims.as_mut_ptr(), descr.into_dtype_ptr(), 0);
+        Ok(Bound::from_owned_ptr_or_err(py, ptr)?.cast_into::<PyUntypedArray>()?)
+    }
+}
+
+/// The options of a `threads` argument: `None` the default pool, 1 the calling thread, n a kept pool of n (entered
+/// only when the output is large enough to split).
+fn thread_choice(threads: Option<usize>) -> PyResult<ExecOptions> {
+    match threads {
+        None => Ok(ExecOptions::default()),
+        Some(1) => Ok(ExecOptions::sequential()),
+        Some(n) if (2..=strider_core::MAX_THREADS).contains(&n) => Ok(ExecOptions::default().with_threads(n)),
+        Some(n) => Err(PyValueError::new_err(format!(
+            "threads={n}; it must be None (Strider's default pool) or 1 to {}",
+            strider_core::MAX_THREADS
+        ))),
+    }
+}
+
+/// Runs `spec` from `x` into `out` (allocated when `None`) and returns the output. `plans` caches the plan.
+fn run<'py>(
+    py: Python<'py>,
+    plans: &PlanCache,
+    spec: &Spec,
+    x: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let opts = thread_choice(threads)?;
+    let xa = as_array(py, x)?;
+    let xv = View::new(&xa, "x")?;
+    spec.check_args(&xv.layout)?;
+    let (result, oa) = match out {
+        Some(o) => (o.clone(), as_array(py, o)?),
+        None => {
+            let descr = match spec {
+                Spec::Cast(dt) | Spec::Normalize { dtype: dt, .. } if *dt != xv.layout.dtype => descr_of(py, *dt)?,
+                _ => xa.dtype(),
+            };
+            let a = empty(py, &spec.out_shape(&xv.layout), descr)?;
+            (a.clone().into_any(), a)
+        }
+    };
+    let ov = View::new(&oa, "out")?;
+    if !ov.writeable {
+        return Err(PyValueError::new_err("out is read-only"));
+    }
+    let plan = plans.get(spec, &xv, &ov)?;
+    execute(py, &plan, &xv, &ov, opts)?;
+    Ok(result)
+}
+
+/// The NumPy dtype of a data type.
+fn descr_of(py: Python<'_>, dt: DataType) -> PyResult<Bound<'_, PyArrayDescr>> {
+    let name = match dt {
+        DataType::Float16 => "float16",
+        DataType::Float32 => "float32",
+        DataType::Float64 => "float64",
+        DataType::Int8 => "int8",
+        DataType::Int16 => "int16",
+        DataType::Int32 => "int32",
+        DataType::Int64 => "int64",
+        DataType::Uint8 => "uint8",
+        DataType::Uint16 => "uint16",
+        DataType::Uint32 => "uint32",
+        _ => "uint64",
+    };
+    PyArrayDescr::new(py, name)
+}
+
+/// Runs a plan on the arrays' memory with the GIL released. Overlapping arrays: an identity between identical
+/// layouts runs in place; anything else reads from a copy of the input bytes taken first.
+fn execute(py: Python<'_>, plan: &Arc<Planned>, x: &View, out: &View, opts: ExecOptions) -> PyResult<()> {
+    let (xb, xn, ob, on) = (x.base, x.bytes, out.base, out.bytes);
+    // One buffer, one layout: only an identity runs on it in place.
+    let in_place =
+        x.overlaps(out) && xb == ob && x.desc == out.desc && x.flipped == out.flipped && plan.in_place().is_some();
+    let copy: Option<Vec<u8>> = if x.overlaps(out) && !in_place {
+        // SAFETY: [xb, xb + xn) holds the elements of x, inside its NumPy buffer, which stays alive (we hold x)
+        // and is read under the GIL here.
+        Some(unsafe { std::slice::from_raw_parts(xb as *const u8, xn) }.to_vec())
+    } else {
+        None
+    };
+    let plan = Arc::clone(plan);
+    let result = py.detach(move || -> Result<(), strider_core::Error> {
+        // SAFETY: [ob, ob + on) holds the elements of out, inside its writeable NumPy buffer, alive for the call
+        // (the caller holds out). Another Python thread writing the same memory during the call is a data race
+        // the caller must avoid, as with any NumPy operation that releases the GIL.
+        let output = unsafe { std::slice::from_raw_parts_mut(ob as *mut u8, on) };
+        match (&copy, plan.in_place()) {
+            (_, Some(identity)) if in_place => identity.execute_in_place_with(output, &opts),
+            (Some(bytes), _) => plan.execute(bytes, output, &opts),
+            _ => {
+                // SAFETY: [xb, xb + xn) holds the elements of x, alive for the call, and does not intersect
+                // the output's bytes (checked above), so the two slices do not alias.
+                let input = unsafe { std::slice::from_raw_parts(xb as *const u8, xn) };
+                plan.execute(input, output, &opts)
+            }
+        }
+    });
+    result.map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A sequence of Python ints as u32 (a `ValueError` naming `what` for a negative or too large value).
+fn u32s(values: Vec<i64>, what: &str) -> PyResult<Vec<u32>> {
+    values
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            u32::try_from(v).map_err(|_| PyValueError::new_err(format!("{what}[{i}] is {v}; it must be 0 to 2**32-1")))
+        })
+        .collect()
+}
+
+/// A sequence of Python ints as i32 window strides.
+fn i32s(values: Vec<i64>, what: &str) -> PyResult<Vec<i32>> {
+    values
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            i32::try_from(v)
+                .map_err(|_| PyValueError::new_err(format!("{what}[{i}] is {v}; it must fit 32-bit signed integers")))
+        })
+        .collect()
+}
+
+fn window_spec(offsets: Vec<i64>, sizes: Vec<i64>, strides: Vec<i64>) -> PyResult<Window> {
+    Ok(Window { offsets: u32s(offsets, "offsets")?, sizes: u32s(sizes, "sizes")?, strides: i32s(strides, "strides")? })
+}
+
+fn slice_spec(offsets: Vec<i64>, sizes: Vec<i64>, strides: Vec<i64>) -> PyResult<Spec> {
+    Ok(Spec::Slice {
+        offsets: u32s(offsets, "offsets")?,
+        sizes: u32s(sizes, "sizes")?,
+        strides: u32s(strides, "strides")?,
+    })
+}
+
+fn identity_spec(scale: Option<f64>, bias: Option<f64>) -> Spec {
+    let scale_bias = match (scale, bias) {
+        (None, None) => None,
+        (s, b) => Some(((s.unwrap_or(1.0) as f32).to_bits(), (b.unwrap_or(0.0) as f32).to_bits())),
+    };
+    Spec::Identity { scale_bias }
+}
+
+/// A float or a sequence of floats.
+fn floats(v: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f64>> {
+    if let Ok(f) = v.extract::<f64>() {
+        return Ok(vec![f]);
+    }
+    v.extract::<Vec<f64>>().map_err(|_| PyTypeError::new_err(format!("{what} must be a float or a sequence of floats")))
+}
+
+/// The normalization spec: scale = 1/std and bias = −mean/std, computed in f64 and rounded once to f32.
+#[allow(clippy::too_many_arguments)]
+fn normalize_spec(
+    py: Python<'_>,
+    ndim: usize,
+    dtype: &Bound<'_, PyAny>,
+    mean: &Bound<'_, PyAny>,
+    std: &Bound<'_, PyAny>,
+    channel_axis: Option<isize>,
+    window: Option<Window>,
+) -> PyResult<Spec> {
+    let (dtype, _) = dtype_arg(py, dtype)?;
+    let (mean, std) = (floats(mean, "mean")?, floats(std, "std")?);
+    let axis = match channel_axis {
+        None => None,
+        Some(a) => {
+            let n = ndim.max(1) as isize;
+            let a2 = if a < 0 { a + n } else { a };
+            if !(0..n).contains(&a2) {
+                return Err(PyValueError::new_err(format!(
+                    "channel_axis={a} is not an axis of a {ndim}-dimensional x"
+                )));
+            }
+            Some(a2 as usize)
+        }
+    };
+    if mean.len() != std.len() && mean.len() != 1 && std.len() != 1 {
+        return Err(PyValueError::new_err(format!(
+            "mean has {} values and std {}; give one value or one per channel for each",
+            mean.len(),
+            std.len()
+        )));
+    }
+    for (what, v) in [("mean", &mean), ("std", &std)] {
+        if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+            return Err(PyValueError::new_err(format!("{what}[{i}] is {}; it must be finite", v[i])));
+        }
+    }
+    if let Some(i) = std.iter().position(|&s| s == 0.0) {
+        return Err(PyValueError::new_err(format!("std[{i}] is 0; a normalization divides by it")));
+    }
+    let n = mean.len().max(std.len());
+    let at = |v: &[f64], k: usize| if v.len() == 1 { v[0] } else { v[k] };
+    let scale = (0..n).map(|k| ((1.0 / at(&std, k)) as f32).to_bits()).collect();
+    let bias = (0..n).map(|k| ((-at(&mean, k) / at(&std, k)) as f32).to_bits()).collect();
+    Ok(Spec::Normalize { dtype, window, axis, scale, bias, lens: (mean.len(), std.len()) })
+}
+
+fn optional_window(
+    offsets: Option<Vec<i64>>,
+    sizes: Option<Vec<i64>>,
+    strides: Option<Vec<i64>>,
+    shape: &[usize],
+) -> PyResult<Option<Window>> {
+    if offsets.is_none() && sizes.is_none() && strides.is_none() {
+        return Ok(None);
+    }
+    let n = shape.len();
+    let offsets = offsets.unwrap_or_else(|| vec![0; n]);
+    let sizes = sizes.unwrap_or_else(|| shape.iter().map(|&s| s as i64).collect());
+    let strides = strides.unwrap_or_else(|| vec![1; n]);
+    window_spec(offsets, sizes, strides).map(Some)
+}
+
+/// DML_SLICE1: the window of `x` at `offsets` of `sizes`, read with `strides` (negative: from the window's end).
+#[pyfunction]
+#[pyo3(signature = (x, offsets, sizes, strides, *, out=None, threads=None))]
+fn slice1<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    offsets: Vec<i64>,
+    sizes: Vec<i64>,
+    strides: Vec<i64>,
+    out: Option<&Bound<'py, PyAny>>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    run(py, &PLANS, &Spec::Slice1(window_spec(offsets, sizes, strides)?), x, out, threads)
+}
+
+/// DML_SLICE: output element c is x[offsets + strides * c], the output's shape is `sizes`.
+#[pyfunction]
+#[pyo3(signature = (x, offsets, sizes, strides, *, out=None, threads=None))]
+fn slice<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    offsets: Vec<i64>,
+    sizes: Vec<i64>,
+    strides: Vec<i64>,
+    out: Option<&Bound<'py, PyAny>>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    run(py, &PLANS, &slice_spec(offsets, sizes, strides)?, x, out, threads)
+}
+
+/// Copies `x` into `out` (any layouts of one shape and dtype), optionally `x * scale + bias`.
+#[pyfunction]
+#[pyo3(signature = (x, out, *, scale=None, bias=None, threads=None))]
+fn identity<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    out: &Bound<'py, PyAny>,
+    scale: Option<f64>,
+    bias: Option<f64>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    run(py, &PLANS, &identity_spec(scale, bias), x, Some(out), threads)
+}
+
+/// DML_CAST: `x` converted to `dtype`.
+#[pyfunction]
+#[pyo3(signature = (x, dtype, *, out=None, threads=None))]
+fn cast<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    dtype: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (dt, _) = dtype_arg(py, dtype)?;
+    run(py, &PLANS, &Spec::Cast(dt), x, out, threads)
+}
+
+/// The fused preprocessing operator: `(window(x) - mean[k]) / std[k]` converted to `dtype`.
+#[pyfunction]
+#[pyo3(signature = (x, dtype, *, mean, std, channel_axis, offsets=None, sizes=None, strides=None, out=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn normalize<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    dtype: &Bound<'py, PyAny>,
+    mean: &Bound<'py, PyAny>,
+    std: &Bound<'py, PyAny>,
+    channel_axis: Option<isize>,
+    offsets: Option<Vec<i64>>,
+    sizes: Option<Vec<i64>>,
+    strides: Option<Vec<i64>>,
+    out: Option<&Bound<'py, PyAny>>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let xa = as_array(py, x)?;
+    let window = optional_window(offsets, sizes, strides, xa.shape())?;
+    let spec = normalize_spec(py, xa.ndim(), dtype, mean, std, channel_axis, window)?;
+    run(py, &PLANS, &spec, xa.as_any(), out, threads)
+}
+
+/// DMLCalcBufferTensorSize: the bytes a buffer of the tensor needs (through its last element, rounded up to 4).
+#[pyfunction]
+#[pyo3(signature = (dtype, sizes, strides=None))]
+fn calc_buffer_tensor_size(
+    py: Python<'_>,
+    dtype: &Bound<'_, PyAny>,
+    sizes: Vec<i64>,
+    strides: Option<Vec<i64>>,
+) -> PyResult<u64> {
+    let (dt, _) = dtype_arg(py, dtype)?;
+    let sizes = u32s(sizes, "sizes")?;
+    let strides = strides.map(|s| u32s(s, "strides")).transpose()?;
+    strider_core::calc_buffer_tensor_size(dt, &sizes, strides.as_deref())
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Version, instruction sets and threads.
+#[pyfunction]
+fn info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("version", env!("CARGO_PKG_VERSION"))?;
+    d.set_item("isa", Isa::best().name())?;
+    d.set_item("isas", Isa::available().iter().map(|i| i.name()).collect::<Vec<_>>())?;
+    d.set_item("threads", rayon::current_num_threads())?;
+    d.set_item("max_threads", strider_core::MAX_THREADS)?;
+    Ok(d)
+}
+
+/// An operator planned once per array layout and called many times: `op(x, out=None, threads=None)`.
+#[pyclass(module = "strider", frozen)]
+struct Operator {
+    spec: Spec,
+    plans: PlanCache,
+    name: &'static str,
+}
+
+impl Operator {
+    fn new(spec: Spec, name: &'static str) -> Operator {
+        Operator { spec, plans: PlanCache::new(4), name }
+    }
+}
+
+#[pymethods]
+impl Operator {
+    #[pyo3(signature = (x, out=None, *, threads=None))]
+    fn __call__<'py>(
+        &self,
+        py: Python<'py>,
+        x: &Bound<'py, PyAny>,
+        out: Option<&Bound<'py, PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        run(py, &self.plans, &self.spec, x, out, threads)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("strider.{}({:?})", self.name, self.spec)
+    }
+}
+
+/// `strider.Slice1(offsets, sizes, strides)`: a reusable slice1.
+#[pyfunction]
+#[pyo3(name = "Slice1")]
+fn slice1_op(offsets: Vec<i64>, sizes: Vec<i64>, strides: Vec<i64>) -> PyResult<Operator> {
+    Ok(Operator::new(Spec::Slice1(window_spec(offsets, sizes, strides)?), "Slice1"))
+}
+
+/// `strider.Slice(offsets, sizes, strides)`: a reusable slice.
+#[pyfunction]
+#[pyo3(name = "Slice")]
+fn slice_op(offsets: Vec<i64>, sizes: Vec<i64>, strides: Vec<i64>) -> PyResult<Operator> {
+    Ok(Operator::new(slice_spec(offsets, sizes, strides)?, "Slice"))
+}
+
+/// `strider.Identity(scale=None, bias=None)`: a reusable identity; call it as `op(x, out)`.
+#[pyfunction]
+#[pyo3(name = "Identity", signature = (*, scale=None, bias=None))]
+fn identity_op(scale: Option<f64>, bias: Option<f64>) -> Operator {
+    Operator::new(identity_spec(scale, bias), "Identity")
+}
+
+/// `strider.Cast(dtype)`: a reusable cast.
+#[pyfunction]
+#[pyo3(name = "Cast")]
+fn cast_op(py: Python<'_>, dtype: &Bound<'_, PyAny>) -> PyResult<Operator> {
+    Ok(Operator::new(Spec::Cast(dtype_arg(py, dtype)?.0), "Cast"))
+}
+
+/// `strider.Normalize(dtype, *, mean, std, channel_axis, ndim, offsets=None, sizes=None, strides=None)`.
+#[pyfunction]
+#[pyo3(name = "Normalize", signature = (dtype, *, mean, std, channel_axis, offsets=None, sizes=None, strides=None))]
+#[allow(clippy::too_many_arguments)]
+fn normalize_op(
+    py: Python<'_>,
+    dtype: &Bound<'_, PyAny>,
+    mean: &Bound<'_, PyAny>,
+    std: &Bound<'_, PyAny>,
+    channel_axis: Option<isize>,
+    offsets: Option<Vec<i64>>,
+    sizes: Option<Vec<i64>>,
+    strides: Option<Vec<i64>>,
+) -> PyResult<Operator> {
+    // Without a window the rank is known only at the call; a negative channel axis needs it, so it is resolved
+    // against the window's rank when there is one, and otherwise must be non-negative.
+    let ndim = offsets.as_ref().or(sizes.as_ref()).or(strides.as_ref()).map(Vec::len);
+    let window = match (offsets, sizes, strides) {
+        (Some(o), Some(s), Some(t)) => Some(window_spec(o, s, t)?),
+        (None, None, None) => None,
+        _ => return Err(PyValueError::new_err("Normalize takes all of offsets, sizes and strides, or none")),
+    };
+    if channel_axis.is_some_and(|a| a < 0) && ndim.is_none() {
+        return Err(PyValueError::new_err("a negative channel_axis needs a window (offsets, sizes, strides)"));
+    }
+    Ok(Operator::new(
+        normalize_spec(py, ndim.unwrap_or(usize::MAX >> 1), dtype, mean, std, channel_axis, window)?,
+        "Normalize",
+    ))
+}
+
+#[pymodule]
+#[pyo3(name = "strider")]
+fn strider_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(slice1, m)?)?;
+    m.add_function(wrap_pyfunction!(slice, m)?)?;
+    m.add_function(wrap_pyfunction!(identity, m)?)?;
+    m.add_function(wrap_pyfunction!(cast, m)?)?;
+    m.add_function(wrap_pyfunction!(normalize, m)?)?;
+    m.add_function(wrap_pyfunction!(calc_buffer_tensor_size, m)?)?;
+    m.add_function(wrap_pyfunction!(info, m)?)?;
+    m.add_function(wrap_pyfunction!(slice1_op, m)?)?;
+    m.add_function(wrap_pyfunction!(slice_op, m)?)?;
+    m.add_function(wrap_pyfunction!(identity_op, m)?)?;
+    m.add_function(wrap_pyfunction!(cast_op, m)?)?;
+    m.add_function(wrap_pyfunction!(normalize_op, m)?)?;
+    m.add_class::<Operator>()?;
+    Ok(())
+}

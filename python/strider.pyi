@@ -1,0 +1,78 @@
+"""Strider: DirectML's copy-family operators on NumPy arrays of any strides, without copying them.
+
+Every function takes arrays with any strides (views, transposes, negative strides) and releases the GIL while it
+runs. `out=` takes any writable strided view of the right shape and dtype and is returned. `threads=None` uses
+Strider's default pool, 1 the calling thread only, n a kept pool of n threads. Strider's errors are `ValueError`
+(`TypeError` for a dtype problem) with its message.
+"""
+
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+DTypeLike = npt.DTypeLike
+Floats = Union[float, Sequence[float]]
+
+def slice1(x: npt.ArrayLike, offsets: Sequence[int], sizes: Sequence[int], strides: Sequence[int], *,
+           out: Optional[np.ndarray] = None, threads: Optional[int] = None) -> np.ndarray:
+    """DML_SLICE1: the window of `x` starting at `offsets`, `sizes` long, read with `strides` (a negative stride
+    reads from the window's end). The output's shape is `1 + (sizes[i] - 1) // abs(strides[i])` per axis; a new
+    C-ordered array, or `out`."""
+
+def slice(x: npt.ArrayLike, offsets: Sequence[int], sizes: Sequence[int], strides: Sequence[int], *,
+          out: Optional[np.ndarray] = None, threads: Optional[int] = None) -> np.ndarray:
+    """DML_SLICE: output element `c` is `x[offsets + strides * c]`; the output's shape is `sizes`."""
+
+def identity(x: npt.ArrayLike, out: np.ndarray, *, scale: Optional[float] = None, bias: Optional[float] = None,
+             threads: Optional[int] = None) -> np.ndarray:
+    """Copies `x` into `out` (same shape and dtype, any layouts: a layout change), optionally `x * scale + bias`
+    (float dtypes; product then sum, each rounded in float32, or float64 for float64). `out` may be `x` itself."""
+
+def cast(x: npt.ArrayLike, dtype: DTypeLike, *, out: Optional[np.ndarray] = None,
+         threads: Optional[int] = None) -> np.ndarray:
+    """DML_CAST: `x` converted to `dtype` by Rust's `as` rules (integers wrap, floats to integers truncate and
+    saturate, NaN to 0; to float16 rounded once from the exact value)."""
+
+def normalize(x: npt.ArrayLike, dtype: DTypeLike, *, mean: Floats, std: Floats, channel_axis: Optional[int],
+              offsets: Optional[Sequence[int]] = None, sizes: Optional[Sequence[int]] = None,
+              strides: Optional[Sequence[int]] = None, out: Optional[np.ndarray] = None,
+              threads: Optional[int] = None) -> np.ndarray:
+    """The fused preprocessing operator: `(window(x) - mean[k]) / std[k]` converted to `dtype`, in one pass.
+
+    `mean` and `std` are in x's own units (0..255 for uint8 images), one value or one per channel; `k` is the
+    index along `channel_axis` (an axis of x, negative counts from the end; None: one mean and std). The window is
+    slice1's (default: all of x). Computed as `x * (1/std) + (-mean/std)` in float32, each parameter rounded once
+    from float64. A layout change is an `out=` view: NHWC input into NCHW memory is
+    `out=np.empty((N, C, H, W), dtype).transpose(0, 2, 3, 1)`."""
+
+def calc_buffer_tensor_size(dtype: DTypeLike, sizes: Sequence[int], strides: Optional[Sequence[int]] = None) -> int:
+    """DMLCalcBufferTensorSize: the bytes through the last element of the tensor, rounded up to a multiple of 4."""
+
+def info() -> dict[str, Any]:
+    """`version`, `isa` (the instruction set used), `isas` (all available), `threads` (the default pool's size),
+    `max_threads`."""
+
+class Operator:
+    """An operator planned once per array layout and called many times."""
+    def __call__(self, x: npt.ArrayLike, out: Optional[np.ndarray] = None, *,
+                 threads: Optional[int] = None) -> np.ndarray: ...
+
+def Slice1(offsets: Sequence[int], sizes: Sequence[int], strides: Sequence[int]) -> Operator:
+    """A reusable `slice1`: `op = strider.Slice1(offsets, sizes, strides); y = op(x)`."""
+
+def Slice(offsets: Sequence[int], sizes: Sequence[int], strides: Sequence[int]) -> Operator:
+    """A reusable `slice`."""
+
+def Identity(*, scale: Optional[float] = None, bias: Optional[float] = None) -> Operator:
+    """A reusable `identity`: call it as `op(x, out)`."""
+
+def Cast(dtype: DTypeLike) -> Operator:
+    """A reusable `cast`."""
+
+def Normalize(dtype: DTypeLike, *, mean: Floats, std: Floats, channel_axis: Optional[int],
+              offsets: Optional[Sequence[int]] = None, sizes: Optional[Sequence[int]] = None,
+              strides: Optional[Sequence[int]] = None) -> Operator:
+    """A reusable `normalize` (a negative `channel_axis` needs the window)."""

@@ -1,0 +1,80 @@
+//! Builds the extension module, puts it on `PYTHONPATH` as `strider`, and runs the pytest suite (`test_*.py` beside
+//! this file) with a Python that has NumPy and pytest: `STRIDER_PYTHON` when set, else `python3` when it has both,
+//! else a virtual environment created once in the target directory with both installed from the Python registry.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// <target>/<profile dir> of this test executable, and the cargo profile that builds into it.
+fn profile_dir() -> (PathBuf, String) {
+    let exe = std::env::current_exe().expect("test executable path");
+    let dir = exe.parent().and_then(Path::parent).expect("<target>/<profile>/deps").to_path_buf();
+    let profile = match dir.file_name().and_then(|n| n.to_str()) {
+        Some("debug") => "dev".to_owned(),
+        Some(name) => name.to_owned(),
+        None => panic!("no profile directory in {}", exe.display()),
+    };
+    (dir, profile)
+}
+
+/// Builds the extension and returns a directory holding it as `strider.so`.
+fn module_dir() -> PathBuf {
+    let (dir, profile) = profile_dir();
+    let target = dir.parent().expect("<target>");
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "-p", "strider-python", "--lib", "--profile", &profile, "--target-dir"])
+        .arg(target)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("run cargo build");
+    assert!(status.success(), "cargo build -p strider-python failed");
+    let module = Path::new(env!("CARGO_TARGET_TMPDIR")).join("python-module");
+    std::fs::create_dir_all(&module).unwrap();
+    // A fresh file (not an overwrite in place): a running interpreter may still map the old one.
+    let dest = module.join("strider.so");
+    let _ = std::fs::remove_file(&dest);
+    std::fs::copy(dir.join("libstrider_python.so"), &dest).expect("copy the extension module");
+    module
+}
+
+fn has_packages(python: &Path) -> bool {
+    Command::new(python).args(["-c", "import numpy, pytest"]).output().is_ok_and(|o| o.status.success())
+}
+
+/// A Python with NumPy and pytest.
+fn python() -> PathBuf {
+    if let Some(p) = std::env::var_os("STRIDER_PYTHON") {
+        return PathBuf::from(p);
+    }
+    let system = PathBuf::from("python3");
+    if has_packages(&system) {
+        return system;
+    }
+    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pytest-venv");
+    let python = venv.join("bin/python");
+    if !has_packages(&python) {
+        let status = Command::new("python3").args(["-m", "venv"]).arg(&venv).status().expect("run python3 -m venv");
+        assert!(status.success(), "python3 -m venv {} failed", venv.display());
+        let status = Command::new(&python)
+            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "numpy", "pytest"])
+            .status()
+            .expect("run pip");
+        assert!(status.success(), "pip install numpy pytest failed (the Python registry must be reachable)");
+    }
+    python
+}
+
+#[test]
+fn pytest_suite() {
+    let module = module_dir();
+    let python = python();
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let status = Command::new(&python)
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        .arg(&tests)
+        .env("PYTHONPATH", &module)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .status()
+        .expect("run pytest");
+    assert!(status.success(), "pytest failed ({} -m pytest {})", python.display(), tests.display());
+}

@@ -114,3 +114,28 @@ fn slice1_rows_of_interleaved_pixels() {
         }
     }
 }
+
+/// Channel swaps: pixels of 2 to 16 bytes whose channels are reversed (BGR ↔ RGB, RGBA → ABGR), read forwards,
+/// subsampled and backwards, at every row length around the shuffle lanes (16-byte and 64-byte), misaligned, on
+/// every level; the strategy is pinned to the swap kernel wherever its tables exist.
+#[test]
+fn slice1_channel_swaps() {
+    common::note_isas();
+    for dt in WIDTH_TYPES {
+        let w = dt.size_in_bytes() as u32;
+        for channels in (2..=16 / w).filter(|c| matches!(c * w, 2 | 3 | 4 | 6 | 8 | 12 | 16)) {
+            for step in [1i32, 2, 3, -2] {
+                for pixels in (1..=90).chain([127, 128, 129, 300]) {
+                    let n = (pixels - 1) * step.unsigned_abs() + 1;
+                    let input = TensorDesc::new(dt, &[2, n, channels]).unwrap();
+                    let output = TensorDesc::new(dt, &[2, pixels, channels]).unwrap();
+                    let strides = [1, step, -1];
+                    let kind = run(&input, &output, &[0, 0, 0], &[2, n, channels], &strides, pixels * 7 + channels);
+                    if pixels >= 2 {
+                        assert_eq!(kind, RowKind::Swap { channels: channels as usize }, "{dt} c{channels} step {step}");
+                    }
+                }
+            }
+        }
+    }
+}

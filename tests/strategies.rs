@@ -27,7 +27,7 @@ fn public_slice_workloads() {
         ("f32_dml_doc_example_1x1x4x4", RowKind::Table { len: 4 }),
         ("u8_nhwc_32x224x224x3_crop_200", RowKind::Copy),
         ("f32_nchw_16x3x512x512_crop384_hw_stride2", RowKind::Gather { stride: 2 }),
-        ("u8_hwc720p_bgr_to_rgb", RowKind::Reverse),
+        ("u8_hwc720p_bgr_to_rgb", RowKind::Swap { channels: 3 }),
     ];
     let cases = json(include_str!("../benches/workloads.json"));
     assert_eq!(cases.len(), expected.len(), "a workload was added: pin its strategy here");

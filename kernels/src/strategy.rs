@@ -62,6 +62,12 @@ pub enum RowKind {
         /// Number of planes (channels).
         planes: usize,
     },
+    /// Interleaved pixels whose channels are written in reverse order (BGR ↔ RGB, RGBA → ABGR), the pixels read
+    /// forwards, backwards or subsampled: byte shuffles over whole pixels.
+    Swap {
+        /// Channels per pixel.
+        channels: usize,
+    },
 }
 
 impl fmt::Display for RowKind {
@@ -76,6 +82,7 @@ impl fmt::Display for RowKind {
             RowKind::Transpose { rows } => write!(f, "transpose ({rows} rows, 8x8 tiles)"),
             RowKind::Interleave { planes } => write!(f, "interleave of {planes} planes"),
             RowKind::Deinterleave { planes } => write!(f, "deinterleave into {planes} planes"),
+            RowKind::Swap { channels } => write!(f, "channel swap of {channels}-channel pixels"),
         }
     }
 }
@@ -161,6 +168,9 @@ pub(crate) enum Movement {
     Interleave(Planar),
     /// Interleaved pixels (the row) into planes (the folded dimension).
     Deinterleave(Planar),
+    /// Pixels (the row) whose channels (the folded dimension, input stride −1 element) are written in reverse
+    /// order: `unit` is the channel width, `lanes` the swapping shuffle tables of the pixel width and stride.
+    Swap { unit: usize, lanes: Lanes },
 }
 
 /// A walk's chosen execution: geometry, movement, and the default store policy.
@@ -192,7 +202,9 @@ impl Strategy {
         let converting = !matches!(op, ElementOp::Copy { .. });
         let width_of = |bytes: usize| Width::from_bytes(bytes).ok_or(PlanError::Inconsistent);
 
-        let (geometry, movement, width) = if let Some((g, m, w)) = transpose(walk, iw, ow, converting) {
+        let (geometry, movement, width) = if let Some((g, m, w)) = swap(walk, iw, converting) {
+            (g, m, w)
+        } else if let Some((g, m, w)) = transpose(walk, iw, ow, converting) {
             (g, m, w)
         } else if row.extent.saturating_mul(ow) < params::TABLE_ROW_BYTES && rank >= 2 {
             // Absorb the innermost dimensions into a table row of at most TABLE_MAX elements.
@@ -282,6 +294,7 @@ impl Strategy {
             Movement::Transpose(_) => RowKind::Transpose { rows: g.fold().map_or(1, |d| d.extent) },
             Movement::Interleave(t) => RowKind::Interleave { planes: t.planes },
             Movement::Deinterleave(t) => RowKind::Deinterleave { planes: t.planes },
+            Movement::Swap { .. } => RowKind::Swap { channels: g.fold().map_or(1, |d| d.extent) },
         }
     }
 }
@@ -304,6 +317,33 @@ fn row_geometry(walk: &Walk, iw: usize, ow: usize) -> Result<(Geometry, Movement
         _ => Movement::Strided,
     };
     Ok((g, movement, Width::from_bytes(iw).ok_or(PlanError::Inconsistent)?))
+}
+
+/// Recognizes a channel swap of a copy: the innermost dimension (channels) reads backwards one element at a time
+/// and writes forwards, and the next one (pixels) writes whole pixels contiguously and reads them with a whole-pixel
+/// stride. The pixels become the row, their channels are folded into byte-shuffle tables of the pixel's width
+/// (16 bytes at most); `None` when no shuffle tables exist for the stride.
+fn swap(walk: &Walk, iw: usize, converting: bool) -> Option<(Geometry, Movement, Width)> {
+    let dims = walk.dims();
+    let rank = dims.len();
+    if converting || rank < 2 {
+        return None;
+    }
+    let (cpos, ppos) = (rank.checked_sub(1)?, rank.checked_sub(2)?);
+    let (c, p) = (dims[cpos], dims[ppos]);
+    let w = isize::try_from(iw).ok()?;
+    let pixel = c.extent.checked_mul(iw)?;
+    let pw = isize::try_from(pixel).ok()?;
+    if c.extent < 2 || c.in_stride != w.checked_neg()? || c.out_stride != w || p.out_stride != pw {
+        return None;
+    }
+    let k = p.in_stride.checked_div(pw).filter(|&k| k != 0 && p.in_stride.checked_rem(pw) == Some(0))?;
+    let width = Width::from_bytes(pixel)?;
+    let lanes = Lanes { wide: WideShuffle::swapping(pixel, k, iw), narrow: Shuffle::swapping(pixel, k, iw) };
+    if lanes.wide.is_none() && lanes.narrow.is_none() {
+        return None;
+    }
+    Some((walk.geometry(ppos, Some(cpos))?, Movement::Swap { unit: iw, lanes }, width))
 }
 
 /// Recognizes a transpose: the row (the output's contiguous dimension, `I`) is strided in the input while another

@@ -19,6 +19,9 @@ pub(crate) struct Tables<const L: usize, const WIN: usize, const MAXW: usize> {
     pub(crate) width: usize,
     /// The stride (in elements) the tables were built for.
     pub(crate) stride: isize,
+    /// The units whose order each element's bytes are reversed in (an element of `width / unit` channels of
+    /// `unit` bytes has its channels reversed: BGR → RGB); `width` for elements moved whole.
+    pub(crate) unit: usize,
     /// Number of windows per lane (1..=MAXW).
     pub(crate) windows: usize,
     /// Whole elements per lane.
@@ -45,6 +48,20 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
     /// Tables for `n`-byte elements read with stride `k` elements (`k ≠ 0`), or `None` when a lane would need more
     /// than `MAXW` windows or the element is wider than a lane.
     pub(crate) fn new(width: usize, k: isize) -> Option<Self> {
+        Self::build(width, k, width)
+    }
+
+    /// Tables for `width`-byte elements read with stride `k` elements whose `unit`-byte parts are written in
+    /// reverse order (the channels of an interleaved pixel swapped: BGR ↔ RGB, RGBA → ABGR), or `None` as for
+    /// [`Tables::new`] and when `unit` does not divide `width` into at least two parts.
+    pub(crate) fn swapping(width: usize, k: isize, unit: usize) -> Option<Self> {
+        if unit == 0 || unit >= width || !width.is_multiple_of(unit) {
+            return None;
+        }
+        Self::build(width, k, unit)
+    }
+
+    fn build(width: usize, k: isize, unit: usize) -> Option<Self> {
         // A lane spans (elements − 1)·|k|·width + width bytes, which must fit MAXW windows of WIN bytes: bounding
         // |k| first keeps every value small; the arithmetic is checked anyway.
         if width == 0 || width > L || k == 0 || L > 64 || k.unsigned_abs() > MAXW.checked_mul(WIN)? {
@@ -52,9 +69,13 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
         }
         let n = isize::try_from(width).ok()?;
         let elems = L.checked_div(width)?;
-        // Byte offset (from the lane's first element) of output byte t.
+        // Byte offset (from the lane's first element) of output byte t: byte b of output element e is byte b of
+        // input element e, or with the element's units reversed, byte (parts − 1 − b/unit)·unit + b%unit.
+        let parts = width.checked_div(unit)?;
         let offset = |t: usize| -> Option<isize> {
             let (e, b) = (t.checked_div(width)?, t.checked_rem(width)?);
+            let (part, byte) = (b.checked_div(unit)?, b.checked_rem(unit)?);
+            let b = parts.checked_sub(1)?.checked_sub(part)?.checked_mul(unit)?.checked_add(byte)?;
             isize::try_from(e).ok()?.checked_mul(k)?.checked_mul(n)?.checked_add(isize::try_from(b).ok()?)
         };
         let bytes = elems.checked_mul(width)?;
@@ -69,6 +90,7 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
         let mut s = Tables {
             width,
             stride: k,
+            unit,
             windows,
             elems,
             win_off: [0; MAXW],
@@ -105,9 +127,10 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
         Some(s)
     }
 
-    /// Whether these tables were built for `width`-byte elements read with stride `k` elements.
-    pub(crate) fn fits(&self, width: usize, k: isize) -> bool {
-        self.width == width && self.stride == k
+    /// Whether these tables were built for `width`-byte elements read with stride `k` elements and reversed in
+    /// `unit`-byte parts (`unit == width`: moved whole).
+    pub(crate) fn fits(&self, width: usize, k: isize, unit: usize) -> bool {
+        self.width == width && self.stride == k && self.unit == unit
     }
 }
 
@@ -261,14 +284,29 @@ mod tests {
     /// Runs the tables in plain Rust over a row and compares with a direct strided gather; `false` when there are
     /// no tables for this width and stride.
     fn emulate<const L: usize, const WIN: usize, const MAXW: usize>(width: usize, k: isize, n: usize) -> bool {
-        let Some(s) = Tables::<L, WIN, MAXW>::new(width, k) else { return false };
+        emulate_units::<L, WIN, MAXW>(width, k, width, n)
+    }
+
+    /// [`emulate`] with each element's `unit`-byte parts reversed.
+    fn emulate_units<const L: usize, const WIN: usize, const MAXW: usize>(
+        width: usize,
+        k: isize,
+        unit: usize,
+        n: usize,
+    ) -> bool {
+        let tables =
+            if unit == width { Tables::<L, WIN, MAXW>::new(width, k) } else { Tables::swapping(width, k, unit) };
+        let Some(s) = tables else { return false };
+        assert!(s.fits(width, k, unit));
         let span = (n - 1) * k.unsigned_abs() * width + width;
         let src: Vec<u8> = (0..span).map(|i| (i * 7 + 3) as u8).collect();
         let first = if k > 0 { 0 } else { span - width } as isize;
         let mut want = vec![0u8; n * width];
         for i in 0..n {
             let e = (first + i as isize * k * width as isize) as usize;
-            want[i * width..][..width].copy_from_slice(&src[e..e + width]);
+            for (p, part) in src[e..e + width].chunks(unit).rev().enumerate() {
+                want[i * width + p * unit..][..unit].copy_from_slice(part);
+            }
         }
         let mut got = vec![0u8; n * width];
         let mut j = 0;
@@ -311,6 +349,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Swapping tables (the parts of each element reversed: channel swaps) exist for every pixel of 2 to 16 parts
+    /// that fits a lane, at every small stride, and match a direct loop.
+    #[test]
+    fn swapping_tables_reverse_each_elements_parts() {
+        for (width, unit) in
+            [(2, 1), (3, 1), (4, 1), (4, 2), (6, 2), (8, 2), (8, 4), (12, 4), (16, 4), (16, 8), (16, 1)]
+        {
+            for k in [-2isize, -1, 1, 2, 3] {
+                for n in 1..70 {
+                    assert!(emulate_units::<16, 16, 4>(width, k, unit, n), "16-byte w{width} u{unit} k{k}");
+                }
+                for n in (1..300).step_by(5) {
+                    assert!(emulate_units::<64, 128, 2>(width, k, unit, n), "64-byte w{width} u{unit} k{k}");
+                }
+            }
+        }
+        assert!(Shuffle::swapping(3, 1, 2).is_none() && Shuffle::swapping(4, 1, 4).is_none());
     }
 
     /// The planar tables, run in plain Rust, interleave and deinterleave exactly.

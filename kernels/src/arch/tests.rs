@@ -140,7 +140,7 @@ fn check_lanes<A: Arch>(a: A) {
             for n in (1..200).step_by(3) {
                 let done = check_prefix::<N>("lanes", A::ISA, k, n, Some(n % 3), |s, d| {
                     // SAFETY: the row's elements lie at s + i·k·N and d + i·N inside check_prefix's buffers.
-                    a.vectorize(|| unsafe { crate::rows::shuffled::<A, N>(a, &lanes, s, d, 0, n, k) })
+                    a.vectorize(|| unsafe { crate::rows::shuffled::<A, N>(a, &lanes, s, d, 0, n, k, N) })
                 });
                 if let Some(t) = lanes.narrow.filter(|_| A::BYTES >= 32) {
                     assert!(n < t.slack || done > 0, "{:?} N {N} k {k} n {n}: no lane ran", A::ISA);

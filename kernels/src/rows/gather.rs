@@ -51,7 +51,7 @@ impl<A: Arch, const N: usize> Body for GatherBody<'_, A, N> {
             }
         }
         // SAFETY: as above; the lanes check they were built for (N, k). Continues after the register prefix.
-        done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, done, n, k) };
+        done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, done, n, k, N) };
         // SAFETY: as above.
         unsafe { elements::<N>(src, dst, done, n, step, N as isize) }
     }

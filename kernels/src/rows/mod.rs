@@ -20,6 +20,7 @@ mod planar;
 mod reverse;
 mod staged;
 mod strided;
+mod swap;
 mod table;
 mod transpose;
 
@@ -260,6 +261,8 @@ pub(crate) enum Request<'a> {
     Interleave { tables: &'a Planar, ps: isize },
     /// Pixels into planes `ps` bytes apart in the output.
     Deinterleave { tables: &'a Planar, ps: isize },
+    /// Pixels read with stride `k` pixels, their `unit`-byte channels written in reverse order.
+    Swap { lanes: &'a Lanes, unit: usize, k: isize },
 }
 
 /// Builds the row kernel `req` for rows of `len` elements of `width` bytes at level `a` and calls `f` with it.
@@ -306,6 +309,7 @@ impl<A: Arch> WidthVisitor for ByWidth<'_, '_, A> {
             Request::Table(pairs) => f(&Runner(table::TableBody::<A, N> { a, pairs })),
             Request::TableGather(inputs) => f(&Runner(table::GatherTableBody::<A, N> { a, inputs })),
             Request::TableScatter(pairs) => f(&Runner(table::ScatterTableBody::<A, N> { a, pairs })),
+            Request::Swap { lanes, unit, k } => f(&Runner(swap::SwapBody::<A, N> { a, len, lanes, unit, k })),
             // Handled by `build` before the width visit.
             Request::Copy | Request::Transpose { .. } | Request::Interleave { .. } | Request::Deinterleave { .. } => {
                 unreachable!("dispatched before the width visit")
@@ -339,6 +343,10 @@ pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mu
         }
         Movement::Interleave(tables) => Request::Interleave { tables, ps: fold().in_stride },
         Movement::Deinterleave(tables) => Request::Deinterleave { tables, ps: fold().out_stride },
+        Movement::Swap { unit, lanes } => {
+            let pixel = strategy.width().bytes() as isize;
+            Request::Swap { lanes, unit: *unit, k: row.in_stride / pixel }
+        }
     };
     build(a, req, strategy.width(), row.extent, stream, f)
 }

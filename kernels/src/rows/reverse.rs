@@ -18,14 +18,16 @@ pub(super) fn stream_head<A: Arch, const N: usize>(dst: *mut u8, n: usize, strea
     (head < n).then_some(head)
 }
 
-/// Continues a contiguous-output row of `n` elements read with stride `k` elements from element `from`, through
-/// the widest shuffle lanes the level has (64-byte VBMI lanes, then 16-byte `pshufb` lanes); returns the elements
-/// done (the caller finishes the tail).
+/// Continues a contiguous-output row of `n` elements read with stride `k` elements from element `from`, each
+/// element's `unit`-byte parts written in reverse order (`unit == N`: whole elements), through the widest shuffle
+/// lanes the level has (64-byte VBMI lanes, then 16-byte `pshufb` lanes); returns the elements done (the caller
+/// finishes the tail).
 ///
 /// # Safety
 ///
 /// The row's elements lie at `src + i·k·N` (readable, with every byte between them) and `dst + i·N` (writable).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn shuffled<A: Arch, const N: usize>(
     a: A,
     lanes: &Lanes,
@@ -34,9 +36,10 @@ pub(crate) unsafe fn shuffled<A: Arch, const N: usize>(
     mut from: usize,
     n: usize,
     k: isize,
+    unit: usize,
 ) -> usize {
     let at = |from: usize| (src.wrapping_offset(from as isize * k * N as isize), dst.wrapping_add(from * N));
-    if let Some(t) = lanes.wide.as_ref().filter(|t| t.fits(N, k) && n >= from + t.slack) {
+    if let Some(t) = lanes.wide.as_ref().filter(|t| t.fits(N, k, unit) && n >= from + t.slack) {
         // Lane l starts at element from + l·E; the last one at most at n - slack (E = 64 / N).
         let elems = 64 / N;
         let count = (n - from - t.slack) / elems + 1;
@@ -46,7 +49,7 @@ pub(crate) unsafe fn shuffled<A: Arch, const N: usize>(
         let done = unsafe { a.wide_lanes(t, s, elems as isize * k * N as isize, d, elems * N, count) };
         from += done * elems;
     }
-    if let Some(t) = lanes.narrow.as_ref().filter(|t| t.fits(N, k) && n >= from + t.slack) {
+    if let Some(t) = lanes.narrow.as_ref().filter(|t| t.fits(N, k, unit) && n >= from + t.slack) {
         let elems = 16 / N;
         let count = (n - from - t.slack) / elems + 1;
         let (s, d) = at(from);
@@ -98,7 +101,7 @@ impl<A: Arch, const N: usize> Body for ReverseBody<'_, A, N> {
         }
         if done == 0 {
             // SAFETY: as above; the lanes check they were built for (N, -1).
-            done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, 0, n, -1) };
+            done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, 0, n, -1, N) };
         }
         // SAFETY: as above.
         unsafe { elements::<N>(src, dst, done, n, -(N as isize), N as isize) }

@@ -733,6 +733,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 len,
             })
         }
+        Movement::Swap { .. } => unreachable!("Strategy::choose picks channel swaps for plain copies only"),
         Movement::Interleave(tables) | Movement::Deinterleave(tables) => {
             let ps = if tables.interleave { fold().in_stride } else { fold().out_stride };
             f(&StagedPlanar {

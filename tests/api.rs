@@ -99,12 +99,21 @@ fn exec_options_threads_split_on_a_kept_pool() {
     let x: Vec<u8> = (0..64 * 300 * 2).map(|i| (i * 7 % 251) as u8).collect();
     let mut want = vec![0u8; x.len()];
     op.execute_with(&x, &mut want, &ExecOptions::sequential()).unwrap();
+    // From this (non-pool) thread: the caller takes the first chunk, the pool the others.
     for threads in [1, 2, 3, 5] {
         let mut y = vec![0u8; x.len()];
         let opts = ExecOptions::default().with_threads(threads).with_parallelism(Parallelism::Grain(1024));
         op.execute_with(&x, &mut y, &opts).unwrap();
         assert_eq!(y, want, "{threads} threads");
     }
+    // The global pool, from outside it and from inside one of its threads.
+    let opts = ExecOptions::default().with_parallelism(Parallelism::Grain(1024));
+    let mut y = vec![0u8; x.len()];
+    op.execute_with(&x, &mut y, &opts).unwrap();
+    assert_eq!(y, want);
+    let mut y = vec![0u8; x.len()];
+    rayon::scope(|_| op.execute_with(&x, &mut y, &opts)).unwrap();
+    assert_eq!(y, want);
     for bad in [0, strider::MAX_THREADS + 1] {
         let mut y = vec![0u8; x.len()];
         let err = op.execute_with(&x, &mut y, &ExecOptions::default().with_threads(bad)).unwrap_err();

@@ -3,7 +3,7 @@
 Every function takes arrays with any strides (views, transposes, negative strides) and releases the GIL while it
 runs. `out=` takes any writable strided view of the right shape and dtype and is returned. `threads=None` uses
 Strider's default pool, 1 the calling thread only, n a kept pool of n threads. Strider's errors are `ValueError`
-(`TypeError` for a dtype problem) with its message.
+with its message; a dtype problem raises `DTypeError`, which is both a `TypeError` and a `ValueError`.
 """
 
 from typing import Any, Optional, Sequence, Union
@@ -12,6 +12,10 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
+
+class DTypeError(TypeError, ValueError):
+    """A dtype Strider does not take here (an unsupported dtype, an `out` of another dtype, scale/bias on
+    integers)."""
 
 DTypeLike = npt.DTypeLike
 Floats = Union[float, Sequence[float]]

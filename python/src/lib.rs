@@ -479,5 +479,6 @@ fn strider_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cast_op, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_op, m)?)?;
     m.add_class::<Operator>()?;
+    m.add("DTypeError", view::dtype_error_type(m.py())?)?;
     Ok(())
 }

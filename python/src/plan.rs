@@ -3,11 +3,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use strider_core::{Cast, DataType, Error, ExecOptions, Identity, Normalize, ScaleBias, Slice, Slice1, TensorDesc};
 
-use crate::view::{Layout, View};
+use crate::view::{Layout, View, dtype_error};
 
 /// A DML_SLICE1 window: offsets, sizes, strides.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -105,7 +105,7 @@ pub(crate) enum Planned {
 
 fn value_error(e: Error) -> PyErr {
     match e {
-        Error::UnsupportedDataType { .. } => PyTypeError::new_err(e.to_string()),
+        Error::UnsupportedDataType { .. } => dtype_error(e.to_string()),
         _ => PyValueError::new_err(e.to_string()),
     }
 }
@@ -187,7 +187,7 @@ impl Spec {
         let (xt, ot) = (x.layout.dtype, out.layout.dtype);
         let want = self.out_dtype(xt);
         if ot != want {
-            return Err(PyTypeError::new_err(format!(
+            return Err(dtype_error(format!(
                 "out has dtype {} but {} of a {} array gives {}",
                 ot.short_name(),
                 self.name(),

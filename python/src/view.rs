@@ -8,9 +8,34 @@ use numpy::npyffi::NPY_ARRAY_WRITEABLE;
 use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple, PyType};
 use strider_core::{DataType, MAX_RANK, TensorDesc};
 
-/// The data type of a NumPy dtype, or a `TypeError` (a `ValueError` for a byte order the CPU does not use).
+/// `strider.DTypeError`, raised for dtype problems: a subclass of both `TypeError` (what Python raises for a wrong
+/// type) and `ValueError` (what Strider raises for a bad argument), so that either `except` catches it.
+pub(crate) fn dtype_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    static TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    TYPE.get_or_try_init(py, || {
+        let bases = PyTuple::new(py, [py.get_type::<PyTypeError>(), py.get_type::<PyValueError>()])?;
+        let attrs = PyDict::new(py);
+        attrs.set_item("__module__", "strider")?;
+        attrs.set_item("__doc__", "A dtype Strider does not take here (a TypeError and a ValueError).")?;
+        let ty = py.get_type::<PyType>().call1(("DTypeError", bases, attrs))?;
+        Ok(ty.cast_into::<PyType>()?.unbind())
+    })
+    .map(|t| t.bind(py))
+}
+
+/// A `strider.DTypeError` with `message`.
+pub(crate) fn dtype_error(message: String) -> PyErr {
+    Python::attach(|py| match dtype_error_type(py) {
+        Ok(ty) => PyErr::from_type(ty.clone(), message),
+        Err(e) => e,
+    })
+}
+
+/// The data type of a NumPy dtype, or a `DTypeError` (a `ValueError` for a byte order the CPU does not use).
 pub(crate) fn data_type(descr: &Bound<'_, PyArrayDescr>, what: &str) -> PyResult<DataType> {
     let dt = match (descr.kind(), descr.itemsize()) {
         (b'f', 2) => DataType::Float16,
@@ -25,7 +50,7 @@ pub(crate) fn data_type(descr: &Bound<'_, PyArrayDescr>, what: &str) -> PyResult
         (b'u', 4) => DataType::Uint32,
         (b'u', 8) => DataType::Uint64,
         _ => {
-            return Err(PyTypeError::new_err(format!(
+            return Err(dtype_error(format!(
                 "{what} has dtype {descr}; strider takes float16/32/64, int8/16/32/64 and uint8/16/32/64"
             )));
         }

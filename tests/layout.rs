@@ -79,6 +79,24 @@ fn identity_transposes_large_enough_for_tiles() {
     }
 }
 
+/// Transposes whose output rows are a multiple of 1 KiB apart (they walk square blocks, see
+/// `params::TRANSPOSE_CRITICAL_STRIDE`): block edges, partial tiles on both sides, padded outputs.
+#[test]
+fn identity_transposes_with_critical_output_strides() {
+    for dt in WIDTH_TYPES {
+        let w = dt.size_in_bytes() as u32;
+        let ni = 1024 / w; // output rows 1 KiB apart when packed
+        for (n_i, nj, pad) in [(ni, 37, 0), (ni * 2 + 3, 131, ni - 3), (ni - 5, 20, 5 + 1024 / w)] {
+            // input [n_i, nj] packed; output element (i, j) at j·(n_i + pad) + i
+            let input = TensorDesc::new(dt, &[n_i, nj]).unwrap();
+            let output = TensorDesc::with_strides(dt, &[n_i, nj], &[1, n_i + pad]).unwrap();
+            let op = Identity::new(&input, &output).unwrap();
+            assert!(matches!(op.row_kind(), strider::RowKind::Transpose { .. }), "{dt} {n_i}x{nj}: {}", op.row_kind());
+            check_identity(&input, &output, u64::from(n_i * 7 + nj));
+        }
+    }
+}
+
 #[test]
 fn identity_padded_and_packed() {
     for dt in WIDTH_TYPES {

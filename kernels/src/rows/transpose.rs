@@ -33,33 +33,71 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
         // SAFETY: element (i, j) of the block, in bounds by the contract.
         unsafe { d.cast::<[u8; N]>().write_unaligned(s.cast::<[u8; N]>().read_unaligned()) }
     };
-    // PERF: two-level blocking. A super-block of columns is sized so that all its output rows (columns × ni
-    // elements) stay in L2; inside it, 8 input rows at a time are swept across all its columns, so only 8 input
-    // streams are live (sweeping all ni rows per column block kept 64 streams live for a 64-channel NCHW → NHWC,
-    // more than the prefetchers follow), and the output lines, completed over the successive 8-row passes, are
-    // still in L2 when the next pass returns to them.
-    let sj = ((crate::params::TRANSPOSE_L2_BYTES / (ni * N).max(1)) / 8 * 8).max(8);
+    let critical = |stride: isize| stride.unsigned_abs().is_multiple_of(crate::params::TRANSPOSE_CRITICAL_STRIDE);
+    // (Input rows a critical stride apart are fine: the sweep reads 8 of them at a time.)
     let full = nj / 8 * 8;
-    let mut j0 = 0;
-    while j0 < full {
-        let j1 = (j0 + sj).min(full);
-        let mut i = 0;
-        while i + 8 <= ni {
-            let mut j = j0;
-            while j < j1 {
-                let (s, d) = at(i, j);
-                // SAFETY: rows i..i+8, columns j..j+8 are elements of the block (i + 8 ≤ ni, j + 8 ≤ full ≤ nj).
-                unsafe { a.tile8::<N>(s, si, d, dj) };
-                j += 8;
+    let ni8 = ni / 8 * 8;
+    if critical(dj) {
+        // PERF: output rows a critical stride apart share a few L1 sets, and the sweep below leaves hundreds of
+        // half-written lines of them between its 8-row passes. Square blocks keep the lines a block touches few
+        // enough to stay cached: within a block, 8 output rows at a time are written along i, reading 8 columns of
+        // every input row of the block.
+        let b = crate::params::TRANSPOSE_BLOCK;
+        let mut jb = 0;
+        while jb < full {
+            let je = (jb + b).min(full);
+            let mut ib = 0;
+            while ib < ni8 {
+                let ie = (ib + b).min(ni8);
+                let mut j = jb;
+                while j < je {
+                    let mut i = ib;
+                    while i < ie {
+                        let (s, d) = at(i, j);
+                        // SAFETY: rows i..i+8, columns j..j+8 are elements of the block (i + 8 ≤ ni8 ≤ ni,
+                        // j + 8 ≤ full ≤ nj).
+                        unsafe { a.tile8::<N>(s, si, d, dj) };
+                        i += 8;
+                    }
+                    j += 8;
+                }
+                ib = ie;
             }
-            i += 8;
-        }
-        for ii in i..ni {
-            for jj in j0..j1 {
-                copy(ii, jj);
+            for ii in ni8..ni {
+                for jj in jb..je {
+                    copy(ii, jj);
+                }
             }
+            jb = je;
         }
-        j0 = j1;
+    } else {
+        // PERF: two-level blocking. A super-block of columns is sized so that all its output rows (columns × ni
+        // elements) stay in L2; inside it, 8 input rows at a time are swept across all its columns, so only 8
+        // input streams are live (sweeping all ni rows per column block kept 64 streams live for a 64-channel
+        // NCHW → NHWC, more than the prefetchers follow), and the output lines, completed over the successive
+        // 8-row passes, are still in L2 when the next pass returns to them.
+        let sj = ((crate::params::TRANSPOSE_L2_BYTES / (ni * N).max(1)) / 8 * 8).max(8);
+        let mut j0 = 0;
+        while j0 < full {
+            let j1 = (j0 + sj).min(full);
+            let mut i = 0;
+            while i + 8 <= ni {
+                let mut j = j0;
+                while j < j1 {
+                    let (s, d) = at(i, j);
+                    // SAFETY: rows i..i+8, columns j..j+8 are elements of the block (i + 8 ≤ ni, j + 8 ≤ full ≤ nj).
+                    unsafe { a.tile8::<N>(s, si, d, dj) };
+                    j += 8;
+                }
+                i += 8;
+            }
+            for ii in i..ni {
+                for jj in j0..j1 {
+                    copy(ii, jj);
+                }
+            }
+            j0 = j1;
+        }
     }
     for jj in full..nj {
         for ii in 0..ni {

@@ -13,17 +13,7 @@ pub(crate) struct BroadcastBody<A, const N: usize> {
 }
 
 impl<A: Arch, const N: usize> Body for BroadcastBody<A, N> {
-    type A = A;
-
-    #[inline(always)]
-    fn arch(&self) -> A {
-        self.a
-    }
-
-    #[inline(always)]
-    fn len(&self) -> usize {
-        self.len
-    }
+    body_fields!();
 
     #[inline(always)]
     unsafe fn run(&self, src: *const u8, dst: *mut u8, n: usize) {

@@ -13,6 +13,23 @@ use crate::strategy::{Lanes, Movement, Strategy, TileWidth};
 use crate::tables::Planar;
 use crate::width::{Width, WidthVisitor};
 
+/// The `Body` items every body with fields `a` (the level) and `len` (the row's length) shares.
+macro_rules! body_fields {
+    () => {
+        type A = A;
+
+        #[inline(always)]
+        fn arch(&self) -> A {
+            self.a
+        }
+
+        #[inline(always)]
+        fn len(&self) -> usize {
+            self.len
+        }
+    };
+}
+
 mod broadcast;
 mod copy;
 mod gather;

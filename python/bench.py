@@ -1,12 +1,15 @@
 """Strider's Python bindings beside NumPy, torch (when importable) and np.copyto, in one process.
 
     python python/bench.py [--workloads ../shared/bench/workloads.json] [--seconds 0.3] [--filter NAME]
+                           [--rust target/release/strider]
 
 Each public DML_SLICE1 workload runs through `strider.slice1` (into a preallocated `out`, at 1 and 2 threads, and
 allocating its result), NumPy (`np.ascontiguousarray(x[slices])`, and `np.copyto(out, x[slices])`), torch at 1 and 2
 threads (`x[slices].flip(dims).contiguous()`), and `np.copyto` of the output's bytes (memcpy, the floor). Every
 result is checked against NumPy's before timing. Times are medians in microseconds per call (short calls are
-batched); `vs numpy` is NumPy's time over Strider's (1 thread, allocating like NumPy does).
+batched); `vs numpy` is NumPy's time over Strider's (1 thread, allocating like NumPy does). With `--rust`, the
+`strider bench` command of the Rust crate times the same workloads at 1 thread in the same run (`rust 1t`, its
+own interleaved method) and `py/rust` is the Python call's time over it.
 """
 
 import argparse
@@ -14,7 +17,9 @@ import gc
 import json
 import math
 import os
+import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -91,15 +96,28 @@ def torch_call(torch, x, case):
     return lambda: xt[index].clone() if xt[index].is_contiguous() else xt[index].contiguous()
 
 
+def rust_times(command, workloads, name_filter, seconds):
+    """Median µs per call of each workload at 1 thread, measured by `strider bench` (the Rust API)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "rust.json")
+        subprocess.run([command, "bench", "--suite", workloads, "--filter", name_filter or "_", "--threads", "1",
+                        "--seconds", str(seconds), "--json", out], check=True, stdout=subprocess.DEVNULL)
+        with open(out) as f:
+            data = json.load(f)
+    return {c["name"]: run["ns_per_op"] / 1e3 for c in data["cases"] for run in c["runs"] if run["threads"] == 1}
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workloads", default=os.path.join(here, "..", "..", "shared", "bench", "workloads.json"))
     parser.add_argument("--seconds", type=float, default=0.3, help="time per measurement (default 0.3)")
     parser.add_argument("--filter", default="", help="run only workloads whose name contains this")
+    parser.add_argument("--rust", help="path of the strider command: time the same workloads in Rust, 1 thread")
     args = parser.parse_args()
     with open(args.workloads) as f:
         cases = [c for c in json.load(f) if args.filter in c["name"]]
+    rust = rust_times(args.rust, args.workloads, args.filter, args.seconds) if args.rust else {}
     try:
         import torch
     except ImportError:
@@ -111,7 +129,8 @@ def main():
           " np = ascontiguousarray(x[slices]) / copyto(out, x[slices]);\ntorch at 1 and 2 threads; memcpy = np.copyto"
           " of the output bytes; vs numpy = numpy alloc ÷ strider alloc (higher is better)")
     header = (f"{'workload':36} {'out':>9} {'memcpy':>8} {'s 1t':>8} {'s 2t':>8} {'s alloc':>8} {'np':>8}"
-              f" {'np out':>8} {'torch1':>8} {'torch2':>8} {'vs numpy':>8}")
+              f" {'np out':>8} {'torch1':>8} {'torch2':>8} {'vs numpy':>8}"
+              + (f" {'rust 1t':>8} {'py/rust':>7}" if rust else ""))
     print(header)
     rng = np.random.default_rng(0)
     for case in cases:
@@ -145,7 +164,10 @@ def main():
         size = want.nbytes
         size_text = f"{size / 2**20:.1f} MiB" if size >= 2**20 else f"{size / 2**10:.1f} KiB" if size >= 1024 \
             else f"{size} B"
-        print(f"{case['name']:36} {size_text:>9} {cells} {row['np'] / row['s alloc']:7.1f}×")
+        extra = ""
+        if case["name"] in rust:
+            extra = f" {rust[case['name']]:8.1f} {row['s 1t'] / rust[case['name']]:7.2f}"
+        print(f"{case['name']:36} {size_text:>9} {cells} {row['np'] / row['s alloc']:7.1f}×{extra}")
         sys.stdout.flush()
 
 

@@ -144,9 +144,9 @@ pub(crate) unsafe fn operator(desc: *const StriderOperatorDesc) -> Result<Op, Fa
         return Err(Failure::invalid(format!("desc->Desc is NULL; a {name} needs its operator description")));
     }
     let rust = |e| Failure::from_error(name, e);
-    // SAFETY (every block below): `d.Desc` is non-NULL and points to the struct `d.Type` names, whose pointers are
-    // valid or NULL (caller's contract); `tensor` and `array` check them before reading.
     match d.Type {
+        // SAFETY: `d.Desc` is non-NULL and points to the struct `d.Type` names, whose pointers are valid or NULL
+        // (caller's contract); `tensor` and `array` check them before reading.
         STRIDER_OPERATOR_ELEMENT_WISE_IDENTITY => unsafe {
             let o = *d.Desc.cast::<StriderElementWiseIdentityOperatorDesc>();
             let (input, output) = (tensor(o.InputTensor, "InputTensor")?, tensor(o.OutputTensor, "OutputTensor")?);
@@ -156,6 +156,7 @@ pub(crate) unsafe fn operator(desc: *const StriderOperatorDesc) -> Result<Op, Fa
             };
             op.map(Op::Identity).map_err(rust)
         },
+        // SAFETY: as above, for a `StriderSliceOperatorDesc`.
         STRIDER_OPERATOR_SLICE => unsafe {
             let o = *d.Desc.cast::<StriderSliceOperatorDesc>();
             let (input, output) = (tensor(o.InputTensor, "InputTensor")?, tensor(o.OutputTensor, "OutputTensor")?);
@@ -165,11 +166,13 @@ pub(crate) unsafe fn operator(desc: *const StriderOperatorDesc) -> Result<Op, Fa
             let strides = array(o.Strides, n, "Strides")?;
             Slice::new(&input, &output, offsets, sizes, strides).map(Op::Slice).map_err(rust)
         },
+        // SAFETY: as above, for a `StriderCastOperatorDesc`.
         STRIDER_OPERATOR_CAST => unsafe {
             let o = *d.Desc.cast::<StriderCastOperatorDesc>();
             let (input, output) = (tensor(o.InputTensor, "InputTensor")?, tensor(o.OutputTensor, "OutputTensor")?);
             Cast::new(&input, &output).map(Op::Cast).map_err(rust)
         },
+        // SAFETY: as above, for a `StriderSlice1OperatorDesc` (the one type left after `operator_name`).
         _ => unsafe {
             let o = *d.Desc.cast::<StriderSlice1OperatorDesc>();
             let (input, output) = (tensor(o.InputTensor, "InputTensor")?, tensor(o.OutputTensor, "OutputTensor")?);

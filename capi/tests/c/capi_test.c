@@ -279,6 +279,15 @@ static void calc_buffer_tensor_size(void) {
     CHECK(strstr(strider_last_error_message(), "Sizes is NULL") != NULL);
     CHECK(strider_calc_buffer_tensor_size(STRIDER_TENSOR_DATA_TYPE_UINT8, 3, zero, NULL) == 0);
     CHECK(strstr(strider_last_error_message(), "size of dimension 1 is 0") != NULL);
+    {
+        /* sizes whose bytes overflow 64 bits: 0 and a message, never a wrapped size */
+        static const uint32_t huge[4] = {0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 2};
+        static const uint32_t huge_strides[4] = {0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 1};
+        CHECK(strider_calc_buffer_tensor_size(STRIDER_TENSOR_DATA_TYPE_FLOAT64, 4, huge, NULL) == 0);
+        CHECK(strstr(strider_last_error_message(), "32-bit strides") != NULL);
+        CHECK(strider_calc_buffer_tensor_size(STRIDER_TENSOR_DATA_TYPE_FLOAT64, 4, huge, huge_strides) == 0);
+        CHECK(strstr(strider_last_error_message(), "more bytes than the address space holds") != NULL);
+    }
     CHECK(strider_calc_buffer_tensor_size(STRIDER_TENSOR_DATA_TYPE_UINT8, 3, sizes, NULL) == 12);
     CHECK(strcmp(strider_last_error_message(), "") == 0);
 }

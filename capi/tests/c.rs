@@ -108,6 +108,11 @@ fn cpp_dml_names_static() {
 }
 
 #[test]
+fn cpp_with_directml_types_first() {
+    assert!(run(&compile("tests/c/with_directml_test.cpp", Link::Shared)).contains("tests passed"));
+}
+
+#[test]
 fn fallback_example_prints_the_spec_results() {
     let out = run(&compile("examples/fallback.c", Link::Shared));
     for expected in [

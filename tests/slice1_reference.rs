@@ -67,3 +67,47 @@ proptest! {
         prop_assert!(got == want);
     }
 }
+
+/// Short rows absorbed into tables whose whole rows run through byte-shuffle lanes (16-byte lanes on every x86
+/// level, 64-byte ones with AVX-512 VBMI): the public rank-8 workload and rank-6 slices with negative dimensions,
+/// every element width the lanes take (and 3 bytes, which they do not), misaligned buffers, every configuration.
+#[test]
+fn table_rows_through_shuffle_lanes() {
+    use strider::{DataType, TensorDesc};
+    type Case = (&'static [u32], &'static [u32], &'static [u32], &'static [i32], &'static [u32]);
+    let cases: &[Case] = &[
+        (
+            &[4; 8],
+            &[0, 1, 0, 0, 1, 0, 0, 0],
+            &[4, 3, 4, 4, 3, 4, 4, 4],
+            &[1, 1, -1, 2, -2, 1, -3, 3],
+            &[3, 3, 4, 2, 2, 4, 2, 2],
+        ),
+        (&[2, 4, 8, 8, 8, 16], &[0; 6], &[2, 4, 8, 8, 8, 8], &[1, -1, 1, 1, -1, 1], &[2, 4, 8, 8, 8, 8]),
+        (&[3, 5, 7, 9, 11], &[1, 0, 2, 1, 3], &[2, 5, 5, 8, 8], &[1, -2, 1, -3, 2], &[2, 3, 5, 3, 4]),
+        (&[5, 6, 33], &[0, 0, 1], &[5, 6, 32], &[1, -1, -4], &[5, 6, 8]),
+    ];
+    let mut rng = common::rng(7);
+    for dt in [DataType::Uint8, DataType::Int16, DataType::Float32, DataType::Float64, DataType::Uint64] {
+        for &(input_sizes, offsets, sizes, strides, output_sizes) in cases {
+            let input = TensorDesc::new(dt, input_sizes).unwrap();
+            let output = TensorDesc::new(dt, output_sizes).unwrap();
+            let op = Slice1::new(&input, &output, offsets, sizes, strides).unwrap();
+            for misalign in [0, 1, 3] {
+                let src = Buf::random(input.addressed_bytes() as usize, misalign, &mut rng);
+                let out_len = output.addressed_bytes() as usize;
+                let mut expected = vec![SENTINEL; out_len];
+                common::reference_slice1(&input, &output, offsets, sizes, strides, src.bytes(), &mut expected);
+                for (threads, opts) in common::configs() {
+                    let mut dst = Buf::filled(out_len, 2 - misalign % 2, SENTINEL);
+                    common::with_threads(threads, || op.execute_with(src.bytes(), dst.bytes_mut(), &opts)).unwrap();
+                    assert!(
+                        dst.bytes() == &expected[..],
+                        "{dt:?} {input_sizes:?} {opts:?} {threads} threads: {}",
+                        op.plan()
+                    );
+                }
+            }
+        }
+    }
+}

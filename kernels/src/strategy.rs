@@ -8,7 +8,7 @@ use core::fmt;
 use crate::cache::CacheSizes;
 use crate::params;
 use crate::plan::{Dim, ElementOp};
-use crate::tables::{Planar, Shuffle, WideShuffle};
+use crate::tables::{Planar, Shuffle, TableLanes, WideShuffle};
 use crate::walk::{Geometry, PlanError, Walk};
 use crate::width::Width;
 
@@ -160,8 +160,8 @@ pub(crate) enum Movement {
     Broadcast,
     /// Any strides, one element at a time.
     Strided,
-    /// A table row (the geometry holds the offsets).
-    Table,
+    /// A table row (the geometry holds the offsets; the lanes move whole rows through registers).
+    Table(TableLanes),
     /// 2-D transpose of the row (input-contiguous) and the folded dimension (output-contiguous).
     Transpose(TileWidth),
     /// Planes (the folded dimension) into interleaved pixels (the row).
@@ -217,7 +217,10 @@ impl Strategy {
                 .last()
                 .unwrap_or(last);
             match walk.tabulate(keep, params::TABLE_MAX) {
-                Some(g) if keep < last => (g, Movement::Table, width_of(iw)?),
+                Some(g) if keep < last => {
+                    let lanes = g.table().map(|t| TableLanes::new(iw, t.inputs())).unwrap_or_default();
+                    (g, Movement::Table(lanes), width_of(iw)?)
+                }
                 _ => row_geometry(walk, iw, ow)?,
             }
         } else {
@@ -273,7 +276,7 @@ impl Strategy {
     pub(crate) fn tiny(&self) -> Option<&crate::walk::Table> {
         let g = &self.geometry;
         let simple = !matches!(self.op, ElementOp::Normalize { .. }); // parameters go through the row kernels
-        if simple && g.rows() == 1 && matches!(self.movement, Movement::Table) { g.table() } else { None }
+        if simple && g.rows() == 1 && matches!(self.movement, Movement::Table(_)) { g.table() } else { None }
     }
 
     /// Whether non-temporal stores are the default (the footprint leaves the caches and rows are long).
@@ -290,7 +293,7 @@ impl Strategy {
             Movement::Gather { stride, .. } => RowKind::Gather { stride: *stride },
             Movement::Broadcast => RowKind::Broadcast,
             Movement::Strided => RowKind::Strided,
-            Movement::Table => RowKind::Table { len: g.row().extent },
+            Movement::Table(_) => RowKind::Table { len: g.row().extent },
             Movement::Transpose(_) => RowKind::Transpose { rows: g.fold().map_or(1, |d| d.extent) },
             Movement::Interleave(t) => RowKind::Interleave { planes: t.planes },
             Movement::Deinterleave(t) => RowKind::Deinterleave { planes: t.planes },
@@ -420,5 +423,18 @@ mod tests {
         assert_eq!(kind(4, &[(20, 4, 80), (20, 80, 4)]), RowKind::Transpose { rows: 20 });
         assert_eq!(kind(2, &[(64, 2, 6), (3, 128, 2)]), RowKind::Interleave { planes: 3 });
         assert_eq!(kind(2, &[(3, 2, 128), (64, 6, 2)]), RowKind::Deinterleave { planes: 3 });
+    }
+
+    #[test]
+    fn table_rows_of_the_public_rank8_case_run_through_lanes() {
+        let dims = [(3, 32768, 1536), (3, 8192, 512), (4, -2048, 128), (2, 1024, 64), (2, -256, 32), (4, 32, 8)];
+        let dims = dims.iter().chain(&[(2, -24, 4), (2, 6, 2)]);
+        let dims = dims.map(|&(extent, in_stride, out_stride)| Dim { extent, in_stride, out_stride }).collect();
+        let walk = Walk::new(&Plan::copy(2, 14744, 0, dims)).unwrap();
+        let s = Strategy::choose(&walk).unwrap();
+        assert_eq!(s.kind(), RowKind::Table { len: 64 });
+        let Movement::Table(lanes) = s.movement() else { panic!("{:?}", s.movement()) };
+        // Both 64-byte lanes and all eight 16-byte lanes: the whole 128-byte row runs through registers.
+        assert_eq!((lanes.wide.len(), lanes.narrow.len()), (2, 8));
     }
 }

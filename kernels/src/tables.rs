@@ -102,12 +102,7 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
             let w = isize::try_from(w).ok()?;
             *off = if k > 0 { lo.checked_add(win.checked_mul(w)?)? } else { hi.checked_sub(win.checked_mul(next)?)? };
         }
-        for (t, &o) in offsets.iter().enumerate() {
-            let w =
-                (0..windows).find(|&w| o >= s.win_off[w] && o.checked_sub(s.win_off[w]).is_some_and(|d| d < win))?;
-            s.masks[w][t] = u8::try_from(o.checked_sub(s.win_off[w])?).ok()?;
-            s.sel[w] |= 1u64.checked_shl(u32::try_from(t).ok()?)?;
-        }
+        s.assign(&offsets)?;
         // Lowest and highest byte (relative to the lane's first element) the windows touch.
         let reach_lo = *s.win_off[..windows].iter().min()?;
         let reach_hi = s.win_off[..windows].iter().max()?.checked_add(win)?;
@@ -127,10 +122,106 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
         Some(s)
     }
 
+    /// Tables of one lane of a table row: output byte `t` comes from the input byte at `offsets[t]` (relative to the
+    /// row's base; `L` entries), with every window placed inside the row's input span `[lo, hi)`. `None` when the
+    /// span is narrower than a window or the lane needs more than `MAXW` windows. `stride` is 0 and `slack` unused:
+    /// these tables are only used through [`TableLanes`].
+    fn gathering(width: usize, offsets: &[isize], lo: isize, hi: isize) -> Option<Self> {
+        let win = isize::try_from(WIN).ok()?;
+        let top = hi.checked_sub(win)?;
+        if offsets.len() != L || width == 0 || !L.is_multiple_of(width) || top < lo {
+            return None;
+        }
+        let mut s = Tables {
+            width,
+            stride: 0,
+            unit: width,
+            windows: 0,
+            elems: L.checked_div(width)?,
+            win_off: [0; MAXW],
+            masks: [[0x80; L]; MAXW],
+            sel: [0; MAXW],
+            slack: 0,
+        };
+        let mut sorted = offsets.to_vec();
+        sorted.sort_unstable();
+        for o in sorted {
+            if o < lo || o >= hi {
+                return None;
+            }
+            let covered = s.windows.checked_sub(1).is_some_and(|w| o < s.win_off[w].saturating_add(win));
+            if !covered {
+                // Offsets arrive in ascending order, so a window starting at the first uncovered one (moved down to
+                // stay inside the span: still at or above `lo`) covers it and the next ones up to its end.
+                *s.win_off.get_mut(s.windows)? = o.min(top);
+                s.windows = s.windows.checked_add(1)?;
+            }
+        }
+        s.assign(offsets)?;
+        Some(s)
+    }
+
+    /// Fills the masks and selections from the windows: output byte `t` comes from the input byte at
+    /// `offsets[t]`, taken from the first window that holds it; `None` if none does.
+    fn assign(&mut self, offsets: &[isize]) -> Option<()> {
+        let win = isize::try_from(WIN).ok()?;
+        for (t, &o) in offsets.iter().enumerate() {
+            let w = (0..self.windows)
+                .find(|&w| o >= self.win_off[w] && o.checked_sub(self.win_off[w]).is_some_and(|d| d < win))?;
+            *self.masks.get_mut(w)?.get_mut(t)? = u8::try_from(o.checked_sub(self.win_off[w])?).ok()?;
+            self.sel[w] |= 1u64.checked_shl(u32::try_from(t).ok()?)?;
+        }
+        Some(())
+    }
+
     /// Whether these tables were built for `width`-byte elements read with stride `k` elements and reversed in
     /// `unit`-byte parts (`unit == width`: moved whole).
     pub(crate) fn fits(&self, width: usize, k: isize, unit: usize) -> bool {
         self.width == width && self.stride == k && self.unit == unit
+    }
+}
+
+/// The shuffle tables of a table row whose input offsets (relative to the row's base) are known once per program:
+/// one [`WideShuffle`] per 64-byte lane of the row's contiguous output (AVX-512 VBMI) and one [`Shuffle`] per
+/// 16-byte lane (SSSE3), each a prefix of the row's lanes. Every window lies inside the row's input span (the bytes
+/// between its lowest and highest element, all inside the walk's input) and every lane's store inside the row's
+/// output, so a whole row runs through registers wherever its lanes exist; the rest goes element by element.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TableLanes {
+    /// The element width the lanes were built for.
+    pub(crate) width: usize,
+    /// The row length (elements) the lanes were built for.
+    pub(crate) len: usize,
+    /// Lane `l` writes output bytes `[64·l, 64·l + 64)`.
+    pub(crate) wide: Vec<WideShuffle>,
+    /// Lane `l` writes output bytes `[16·l, 16·l + 16)`.
+    pub(crate) narrow: Vec<Shuffle>,
+}
+
+impl TableLanes {
+    /// The lanes of a table row of `width`-byte elements at input byte offsets `inputs` (its output contiguous);
+    /// empty for widths that do not divide a 16-byte lane.
+    pub(crate) fn new(width: usize, inputs: &[isize]) -> TableLanes {
+        Self::build(width, inputs).unwrap_or_default()
+    }
+
+    fn build(width: usize, inputs: &[isize]) -> Option<TableLanes> {
+        if !matches!(width, 1 | 2 | 4 | 8) {
+            return None;
+        }
+        let w = isize::try_from(width).ok()?;
+        let lo = *inputs.iter().min()?;
+        let hi = inputs.iter().max()?.checked_add(w)?;
+        // The input offset of every output byte.
+        let bytes: Vec<isize> =
+            inputs.iter().flat_map(|&i| (0..w).map(move |b| i.checked_add(b))).collect::<Option<_>>()?;
+        let lanes = |l: usize| bytes.chunks_exact(l);
+        Some(TableLanes {
+            width,
+            len: inputs.len(),
+            wide: lanes(64).map_while(|c| WideShuffle::gathering(width, c, lo, hi)).collect(),
+            narrow: lanes(16).map_while(|c| Shuffle::gathering(width, c, lo, hi)).collect(),
+        })
     }
 }
 
@@ -332,6 +423,83 @@ mod tests {
         // Lanes must cover all but a short tail.
         assert!(n - j < s.slack + s.elems, "w{width} k{k} n{n}: {} elements left for the tail", n - j);
         true
+    }
+
+    /// Runs the lanes of `t` in plain Rust over one row of a table with input byte offsets `inputs` and compares
+    /// with a direct gather; returns the bytes the wide and the narrow lanes cover.
+    fn emulate_table<const L: usize, const WIN: usize, const MAXW: usize>(
+        lanes: &[Tables<L, WIN, MAXW>],
+        width: usize,
+        inputs: &[isize],
+    ) -> usize {
+        let lo = *inputs.iter().min().unwrap();
+        let hi = inputs.iter().max().unwrap() + width as isize;
+        let src: Vec<u8> = (0..(hi - lo) as usize).map(|i| (i * 13 + 5) as u8).collect();
+        let want: Vec<u8> = inputs.iter().flat_map(|&i| src[(i - lo) as usize..][..width].iter().copied()).collect();
+        for (l, s) in lanes.iter().enumerate() {
+            let mut lane = [0u8; L];
+            assert!((1..=MAXW).contains(&s.windows));
+            for w in 0..s.windows {
+                let at = s.win_off[w];
+                assert!(at >= lo && at + WIN as isize <= hi, "window outside the row's input span: lane {l}");
+                for (t, (byte, &m)) in lane.iter_mut().zip(&s.masks[w]).enumerate() {
+                    assert_eq!(m & 0x80 == 0, s.sel[w] >> t & 1 == 1);
+                    if s.sel[w] >> t & 1 == 1 {
+                        *byte |= src[(at - lo) as usize + m as usize];
+                    }
+                }
+            }
+            assert!((l + 1) * L <= inputs.len() * width, "store outside the row");
+            assert_eq!(&lane[..], &want[l * L..][..L], "lane {l} of w{width} {inputs:?}");
+        }
+        lanes.len() * L
+    }
+
+    #[test]
+    fn table_lanes_match_a_direct_gather() {
+        // Table rows as Walk::tabulate builds them: nested dimensions (extent, input stride in elements), the
+        // innermost last, rows up to TABLE_MAX elements.
+        let patterns: &[&[(usize, isize)]] = &[
+            &[(2, 512), (2, -128), (4, 16), (2, -12), (2, 3)], // the public rank-8 case, scaled to its strides
+            &[(4, 8), (16, 1)],
+            &[(8, -3), (8, 2)],
+            &[(2, 1000), (32, 1)],
+            &[(64, 3)],
+            &[(16, -2), (4, 1)],
+            &[(3, 7), (5, -1)],
+            &[(2, 1), (2, 1)], // repeated elements: an overlapping input is fine
+        ];
+        for &dims in patterns {
+            for width in [1usize, 2, 4, 8, 3] {
+                let mut inputs = vec![0isize];
+                for &(extent, stride) in dims {
+                    inputs = inputs
+                        .iter()
+                        .flat_map(|&b| (0..extent as isize).map(move |i| b + i * stride * width as isize))
+                        .collect();
+                }
+                let t = TableLanes::new(width, &inputs);
+                if width == 3 {
+                    assert_eq!(t, TableLanes::default(), "3-byte elements do not divide a lane");
+                    continue;
+                }
+                assert_eq!((t.width, t.len), (width, inputs.len()));
+                emulate_table(&t.wide, width, &inputs);
+                emulate_table(&t.narrow, width, &inputs);
+            }
+        }
+        // The public rank-8 case (u16): both 64-byte lanes exist, two windows each; every 16-byte lane too.
+        let mut inputs = vec![0isize];
+        for (extent, stride) in [(2, 512isize), (2, -128), (4, 16), (2, -12), (2, 3)] {
+            inputs = inputs.iter().flat_map(|&b| (0..extent).map(move |i| b + i * stride * 2)).collect();
+        }
+        let t = TableLanes::new(2, &inputs);
+        assert_eq!(t.wide.iter().map(|s| s.windows).collect::<Vec<_>>(), [2, 2]);
+        assert_eq!(t.narrow.len(), 8);
+        // A row narrower than a window has no lanes of that size.
+        let t = TableLanes::new(1, &(0..16).map(|i| 15 - i).collect::<Vec<_>>());
+        assert!(t.wide.is_empty());
+        assert_eq!(t.narrow.len(), 1);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use pulp::NullaryFnOnce;
 use crate::arch::Arch;
 use crate::plan::ElementOp;
 use crate::strategy::{Lanes, Movement, Strategy, TileWidth};
-use crate::tables::Planar;
+use crate::tables::{Planar, TableLanes};
 use crate::width::{Width, WidthVisitor};
 
 /// The `Body` items every body with fields `a` (the level) and `len` (the row's length) shares.
@@ -267,8 +267,8 @@ pub(crate) enum Request<'a> {
     Strided { in_stride: isize, out_stride: isize },
     /// A table row of (input, output) offsets.
     Table(&'a [(isize, isize)]),
-    /// A table row of input offsets; the output is contiguous.
-    TableGather(&'a [isize]),
+    /// A table row of input offsets; the output is contiguous. `lanes` move whole rows through registers.
+    TableGather { inputs: &'a [isize], lanes: &'a TableLanes },
     /// A table row read contiguously and written at the output offsets of `pairs`.
     TableScatter(&'a [(isize, isize)]),
     /// A transpose: the row (`J`, input-contiguous) and the folded dimension (`I`: `ni` elements, input stride
@@ -324,7 +324,7 @@ impl<A: Arch> WidthVisitor for ByWidth<'_, '_, A> {
                 f(&Runner(strided::StridedBody::<A, N> { a, len, in_stride, out_stride }))
             }
             Request::Table(pairs) => f(&Runner(table::TableBody::<A, N> { a, pairs })),
-            Request::TableGather(inputs) => f(&Runner(table::GatherTableBody::<A, N> { a, inputs })),
+            Request::TableGather { inputs, lanes } => f(&Runner(table::GatherTableBody::<A, N> { a, inputs, lanes })),
             Request::TableScatter(pairs) => f(&Runner(table::ScatterTableBody::<A, N> { a, pairs })),
             Request::Swap { lanes, unit, k } => f(&Runner(swap::SwapBody::<A, N> { a, len, lanes, unit, k })),
             // Handled by `build` before the width visit.
@@ -352,8 +352,8 @@ pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mu
         Movement::Gather { stride, lanes } => Request::Gather { stride: *stride, lanes },
         Movement::Broadcast => Request::Broadcast,
         Movement::Strided => Request::Strided { in_stride: row.in_stride, out_stride: row.out_stride },
-        Movement::Table if table().contiguous() => Request::TableGather(table().inputs()),
-        Movement::Table => Request::Table(table().pairs()),
+        Movement::Table(lanes) if table().contiguous() => Request::TableGather { inputs: table().inputs(), lanes },
+        Movement::Table(_) => Request::Table(table().pairs()),
         Movement::Transpose(tile) => {
             let i = fold();
             Request::Transpose { tile: *tile, ni: i.extent, si: i.in_stride, dj: row.out_stride }

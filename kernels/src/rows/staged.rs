@@ -710,11 +710,11 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 maybe(a, post, out_width, len, &mut |post| f(&rc.with(pre, post, false)))
             })
         }
-        Movement::Table => {
+        Movement::Table(lanes) => {
             let t = g.table().expect("Strategy::choose pairs the table kind with a table");
             let post = (!t.contiguous()).then_some(Request::TableScatter(t.pairs()));
             let table_aux = (normalize && !g.table_aux().is_empty()).then(|| g.table_aux());
-            maybe(a, Some(Request::TableGather(t.inputs())), in_width, len, &mut |pre| {
+            maybe(a, Some(Request::TableGather { inputs: t.inputs(), lanes }), in_width, len, &mut |pre| {
                 maybe(a, post, out_width, len, &mut |post| f(&Staged { table_aux, ..rc.with(pre, post, false) }))
             })
         }

@@ -3,6 +3,7 @@
 
 use super::Body;
 use crate::arch::Arch;
+use crate::tables::TableLanes;
 
 /// One element per entry of (input, output) byte offsets.
 #[derive(Clone, Copy)]
@@ -37,11 +38,45 @@ impl<A: Arch, const N: usize> Body for TableBody<'_, A, N> {
     }
 }
 
-/// A table row whose output is contiguous: only input offsets, sequential stores.
+/// A table row whose output is contiguous: only input offsets, sequential stores. Whole rows go through the
+/// level's shuffle lanes first (as far as the lanes exist), the rest element by element.
 #[derive(Clone, Copy)]
 pub(crate) struct GatherTableBody<'a, A, const N: usize> {
     pub(crate) a: A,
     pub(crate) inputs: &'a [isize],
+    pub(crate) lanes: &'a TableLanes,
+}
+
+impl<A: Arch, const N: usize> GatherTableBody<'_, A, N> {
+    /// Moves a prefix of a whole row through the lanes; returns the elements done.
+    ///
+    /// # Safety
+    ///
+    /// The row at `src` / `dst` is a whole row of the table, in bounds by the Rows contract.
+    #[inline(always)]
+    unsafe fn lanes(&self, src: *const u8, dst: *mut u8) -> usize {
+        let (a, t) = (self.a, self.lanes);
+        if t.width != N || t.len != self.inputs.len() {
+            return 0;
+        }
+        let mut bytes = 0;
+        for lane in &t.wide {
+            // SAFETY: the lane's windows lie inside the row's input span and its store inside the row's output
+            // (TableLanes, built for this table's offsets and width as checked); the row is whole.
+            if unsafe { a.wide_lanes(lane, src, 0, dst.add(bytes), 64, 1) } == 0 {
+                break;
+            }
+            bytes += 64;
+        }
+        for lane in t.narrow.get(bytes / 16..).unwrap_or_default() {
+            // SAFETY: as above, for the 16-byte lanes.
+            if unsafe { a.shuffle_lanes(lane, src, 0, dst.add(bytes), 16, 1) } == 0 {
+                break;
+            }
+            bytes += 16;
+        }
+        bytes / N
+    }
 }
 
 impl<A: Arch, const N: usize> Body for GatherTableBody<'_, A, N> {
@@ -59,7 +94,10 @@ impl<A: Arch, const N: usize> Body for GatherTableBody<'_, A, N> {
 
     #[inline(always)]
     unsafe fn run(&self, src: *const u8, dst: *mut u8, len: usize) {
-        for (j, &i) in self.inputs[..len.min(self.inputs.len())].iter().enumerate() {
+        let n = len.min(self.inputs.len());
+        // SAFETY: a whole row (n is the table's length), in bounds by the Rows contract.
+        let done = if n == self.inputs.len() { unsafe { self.lanes(src, dst) } } else { 0 };
+        for (j, &i) in self.inputs[..n].iter().enumerate().skip(done) {
             // SAFETY: entry j is the input offset of element j of a table row, whose output is element j of the
             // row's contiguous output; both in bounds by the Rows contract (Walk::tabulate built the table).
             unsafe { gather_one::<N>(src, dst, i, j) };
@@ -67,11 +105,19 @@ impl<A: Arch, const N: usize> Body for GatherTableBody<'_, A, N> {
     }
 
     // PERF: two rows per pass over the table: twice the independent loads in flight per offset read (the rank-8
-    // public case went from 1.28 to ~1.0 µs).
+    // public case went from 1.28 to ~1.0 µs) — when the rows do not run through lanes.
     const PAIRED: bool = true;
 
     #[inline(always)]
     unsafe fn run2(&self, s0: *const u8, d0: *mut u8, s1: *const u8, d1: *mut u8, len: usize) {
+        if !self.lanes.narrow.is_empty() && A::ISA != crate::Isa::Scalar {
+            // SAFETY: as in `run`, for both rows.
+            unsafe {
+                self.run(s0, d0, len);
+                self.run(s1, d1, len);
+            }
+            return;
+        }
         for (j, &i) in self.inputs[..len.min(self.inputs.len())].iter().enumerate() {
             // SAFETY: as in `run`, for both rows.
             unsafe {

@@ -368,6 +368,23 @@ impl Geometry {
         g
     }
 
+    /// Moves the longest outer dimension innermost when the innermost one is short (fewer than
+    /// [`params::SHORT_RUN_ROWS`](crate::params::SHORT_RUN_ROWS) rows, at least four times shorter than the longest):
+    /// the nest hands the row kernel one run of rows per innermost index, so the run's fixed cost is paid far less
+    /// often. The dimensions are the same, only their order changes (any order visits every element once); the
+    /// caller decides when the new access order is harmless (in-cache walks).
+    pub(crate) fn lengthen_runs(&mut self) {
+        let Some(last) = self.outer_rank.checked_sub(1) else { return };
+        let (k, longest) = (0..last).map(|k| (k, self.extents[k])).max_by_key(|&(_, e)| e).unwrap_or((last, 0));
+        let inner = self.extents[last];
+        if inner < crate::params::SHORT_RUN_ROWS && longest / 4 >= inner {
+            self.extents.swap(k, last);
+            self.in_strides.swap(k, last);
+            self.out_strides.swap(k, last);
+            self.aux_strides.swap(k, last);
+        }
+    }
+
     /// Outer parameter strides (bytes of the pair table; 0 without parameters).
     pub(crate) fn aux_strides(&self) -> &[isize; MAX_OUTER] {
         &self.aux_strides

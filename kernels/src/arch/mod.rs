@@ -516,23 +516,55 @@ pub(crate) unsafe fn gather2<A: Arch, const N: usize>(
     if !A::picks(N) {
         return 0;
     }
+    // SAFETY: forwarded contract.
+    unsafe {
+        match (neg, stream) {
+            (false, false) => gather2_loop::<A, N, false, false>(a, src, dst, n),
+            (false, true) => gather2_loop::<A, N, false, true>(a, src, dst, n),
+            (true, false) => gather2_loop::<A, N, true, false>(a, src, dst, n),
+            (true, true) => gather2_loop::<A, N, true, true>(a, src, dst, n),
+        }
+    }
+}
+
+/// [`gather2`] with its direction and store kind fixed, two registers per step.
+///
+/// # Safety
+///
+/// As [`gather2`].
+#[inline(always)]
+unsafe fn gather2_loop<A: Arch, const N: usize, const NEG: bool, const STREAM: bool>(
+    a: A,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) -> usize {
     let per = A::BYTES / N;
-    let mut i = 0;
-    // The two loads cover 2·per elements starting at an even element (positive stride) or at the odd element below
-    // the lowest one needed (negative): one element beyond the needed ones, which lies inside the row while
-    // i + per < n.
-    while i + per < n {
-        // SAFETY: as above, all 2·BYTES bytes read lie between elements of the row.
+    // The two loads of output register j cover 2·per elements starting at an even element (positive stride) or
+    // at the odd element below the lowest one needed (negative): one element beyond the needed ones, which lies
+    // inside the row while j·per + per < n.
+    let one = |i: usize| {
+        // SAFETY: as above, all 2·BYTES bytes read lie between elements of the row (i + per < n).
         unsafe {
-            let p = if neg { src.wrapping_sub((2 * (i + per - 1) + 1) * N) } else { src.wrapping_add(2 * i * N) };
-            let (x, y) = (a.load(p), a.load(p.add(A::BYTES)));
-            let r = if neg { a.pick2::<N, true>(x, y) } else { a.pick2::<N, false>(x, y) };
-            if stream {
+            let p = if NEG { src.wrapping_sub((2 * (i + per - 1) + 1) * N) } else { src.wrapping_add(2 * i * N) };
+            let r = a.pick2::<N, NEG>(a.load(p), a.load(p.add(A::BYTES)));
+            if STREAM {
                 a.stream(dst.add(i * N), r);
             } else {
                 a.store(dst.add(i * N), r);
             }
         }
+    };
+    let mut i = 0;
+    // PERF: two independent registers per step (one per step, with the direction tested inside the loop, ran the
+    // 16 KiB f32 sweep at 2.4× memcpy).
+    while i + 2 * per < n {
+        one(i);
+        one(i + per);
+        i += 2 * per;
+    }
+    while i + per < n {
+        one(i);
         i += per;
     }
     i

@@ -131,8 +131,10 @@ pub(crate) trait Body: Copy + Sync {
 /// the first element, or downward from it when `k < 0`.
 #[inline(always)]
 pub(crate) fn lead_of<const N: usize>(n: usize, k: isize) -> (isize, isize) {
-    let span = ((n as isize - 1).saturating_mul(k.abs()).saturating_add(1)).saturating_mul(N as isize);
-    let len = span.min(crate::params::PREFETCH_BYTES as isize);
+    // Unsigned and saturating: a one-element row may have any stride, isize::MIN included (found by fuzzing: `abs`
+    // overflowed).
+    let span = n.saturating_sub(1).saturating_mul(k.unsigned_abs()).saturating_add(1).saturating_mul(N);
+    let len = span.min(crate::params::PREFETCH_BYTES) as isize;
     if k < 0 { (N as isize - len, N as isize) } else { (0, len) }
 }
 
@@ -366,4 +368,17 @@ pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mu
         }
     };
     build(a, req, strategy.width(), row.extent, stream, f)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn leads_of_extreme_strides_saturate() {
+        // A one-element row may carry any stride (found by fuzzing plans: `abs` of isize::MIN overflowed).
+        let cap = crate::params::PREFETCH_BYTES as isize;
+        assert_eq!(super::lead_of::<1>(1, isize::MIN), (0, 1));
+        assert_eq!(super::lead_of::<4>(usize::MAX, isize::MIN), (4 - cap, 4));
+        assert_eq!(super::lead_of::<8>(usize::MAX, isize::MAX), (0, cap));
+        assert_eq!(super::lead_of::<2>(0, 1), (0, 2));
+    }
 }

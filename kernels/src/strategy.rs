@@ -208,7 +208,7 @@ impl Strategy {
         let converting = !matches!(op, ElementOp::Copy { .. });
         let width_of = |bytes: usize| Width::from_bytes(bytes).ok_or(PlanError::Inconsistent);
 
-        let (geometry, movement, width) = if let Some((g, m, w)) = swap(walk, iw, converting) {
+        let (mut geometry, movement, width) = if let Some((g, m, w)) = swap(walk, iw, converting) {
             (g, m, w)
         } else if let Some((g, m, w)) = transpose(walk, iw, ow, converting) {
             (g, m, w)
@@ -250,7 +250,6 @@ impl Strategy {
         };
         let read = walk.elements().saturating_mul(iw).saturating_mul(amplification);
         let footprint = out_bytes.saturating_add(read);
-        let mut geometry = geometry;
         if footprint <= CacheSizes::get().l2 {
             geometry.lengthen_runs();
         }

@@ -402,18 +402,7 @@ mod tests {
         let mut got = vec![0u8; n * width];
         let mut j = 0;
         while j + s.slack <= n {
-            let base = first + j as isize * k * width as isize;
-            let mut lane = [0u8; L];
-            for w in 0..s.windows {
-                let at = base + s.win_off[w];
-                assert!(at >= 0 && at as usize + WIN <= span, "window outside the row: w{width} k{k} n{n} j{j}");
-                for (t, (byte, &m)) in lane.iter_mut().zip(&s.masks[w]).enumerate() {
-                    assert_eq!(m & 0x80 == 0, s.sel[w] >> t & 1 == 1);
-                    if m & 0x80 == 0 {
-                        *byte |= src[at as usize + m as usize];
-                    }
-                }
-            }
+            let lane = run_lane(&s, &src, first + j as isize * k * width as isize);
             assert!(j * width + L <= got.len(), "store outside the row");
             got[j * width..][..L].copy_from_slice(&lane);
             j += s.elems;
@@ -425,40 +414,62 @@ mod tests {
         true
     }
 
+    /// One lane of `s` in plain Rust: its windows at `base + win_off` inside `src` (the row's whole input span; a
+    /// window reaching outside fails), each window's selected bytes merged.
+    fn run_lane<const L: usize, const WIN: usize, const MAXW: usize>(
+        s: &Tables<L, WIN, MAXW>,
+        src: &[u8],
+        base: isize,
+    ) -> [u8; L] {
+        assert!((1..=MAXW).contains(&s.windows));
+        let mut lane = [0u8; L];
+        for w in 0..s.windows {
+            let at = base + s.win_off[w];
+            assert!(at >= 0 && at as usize + WIN <= src.len(), "window outside the row's input span");
+            for (t, (byte, &m)) in lane.iter_mut().zip(&s.masks[w]).enumerate() {
+                assert_eq!(m & 0x80 == 0, s.sel[w] >> t & 1 == 1);
+                if m & 0x80 == 0 {
+                    *byte |= src[at as usize + m as usize];
+                }
+            }
+        }
+        lane
+    }
+
     /// Runs the lanes of `t` in plain Rust over one row of a table with input byte offsets `inputs` and compares
-    /// with a direct gather; returns the bytes the wide and the narrow lanes cover.
+    /// with a direct gather.
     fn emulate_table<const L: usize, const WIN: usize, const MAXW: usize>(
         lanes: &[Tables<L, WIN, MAXW>],
         width: usize,
         inputs: &[isize],
-    ) -> usize {
+    ) {
         let lo = *inputs.iter().min().unwrap();
         let hi = inputs.iter().max().unwrap() + width as isize;
         let src: Vec<u8> = (0..(hi - lo) as usize).map(|i| (i * 13 + 5) as u8).collect();
         let want: Vec<u8> = inputs.iter().flat_map(|&i| src[(i - lo) as usize..][..width].iter().copied()).collect();
         for (l, s) in lanes.iter().enumerate() {
-            let mut lane = [0u8; L];
-            assert!((1..=MAXW).contains(&s.windows));
-            for w in 0..s.windows {
-                let at = s.win_off[w];
-                assert!(at >= lo && at + WIN as isize <= hi, "window outside the row's input span: lane {l}");
-                for (t, (byte, &m)) in lane.iter_mut().zip(&s.masks[w]).enumerate() {
-                    assert_eq!(m & 0x80 == 0, s.sel[w] >> t & 1 == 1);
-                    if s.sel[w] >> t & 1 == 1 {
-                        *byte |= src[(at - lo) as usize + m as usize];
-                    }
-                }
-            }
+            let lane = run_lane(s, &src, -lo);
             assert!((l + 1) * L <= inputs.len() * width, "store outside the row");
             assert_eq!(&lane[..], &want[l * L..][..L], "lane {l} of w{width} {inputs:?}");
         }
-        lanes.len() * L
+    }
+
+    /// The input byte offsets of a table row over nested dimensions (extent, input stride in elements), the
+    /// innermost last, as Walk::tabulate builds them.
+    fn table_inputs(dims: &[(usize, isize)], width: usize) -> Vec<isize> {
+        let mut inputs = vec![0isize];
+        for &(extent, stride) in dims {
+            inputs = inputs
+                .iter()
+                .flat_map(|&b| (0..extent as isize).map(move |i| b + i * stride * width as isize))
+                .collect();
+        }
+        inputs
     }
 
     #[test]
     fn table_lanes_match_a_direct_gather() {
-        // Table rows as Walk::tabulate builds them: nested dimensions (extent, input stride in elements), the
-        // innermost last, rows up to TABLE_MAX elements.
+        // Table rows of up to TABLE_MAX elements.
         let patterns: &[&[(usize, isize)]] = &[
             &[(2, 512), (2, -128), (4, 16), (2, -12), (2, 3)], // the public rank-8 case, scaled to its strides
             &[(4, 8), (16, 1)],
@@ -471,13 +482,7 @@ mod tests {
         ];
         for &dims in patterns {
             for width in [1usize, 2, 4, 8, 3] {
-                let mut inputs = vec![0isize];
-                for &(extent, stride) in dims {
-                    inputs = inputs
-                        .iter()
-                        .flat_map(|&b| (0..extent as isize).map(move |i| b + i * stride * width as isize))
-                        .collect();
-                }
+                let inputs = table_inputs(dims, width);
                 let t = TableLanes::new(width, &inputs);
                 if width == 3 {
                     assert_eq!(t, TableLanes::default(), "3-byte elements do not divide a lane");
@@ -489,11 +494,7 @@ mod tests {
             }
         }
         // The public rank-8 case (u16): both 64-byte lanes exist, two windows each; every 16-byte lane too.
-        let mut inputs = vec![0isize];
-        for (extent, stride) in [(2, 512isize), (2, -128), (4, 16), (2, -12), (2, 3)] {
-            inputs = inputs.iter().flat_map(|&b| (0..extent).map(move |i| b + i * stride * 2)).collect();
-        }
-        let t = TableLanes::new(2, &inputs);
+        let t = TableLanes::new(2, &table_inputs(patterns[0], 2));
         assert_eq!(t.wide.iter().map(|s| s.windows).collect::<Vec<_>>(), [2, 2]);
         assert_eq!(t.narrow.len(), 8);
         // A row narrower than a window has no lanes of that size.

@@ -97,6 +97,27 @@ fn identity_transposes_with_critical_output_strides() {
     }
 }
 
+/// Transposes whose rows are whole multiples of a 64-byte line apart in both operands (16×16 register tiles on
+/// AVX-512 for 4-byte elements): whole tiles, leftover rows of 1–7 and 8–15 (8×8 tiles plus partial ones),
+/// leftover columns, misaligned buffers (`check_identity`).
+#[test]
+fn identity_transposes_with_line_multiple_strides() {
+    for dt in WIDTH_TYPES {
+        let w = dt.size_in_bytes() as u32;
+        let line = 64 / w.min(64); // elements per line
+        let up = |n: u32| n.div_ceil(line) * line;
+        for (n_i, nj) in [(16, 16), (32, 48), (37, 45), (24, 40), (61, 19), (16, 70), (100, 33), (19, 128)] {
+            // input [n_i, nj] with rows up(nj) + line elements apart; output element (i, j) at j·up(n_i) + i
+            let input = TensorDesc::with_strides(dt, &[n_i, nj], &[up(nj) + line, 1]).unwrap();
+            let output = TensorDesc::with_strides(dt, &[n_i, nj], &[1, up(n_i)]).unwrap();
+            let op = Identity::new(&input, &output).unwrap();
+            assert!(matches!(op.row_kind(), strider::RowKind::Transpose { .. }), "{dt} {n_i}x{nj}: {}", op.row_kind());
+            check_identity(&input, &output, u64::from(n_i * 3 + nj));
+            check_identity(&output, &input, u64::from(n_i + nj * 5));
+        }
+    }
+}
+
 #[test]
 fn identity_padded_and_packed() {
     for dt in WIDTH_TYPES {

@@ -26,6 +26,8 @@ mod vbmi;
 mod x86;
 
 pub(crate) use scalar::Scalar;
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(crate) use {v3::V3, v4::V4, vbmi::V4Vbmi};
 
 /// An instruction-set level the kernels are compiled for. The best available one is picked at run time; tests and
 /// benchmarks can force any available level.
@@ -221,6 +223,45 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     unsafe fn tile8<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
         // SAFETY: forwarded contract.
         unsafe { tile8_elements::<N>(src, ss, dst, ds) }
+    }
+
+    /// Side of the square tile [`Arch::tile`] transposes for `N`-byte elements: 8, or 16 where 16 elements fill a
+    /// 64-byte line and the level has registers that wide (each tile row then reads and writes whole lines).
+    #[inline(always)]
+    fn tile_side<const N: usize>() -> usize {
+        8
+    }
+
+    /// Transposes a `tile_side × tile_side` tile of `N`-byte elements (the layout of [`Arch::tile8`]).
+    ///
+    /// # Safety
+    ///
+    /// As [`Arch::tile8`], for `tile_side` rows of `tile_side` elements.
+    #[inline(always)]
+    unsafe fn tile<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+        // SAFETY: forwarded contract (the default side is 8).
+        unsafe { self.tile8::<N>(src, ss, dst, ds) }
+    }
+
+    /// Transposes the top-left `rows × cols` corner of a tile (`rows`, `cols` ≤ `tile_side`): `dst` row `c`
+    /// element `r` ← `src` row `r` element `c`, nothing else touched. Returns `false`, having done nothing, on
+    /// levels without a partial tile for `N` (the caller then moves the elements one at a time).
+    ///
+    /// # Safety
+    ///
+    /// The `rows` source rows of `cols` elements are readable and the `cols` destination rows of `rows` elements
+    /// writable, not overlapping.
+    #[inline(always)]
+    unsafe fn tile_part<const N: usize>(
+        self,
+        _src: *const u8,
+        _ss: isize,
+        _dst: *mut u8,
+        _ds: isize,
+        _rows: usize,
+        _cols: usize,
+    ) -> bool {
+        false
     }
 
     /// Interleaves a prefix of `n` pixels from `planes` planes (`plane_stride` bytes apart) into contiguous pixels of

@@ -176,6 +176,45 @@ fn check_tiles_and_planes<A: Arch>(a: A) {
             }
             assert!(dst[r * ds + 8 * N..(r + 1) * ds].iter().all(|&b| b == SENTINEL));
         }
+        // tile (the level's side) and every partial corner of it, rows of side + 3 elements in and side + 2 out.
+        let side = A::tile_side::<N>();
+        assert!(side == 8 || (side == 16 && N == 4 && A::BYTES == 64), "{:?} side {side} N {N}", A::ISA);
+        let (ss, ds) = ((side + 3) * N, (side + 2) * N);
+        let src = bytes(side * ss, N as u32 + 7);
+        for rows in (0..=side).rev() {
+            for cols in (0..=side).rev() {
+                let mut dst = vec![SENTINEL; side * ds];
+                let whole = rows == side && cols == side;
+                // SAFETY: `side` rows of `side` elements at ss-byte steps in src, as many rows at ds-byte steps in
+                // dst.
+                let done = a.vectorize(|| unsafe {
+                    if whole {
+                        a.tile::<N>(src.as_ptr(), ss as isize, dst.as_mut_ptr(), ds as isize);
+                        true
+                    } else {
+                        a.tile_part::<N>(src.as_ptr(), ss as isize, dst.as_mut_ptr(), ds as isize, rows, cols)
+                    }
+                });
+                if !done {
+                    assert!(dst.iter().all(|&b| b == SENTINEL), "{:?} tile_part did nothing", A::ISA);
+                    continue;
+                }
+                for c in 0..side {
+                    for r in 0..side {
+                        let got = &dst[c * ds + r * N..][..N];
+                        if r < rows && c < cols {
+                            assert_eq!(got, &src[r * ss + c * N..][..N], "{:?} tile {rows}x{cols} N {N}", A::ISA);
+                        } else {
+                            assert!(
+                                got.iter().all(|&b| b == SENTINEL),
+                                "{:?} tile {rows}x{cols} wrote ({r}, {c})",
+                                A::ISA
+                            );
+                        }
+                    }
+                }
+            }
+        }
         if N > 8 {
             return;
         }

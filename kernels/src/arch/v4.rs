@@ -118,6 +118,37 @@ unsafe impl Arch for V4 {
     super::x86::common_methods!();
 
     #[inline(always)]
+    fn tile_side<const N: usize>() -> usize {
+        if N == 4 { 16 } else { 8 }
+    }
+
+    #[inline(always)]
+    unsafe fn tile<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+        // SAFETY: forwarded contract, for the side `tile_side::<N>()` reports; AVX2 and AVX-512F via the token.
+        unsafe {
+            if N == 4 { tile16_4(src, ss, dst, ds, 16, 16) } else { super::x86::avx2_tile8::<N>(src, ss, dst, ds) }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn tile_part<const N: usize>(
+        self,
+        src: *const u8,
+        ss: isize,
+        dst: *mut u8,
+        ds: isize,
+        rows: usize,
+        cols: usize,
+    ) -> bool {
+        if N != 4 {
+            return false;
+        }
+        // SAFETY: forwarded contract (rows, cols ≤ 16); AVX-512F via the token.
+        unsafe { tile16_4(src, ss, dst, ds, rows, cols) };
+        true
+    }
+
+    #[inline(always)]
     unsafe fn f16_to_f32(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
         // PERF: four registers per step; one per step ran 25% slower on L3-resident data.
         let cvt = |i: usize| {
@@ -336,5 +367,74 @@ unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, cons
             }
         }
         16 * steps
+    }
+}
+
+/// Transposes the top-left `rows × cols` corner of a 16×16 tile of 4-byte elements: `dst` row `c` element `r` ←
+/// `src` row `r` element `c`. A whole tile reads and writes 16 full 64-byte rows; a partial one masks its loads to
+/// `cols` elements, skips rows past `rows` and masks its `cols` stores to `rows` elements.
+///
+/// PERF: four rounds of 16 two-source shuffles (32-bit and 64-bit unpacks inside 128-bit lanes, then two rounds
+/// of 128-bit lane shuffles); a 128×128 f32 transpose in L1/L2 ran in 1.16 µs against 2.3–3.9 µs with 8×8 AVX2
+/// tiles, whose 32-byte rows leave half-written lines behind that power-of-two strides evict before the next
+/// tile completes them.
+///
+/// # Safety
+///
+/// `rows`, `cols` ≤ 16; `rows` source rows of `cols` elements `ss` bytes apart are readable and `cols` destination
+/// rows of `rows` elements `ds` bytes apart writable, not overlapping; AVX-512F available.
+#[inline(always)]
+// Index loops mirror the register names of the shuffle network.
+#[allow(clippy::needless_range_loop)]
+unsafe fn tile16_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usize, cols: usize) {
+    let whole = rows == 16 && cols == 16;
+    // Masks of `cols` elements (loads) and `rows` elements (stores); all ones for a whole tile.
+    let (cm, rm) = (((1u32 << cols) - 1) as __mmask16, ((1u32 << rows) - 1) as __mmask16);
+    // SAFETY: (whole body) loads of source rows r < rows, masked to `cols` elements unless the tile is whole;
+    // stores of destination rows c < cols, masked to `rows` elements unless whole: in bounds by the contract.
+    unsafe {
+        // (A loop, not `array::from_fn`: its closure may stay out of line, outside the target features.)
+        let mut r = [_mm512_setzero_ps(); 16];
+        for i in 0..16 {
+            let p = src.wrapping_offset(i as isize * ss).cast::<f32>();
+            if whole {
+                r[i] = _mm512_loadu_ps(p);
+            } else if i < rows {
+                r[i] = _mm512_maskz_loadu_ps(cm, p);
+            }
+        }
+        let pd = _mm512_castps_pd;
+        let ps = _mm512_castpd_ps;
+        // Round 1: pairs of rows interleaved by 32-bit elements within each 128-bit lane.
+        let mut t = [_mm512_setzero_ps(); 16];
+        for i in 0..8 {
+            t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+            t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+        }
+        // Round 2: by 64-bit pairs; r[4i + k] now holds column k of each 128-bit lane of rows 4i..4i+4.
+        for i in 0..4 {
+            let (a0, a1, b0, b1) = (t[4 * i], t[4 * i + 1], t[4 * i + 2], t[4 * i + 3]);
+            r[4 * i] = ps(_mm512_unpacklo_pd(pd(a0), pd(b0)));
+            r[4 * i + 1] = ps(_mm512_unpackhi_pd(pd(a0), pd(b0)));
+            r[4 * i + 2] = ps(_mm512_unpacklo_pd(pd(a1), pd(b1)));
+            r[4 * i + 3] = ps(_mm512_unpackhi_pd(pd(a1), pd(b1)));
+        }
+        // Rounds 3 and 4: 128-bit lanes gathered across row groups 4 and then 8 apart.
+        for i in 0..2 {
+            for k in 0..4 {
+                let (a, b) = (r[8 * i + k], r[8 * i + 4 + k]);
+                t[8 * i + k] = _mm512_shuffle_f32x4::<0x88>(a, b);
+                t[8 * i + 4 + k] = _mm512_shuffle_f32x4::<0xDD>(a, b);
+            }
+        }
+        for k in 0..8 {
+            let (a, b) = (t[k], t[8 + k]);
+            r[k] = _mm512_shuffle_f32x4::<0x88>(a, b);
+            r[8 + k] = _mm512_shuffle_f32x4::<0xDD>(a, b);
+        }
+        for c in 0..cols {
+            let p = dst.wrapping_offset(c as isize * ds).cast::<f32>();
+            if whole { _mm512_storeu_ps(p, r[c]) } else { _mm512_mask_storeu_ps(p, rm, r[c]) }
+        }
     }
 }

@@ -66,6 +66,8 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn small_copy(self, src: *const u8, dst: *mut u8, n: usize);
         unsafe fn shuffle_lanes(self, s: &crate::tables::Shuffle, src: *const u8, src_step: isize, dst: *mut u8, dst_step: usize, lanes: usize) -> usize;
         unsafe fn tile8<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize);
+        unsafe fn tile<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize);
+        unsafe fn tile_part<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usize, cols: usize) -> bool;
         unsafe fn interleave<N: usize>(self, t: &crate::tables::Planar, src: *const u8, plane_stride: isize, dst: *mut u8, n: usize) -> usize;
         unsafe fn deinterleave<N: usize>(self, t: &crate::tables::Planar, src: *const u8, dst: *mut u8, plane_stride: isize, n: usize) -> usize;
         unsafe fn f16_to_f32(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
@@ -74,6 +76,11 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn affine_f16(self, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize;
         unsafe fn normalize_bytes(self, k: super::ByteNorm, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize;
         unsafe fn deinterleave_normalize(self, k: super::ByteNorm, t: &crate::tables::Planar, src: *const u8, dst: *mut u8, plane_stride: isize, n: usize, params: &[[f32; 2]; 4], rows: super::RowRun, stream: bool) -> usize;
+    }
+
+    #[inline(always)]
+    fn tile_side<const N: usize>() -> usize {
+        V4::tile_side::<N>()
     }
 
     #[inline(always)]

@@ -43,11 +43,13 @@ pub fn report() -> String {
     let mib = |b: usize| b as f64 / (1 << 20) as f64;
     s += &format!(
         "caches:          L2 {:.1} MiB, last level {:.1} MiB shared by {} CPU(s); stores stream from {:.1} MiB footprints \
-         (set STRIDER_CACHE=l2=..,l3=..,sharing=.. to override)\n",
+         ({:.1} MiB split across {} threads; set STRIDER_CACHE=l2=..,l3=..,sharing=.. to override)\n",
         mib(c.l2),
         mib(c.llc),
         c.llc_sharing,
-        mib(c.stream_threshold())
+        mib(c.stream_threshold()),
+        mib(c.stream_threshold_for(rayon::current_num_threads())),
+        rayon::current_num_threads(),
     );
     s += &format!(
         "threads:         {} (rayon's global pool; set RAYON_NUM_THREADS to change)\n",

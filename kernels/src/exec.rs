@@ -71,8 +71,9 @@ pub struct ExecOptions {
     /// A forced instruction set (`None`: the best available).
     pub isa: Option<Isa>,
     /// Force non-temporal stores on or off (`None`: on when the bytes the walk touches — its output plus the input
-    /// it actually reads — reach 1.5× the share of the last-level cache one thread of this machine can count on,
-    /// and rows are long enough; see [`CacheSizes::stream_threshold`](crate::CacheSizes::stream_threshold)).
+    /// it actually reads — reach 1.5× the share of the last-level cache the threads the run is split across can
+    /// count on, at most the whole cache, and rows are long enough; see
+    /// [`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for)).
     /// Streaming suits outputs that are not read again soon; turn it off when the next step consumes the output
     /// right away.
     pub streaming: Option<bool>,
@@ -233,9 +234,10 @@ impl Program {
         self.strategy.kind()
     }
 
-    /// Whether non-temporal stores are used by default (the footprint leaves the caches).
+    /// Whether non-temporal stores are used by default on one thread (the footprint leaves the caches). Runs split
+    /// across threads stream from a larger footprint ([`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for)).
     pub fn streams_by_default(&self) -> bool {
-        self.strategy.stream()
+        self.strategy.stream(1)
     }
 
     /// Moves `src` into `dst` as planned. Bytes of `dst` that the plan does not address are not written.
@@ -321,7 +323,7 @@ impl Program {
         let threads = || pool.map_or_else(rayon::current_num_threads, rayon::ThreadPool::current_num_threads);
         let sched =
             schedule(g.rows(), g.row().extent, self.walk.bytes_written(), self.kind(), opts.parallelism, threads);
-        let stream = opts.streaming.unwrap_or(self.strategy.stream());
+        let stream = opts.streaming.unwrap_or_else(|| self.strategy.stream(sched.chunks));
         let units = g.rows() * sched.pieces;
         let chunk = move |c: usize, src: SendPtr, dst: SendPtr| Chunk {
             program: self,

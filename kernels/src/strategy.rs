@@ -188,7 +188,10 @@ pub(crate) struct Strategy {
     /// kinds) or the output width (transposing kinds).
     width: Width,
     op: ElementOp,
-    stream: bool,
+    /// Bytes the walk touches (output plus the input lines it reads).
+    footprint: usize,
+    /// Whether the rows may stream at all (long enough, not a table).
+    streamable: bool,
 }
 
 impl Strategy {
@@ -254,10 +257,8 @@ impl Strategy {
             geometry.lengthen_runs();
         }
         let g_row = geometry.row();
-        let stream = streams(footprint)
-            && g_row.extent.saturating_mul(ow) >= params::STREAM_MIN_ROW_BYTES
-            && geometry.table().is_none();
-        Ok(Strategy { geometry, movement, width, op, stream })
+        let streamable = g_row.extent.saturating_mul(ow) >= params::STREAM_MIN_ROW_BYTES && geometry.table().is_none();
+        Ok(Strategy { geometry, movement, width, op, footprint, streamable })
     }
 
     /// The geometry the nest and row kernel walk.
@@ -288,9 +289,10 @@ impl Strategy {
         if simple && g.rows() == 1 && matches!(self.movement, Movement::Table(_)) { g.table() } else { None }
     }
 
-    /// Whether non-temporal stores are the default (the footprint leaves the caches and rows are long).
-    pub(crate) fn stream(&self) -> bool {
-        self.stream
+    /// Whether non-temporal stores are the default when the walk is split across `threads` threads (the footprint
+    /// leaves the caches those threads share, and rows are long).
+    pub(crate) fn stream(&self, threads: usize) -> bool {
+        self.streamable && self.footprint >= CacheSizes::get().stream_threshold_for(threads)
     }
 
     /// The public name of the row kernel.
@@ -309,11 +311,6 @@ impl Strategy {
             Movement::Swap { .. } => RowKind::Swap { channels: g.fold().map_or(1, |d| d.extent) },
         }
     }
-}
-
-/// Whether a walk touching `footprint` bytes should stream its stores on this machine.
-fn streams(footprint: usize) -> bool {
-    footprint >= CacheSizes::get().stream_threshold()
 }
 
 /// The plain geometry (last dimension as the row) and the movement its strides call for.

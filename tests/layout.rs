@@ -79,14 +79,15 @@ fn identity_transposes_large_enough_for_tiles() {
     }
 }
 
-/// Transposes whose output rows are a multiple of 1 KiB apart (they walk square blocks, see
+/// Transposes whose output rows are a multiple of 1 KiB (or 512 bytes) apart (they walk square blocks, see
 /// `params::TRANSPOSE_CRITICAL_STRIDE`): block edges, partial tiles on both sides, padded outputs.
 #[test]
 fn identity_transposes_with_critical_output_strides() {
     for dt in WIDTH_TYPES {
         let w = dt.size_in_bytes() as u32;
         let ni = 1024 / w; // output rows 1 KiB apart when packed
-        for (n_i, nj, pad) in [(ni, 37, 0), (ni * 2 + 3, 131, ni - 3), (ni - 5, 20, 5 + 1024 / w)] {
+        // (ni / 2: 512 bytes apart, critical for 8×8 tiles of partial lines.)
+        for (n_i, nj, pad) in [(ni, 37, 0), (ni * 2 + 3, 131, ni - 3), (ni - 5, 20, 5 + 1024 / w), (ni / 2, 45, 0)] {
             // input [n_i, nj] packed; output element (i, j) at j·(n_i + pad) + i
             let input = TensorDesc::new(dt, &[n_i, nj]).unwrap();
             let output = TensorDesc::with_strides(dt, &[n_i, nj], &[1, n_i + pad]).unwrap();
@@ -97,9 +98,9 @@ fn identity_transposes_with_critical_output_strides() {
     }
 }
 
-/// Transposes whose rows are whole multiples of a 64-byte line apart in both operands (16×16 register tiles on
-/// AVX-512 for 4-byte elements): whole tiles, leftover rows of 1–7 and 8–15 (8×8 tiles plus partial ones),
-/// leftover columns, misaligned buffers (`check_identity`).
+/// Transposes whose rows are whole multiples of a 64-byte line apart in both operands (on AVX-512 16×16 register
+/// tiles for 4-byte elements, 32×16 for 2-byte ones): whole tiles, leftover rows of 1–7, 8–15 and 16–31 (8×8 tiles
+/// plus partial ones), leftover columns, misaligned buffers (`check_identity`).
 #[test]
 fn identity_transposes_with_line_multiple_strides() {
     for dt in WIDTH_TYPES {
@@ -114,6 +115,12 @@ fn identity_transposes_with_line_multiple_strides() {
             assert!(matches!(op.row_kind(), strider::RowKind::Transpose { .. }), "{dt} {n_i}x{nj}: {}", op.row_kind());
             check_identity(&input, &output, u64::from(n_i * 3 + nj));
             check_identity(&output, &input, u64::from(n_i + nj * 5));
+        }
+        // Packed pixels of 16 channels into planes (NHWC → NCHW with C = 16: 32-byte input rows for 2-byte types).
+        for hw in [32u32, 70, 200] {
+            let input = TensorDesc::with_strides(dt, &[hw, 16], &[16, 1]).unwrap();
+            let output = TensorDesc::with_strides(dt, &[hw, 16], &[1, up(hw)]).unwrap();
+            check_identity(&input, &output, u64::from(hw));
         }
     }
 }

@@ -79,6 +79,11 @@ pub const L1_WAY_BYTES: usize = 4 << 10;
 /// one thread, f32 (input rows × columns): 512×512 247 → 79 µs, 1024² 1607 → 573 µs, 2048² 5398 → 2562 µs,
 /// 256×4096 620 → 259 µs, 65536×64 1695 → 1356 µs; u8 2048² 2762 → 907 µs. Other output strides keep the sweep,
 /// which is faster there (64×65536, output rows 256 bytes apart: 1274 µs against 2029 µs in blocks).
+///
+/// Half of it is critical for 8×8 tiles of 8 bytes or less per row, which write partial lines (one thread, output
+/// rows 512 bytes apart, sweep → blocks): f32 128 rows of 120 4.2 → 1.0 µs, 128 rows of 1000 42 → 9 µs, u8 512²
+/// 85 → 17 µs, f16 256 rows of 250 15.6 → 3.0 µs. Wide tiles write whole lines and keep the sweep there (f32 NCHW
+/// → NHWC with 128 channels: 200–215 µs swept against 274–284 µs in blocks).
 pub const TRANSPOSE_CRITICAL_STRIDE: usize = 1 << 10;
 
 /// Side (elements) of the square blocks of a transpose with a critical stride (see
@@ -90,3 +95,12 @@ pub const TRANSPOSE_BLOCK: usize = 128;
 /// (~40 cycles of entry, prefetch and tail set-up): a 64 KiB rank-6 i16 slice of 64-byte reversed rows in runs of 4
 /// took 3.4 µs, in runs of 32 2.3 µs (memcpy of its bytes: 0.73 µs).
 pub const SHORT_RUN_ROWS: usize = 8;
+
+/// Transposes of 2-byte elements whose output rows are a multiple of this many bytes apart keep 8×8 tiles instead
+/// of the 32×16 ones (whose 16 output rows are then all written before any is continued).
+///
+/// PERF: f16 NHWC → NCHW, one thread, tight loops, 8×8 against 32×16 tiles: 16 channels (planes 32 KiB apart)
+/// 212–251 against 325–335 µs, 64 channels 277–367 against 391–438 µs; with planes 4 KiB apart (2048×2048) the
+/// 32×16 tiles win, 0.68–0.78 against 1.10–1.17 ms. (4-byte 16×16 tiles at 256 KiB: 817–855 µs against 1.01 ms
+/// for 64 channels, so they keep theirs.)
+pub const TALL_TILE_ALIAS_BYTES: usize = 16 << 10;

@@ -225,25 +225,26 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         unsafe { tile8_elements::<N>(src, ss, dst, ds) }
     }
 
-    /// Side of the square tile [`Arch::tile`] transposes for `N`-byte elements: 8, or 16 where 16 elements fill a
-    /// 64-byte line and the level has registers that wide (each tile row then reads and writes whole lines).
+    /// Shape `(rows, cols)` of the tile [`Arch::tile`] transposes for `N`-byte elements: `rows` source rows of `cols`
+    /// elements. (8, 8), or larger where the level has registers wide enough for output rows of a whole 64-byte
+    /// line (AVX-512: 16×16 for 4-byte elements, 32×16 for 2-byte ones).
     #[inline(always)]
-    fn tile_side<const N: usize>() -> usize {
-        8
+    fn tile_shape<const N: usize>() -> (usize, usize) {
+        (8, 8)
     }
 
-    /// Transposes a `tile_side × tile_side` tile of `N`-byte elements (the layout of [`Arch::tile8`]).
+    /// Transposes a tile of [`Arch::tile_shape`] `N`-byte elements (the layout of [`Arch::tile8`]).
     ///
     /// # Safety
     ///
-    /// As [`Arch::tile8`], for `tile_side` rows of `tile_side` elements.
+    /// As [`Arch::tile8`], for the tile's rows and columns.
     #[inline(always)]
     unsafe fn tile<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
-        // SAFETY: forwarded contract (the default side is 8).
+        // SAFETY: forwarded contract (the default shape is 8×8).
         unsafe { self.tile8::<N>(src, ss, dst, ds) }
     }
 
-    /// Transposes the top-left `rows × cols` corner of a tile (`rows`, `cols` ≤ `tile_side`): `dst` row `c`
+    /// Transposes `rows × cols` elements (`rows`, `cols` ≤ 16) as a partial register tile: `dst` row `c`
     /// element `r` ← `src` row `r` element `c`, nothing else touched. Returns `false`, having done nothing, on
     /// levels without a partial tile for `N` (the caller then moves the elements one at a time).
     ///

@@ -176,33 +176,39 @@ fn check_tiles_and_planes<A: Arch>(a: A) {
             }
             assert!(dst[r * ds + 8 * N..(r + 1) * ds].iter().all(|&b| b == SENTINEL));
         }
-        // tile (the level's side) and every partial corner of it, rows of side + 3 elements in and side + 2 out.
-        let side = A::tile_side::<N>();
-        assert!(side == 8 || (side == 16 && N == 4 && A::BYTES == 64), "{:?} side {side} N {N}", A::ISA);
-        let (ss, ds) = ((side + 3) * N, (side + 2) * N);
-        let src = bytes(side * ss, N as u32 + 7);
-        for rows in (0..=side).rev() {
-            for cols in (0..=side).rev() {
-                let mut dst = vec![SENTINEL; side * ds];
-                let whole = rows == side && cols == side;
-                // SAFETY: `side` rows of `side` elements at ss-byte steps in src, as many rows at ds-byte steps in
-                // dst.
+        // The level's tile, rows of cols + 3 elements in and rows + 2 out.
+        let (tr, tc) = A::tile_shape::<N>();
+        assert!((tr, tc) == (8, 8) || (A::BYTES == 64 && tr * N == 64), "{:?} shape {tr}x{tc} N {N}", A::ISA);
+        let (ss, ds) = ((tc + 3) * N, (tr + 2) * N);
+        let src = bytes(tr * ss, N as u32 + 7);
+        let mut dst = vec![SENTINEL; tc * ds];
+        // SAFETY: tr rows of tc elements at ss-byte steps in src, tc rows of tr at ds-byte steps in dst.
+        a.vectorize(|| unsafe { a.tile::<N>(src.as_ptr(), ss as isize, dst.as_mut_ptr(), ds as isize) });
+        for c in 0..tc {
+            for r in 0..tr {
+                assert_eq!(
+                    &dst[c * ds + r * N..][..N],
+                    &src[r * ss + c * N..][..N],
+                    "{:?} tile N {N} ({r}, {c})",
+                    A::ISA
+                );
+            }
+            assert!(dst[c * ds + tr * N..(c + 1) * ds].iter().all(|&b| b == SENTINEL));
+        }
+        // Every partial tile up to 16×16: exactly its elements, or nothing where the level has none.
+        let (ss, ds) = (19 * N, 18 * N);
+        let src = bytes(16 * ss, N as u32 + 9);
+        for rows in 0..=16 {
+            for cols in 0..=16 {
+                let mut dst = vec![SENTINEL; 16 * ds];
+                // SAFETY: 16 rows of 16 elements at ss-byte steps in src, as many at ds-byte steps in dst.
                 let done = a.vectorize(|| unsafe {
-                    if whole {
-                        a.tile::<N>(src.as_ptr(), ss as isize, dst.as_mut_ptr(), ds as isize);
-                        true
-                    } else {
-                        a.tile_part::<N>(src.as_ptr(), ss as isize, dst.as_mut_ptr(), ds as isize, rows, cols)
-                    }
+                    a.tile_part::<N>(src.as_ptr(), ss as isize, dst.as_mut_ptr(), ds as isize, rows, cols)
                 });
-                if !done {
-                    assert!(dst.iter().all(|&b| b == SENTINEL), "{:?} tile_part did nothing", A::ISA);
-                    continue;
-                }
-                for c in 0..side {
-                    for r in 0..side {
+                for c in 0..16 {
+                    for r in 0..16 {
                         let got = &dst[c * ds + r * N..][..N];
-                        if r < rows && c < cols {
+                        if done && r < rows && c < cols {
                             assert_eq!(got, &src[r * ss + c * N..][..N], "{:?} tile {rows}x{cols} N {N}", A::ISA);
                         } else {
                             assert!(

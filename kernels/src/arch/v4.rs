@@ -118,15 +118,23 @@ unsafe impl Arch for V4 {
     super::x86::common_methods!();
 
     #[inline(always)]
-    fn tile_side<const N: usize>() -> usize {
-        if N == 4 { 16 } else { 8 }
+    fn tile_shape<const N: usize>() -> (usize, usize) {
+        match N {
+            4 => (16, 16),
+            2 => (32, 16),
+            _ => (8, 8),
+        }
     }
 
     #[inline(always)]
     unsafe fn tile<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
-        // SAFETY: forwarded contract, for the side `tile_side::<N>()` reports; AVX2 and AVX-512F via the token.
+        // SAFETY: forwarded contract, for the shape `tile_shape::<N>()` reports; AVX2 and AVX-512 F/BW via the token.
         unsafe {
-            if N == 4 { tile16_4(src, ss, dst, ds, 16, 16) } else { super::x86::avx2_tile8::<N>(src, ss, dst, ds) }
+            match N {
+                4 => tile16_4(src, ss, dst, ds, 16, 16),
+                2 => tile32x16_2(src, ss, dst, ds),
+                _ => super::x86::avx2_tile8::<N>(src, ss, dst, ds),
+            }
         }
     }
 
@@ -435,6 +443,66 @@ unsafe fn tile16_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usi
         for c in 0..cols {
             let p = dst.wrapping_offset(c as isize * ds).cast::<f32>();
             if whole { _mm512_storeu_ps(p, r[c]) } else { _mm512_mask_storeu_ps(p, rm, r[c]) }
+        }
+    }
+}
+
+/// Transposes 32 source rows of 16 two-byte elements into 16 destination rows of 32: each destination row is one
+/// whole 64-byte line.
+///
+/// Register `r` holds source rows `r` (low half) and `r + 16` (high half); three rounds of unpacks (16-, 32- and
+/// 64-bit) transpose every 8×8 block inside its 128-bit lane, leaving column `m` of row group `g` (rows 8g..8g+8 of
+/// each half) in register `8g + bitrev3(m)`; one two-source qword permute per destination row gathers its four
+/// lanes.
+///
+/// PERF: 16 loads, 16 inserts, 48 unpacks, 16 permutes and 16 full-line stores for 512 elements, against four
+/// 8×8 tiles of 16-byte rows per 256 elements whose quarter-line stores power-of-two strides evict before the
+/// line is complete.
+///
+/// # Safety
+///
+/// 32 source rows of 16 elements `ss` bytes apart are readable and 16 destination rows of 32 elements `ds` bytes
+/// apart writable, not overlapping; AVX-512 F/BW available.
+#[inline(always)]
+// Index loops mirror the register names of the shuffle network.
+#[allow(clippy::needless_range_loop)]
+unsafe fn tile32x16_2(src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+    // SAFETY: (whole body) 32-byte loads of the 32 source rows and 64-byte stores of the 16 destination rows, in
+    // bounds by the contract; register operations of AVX-512 F/BW.
+    unsafe {
+        let row = |i: usize| src.wrapping_offset(i as isize * ss).cast::<__m256i>();
+        let mut r = [_mm512_setzero_si512(); 16];
+        for i in 0..16 {
+            r[i] = _mm512_inserti64x4::<1>(
+                _mm512_castsi256_si512(_mm256_loadu_si256(row(i))),
+                _mm256_loadu_si256(row(i + 16)),
+            );
+        }
+        let mut t = [_mm512_setzero_si512(); 16];
+        for k in 0..8 {
+            t[2 * k] = _mm512_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
+            t[2 * k + 1] = _mm512_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
+        }
+        for k in 0..4 {
+            for m in 0..2 {
+                r[4 * k + m] = _mm512_unpacklo_epi32(t[4 * k + m], t[4 * k + 2 + m]);
+                r[4 * k + 2 + m] = _mm512_unpackhi_epi32(t[4 * k + m], t[4 * k + 2 + m]);
+            }
+        }
+        for k in 0..2 {
+            for m in 0..4 {
+                t[8 * k + m] = _mm512_unpacklo_epi64(r[8 * k + m], r[8 * k + 4 + m]);
+                t[8 * k + 4 + m] = _mm512_unpackhi_epi64(r[8 * k + m], r[8 * k + 4 + m]);
+            }
+        }
+        // Destination row c = 8h + m: lane h of groups 0 and 1 (source rows 0..16), then lane 2 + h of both
+        // (rows 16..32).
+        const BITREV3: [usize; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
+        let lanes = [_mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13), _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15)];
+        for c in 0..16 {
+            let (h, p) = (c / 8, BITREV3[c % 8]);
+            let v = _mm512_permutex2var_epi64(t[p], lanes[h], t[8 + p]);
+            _mm512_storeu_si512(dst.wrapping_offset(c as isize * ds).cast(), v);
         }
     }
 }

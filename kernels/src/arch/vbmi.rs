@@ -79,8 +79,8 @@ unsafe impl Arch for V4Vbmi {
     }
 
     #[inline(always)]
-    fn tile_side<const N: usize>() -> usize {
-        V4::tile_side::<N>()
+    fn tile_shape<const N: usize>() -> (usize, usize) {
+        V4::tile_shape::<N>()
     }
 
     #[inline(always)]

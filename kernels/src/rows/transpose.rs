@@ -25,21 +25,22 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
     ni: usize,
     nj: usize,
 ) {
-    let w = N as isize;
-    let at = |i: usize, j: usize| {
-        (src.wrapping_offset(i as isize * si + j as isize * w), dst.wrapping_offset(i as isize * w + j as isize * dj))
-    };
-    let t = tile_for::<A, N>(ni, si, dj);
-    let wide = t > 8;
-    let critical = |stride: isize| stride.unsigned_abs().is_multiple_of(crate::params::TRANSPOSE_CRITICAL_STRIDE);
-    // (Input rows a critical stride apart are fine: the sweep reads t of them at a time.)
-    let full = nj / t * t;
-    let nit = ni / t * t;
+    let block = Block::<A, N> { a, src, si, dst, dj };
+    let at = |i: usize, j: usize| block.at(i, j);
+    let (ti, tj) = tile_for::<A, N>(ni, si, dj);
+    let wide = (ti, tj) != (8, 8);
+    // Tiles whose rows are half lines or less leave partial lines behind: output rows half the critical stride
+    // apart already crowd them into 8 of the 64 L1 sets.
+    let critical_bytes = crate::params::TRANSPOSE_CRITICAL_STRIDE / if wide { 1 } else { 2 };
+    let critical = |stride: isize| stride.unsigned_abs().is_multiple_of(critical_bytes);
+    // (Input rows a critical stride apart are fine: the sweep reads ti of them at a time.)
+    let full = nj / tj * tj;
+    let nit = ni / ti * ti;
     if critical(dj) {
         // PERF: output rows a critical stride apart share a few L1 sets, and the sweep below leaves hundreds of
         // partly written lines of them between its passes. Square blocks keep the lines a block touches few
-        // enough to stay cached: within a block, t output rows at a time are written along i, reading t columns of
-        // every input row of the block.
+        // enough to stay cached: within a block, tj output rows at a time are written along i, reading tj columns
+        // of every input row of the block.
         let b = crate::params::TRANSPOSE_BLOCK;
         let mut jb = 0;
         while jb < full {
@@ -52,167 +53,164 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
                     let mut i = ib;
                     while i < ie {
                         let (s, d) = at(i, j);
-                        // SAFETY: rows i..i+t, columns j..j+t are elements of the block (i + t ≤ nit ≤ ni,
-                        // j + t ≤ full ≤ nj).
+                        // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ nit ≤ ni,
+                        // j + tj ≤ full ≤ nj).
                         unsafe { if wide { a.tile::<N>(s, si, d, dj) } else { a.tile8::<N>(s, si, d, dj) } };
-                        i += t;
+                        i += ti;
                     }
-                    j += t;
+                    j += tj;
                 }
                 ib = ie;
             }
             // SAFETY: rows nit..ni, columns jb..je ≤ nj of the block.
-            unsafe { rows_from::<A, N>(a, src, si, dst, dj, t, (nit, ni), (jb, je)) };
+            unsafe { block.rows_from(tj, (nit, ni), (jb, je)) };
             jb = je;
         }
     } else {
         // PERF: two-level blocking. A super-block of columns is sized so that all its output rows (columns × ni
-        // elements) stay in L2; inside it, t input rows at a time are swept across all its columns, so only t
+        // elements) stay in L2; inside it, ti input rows at a time are swept across all its columns, so only ti
         // input streams are live (sweeping all ni rows per column block kept 64 streams live for a 64-channel
         // NCHW → NHWC, more than the prefetchers follow), and the output lines, completed over the successive
         // passes, are still in L2 when the next pass returns to them.
-        let sj = ((crate::params::TRANSPOSE_L2_BYTES / (ni * N).max(1)) / t * t).max(t);
+        let sj = ((crate::params::TRANSPOSE_L2_BYTES / (ni * N).max(1)) / tj * tj).max(tj);
         let mut j0 = 0;
         while j0 < full {
             let j1 = (j0 + sj).min(full);
             let mut i = 0;
-            while i + t <= ni {
+            while i + ti <= ni {
                 let mut j = j0;
                 while j < j1 {
                     let (s, d) = at(i, j);
-                    // SAFETY: rows i..i+t, columns j..j+t are elements of the block (i + t ≤ ni, j + t ≤ full ≤ nj).
+                    // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ ni,
+                    // j + tj ≤ full ≤ nj).
                     unsafe { if wide { a.tile::<N>(s, si, d, dj) } else { a.tile8::<N>(s, si, d, dj) } };
-                    j += t;
+                    j += tj;
                 }
-                i += t;
+                i += ti;
             }
             // SAFETY: rows i..ni, columns j0..j1 ≤ nj of the block.
-            unsafe { rows_from::<A, N>(a, src, si, dst, dj, t, (i, ni), (j0, j1)) };
+            unsafe { block.rows_from(tj, (i, ni), (j0, j1)) };
             j0 = j1;
         }
     }
     let mut i = 0;
     while full < nj && i < ni {
-        let (s, d) = at(i, full);
-        // SAFETY: rows i..min(ni, i + t) and columns full..nj are elements of the block.
-        unsafe { corner::<A, N>(a, s, si, d, dj, (ni - i).min(t), nj - full) };
-        i += t;
+        // SAFETY: rows i..min(ni, i + ti) and columns full..nj are elements of the block.
+        unsafe { block.shift(i, full).corner((ni - i).min(ti), nj - full) };
+        i += ti;
     }
 }
 
-/// The side of the tiles a block of `ni` input rows `si` bytes apart and output rows `dj` bytes apart goes through:
-/// the level's wide tile (16 elements: a tile row is a whole 64-byte line) where every row starts at the same
-/// offset in a line, so that no access splits across lines, and the block has that many rows; else 8.
+/// The tile shape `(rows, cols)` a block of `ni` input rows `si` bytes apart and output rows `dj` bytes apart goes
+/// through: the level's wide tile ([`Arch::tile_shape`]: output rows of a whole 64-byte line) where no load or
+/// store of it splits across lines — input rows a multiple of the tile's row bytes apart, output rows a multiple
+/// of its column bytes — and the block has that many rows; else 8×8.
 ///
 /// PERF: 16×16 f32 tiles ran a 128×128 transpose in 1.6 µs against 2.4 µs with 8×8 and a 2048×2048 one in
 /// 1.17–1.24 ms against 1.37–1.79 ms, but a 1000×1000 one (rows 4000 bytes apart) slowed from 130 to 180 µs on
-/// split loads and stores, and a block of 8–15 rows pays a 16-row shuffle network for half a tile.
+/// split loads and stores, and a block of 8–15 rows pays a 16-row shuffle network for half a tile. 32×16 f16
+/// tiles: 256×256 12.8–13.4 → 3.3–3.4 µs, 2048×2048 1.10–1.17 → 0.68–0.78 ms, NCHW → NHWC with 32 channels 149–153
+/// → 103–107 µs; see [`params::TALL_TILE_ALIAS_BYTES`](crate::params::TALL_TILE_ALIAS_BYTES) for where they lose.
 #[inline(always)]
-pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize) -> usize {
-    let side = A::tile_side::<N>();
-    let aligned = si.unsigned_abs().is_multiple_of(64) && dj.unsigned_abs().is_multiple_of(64);
-    if side > 8 && ni >= side && aligned { side } else { 8 }
+pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize) -> (usize, usize) {
+    let (rows, cols) = A::tile_shape::<N>();
+    let aligned = si.unsigned_abs().is_multiple_of(cols * N) && dj.unsigned_abs().is_multiple_of(rows * N);
+    let aliased = rows > cols && dj.unsigned_abs().is_multiple_of(crate::params::TALL_TILE_ALIAS_BYTES);
+    if (rows, cols) != (8, 8) && ni >= rows && aligned && !aliased { (rows, cols) } else { (8, 8) }
 }
 
-/// Transposes rows `i0..i1` (fewer than `t`), columns `j0..j1` of the block of [`transpose_block`], `t` columns at
-/// a time.
+/// A block being transposed: element (i, j) of `N` bytes at `src + i·si + j·N` in the input and `dst + i·N + j·dj`
+/// in the output. Its methods move the edges the whole tiles leave.
 ///
-/// # Safety
-///
-/// The rows and columns are in the block, as in [`transpose_block`].
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn rows_from<A: Arch, const N: usize>(
+/// PERF: methods, not closures: a closure the compiler keeps out of line is compiled without the level's target
+/// features, and the tiles' intrinsics become calls (partial tiles ran 6–25× slower).
+#[derive(Clone, Copy)]
+struct Block<A, const N: usize> {
     a: A,
     src: *const u8,
     si: isize,
     dst: *mut u8,
     dj: isize,
-    t: usize,
-    (i0, i1): (usize, usize),
-    (j0, j1): (usize, usize),
-) {
-    let mut j = j0;
-    while i0 < i1 && j < j1 {
-        let s = src.wrapping_offset(i0 as isize * si + (j * N) as isize);
-        let d = dst.wrapping_offset((i0 * N) as isize + j as isize * dj);
-        // SAFETY: rows i0..i1, columns j..min(j1, j + t) of the block (contract).
-        unsafe { corner::<A, N>(a, s, si, d, dj, i1 - i0, (j1 - j).min(t)) };
-        j += t;
+}
+
+impl<A: Arch, const N: usize> Block<A, N> {
+    /// The addresses of element (i, j).
+    #[inline(always)]
+    fn at(&self, i: usize, j: usize) -> (*const u8, *mut u8) {
+        let (i, j) = (i as isize, j as isize);
+        let w = N as isize;
+        (self.src.wrapping_offset(i * self.si + j * w), self.dst.wrapping_offset(i * w + j * self.dj))
     }
-}
 
-/// Transposes `rows × cols` elements (each at most 16) of a block laid out as in [`transpose_block`]: whole 8×8
-/// tiles where they fit, the rest through [`part`].
-///
-/// # Safety
-///
-/// The `rows × cols` elements are in bounds of the block, as in [`transpose_block`].
-#[inline(always)]
-unsafe fn corner<A: Arch, const N: usize>(
-    a: A,
-    src: *const u8,
-    si: isize,
-    dst: *mut u8,
-    dj: isize,
-    rows: usize,
-    cols: usize,
-) {
-    let at = |i: usize, j: usize| {
-        (
-            src.wrapping_offset(i as isize * si + (j * N) as isize),
-            dst.wrapping_offset((i * N) as isize + j as isize * dj),
-        )
-    };
-    let (r8, c8) = (rows / 8 * 8, cols / 8 * 8);
-    for i in (0..r8).step_by(8) {
-        for j in (0..c8).step_by(8) {
-            let (s, d) = at(i, j);
-            // SAFETY: rows i..i+8 ≤ rows, columns j..j+8 ≤ cols of the corner (contract).
-            unsafe { a.tile8::<N>(s, si, d, dj) };
+    /// The block whose element (0, 0) is this one's (i, j).
+    #[inline(always)]
+    fn shift(&self, i: usize, j: usize) -> Self {
+        let (src, dst) = self.at(i, j);
+        Block { src, dst, ..*self }
+    }
+
+    /// Transposes rows `i0..i1` (fewer than a tile's rows), columns `j0..j1`, `t` columns at a time.
+    ///
+    /// # Safety
+    ///
+    /// The rows and columns are elements of the block, as in [`transpose_block`].
+    #[inline(always)]
+    unsafe fn rows_from(&self, t: usize, (i0, i1): (usize, usize), (j0, j1): (usize, usize)) {
+        let mut j = j0;
+        while i0 < i1 && j < j1 {
+            // SAFETY: rows i0..i1, columns j..min(j1, j + t) of the block (contract).
+            unsafe { self.shift(i0, j).corner(i1 - i0, (j1 - j).min(t)) };
+            j += t;
         }
     }
-    if c8 < cols {
-        let (s, d) = at(0, c8);
-        // SAFETY: rows 0..rows, columns c8..cols of the corner.
-        unsafe { part::<A, N>(a, s, si, d, dj, rows, cols - c8) };
-    }
-    if r8 < rows && c8 > 0 {
-        let (s, d) = at(r8, 0);
-        // SAFETY: rows r8..rows, columns 0..c8 of the corner.
-        unsafe { part::<A, N>(a, s, si, d, dj, rows - r8, c8) };
-    }
-}
 
-/// Transposes `rows × cols` elements (each at most the level's tile side) of a block laid out as in
-/// [`transpose_block`]: a partial register tile where the level has one, else one element at a time.
-///
-/// PERF: this and [`rows_from`] are functions, not closures: a closure the compiler keeps out of line is compiled
-/// without the level's target features, and the tile's intrinsics become calls (partial tiles ran 6–25× slower).
-///
-/// # Safety
-///
-/// The `rows × cols` elements are in bounds of the block, as in [`transpose_block`].
-#[inline(always)]
-unsafe fn part<A: Arch, const N: usize>(
-    a: A,
-    src: *const u8,
-    si: isize,
-    dst: *mut u8,
-    dj: isize,
-    rows: usize,
-    cols: usize,
-) {
-    // SAFETY: forwarded contract.
-    if unsafe { a.tile_part::<N>(src, si, dst, dj, rows, cols) } {
-        return;
+    /// Transposes the first `rows × cols` elements: whole 8×8 tiles where they fit, the rest through
+    /// [`Block::part`], at most 16 rows and columns at a time.
+    ///
+    /// # Safety
+    ///
+    /// The elements are in the block, as in [`transpose_block`].
+    #[inline(always)]
+    unsafe fn corner(&self, rows: usize, cols: usize) {
+        let (r8, c8) = (rows / 8 * 8, cols / 8 * 8);
+        for i in (0..r8).step_by(8) {
+            for j in (0..c8).step_by(8) {
+                let (s, d) = self.at(i, j);
+                // SAFETY: rows i..i+8 ≤ rows, columns j..j+8 ≤ cols (contract).
+                unsafe { self.a.tile8::<N>(s, self.si, d, self.dj) };
+            }
+        }
+        for i in (0..rows).step_by(16) {
+            if c8 < cols {
+                // SAFETY: rows i..min(rows, i + 16), columns c8..cols.
+                unsafe { self.shift(i, c8).part((rows - i).min(16), cols - c8) };
+            }
+        }
+        for j in (0..c8).step_by(16) {
+            if r8 < rows {
+                // SAFETY: rows r8..rows (fewer than 8), columns j..min(c8, j + 16).
+                unsafe { self.shift(r8, j).part(rows - r8, (c8 - j).min(16)) };
+            }
+        }
     }
-    for i in 0..rows as isize {
-        for j in 0..cols as isize {
-            // SAFETY: element (i, j) of the corner, in bounds by the contract.
-            unsafe {
-                let v = src.wrapping_offset(i * si + j * N as isize).cast::<[u8; N]>().read_unaligned();
-                dst.wrapping_offset(i * N as isize + j * dj).cast::<[u8; N]>().write_unaligned(v);
+
+    /// Transposes the first `rows × cols` elements (each at most 16): a partial register tile where the level has
+    /// one, else one element at a time.
+    ///
+    /// # Safety
+    ///
+    /// The elements are in the block, as in [`transpose_block`].
+    #[inline(always)]
+    unsafe fn part(&self, rows: usize, cols: usize) {
+        // SAFETY: forwarded contract.
+        if unsafe { self.a.tile_part::<N>(self.src, self.si, self.dst, self.dj, rows, cols) } {
+            return;
+        }
+        for i in 0..rows {
+            for j in 0..cols {
+                let (s, d) = self.at(i, j);
+                // SAFETY: element (i, j), in bounds by the contract.
+                unsafe { d.cast::<[u8; N]>().write_unaligned(s.cast::<[u8; N]>().read_unaligned()) };
             }
         }
     }
@@ -294,21 +292,37 @@ mod tests {
     use super::tile_for;
     use crate::arch::{Scalar, V3, V4, V4Vbmi};
 
-    /// Pins which blocks go through 16×16 tiles (a level property: no CPU feature is needed to ask).
+    /// Pins which blocks go through wide tiles (a level property: no CPU feature is needed to ask).
     #[test]
-    fn wide_tiles_for_line_aligned_blocks_of_four_byte_elements() {
-        // The public f32 NCHW → NHWC with 64 channels (64 input rows 256 KiB apart, output rows 256 bytes apart)
-        // and the 2048×2048 transpose.
-        assert_eq!(tile_for::<V4, 4>(64, 262_144, 256), 16);
-        assert_eq!(tile_for::<V4Vbmi, 4>(2048, 8192, 8192), 16);
-        assert_eq!(tile_for::<V4, 4>(16, -64, 64), 16);
-        // Rows that split lines, too few rows, other widths, levels without 64-byte registers.
-        assert_eq!(tile_for::<V4, 4>(1000, 4000, 4000), 8);
-        assert_eq!(tile_for::<V4, 4>(64, 262_144, 96), 8);
-        assert_eq!(tile_for::<V4, 4>(15, 4096, 4096), 8);
-        assert_eq!(tile_for::<V4, 2>(64, 4096, 4096), 8);
-        assert_eq!(tile_for::<V4, 8>(64, 4096, 4096), 8);
-        assert_eq!(tile_for::<V3, 4>(64, 4096, 4096), 8);
-        assert_eq!(tile_for::<Scalar, 4>(64, 4096, 4096), 8);
+    fn wide_tiles_for_line_aligned_blocks() {
+        type Choose = fn(usize, isize, isize) -> (usize, usize);
+        type Case = (&'static str, Choose, usize, isize, isize, (usize, usize));
+        let (square, tall, small) = ((16, 16), (32, 16), (8, 8));
+        let cases: [Case; 17] = [
+            // The public f32 NCHW → NHWC with 64 channels (64 input rows 256 KiB apart, output rows 256 bytes
+            // apart), the 2048×2048 transpose, f16 planes 4 KiB apart, f32 NHWC → NCHW with 64 channels.
+            ("f32 to NHWC", tile_for::<V4, 4>, 64, 262_144, 256, square),
+            ("f32 2048²", tile_for::<V4Vbmi, 4>, 2048, 8192, 8192, square),
+            ("f32 negative rows", tile_for::<V4, 4>, 16, -64, 64, square),
+            ("f32 to NCHW", tile_for::<V4, 4>, 65536, 256, 262_144, square),
+            ("f16 4 KiB", tile_for::<V4, 2>, 32, 4096, 4096, tall),
+            ("f16 to NCHW", tile_for::<V4Vbmi, 2>, 16384, 64, 4096, tall),
+            // f16 NHWC → NCHW with 16 channels: planes 32 KiB apart alias (params::TALL_TILE_ALIAS_BYTES).
+            ("f16 aliased planes", tile_for::<V4Vbmi, 2>, 16384, 32, 32768, small),
+            // Rows that split lines, too few rows, other widths, levels without 64-byte registers.
+            ("f32 split lines", tile_for::<V4, 4>, 1000, 4000, 4000, small),
+            ("f32 split stores", tile_for::<V4, 4>, 64, 262_144, 96, small),
+            ("f32 15 rows", tile_for::<V4, 4>, 15, 4096, 4096, small),
+            ("f16 31 rows", tile_for::<V4, 2>, 31, 4096, 4096, small),
+            ("f16 split loads", tile_for::<V4, 2>, 64, 48, 4096, small),
+            ("f16 split stores", tile_for::<V4, 2>, 64, 4096, 32, small),
+            ("f64", tile_for::<V4, 8>, 64, 4096, 4096, small),
+            ("u8", tile_for::<V4, 1>, 64, 4096, 4096, small),
+            ("AVX2", tile_for::<V3, 4>, 64, 4096, 4096, small),
+            ("scalar", tile_for::<Scalar, 2>, 64, 4096, 4096, small),
+        ];
+        for (name, choose, ni, si, dj, want) in cases {
+            assert_eq!(choose(ni, si, dj), want, "{name}");
+        }
     }
 }

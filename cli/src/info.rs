@@ -40,6 +40,7 @@ pub fn report() -> String {
         .collect();
     s += &format!("levels:          {}\n", levels.join(", "));
     let c = CacheSizes::get();
+    let threads = rayon::current_num_threads();
     let mib = |b: usize| b as f64 / (1 << 20) as f64;
     s += &format!(
         "caches:          L2 {:.1} MiB, last level {:.1} MiB shared by {} CPU(s); stores stream from {:.1} MiB footprints \
@@ -48,13 +49,10 @@ pub fn report() -> String {
         mib(c.llc),
         c.llc_sharing,
         mib(c.stream_threshold()),
-        mib(c.stream_threshold_for(rayon::current_num_threads())),
-        rayon::current_num_threads(),
+        mib(c.stream_threshold_for(threads)),
+        threads,
     );
-    s += &format!(
-        "threads:         {} (rayon's global pool; set RAYON_NUM_THREADS to change)\n",
-        rayon::current_num_threads()
-    );
+    s += &format!("threads:         {threads} (rayon's global pool; set RAYON_NUM_THREADS to change)\n");
     for (label, bytes) in [("256 KiB", 256usize << 10), ("64 MiB", 64 << 20)] {
         let bw = memcpy_bandwidth(bytes, Duration::from_millis(500));
         s += &format!("memcpy {label:>7}:  {:.1} GB/s (output bytes, one thread, median over 0.5 s)\n", bw / 1e9);

@@ -1,5 +1,6 @@
 //! 2-D transposes: the row (`J`, contiguous in the input) and the folded dimension (`I`, contiguous in the
-//! output), through square register tiles (8×8, or 16×16 where a tile row fills a line) in cache-blocked sweeps.
+//! output), through register tiles (8×8, or where the level's registers allow it tiles whose output rows are whole
+//! 64-byte lines: 16×16 for 4-byte elements, 32×16 for 2-byte ones) in cache-blocked sweeps.
 
 use pulp::NullaryFnOnce;
 
@@ -26,7 +27,6 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
     nj: usize,
 ) {
     let block = Block::<A, N> { a, src, si, dst, dj };
-    let at = |i: usize, j: usize| block.at(i, j);
     let (ti, tj) = tile_for::<A, N>(ni, si, dj);
     let wide = (ti, tj) != (8, 8);
     // Tiles whose rows are half lines or less leave partial lines behind: output rows half the critical stride
@@ -52,10 +52,9 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
                 while j < je {
                     let mut i = ib;
                     while i < ie {
-                        let (s, d) = at(i, j);
                         // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ nit ≤ ni,
                         // j + tj ≤ full ≤ nj).
-                        unsafe { if wide { a.tile::<N>(s, si, d, dj) } else { a.tile8::<N>(s, si, d, dj) } };
+                        unsafe { block.tile(wide, i, j) };
                         i += ti;
                     }
                     j += tj;
@@ -80,10 +79,9 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
             while i + ti <= ni {
                 let mut j = j0;
                 while j < j1 {
-                    let (s, d) = at(i, j);
                     // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ ni,
                     // j + tj ≤ full ≤ nj).
-                    unsafe { if wide { a.tile::<N>(s, si, d, dj) } else { a.tile8::<N>(s, si, d, dj) } };
+                    unsafe { block.tile(wide, i, j) };
                     j += tj;
                 }
                 i += ti;
@@ -147,6 +145,20 @@ impl<A: Arch, const N: usize> Block<A, N> {
     fn shift(&self, i: usize, j: usize) -> Self {
         let (src, dst) = self.at(i, j);
         Block { src, dst, ..*self }
+    }
+
+    /// Transposes the whole tile at (i, j): the level's wide tile ([`Arch::tile`]) or an 8×8 one.
+    ///
+    /// # Safety
+    ///
+    /// The tile's rows and columns are elements of the block, as in [`transpose_block`].
+    #[inline(always)]
+    unsafe fn tile(&self, wide: bool, i: usize, j: usize) {
+        let (s, d) = self.at(i, j);
+        // SAFETY: forwarded contract.
+        unsafe {
+            if wide { self.a.tile::<N>(s, self.si, d, self.dj) } else { self.a.tile8::<N>(s, self.si, d, self.dj) }
+        }
     }
 
     /// Transposes rows `i0..i1` (fewer than a tile's rows), columns `j0..j1`, `t` columns at a time.

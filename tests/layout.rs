@@ -125,6 +125,27 @@ fn identity_transposes_with_line_multiple_strides() {
     }
 }
 
+/// Transposes whose input and output rows are both a multiple of 1 KiB apart (1- and 2-byte elements go through a
+/// buffer there): whole and partial 64-element blocks, both directions, every width.
+#[test]
+fn identity_transposes_with_critical_strides_on_both_sides() {
+    for dt in WIDTH_TYPES {
+        let w = dt.size_in_bytes() as u32;
+        // The smallest row stride (elements) of at least n elements that is a multiple of 1 KiB.
+        let crit = |n: u32| (n * w).div_ceil(1024) * 1024 / w;
+        for (n_i, nj) in [(64, 64), (8, 8), (70, 130), (129, 65), (8, 200), (200, 9), (1, 300), (128, 1)] {
+            let input = TensorDesc::with_strides(dt, &[n_i, nj], &[crit(nj), 1]).unwrap();
+            let output = TensorDesc::with_strides(dt, &[n_i, nj], &[1, crit(n_i)]).unwrap();
+            let op = Identity::new(&input, &output).unwrap();
+            if n_i > 1 && nj > 1 {
+                assert!(matches!(op.row_kind(), strider::RowKind::Transpose { .. }), "{dt} {n_i}x{nj}");
+            }
+            check_identity(&input, &output, u64::from(n_i * 7 + nj));
+            check_identity(&output, &input, u64::from(n_i + nj * 3));
+        }
+    }
+}
+
 #[test]
 fn identity_padded_and_packed() {
     for dt in WIDTH_TYPES {

@@ -36,7 +36,7 @@ pub const OVERLAP_SEARCH_BUDGET: u64 = 1 << 20;
 /// memcpy already runs at DRAM speed), ×memcpy at 1 thread, tight loops, streaming vs regular stores:
 /// 16 MiB footprint (plane select) 1.35–1.44 vs 1.02–1.06; 24 MiB (f32 vertical flip) 0.71–0.90 vs 1.36–1.49;
 /// 32 MiB (f16 mid slice) 0.65–0.66 vs 0.79–0.94; u8 → f32 cast at 80 MiB 0.48 vs 0.61–0.67.
-/// Runs split across threads add up their shares, at most the whole cache
+/// Runs split across threads add up their shares
 /// ([`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for)): at 2 threads the 24 MiB vertical
 /// flip ran in 164–178 µs with regular stores against 287–295 µs streaming.
 pub const STREAM_LLC_FRACTION: (usize, usize) = (3, 2);
@@ -89,6 +89,13 @@ pub const TRANSPOSE_CRITICAL_STRIDE: usize = 1 << 10;
 /// Side (elements) of the square blocks of a transpose with a critical stride (see
 /// [`TRANSPOSE_CRITICAL_STRIDE`]): 128 was within 10% of the best of 16–256 on every measured shape.
 pub const TRANSPOSE_BLOCK: usize = 128;
+
+/// Side (elements) of the square blocks of a transpose with a critical stride through wide tiles (whole-line
+/// output rows, `Arch::tile_shape`): nothing is left half-written between passes,
+/// and longer blocks give the prefetchers longer streams. One thread, 128 → 512: f32 2048² 950–965 → 815 µs, 1024²
+/// 211 → 185 µs, 4096² 5.45 → 5.18 ms, 1024×4096 992 → 820 µs, 4096×1024 966 → 894 µs; f16 2048² 739 → 701 µs
+/// (1024: 870 µs).
+pub const TRANSPOSE_WIDE_BLOCK: usize = 512;
 
 /// Runs of fewer rows than this (the innermost outer dimension) are lengthened by moving the longest outer
 /// dimension innermost, for walks whose footprint fits the L2 cache. Each run costs a call of the row kernel

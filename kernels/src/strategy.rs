@@ -79,7 +79,7 @@ impl fmt::Display for RowKind {
             RowKind::Gather { stride } => write!(f, "gather (input stride {stride})"),
             RowKind::Strided => f.write_str("strided"),
             RowKind::Table { len } => write!(f, "table of {len} offsets"),
-            RowKind::Transpose { rows } => write!(f, "transpose ({rows} rows, 8x8 tiles)"),
+            RowKind::Transpose { rows } => write!(f, "transpose ({rows} rows, register tiles)"),
             RowKind::Interleave { planes } => write!(f, "interleave of {planes} planes"),
             RowKind::Deinterleave { planes } => write!(f, "deinterleave into {planes} planes"),
             RowKind::Swap { channels } => write!(f, "channel swap of {channels}-channel pixels"),
@@ -256,8 +256,13 @@ impl Strategy {
         if footprint <= CacheSizes::get().l2 {
             geometry.lengthen_runs();
         }
-        let g_row = geometry.row();
-        let streamable = g_row.extent.saturating_mul(ow) >= params::STREAM_MIN_ROW_BYTES && geometry.table().is_none();
+        // A transposing row moves a whole block: its folded rows count.
+        let block_rows = match movement {
+            Movement::Transpose(_) => geometry.fold().map_or(1, |i| i.extent),
+            _ => 1,
+        };
+        let row_bytes = geometry.row().extent.saturating_mul(ow).saturating_mul(block_rows);
+        let streamable = row_bytes >= params::STREAM_MIN_ROW_BYTES && geometry.table().is_none();
         Ok(Strategy { geometry, movement, width, op, footprint, streamable })
     }
 

@@ -233,13 +233,17 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         (8, 8)
     }
 
-    /// Transposes a tile of [`Arch::tile_shape`] `N`-byte elements (the layout of [`Arch::tile8`]).
+    /// Transposes a tile of [`Arch::tile_shape`] `N`-byte elements (the layout of [`Arch::tile8`]). With `stream`,
+    /// tiles whose destination rows are whole 64-byte lines are stored non-temporally (the caller fences before
+    /// the data is read elsewhere); other tiles ignore it.
     ///
     /// # Safety
     ///
-    /// As [`Arch::tile8`], for the tile's rows and columns.
+    /// As [`Arch::tile8`], for the tile's rows and columns; with `stream`, every destination row starts on a
+    /// 64-byte boundary.
     #[inline(always)]
-    unsafe fn tile<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+    unsafe fn tile<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+        let _ = stream;
         // SAFETY: forwarded contract (the default shape is 8×8).
         unsafe { self.tile8::<N>(src, ss, dst, ds) }
     }

@@ -176,24 +176,34 @@ fn check_tiles_and_planes<A: Arch>(a: A) {
             }
             assert!(dst[r * ds + 8 * N..(r + 1) * ds].iter().all(|&b| b == SENTINEL));
         }
-        // The level's tile, rows of cols + 3 elements in and rows + 2 out.
+        // The level's tile, rows of cols + 3 elements in and rows + 2 out; streamed, into rows a line apart
+        // past the tile's (destination rows on line boundaries, as the contract asks).
         let (tr, tc) = A::tile_shape::<N>();
         assert!((tr, tc) == (8, 8) || (A::BYTES == 64 && tr * N == 64), "{:?} shape {tr}x{tc} N {N}", A::ISA);
-        let (ss, ds) = ((tc + 3) * N, (tr + 2) * N);
-        let src = bytes(tr * ss, N as u32 + 7);
-        let mut dst = vec![SENTINEL; tc * ds];
-        // SAFETY: tr rows of tc elements at ss-byte steps in src, tc rows of tr at ds-byte steps in dst.
-        a.vectorize(|| unsafe { a.tile::<N>(src.as_ptr(), ss as isize, dst.as_mut_ptr(), ds as isize) });
-        for c in 0..tc {
-            for r in 0..tr {
-                assert_eq!(
-                    &dst[c * ds + r * N..][..N],
-                    &src[r * ss + c * N..][..N],
-                    "{:?} tile N {N} ({r}, {c})",
-                    A::ISA
-                );
+        for stream in [false, true] {
+            let ss = (tc + 3) * N;
+            let ds = if stream { (tr * N).div_ceil(64) * 64 + 64 } else { (tr + 2) * N };
+            let src = bytes(tr * ss, N as u32 + 7);
+            let mut buf = vec![SENTINEL; tc * ds + 64];
+            let lead = buf.as_ptr().align_offset(64);
+            let dst = &mut buf[lead..lead + tc * ds];
+            // SAFETY: tr rows of tc elements at ss-byte steps in src, tc rows of tr at ds-byte steps in dst, each on
+            // a line boundary when streamed; the fence orders the streamed stores before the reads below.
+            a.vectorize(|| unsafe {
+                a.tile::<N>(src.as_ptr(), ss as isize, dst.as_mut_ptr(), ds as isize, stream);
+                core::arch::x86_64::_mm_sfence();
+            });
+            for c in 0..tc {
+                for r in 0..tr {
+                    assert_eq!(
+                        &dst[c * ds + r * N..][..N],
+                        &src[r * ss + c * N..][..N],
+                        "{:?} tile N {N} ({r}, {c}) stream {stream}",
+                        A::ISA
+                    );
+                }
+                assert!(dst[c * ds + tr * N..(c + 1) * ds].iter().all(|&b| b == SENTINEL));
             }
-            assert!(dst[c * ds + tr * N..(c + 1) * ds].iter().all(|&b| b == SENTINEL));
         }
         // Every partial tile up to 16×16: exactly its elements, or nothing where the level has none.
         let (ss, ds) = (19 * N, 18 * N);

@@ -127,12 +127,13 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
-    unsafe fn tile<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
-        // SAFETY: forwarded contract, for the shape `tile_shape::<N>()` reports; AVX2 and AVX-512 F/BW via the token.
+    unsafe fn tile<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+        // SAFETY: forwarded contract, for the shape `tile_shape::<N>()` reports (destination rows 64-byte aligned
+        // with `stream`); AVX2 and AVX-512 F/BW via the token.
         unsafe {
             match N {
-                4 => tile16_4(src, ss, dst, ds, 16, 16),
-                2 => tile32x16_2(src, ss, dst, ds),
+                4 => tile16_4(src, ss, dst, ds, 16, 16, stream),
+                2 => tile32x16_2(src, ss, dst, ds, stream),
                 _ => super::x86::avx2_tile8::<N>(src, ss, dst, ds),
             }
         }
@@ -152,7 +153,7 @@ unsafe impl Arch for V4 {
             return false;
         }
         // SAFETY: forwarded contract (rows, cols ≤ 16); AVX-512F via the token.
-        unsafe { tile16_4(src, ss, dst, ds, rows, cols) };
+        unsafe { tile16_4(src, ss, dst, ds, rows, cols, false) };
         true
     }
 
@@ -387,14 +388,17 @@ unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, cons
 /// tiles, whose 32-byte rows leave half-written lines behind that power-of-two strides evict before the next
 /// tile completes them.
 ///
+/// With `stream`, a whole tile's rows are stored non-temporally (partial tiles ignore it).
+///
 /// # Safety
 ///
 /// `rows`, `cols` ≤ 16; `rows` source rows of `cols` elements `ss` bytes apart are readable and `cols` destination
-/// rows of `rows` elements `ds` bytes apart writable, not overlapping; AVX-512F available.
+/// rows of `rows` elements `ds` bytes apart writable, not overlapping; AVX-512F available; with `stream` and a
+/// whole tile, every destination row starts on a 64-byte boundary.
 #[inline(always)]
 // Index loops mirror the register names of the shuffle network.
 #[allow(clippy::needless_range_loop)]
-unsafe fn tile16_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usize, cols: usize) {
+unsafe fn tile16_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usize, cols: usize, stream: bool) {
     let whole = rows == 16 && cols == 16;
     // Masks of `cols` elements (loads) and `rows` elements (stores); all ones for a whole tile.
     let (cm, rm) = (((1u32 << cols) - 1) as __mmask16, ((1u32 << rows) - 1) as __mmask16);
@@ -442,7 +446,13 @@ unsafe fn tile16_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usi
         }
         for c in 0..cols {
             let p = dst.wrapping_offset(c as isize * ds).cast::<f32>();
-            if whole { _mm512_storeu_ps(p, r[c]) } else { _mm512_mask_storeu_ps(p, rm, r[c]) }
+            if whole && stream {
+                _mm512_stream_ps(p, r[c])
+            } else if whole {
+                _mm512_storeu_ps(p, r[c])
+            } else {
+                _mm512_mask_storeu_ps(p, rm, r[c])
+            }
         }
     }
 }
@@ -462,11 +472,12 @@ unsafe fn tile16_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usi
 /// # Safety
 ///
 /// 32 source rows of 16 elements `ss` bytes apart are readable and 16 destination rows of 32 elements `ds` bytes
-/// apart writable, not overlapping; AVX-512 F/BW available.
+/// apart writable, not overlapping; AVX-512 F/BW available; with `stream` (non-temporal stores), every destination
+/// row starts on a 64-byte boundary.
 #[inline(always)]
 // Index loops mirror the register names of the shuffle network.
 #[allow(clippy::needless_range_loop)]
-unsafe fn tile32x16_2(src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+unsafe fn tile32x16_2(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
     // SAFETY: (whole body) 32-byte loads of the 32 source rows and 64-byte stores of the 16 destination rows, in
     // bounds by the contract; register operations of AVX-512 F/BW.
     unsafe {
@@ -502,7 +513,8 @@ unsafe fn tile32x16_2(src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
         for c in 0..16 {
             let (h, p) = (c / 8, BITREV3[c % 8]);
             let v = _mm512_permutex2var_epi64(t[p], lanes[h], t[8 + p]);
-            _mm512_storeu_si512(dst.wrapping_offset(c as isize * ds).cast(), v);
+            let d = dst.wrapping_offset(c as isize * ds).cast();
+            if stream { _mm512_stream_si512(d, v) } else { _mm512_storeu_si512(d, v) }
         }
     }
 }

@@ -66,7 +66,7 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn small_copy(self, src: *const u8, dst: *mut u8, n: usize);
         unsafe fn shuffle_lanes(self, s: &crate::tables::Shuffle, src: *const u8, src_step: isize, dst: *mut u8, dst_step: usize, lanes: usize) -> usize;
         unsafe fn tile8<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize);
-        unsafe fn tile<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize);
+        unsafe fn tile<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool);
         unsafe fn tile_part<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usize, cols: usize) -> bool;
         unsafe fn interleave<N: usize>(self, t: &crate::tables::Planar, src: *const u8, plane_stride: isize, dst: *mut u8, n: usize) -> usize;
         unsafe fn deinterleave<N: usize>(self, t: &crate::tables::Planar, src: *const u8, dst: *mut u8, plane_stride: isize, n: usize) -> usize;

@@ -295,7 +295,7 @@ pub(crate) fn build<A: Arch>(
 ) {
     match req {
         Request::Copy => f(&Runner(copy::CopyBody { a, bytes: width.bytes(), len, stream })),
-        Request::Transpose { tile, ni, si, dj } => transpose::build(a, tile, ni, si, dj, len, f),
+        Request::Transpose { tile, ni, si, dj } => transpose::build(a, tile, ni, si, dj, len, stream, f),
         Request::Interleave { tables, ps } => planar::build(a, tables, ps, true, len, f),
         Request::Deinterleave { tables, ps } => planar::build(a, tables, ps, false, len, f),
         _ => width.visit(ByWidth { a, req, len, stream, f }),

@@ -10,13 +10,15 @@ use crate::strategy::TileWidth;
 
 /// Transposes a block: `ni` input rows `si` bytes apart, each with `nj` contiguous `N`-byte elements, into `nj`
 /// output rows `dj` bytes apart, each with `ni` contiguous elements. Edges through partial register tiles where
-/// the level has them, else element by element.
+/// the level has them, else element by element. With `stream`, whole wide tiles (whole output lines) are stored
+/// non-temporally when the block's output starts on a line; the caller fences.
 ///
 /// # Safety
 ///
 /// Every element (i, j) of the block is readable at `src + i·si + j·N` and writable at `dst + i·N + j·dj`, the
 /// output elements distinct and not overlapping the input.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
     a: A,
     src: *const u8,
@@ -25,79 +27,35 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
     dj: isize,
     ni: usize,
     nj: usize,
+    stream: bool,
 ) {
-    let block = Block::<A, N> { a, src, si, dst, dj };
-    let (ti, tj) = tile_for::<A, N>(ni, si, dj);
-    let wide = (ti, tj) != (8, 8);
-    // Tiles whose rows are half lines or less leave partial lines behind: output rows half the critical stride
-    // apart already crowd them into 8 of the 64 L1 sets.
-    let critical_bytes = crate::params::TRANSPOSE_CRITICAL_STRIDE / if wide { 1 } else { 2 };
-    let critical = |stride: isize| stride.unsigned_abs().is_multiple_of(critical_bytes);
-    // (Input rows a critical stride apart are fine: the sweep reads ti of them at a time.)
-    let full = nj / tj * tj;
-    let nit = ni / ti * ti;
-    if critical(dj) {
-        // PERF: output rows a critical stride apart share a few L1 sets, and the sweep below leaves hundreds of
-        // partly written lines of them between its passes. Square blocks keep the lines a block touches few
-        // enough to stay cached: within a block, tj output rows at a time are written along i, reading tj columns
-        // of every input row of the block.
-        let b = crate::params::TRANSPOSE_BLOCK;
-        let mut jb = 0;
-        while jb < full {
-            let je = (jb + b).min(full);
-            let mut ib = 0;
-            while ib < nit {
-                let ie = (ib + b).min(nit);
-                let mut j = jb;
-                while j < je {
-                    let mut i = ib;
-                    while i < ie {
-                        // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ nit ≤ ni,
-                        // j + tj ≤ full ≤ nj).
-                        unsafe { block.tile(wide, i, j) };
-                        i += ti;
-                    }
-                    j += tj;
-                }
-                ib = ie;
-            }
-            // SAFETY: rows nit..ni, columns jb..je ≤ nj of the block.
-            unsafe { block.rows_from(tj, (nit, ni), (jb, je)) };
-            jb = je;
-        }
-    } else {
-        // PERF: two-level blocking. A super-block of columns is sized so that all its output rows (columns × ni
-        // elements) stay in L2; inside it, ti input rows at a time are swept across all its columns, so only ti
-        // input streams are live (sweeping all ni rows per column block kept 64 streams live for a 64-channel
-        // NCHW → NHWC, more than the prefetchers follow), and the output lines, completed over the successive
-        // passes, are still in L2 when the next pass returns to them.
-        let sj = ((crate::params::TRANSPOSE_L2_BYTES / (ni * N).max(1)) / tj * tj).max(tj);
-        let mut j0 = 0;
-        while j0 < full {
-            let j1 = (j0 + sj).min(full);
-            let mut i = 0;
-            while i + ti <= ni {
-                let mut j = j0;
-                while j < j1 {
-                    // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ ni,
-                    // j + tj ≤ full ≤ nj).
-                    unsafe { block.tile(wide, i, j) };
-                    j += tj;
-                }
-                i += ti;
-            }
-            // SAFETY: rows i..ni, columns j0..j1 ≤ nj of the block.
-            unsafe { block.rows_from(tj, (i, ni), (j0, j1)) };
-            j0 = j1;
-        }
-    }
-    let mut i = 0;
-    while full < nj && i < ni {
-        // SAFETY: rows i..min(ni, i + ti) and columns full..nj are elements of the block.
-        unsafe { block.shift(i, full).corner((ni - i).min(ti), nj - full) };
-        i += ti;
-    }
+    let block = Block::<A, N> { a, src, si, dst, dj, stream };
+    // SAFETY: (both) forwarded contract.
+    if buffered::<A, N>(ni, si, dj) { unsafe { block.through_buffer(ni, nj) } } else { unsafe { block.direct(ni, nj) } }
 }
+
+/// Whether a block goes [`through_buffer`]: 8×8 tiles of 1- or 2-byte elements, input and output rows both a
+/// critical stride apart.
+#[inline(always)]
+pub(crate) fn buffered<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize) -> bool {
+    let critical = |stride: isize| stride.unsigned_abs().is_multiple_of(crate::params::TRANSPOSE_CRITICAL_STRIDE);
+    N <= MAX_BUFFERED && critical(si) && critical(dj) && tile_for::<A, N>(ni, si, dj) == (8, 8)
+}
+
+/// Widest element [`through_buffer`] takes (its buffer is sized for it). Wider elements lost through the buffer
+/// (one thread, 8×8 tiles, 2048²: f32 on AVX2 1.27 → 2.19 ms, f64 2.6 → 3.7 ms).
+const MAX_BUFFERED: usize = 2;
+
+/// Side (elements) of the square blocks [`through_buffer`] moves (u8 2048², one thread: 32 410 µs, 64 288 µs, 128
+/// 305 µs; 4096²: 64 2.9 ms, 128 7.0 ms).
+const BUFFER_SIDE: usize = 64;
+
+/// A block's transpose written to a buffer whose rows are a line more than a block row apart.
+#[repr(C, align(64))]
+struct Buffer([core::mem::MaybeUninit<u8>; BUFFER_BYTES]);
+
+/// Bytes of the buffer: [`BUFFER_SIDE`] rows of a block row and a line.
+const BUFFER_BYTES: usize = BUFFER_SIDE * (BUFFER_SIDE * MAX_BUFFERED + 64);
 
 /// The tile shape `(rows, cols)` a block of `ni` input rows `si` bytes apart and output rows `dj` bytes apart goes
 /// through: the level's wide tile ([`Arch::tile_shape`]: output rows of a whole 64-byte line) where no load or
@@ -129,9 +87,144 @@ struct Block<A, const N: usize> {
     si: isize,
     dst: *mut u8,
     dj: isize,
+    /// Whole wide tiles store non-temporally (every output row of the block's wide tiles starts on a line).
+    stream: bool,
 }
 
 impl<A: Arch, const N: usize> Block<A, N> {
+    /// [`transpose_block`] through 8×8 tiles of 1- or 2-byte elements with input and output rows both a critical stride
+    /// apart: square blocks transposed into a buffer whose rows are not, then copied out row by row (whole runs of the
+    /// output rows).
+    ///
+    /// PERF: with both strides critical, the tiles' partial-line loads and stores crowd the same few cache sets
+    /// whatever the block shape (one thread, u8 2048² 645 µs against 157 µs for 2064², and 166 µs when only one side
+    /// is critical, 2048 × 2064). Through the buffer (one thread, u8): 2048² 631 → 284 µs, 1024² 112 → 58 µs,
+    /// 2048 × 1024 302 → 122 µs, 4096 × 1024 988 → 305 µs, 4096² 4.9 → 2.7–4.2 ms; f16 on AVX2 2048² 1.09–1.12 →
+    /// 1.04 ms.
+    ///
+    /// # Safety
+    ///
+    /// As [`transpose_block`], for the block's `ni × nj` elements.
+    #[inline(always)]
+    unsafe fn through_buffer(&self, ni: usize, nj: usize) {
+        let mut buf = Buffer([core::mem::MaybeUninit::uninit(); BUFFER_BYTES]);
+        let b = buf.0.as_mut_ptr().cast::<u8>();
+        let side = BUFFER_SIDE;
+        // Rows a line more than a block row apart: never a critical stride.
+        let pitch = side * N + 64;
+        let mut jb = 0;
+        while jb < nj {
+            let cj = side.min(nj - jb);
+            let mut ib = 0;
+            while ib < ni {
+                let ci = side.min(ni - ib);
+                let (s, d) = self.at(ib, jb);
+                let into = Block { src: s, dst: b, dj: pitch as isize, stream: false, ..*self };
+                // SAFETY: rows ib..ib+ci, columns jb..jb+cj are elements of the block (contract); the buffer holds cj
+                // rows of `pitch` ≥ ci·N bytes and overlaps neither operand; buffer row j holds output row jb + j's
+                // elements ib..ib+ci, contiguous in the output.
+                unsafe {
+                    into.direct(ci, cj);
+                    for j in 0..cj {
+                        crate::arch::copy(
+                            self.a,
+                            b.add(j * pitch),
+                            d.wrapping_offset(j as isize * self.dj),
+                            ci * N,
+                            false,
+                        );
+                    }
+                }
+                ib += ci;
+            }
+            jb += cj;
+        }
+    }
+
+    /// [`transpose_block`] without the buffer: the tiles write the output directly.
+    ///
+    /// # Safety
+    ///
+    /// As [`transpose_block`], for the block's `ni × nj` elements.
+    #[inline(always)]
+    unsafe fn direct(&self, ni: usize, nj: usize) {
+        let (ti, tj) = tile_for::<A, N>(ni, self.si, self.dj);
+        let wide = (ti, tj) != (8, 8);
+        // A wide tile at (i, j) writes output rows that start at dst + i·N + j·dj: on a line boundary for every tile
+        // when dst is (i·N is a multiple of ti·N = 64 bytes, dj of 64 by `tile_for`).
+        let stream = self.stream && wide && (self.dst as usize).is_multiple_of(64);
+        let block = Block { stream, ..*self };
+        let dj = self.dj;
+        // Tiles whose rows are half lines or less leave partial lines behind: output rows half the critical stride
+        // apart already crowd them into 8 of the 64 L1 sets.
+        let critical_bytes = crate::params::TRANSPOSE_CRITICAL_STRIDE / if wide { 1 } else { 2 };
+        let critical = |stride: isize| stride.unsigned_abs().is_multiple_of(critical_bytes);
+        // (Input rows a critical stride apart are fine: the sweep reads ti of them at a time.)
+        let full = nj / tj * tj;
+        let nit = ni / ti * ti;
+        if critical(dj) {
+            // PERF: output rows a critical stride apart share a few L1 sets, and the sweep below leaves hundreds of
+            // partly written lines of them between its passes. Square blocks keep the lines a block touches few
+            // enough to stay cached: within a block, tj output rows at a time are written along i, reading tj columns
+            // of every input row of the block.
+            let b = if wide { crate::params::TRANSPOSE_WIDE_BLOCK } else { crate::params::TRANSPOSE_BLOCK };
+            let mut jb = 0;
+            while jb < full {
+                let je = (jb + b).min(full);
+                let mut ib = 0;
+                while ib < nit {
+                    let ie = (ib + b).min(nit);
+                    let mut j = jb;
+                    while j < je {
+                        let mut i = ib;
+                        while i < ie {
+                            // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ nit ≤ ni,
+                            // j + tj ≤ full ≤ nj).
+                            unsafe { block.tile(wide, i, j) };
+                            i += ti;
+                        }
+                        j += tj;
+                    }
+                    ib = ie;
+                }
+                // SAFETY: rows nit..ni, columns jb..je ≤ nj of the block.
+                unsafe { block.rows_from(tj, (nit, ni), (jb, je)) };
+                jb = je;
+            }
+        } else {
+            // PERF: two-level blocking. A super-block of columns is sized so that all its output rows (columns × ni
+            // elements) stay in L2; inside it, ti input rows at a time are swept across all its columns, so only ti
+            // input streams are live (sweeping all ni rows per column block kept 64 streams live for a 64-channel
+            // NCHW → NHWC, more than the prefetchers follow), and the output lines, completed over the successive
+            // passes, are still in L2 when the next pass returns to them.
+            let sj = ((crate::params::TRANSPOSE_L2_BYTES / (ni * N).max(1)) / tj * tj).max(tj);
+            let mut j0 = 0;
+            while j0 < full {
+                let j1 = (j0 + sj).min(full);
+                let mut i = 0;
+                while i + ti <= ni {
+                    let mut j = j0;
+                    while j < j1 {
+                        // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ ni,
+                        // j + tj ≤ full ≤ nj).
+                        unsafe { block.tile(wide, i, j) };
+                        j += tj;
+                    }
+                    i += ti;
+                }
+                // SAFETY: rows i..ni, columns j0..j1 ≤ nj of the block.
+                unsafe { block.rows_from(tj, (i, ni), (j0, j1)) };
+                j0 = j1;
+            }
+        }
+        let mut i = 0;
+        while full < nj && i < ni {
+            // SAFETY: rows i..min(ni, i + ti) and columns full..nj are elements of the block.
+            unsafe { block.shift(i, full).corner((ni - i).min(ti), nj - full) };
+            i += ti;
+        }
+    }
+
     /// The addresses of element (i, j).
     #[inline(always)]
     fn at(&self, i: usize, j: usize) -> (*const u8, *mut u8) {
@@ -157,7 +250,11 @@ impl<A: Arch, const N: usize> Block<A, N> {
         let (s, d) = self.at(i, j);
         // SAFETY: forwarded contract.
         unsafe {
-            if wide { self.a.tile::<N>(s, self.si, d, self.dj) } else { self.a.tile8::<N>(s, self.si, d, self.dj) }
+            if wide {
+                self.a.tile::<N>(s, self.si, d, self.dj, self.stream)
+            } else {
+                self.a.tile8::<N>(s, self.si, d, self.dj)
+            }
         }
     }
 
@@ -236,6 +333,7 @@ pub(crate) struct TransposeBody<A, const N: usize> {
     si: isize,
     dj: isize,
     len: usize,
+    stream: bool,
 }
 
 impl<A: Arch, const N: usize> Body for TransposeBody<A, N> {
@@ -244,11 +342,16 @@ impl<A: Arch, const N: usize> Body for TransposeBody<A, N> {
     #[inline(always)]
     unsafe fn run(&self, src: *const u8, dst: *mut u8, len: usize) {
         // SAFETY: the row's block is in bounds (Rows contract).
-        unsafe { transpose_block::<A, N>(self.a, src, self.si, dst, self.dj, self.ni, len) }
+        unsafe { transpose_block::<A, N>(self.a, src, self.si, dst, self.dj, self.ni, len, self.stream) }
+    }
+
+    fn streams(&self) -> bool {
+        self.stream
     }
 }
 
-/// Builds the transposing row kernel of tile width `tile`.
+/// Builds the transposing row kernel of tile width `tile` (`stream`: non-temporal stores of whole wide tiles).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn build<A: Arch>(
     a: A,
     tile: TileWidth,
@@ -256,14 +359,15 @@ pub(super) fn build<A: Arch>(
     si: isize,
     dj: isize,
     len: usize,
+    stream: bool,
     f: &mut dyn FnMut(&dyn Rows),
 ) {
     match tile {
-        TileWidth::W1 => f(&Runner(TransposeBody::<A, 1> { a, ni, si, dj, len })),
-        TileWidth::W2 => f(&Runner(TransposeBody::<A, 2> { a, ni, si, dj, len })),
-        TileWidth::W4 => f(&Runner(TransposeBody::<A, 4> { a, ni, si, dj, len })),
-        TileWidth::W8 => f(&Runner(TransposeBody::<A, 8> { a, ni, si, dj, len })),
-        TileWidth::W16 => f(&Runner(TransposeBody::<A, 16> { a, ni, si, dj, len })),
+        TileWidth::W1 => f(&Runner(TransposeBody::<A, 1> { a, ni, si, dj, len, stream })),
+        TileWidth::W2 => f(&Runner(TransposeBody::<A, 2> { a, ni, si, dj, len, stream })),
+        TileWidth::W4 => f(&Runner(TransposeBody::<A, 4> { a, ni, si, dj, len, stream })),
+        TileWidth::W8 => f(&Runner(TransposeBody::<A, 8> { a, ni, si, dj, len, stream })),
+        TileWidth::W16 => f(&Runner(TransposeBody::<A, 16> { a, ni, si, dj, len, stream })),
     }
 }
 
@@ -279,7 +383,7 @@ pub(crate) fn block_fn<A: Arch>(tile: TileWidth) -> BlockFn {
         fn call(self) {
             let Job(a, src, si, dst, dj, ni, nj) = self;
             // SAFETY: forwarded from the BlockFn contract.
-            unsafe { transpose_block::<A, N>(a, src, si, dst, dj, ni, nj) }
+            unsafe { transpose_block::<A, N>(a, src, si, dst, dj, ni, nj, false) }
         }
     }
     /// # Safety
@@ -301,16 +405,24 @@ pub(crate) fn block_fn<A: Arch>(tile: TileWidth) -> BlockFn {
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
-    use super::tile_for;
+    use super::{buffered, tile_for};
     use crate::arch::{Scalar, V3, V4, V4Vbmi};
+
+    /// A named choice of a block of `ni` input rows `si` bytes apart with output rows `dj` bytes apart, and the
+    /// answer it must give.
+    type Case<T> = (&'static str, fn(usize, isize, isize) -> T, usize, isize, isize, T);
+
+    fn check<T: PartialEq + core::fmt::Debug>(cases: &[Case<T>]) {
+        for (name, choose, ni, si, dj, want) in cases {
+            assert_eq!(&choose(*ni, *si, *dj), want, "{name}");
+        }
+    }
 
     /// Pins which blocks go through wide tiles (a level property: no CPU feature is needed to ask).
     #[test]
     fn wide_tiles_for_line_aligned_blocks() {
-        type Choose = fn(usize, isize, isize) -> (usize, usize);
-        type Case = (&'static str, Choose, usize, isize, isize, (usize, usize));
         let (square, tall, small) = ((16, 16), (32, 16), (8, 8));
-        let cases: [Case; 17] = [
+        let cases: [Case<(usize, usize)>; 17] = [
             // The public f32 NCHW → NHWC with 64 channels (64 input rows 256 KiB apart, output rows 256 bytes
             // apart), the 2048×2048 transpose, f16 planes 4 KiB apart, f32 NHWC → NCHW with 64 channels.
             ("f32 to NHWC", tile_for::<V4, 4>, 64, 262_144, 256, square),
@@ -333,8 +445,24 @@ mod tests {
             ("AVX2", tile_for::<V3, 4>, 64, 4096, 4096, small),
             ("scalar", tile_for::<Scalar, 2>, 64, 4096, 4096, small),
         ];
-        for (name, choose, ni, si, dj, want) in cases {
-            assert_eq!(choose(ni, si, dj), want, "{name}");
-        }
+        check(&cases);
+    }
+
+    /// Pins which blocks go through the buffer: 8×8 tiles of 1- or 2-byte elements with both strides critical.
+    #[test]
+    fn buffered_blocks() {
+        let cases: [Case<bool>; 9] = [
+            ("u8 2048²", buffered::<V4Vbmi, 1>, 2048, 2048, 2048, true),
+            ("u8 negative rows", buffered::<V4, 1>, 64, -1024, 4096, true),
+            ("u8 AVX2", buffered::<V3, 1>, 64, 1024, 1024, true),
+            ("f16 AVX2", buffered::<V3, 2>, 64, 4096, 4096, true),
+            ("u8 input only", buffered::<V4, 1>, 64, 2048, 2064, false),
+            ("u8 output only", buffered::<V4, 1>, 64, 2064, 2048, false),
+            // f16 on AVX-512 goes through 32×16 tiles; 4-byte elements lost through the buffer.
+            ("f16 wide tiles", buffered::<V4, 2>, 2048, 4096, 4096, false),
+            ("f32 AVX2", buffered::<V3, 4>, 2048, 8192, 8192, false),
+            ("f64", buffered::<V4, 8>, 2048, 16384, 16384, false),
+        ];
+        check(&cases);
     }
 }

@@ -250,6 +250,47 @@ pub(crate) struct Planar {
     pub(crate) masks: [[[u8; 16]; 4]; 4],
     /// Deinterleave of 1-byte elements: the bytes widened straight into 32-bit lanes (see [`Widen`]).
     pub(crate) widen: Widen,
+    /// Deinterleave of 1-byte elements: 64 pixels at a time through 64-byte byte permutes (see [`WidePlanar`]).
+    pub(crate) wide: WidePlanar,
+}
+
+/// Byte-permute controls (AVX-512 VBMI `vpermt2b`) that deinterleave a block of 64 one-byte pixels, loaded as
+/// `planes` 64-byte registers from the block's lowest address: plane `i` is registers (0, 1) permuted by
+/// `lo[i]`, with the bytes whose bit is set in `hi_mask[i]` taken instead from registers (2, 3) permuted by
+/// `hi[i]` (bytes 128 and up of the block).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WidePlanar {
+    pub(crate) lo: [[u8; 64]; 4],
+    pub(crate) hi: [[u8; 64]; 4],
+    pub(crate) hi_mask: [u64; 4],
+}
+
+impl Default for WidePlanar {
+    fn default() -> WidePlanar {
+        WidePlanar { lo: [[0; 64]; 4], hi: [[0; 64]; 4], hi_mask: [0; 4] }
+    }
+}
+
+impl WidePlanar {
+    fn new(planes: usize, reverse_pixels: bool, reverse_channels: bool) -> Option<WidePlanar> {
+        let mut w = WidePlanar::default();
+        for i in 0..planes {
+            let channel = if reverse_channels { planes.checked_sub(1)?.checked_sub(i)? } else { i };
+            for q in 0..64usize {
+                // Output pixel q of the block is memory pixel q (or 63 − q when mirrored) above its lowest address.
+                let pixel = if reverse_pixels { 63usize.checked_sub(q)? } else { q };
+                let at = pixel.checked_mul(planes)?.checked_add(channel)?;
+                match at.checked_sub(128) {
+                    None => w.lo[i][q] = u8::try_from(at).ok()?,
+                    Some(h) => {
+                        w.hi[i][q] = u8::try_from(h).ok()?;
+                        w.hi_mask[i] |= 1u64.checked_shl(u32::try_from(q).ok()?)?;
+                    }
+                }
+            }
+        }
+        Some(w)
+    }
 }
 
 /// `pshufb` controls that deinterleave one-byte pixels straight into 32-bit lanes: a step of 16 output pixels is
@@ -335,12 +376,15 @@ impl Planar {
                 masks[k][plane][p] = tk as u8;
             }
         }
-        let widen = if width == 1 && !interleave {
-            Widen::new(planes, reverse_pixels, reverse_channels)?
+        let (widen, wide) = if width == 1 && !interleave {
+            (
+                Widen::new(planes, reverse_pixels, reverse_channels)?,
+                WidePlanar::new(planes, reverse_pixels, reverse_channels)?,
+            )
         } else {
-            Widen::default()
+            (Widen::default(), WidePlanar::default())
         };
-        Some(Planar { width, planes, interleave, reverse_pixels, reverse_channels, masks, widen })
+        Some(Planar { width, planes, interleave, reverse_pixels, reverse_channels, masks, widen, wide })
     }
 
     /// The lowest address of the pixel-side step holding output pixels `j..j + 16/N`, from the lowest address

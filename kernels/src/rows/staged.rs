@@ -499,7 +499,9 @@ impl StagedPlanar<'_> {
         let scr = buf.ptr();
         let p = self.tables.planes;
         let moved = if self.tables.interleave { self.ow } else { self.iw };
-        let chunk = SCRATCH_BYTES / (p * moved);
+        // Plane runs a multiple of 64 bytes apart in the buffer, so the level's full-register stores into them stay
+        // within lines.
+        let chunk = SCRATCH_BYTES / (p * moved) / 64 * 64;
         let mut j = from;
         while j < to {
             let c = chunk.min(to - j);

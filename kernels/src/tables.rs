@@ -254,10 +254,12 @@ pub(crate) struct Planar {
     pub(crate) wide: WidePlanar,
 }
 
-/// Byte-permute controls (AVX-512 VBMI `vpermt2b`) that deinterleave a block of 64 one-byte pixels, loaded as
-/// `planes` 64-byte registers from the block's lowest address: plane `i` is registers (0, 1) permuted by
-/// `lo[i]`, with the bytes whose bit is set in `hi_mask[i]` taken instead from registers (2, 3) permuted by
-/// `hi[i]` (bytes 128 and up of the block).
+/// Byte-permute controls (AVX-512 VBMI `vpermt2b`) that move a block of 64 one-byte pixels between `planes`
+/// 64-byte registers on each side. Deinterleave: the registers are loaded from the block's lowest address, and
+/// plane `i` is registers (0, 1) permuted by `lo[i]`, with the bytes whose bit is set in `hi_mask[i]` taken
+/// instead from registers (2, 3) permuted by `hi[i]` (bytes 128 and up of the block). Interleave: register `k`
+/// holds 64 elements of plane `k`, and output register `i` (bytes 64i.. of the block's pixels) is built the same
+/// way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct WidePlanar {
     pub(crate) lo: [[u8; 64]; 4],
@@ -272,14 +274,31 @@ impl Default for WidePlanar {
 }
 
 impl WidePlanar {
-    fn new(planes: usize, reverse_pixels: bool, reverse_channels: bool) -> Option<WidePlanar> {
+    /// Deinterleave controls: output pixel `q` of the block is memory pixel `q` (or 63 − `q` when mirrored) above
+    /// its lowest address; plane `i` takes channel `i` (or `planes` − 1 − `i`).
+    fn deinterleave(planes: usize, reverse_pixels: bool, reverse_channels: bool) -> Option<WidePlanar> {
+        WidePlanar::from(planes, |i, q| {
+            let channel = if reverse_channels { planes.checked_sub(1)?.checked_sub(i)? } else { i };
+            let pixel = if reverse_pixels { 63usize.checked_sub(q)? } else { q };
+            pixel.checked_mul(planes)?.checked_add(channel)
+        })
+    }
+
+    /// Interleave controls: byte `q` of output register `i` is element `e = 64i + q` of the block's pixels,
+    /// channel `e % planes` of pixel `e / planes`, which register `e % planes` holds at `e / planes`.
+    fn interleave(planes: usize) -> Option<WidePlanar> {
+        WidePlanar::from(planes, |i, q| {
+            let e = i.checked_mul(64)?.checked_add(q)?;
+            e.checked_rem(planes)?.checked_mul(64)?.checked_add(e.checked_div(planes)?)
+        })
+    }
+
+    /// The controls where byte `q` of result register `i` is byte `at(i, q)` of the source registers in order.
+    fn from(planes: usize, at: impl Fn(usize, usize) -> Option<usize>) -> Option<WidePlanar> {
         let mut w = WidePlanar::default();
         for i in 0..planes {
-            let channel = if reverse_channels { planes.checked_sub(1)?.checked_sub(i)? } else { i };
             for q in 0..64usize {
-                // Output pixel q of the block is memory pixel q (or 63 − q when mirrored) above its lowest address.
-                let pixel = if reverse_pixels { 63usize.checked_sub(q)? } else { q };
-                let at = pixel.checked_mul(planes)?.checked_add(channel)?;
+                let at = at(i, q)?;
                 match at.checked_sub(128) {
                     None => w.lo[i][q] = u8::try_from(at).ok()?,
                     Some(h) => {
@@ -376,13 +395,13 @@ impl Planar {
                 masks[k][plane][p] = tk as u8;
             }
         }
-        let (widen, wide) = if width == 1 && !interleave {
-            (
+        let (widen, wide) = match (width, interleave) {
+            (1, false) => (
                 Widen::new(planes, reverse_pixels, reverse_channels)?,
-                WidePlanar::new(planes, reverse_pixels, reverse_channels)?,
-            )
-        } else {
-            (Widen::default(), WidePlanar::default())
+                WidePlanar::deinterleave(planes, reverse_pixels, reverse_channels)?,
+            ),
+            (1, true) => (Widen::default(), WidePlanar::interleave(planes)?),
+            _ => (Widen::default(), WidePlanar::default()),
         };
         Some(Planar { width, planes, interleave, reverse_pixels, reverse_channels, masks, widen, wide })
     }

@@ -68,7 +68,6 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn tile8<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize);
         unsafe fn tile<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool);
         unsafe fn tile_part<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usize, cols: usize) -> bool;
-        unsafe fn interleave<N: usize>(self, t: &crate::tables::Planar, src: *const u8, plane_stride: isize, dst: *mut u8, n: usize) -> usize;
         unsafe fn f16_to_f32(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn f32_to_f16(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn f64_to_f32_odd(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
@@ -115,13 +114,7 @@ unsafe impl Arch for V4Vbmi {
                 let r2 = if p > 2 { _mm512_loadu_si512(base.add(128).cast()) } else { r1 };
                 let r3 = if p > 3 { _mm512_loadu_si512(base.add(192).cast()) } else { r2 };
                 for i in 0..p {
-                    // (Loads, not a closure: one kept out of line would lose the target features.)
-                    let lo = _mm512_loadu_si512(w.lo[i].as_ptr().cast());
-                    let mut v = _mm512_permutex2var_epi8(r0, lo, r1);
-                    if p > 2 {
-                        let hi = _mm512_loadu_si512(w.hi[i].as_ptr().cast());
-                        v = _mm512_mask_blend_epi8(w.hi_mask[i], v, _mm512_permutex2var_epi8(r2, hi, r3));
-                    }
+                    let v = wide_planar_register(w, i, p, [r0, r1, r2, r3]);
                     _mm512_storeu_si512(dst.wrapping_offset(i as isize * plane_stride).add(j).cast(), v);
                 }
                 j += 64;
@@ -130,6 +123,46 @@ unsafe impl Arch for V4Vbmi {
         // SAFETY: forwarded contract for the pixels after the first j: output pixel j lies at `t.pixel(src, j, ..)`
         // and element j of plane 0 at `dst + j`.
         j + unsafe { self.0.deinterleave::<1>(t, t.pixel(src, j, t.planes), dst.wrapping_add(j), plane_stride, n - j) }
+    }
+
+    /// One-byte planes 64 pixels at a time: one 64-byte load per plane, then per output register one two-register
+    /// byte permute (two and a blend for 3 or 4 planes) and one 64-byte store; the rest as V4 does.
+    ///
+    /// PERF: u8 NCHW → NHWC (4.6 MiB, one thread) with 3 channels 113 → 92 µs, 4 channels 134–138 → 77 µs, 2
+    /// channels 76–79 → 69 µs.
+    #[inline(always)]
+    unsafe fn interleave<const N: usize>(
+        self,
+        t: &crate::tables::Planar,
+        src: *const u8,
+        plane_stride: isize,
+        dst: *mut u8,
+        n: usize,
+    ) -> usize {
+        if N != 1 {
+            // SAFETY: forwarded contract.
+            return unsafe { self.0.interleave::<N>(t, src, plane_stride, dst, n) };
+        }
+        let p = t.planes;
+        let mut j = 0;
+        // SAFETY: (whole body) elements j..j+64 of every plane are readable and the block's 64·p output bytes
+        // writable (contract).
+        unsafe {
+            let plane = |k: usize, j: usize| src.wrapping_offset(k as isize * plane_stride).wrapping_add(j);
+            while j + 64 <= n {
+                let r0 = _mm512_loadu_si512(plane(0, j).cast());
+                let r1 = _mm512_loadu_si512(plane(1, j).cast());
+                let r2 = if p > 2 { _mm512_loadu_si512(plane(2, j).cast()) } else { r1 };
+                let r3 = if p > 3 { _mm512_loadu_si512(plane(3, j).cast()) } else { r2 };
+                for i in 0..p {
+                    let v = wide_planar_register(&t.wide, i, p, [r0, r1, r2, r3]);
+                    _mm512_storeu_si512(dst.add(j * p + 64 * i).cast(), v);
+                }
+                j += 64;
+            }
+        }
+        // SAFETY: forwarded contract for the pixels after the first j.
+        j + unsafe { self.0.interleave::<1>(t, src.wrapping_add(j), plane_stride, dst.wrapping_add(j * p), n - j) }
     }
 
     #[inline(always)]
@@ -216,5 +249,26 @@ unsafe fn wide<const W: usize>(
         }
         p = p.wrapping_offset(src_step);
         d = d.wrapping_add(dst_step);
+    }
+}
+
+/// Result register `i` of a [`WidePlanar`](crate::tables::WidePlanar) move of `p` registers `r` (entries past
+/// `p` are ignored).
+///
+/// # Safety
+///
+/// AVX-512 F/BW/VBMI available; `i < p`, 2 ≤ `p` ≤ 4.
+#[inline(always)]
+unsafe fn wide_planar_register(w: &crate::tables::WidePlanar, i: usize, p: usize, r: [__m512i; 4]) -> __m512i {
+    // SAFETY: loads of the 64-byte tables; register operations of the level (contract).
+    unsafe {
+        let lo = _mm512_loadu_si512(w.lo[i].as_ptr().cast());
+        let v = _mm512_permutex2var_epi8(r[0], lo, r[1]);
+        if p > 2 {
+            let hi = _mm512_loadu_si512(w.hi[i].as_ptr().cast());
+            _mm512_mask_blend_epi8(w.hi_mask[i], v, _mm512_permutex2var_epi8(r[2], hi, r[3]))
+        } else {
+            v
+        }
     }
 }

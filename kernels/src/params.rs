@@ -65,7 +65,7 @@ pub const BLOCK: usize = 256;
 /// the rows' own lines, large enough that the per-chunk calls cost nothing next to the chunk.
 pub const SCRATCH_BYTES: usize = 8 << 10;
 
-/// Output bytes of one column super-block of a transpose (kept in L2 while its rows are swept 8 at a time).
+/// Output bytes of one column super-block of a transpose (kept in L2 while its rows are swept a tile's rows at a time).
 pub const TRANSPOSE_L2_BYTES: usize = 512 << 10;
 
 /// Bytes of one way of the L1 data cache: x86 L1 caches are indexed by the address bits below the 4 KiB page

@@ -254,12 +254,13 @@ pub(crate) struct Planar {
     pub(crate) wide: WidePlanar,
 }
 
-/// Byte-permute controls (AVX-512 VBMI `vpermt2b`) that move a block of 64 one-byte pixels between `planes`
-/// 64-byte registers on each side. Deinterleave: the registers are loaded from the block's lowest address, and
-/// plane `i` is registers (0, 1) permuted by `lo[i]`, with the bytes whose bit is set in `hi_mask[i]` taken
-/// instead from registers (2, 3) permuted by `hi[i]` (bytes 128 and up of the block). Interleave: register `k`
-/// holds 64 elements of plane `k`, and output register `i` (bytes 64i.. of the block's pixels) is built the same
-/// way.
+/// Element-permute controls (AVX-512 `vpermt2b` for 1-byte elements, `vpermt2w` for 2-byte ones) that move a
+/// block of `E = 64 / width` pixels between `planes` 64-byte registers on each side. Deinterleave: the registers
+/// are loaded from the block's lowest address, and plane `i` is registers (0, 1) permuted by `lo[i]`, with the
+/// elements whose bit is set in `hi_mask[i]` taken instead from registers (2, 3) permuted by `hi[i]` (elements
+/// 2E and up of the block). Interleave: register `k` holds E elements of plane `k`, and output register `i`
+/// (elements iE.. of the block's pixels) is built the same way. Indices are bytes, or little-endian 16-bit words
+/// for 2-byte elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct WidePlanar {
     pub(crate) lo: [[u8; 64]; 4],
@@ -274,38 +275,45 @@ impl Default for WidePlanar {
 }
 
 impl WidePlanar {
-    /// Deinterleave controls: output pixel `q` of the block is memory pixel `q` (or 63 − `q` when mirrored) above
-    /// its lowest address; plane `i` takes channel `i` (or `planes` − 1 − `i`).
-    fn deinterleave(planes: usize, reverse_pixels: bool, reverse_channels: bool) -> Option<WidePlanar> {
-        WidePlanar::from(planes, |i, q| {
+    /// Deinterleave controls: output pixel `q` of the block is memory pixel `q` (or E − 1 − `q` when mirrored)
+    /// above its lowest address; plane `i` takes channel `i` (or `planes` − 1 − `i`).
+    fn deinterleave(width: usize, planes: usize, reverse_pixels: bool, reverse_channels: bool) -> Option<WidePlanar> {
+        let e = 64usize.checked_div(width)?;
+        WidePlanar::from(width, planes, |i, q| {
             let channel = if reverse_channels { planes.checked_sub(1)?.checked_sub(i)? } else { i };
-            let pixel = if reverse_pixels { 63usize.checked_sub(q)? } else { q };
+            let pixel = if reverse_pixels { e.checked_sub(1)?.checked_sub(q)? } else { q };
             pixel.checked_mul(planes)?.checked_add(channel)
         })
     }
 
-    /// Interleave controls: byte `q` of output register `i` is element `e = 64i + q` of the block's pixels,
-    /// channel `e % planes` of pixel `e / planes`, which register `e % planes` holds at `e / planes`.
-    fn interleave(planes: usize) -> Option<WidePlanar> {
-        WidePlanar::from(planes, |i, q| {
-            let e = i.checked_mul(64)?.checked_add(q)?;
-            e.checked_rem(planes)?.checked_mul(64)?.checked_add(e.checked_div(planes)?)
+    /// Interleave controls: element `q` of output register `i` is element `k = Ei + q` of the block's pixels,
+    /// channel `k % planes` of pixel `k / planes`, which register `k % planes` holds at `k / planes`.
+    fn interleave(width: usize, planes: usize) -> Option<WidePlanar> {
+        let e = 64usize.checked_div(width)?;
+        WidePlanar::from(width, planes, |i, q| {
+            let k = i.checked_mul(e)?.checked_add(q)?;
+            k.checked_rem(planes)?.checked_mul(e)?.checked_add(k.checked_div(planes)?)
         })
     }
 
-    /// The controls where byte `q` of result register `i` is byte `at(i, q)` of the source registers in order.
-    fn from(planes: usize, at: impl Fn(usize, usize) -> Option<usize>) -> Option<WidePlanar> {
+    /// The controls where element `q` of result register `i` is element `at(i, q)` of the source registers in
+    /// order.
+    fn from(width: usize, planes: usize, at: impl Fn(usize, usize) -> Option<usize>) -> Option<WidePlanar> {
+        let e = 64usize.checked_div(width)?;
         let mut w = WidePlanar::default();
         for i in 0..planes {
-            for q in 0..64usize {
+            for q in 0..e {
                 let at = at(i, q)?;
-                match at.checked_sub(128) {
-                    None => w.lo[i][q] = u8::try_from(at).ok()?,
+                let (table, index) = match at.checked_sub(e.checked_mul(2)?) {
+                    None => (&mut w.lo[i], at),
                     Some(h) => {
-                        w.hi[i][q] = u8::try_from(h).ok()?;
                         w.hi_mask[i] |= 1u64.checked_shl(u32::try_from(q).ok()?)?;
+                        (&mut w.hi[i], h)
                     }
-                }
+                };
+                let bytes = u16::try_from(index).ok()?.to_le_bytes();
+                let at = q.checked_mul(width)?;
+                table.get_mut(at..at.checked_add(width)?)?.copy_from_slice(bytes.get(..width)?);
             }
         }
         Some(w)
@@ -398,9 +406,10 @@ impl Planar {
         let (widen, wide) = match (width, interleave) {
             (1, false) => (
                 Widen::new(planes, reverse_pixels, reverse_channels)?,
-                WidePlanar::deinterleave(planes, reverse_pixels, reverse_channels)?,
+                WidePlanar::deinterleave(1, planes, reverse_pixels, reverse_channels)?,
             ),
-            (1, true) => (Widen::default(), WidePlanar::interleave(planes)?),
+            (2, false) => (Widen::default(), WidePlanar::deinterleave(2, planes, reverse_pixels, reverse_channels)?),
+            (1 | 2, true) => (Widen::default(), WidePlanar::interleave(width, planes)?),
             _ => (Widen::default(), WidePlanar::default()),
         };
         Some(Planar { width, planes, interleave, reverse_pixels, reverse_channels, masks, widen, wide })

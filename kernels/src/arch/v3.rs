@@ -103,6 +103,32 @@ unsafe impl Arch for V3 {
     super::x86::common_methods!();
 
     #[inline(always)]
+    unsafe fn interleave<const N: usize>(
+        self,
+        t: &crate::tables::Planar,
+        src: *const u8,
+        plane_stride: isize,
+        dst: *mut u8,
+        n: usize,
+    ) -> usize {
+        // SAFETY: forwarded contract; SSSE3 is part of every x86 level here.
+        unsafe { super::x86::interleave::<N>(t, src, plane_stride, dst, n) }
+    }
+
+    #[inline(always)]
+    unsafe fn deinterleave<const N: usize>(
+        self,
+        t: &crate::tables::Planar,
+        src: *const u8,
+        dst: *mut u8,
+        plane_stride: isize,
+        n: usize,
+    ) -> usize {
+        // SAFETY: forwarded contract; SSSE3 is part of every x86 level here.
+        unsafe { super::x86::deinterleave::<N>(t, src, dst, plane_stride, n) }
+    }
+
+    #[inline(always)]
     unsafe fn f16_to_f32(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
         // SAFETY: forwarded contract; the token proves F16C.
         unsafe { super::x86::f16c_to_f32(src, dst, n) }

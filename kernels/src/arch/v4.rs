@@ -117,6 +117,43 @@ unsafe impl Arch for V4 {
 
     super::x86::common_methods!();
 
+    /// Two-byte planes 32 pixels at a time through word permutes ([`wide_interleave`]), the rest with SSSE3.
+    #[inline(always)]
+    unsafe fn interleave<const N: usize>(
+        self,
+        t: &crate::tables::Planar,
+        src: *const u8,
+        plane_stride: isize,
+        dst: *mut u8,
+        n: usize,
+    ) -> usize {
+        // SAFETY: forwarded contract; the first j pixels done through words (AVX-512BW via the token), the rest
+        // from pixel j.
+        unsafe {
+            let j = if N == 2 { wide_interleave::<Words>(t, src, plane_stride, dst, n) } else { 0 };
+            let (s, d) = (src.wrapping_add(j * N), dst.wrapping_add(j * N * t.planes));
+            j + super::x86::interleave::<N>(t, s, plane_stride, d, n - j)
+        }
+    }
+
+    /// Two-byte pixels 32 at a time through word permutes ([`wide_deinterleave`]), the rest with SSSE3.
+    #[inline(always)]
+    unsafe fn deinterleave<const N: usize>(
+        self,
+        t: &crate::tables::Planar,
+        src: *const u8,
+        dst: *mut u8,
+        plane_stride: isize,
+        n: usize,
+    ) -> usize {
+        // SAFETY: as `interleave`.
+        unsafe {
+            let j = if N == 2 { wide_deinterleave::<Words>(t, src, dst, plane_stride, n) } else { 0 };
+            let (s, d) = (t.pixel(src, j, N * t.planes), dst.wrapping_add(j * N));
+            j + super::x86::deinterleave::<N>(t, s, d, plane_stride, n - j)
+        }
+    }
+
     #[inline(always)]
     fn tile_shape<const N: usize>() -> (usize, usize) {
         match N {
@@ -517,4 +554,133 @@ unsafe fn tile32x16_2(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream
             if stream { _mm512_stream_si512(d, v) } else { _mm512_storeu_si512(d, v) }
         }
     }
+}
+
+/// How one element width moves a [`WidePlanar`](crate::tables::WidePlanar) block: the permute instructions of
+/// the width.
+pub(super) trait WidePermute {
+    /// Element width in bytes (the block is `64 / W` pixels).
+    const W: usize;
+
+    /// The elements of `a` then `b` picked by the indices of `idx`.
+    ///
+    /// # Safety
+    ///
+    /// The level of the implementation is available.
+    unsafe fn permute2(a: __m512i, idx: __m512i, b: __m512i) -> __m512i;
+
+    /// The elements of `b` where `mask` has a bit, of `a` elsewhere.
+    ///
+    /// # Safety
+    ///
+    /// The level of the implementation is available.
+    unsafe fn blend(mask: u64, a: __m512i, b: __m512i) -> __m512i;
+
+    /// Result register `i` of a move of `p` registers `r` (entries past `p` ignored).
+    ///
+    /// # Safety
+    ///
+    /// The level of the implementation is available; `i < p`, 2 ≤ `p` ≤ 4.
+    #[inline(always)]
+    unsafe fn register(w: &crate::tables::WidePlanar, i: usize, p: usize, r: [__m512i; 4]) -> __m512i {
+        // SAFETY: loads of the 64-byte tables; register operations of the level (contract).
+        unsafe {
+            let v = Self::permute2(r[0], _mm512_loadu_si512(w.lo[i].as_ptr().cast()), r[1]);
+            if p > 2 {
+                let hi = Self::permute2(r[2], _mm512_loadu_si512(w.hi[i].as_ptr().cast()), r[3]);
+                Self::blend(w.hi_mask[i], v, hi)
+            } else {
+                v
+            }
+        }
+    }
+}
+
+/// Two-byte elements: `vpermt2w` (AVX-512BW).
+pub(super) struct Words;
+
+impl WidePermute for Words {
+    const W: usize = 2;
+
+    #[inline(always)]
+    unsafe fn permute2(a: __m512i, idx: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512BW (contract).
+        unsafe { _mm512_permutex2var_epi16(a, idx, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn blend(mask: u64, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512BW (contract); a block of 32 words has 32 mask bits.
+        unsafe { _mm512_mask_blend_epi16(mask as __mmask32, a, b) }
+    }
+}
+
+/// Deinterleaves `P::W`-byte pixels of `t.planes` channels, `64 / P::W` pixels at a time: `planes` 64-byte loads,
+/// one permuted register and one 64-byte store per plane; returns the pixels done.
+///
+/// # Safety
+///
+/// As `Arch::deinterleave` for `P::W`-byte elements, with `t` built for them; the level of `P` available.
+#[inline(always)]
+pub(super) unsafe fn wide_deinterleave<P: WidePermute>(
+    t: &crate::tables::Planar,
+    src: *const u8,
+    dst: *mut u8,
+    plane_stride: isize,
+    n: usize,
+) -> usize {
+    let (p, e) = (t.planes, 64 / P::W);
+    let mut j = 0;
+    // SAFETY: (whole body) for each block of output pixels j..j+e, the block's 64·p bytes from its lowest address
+    // are readable (contract) and elements j.. of every plane writable.
+    unsafe {
+        while j + e <= n {
+            let base = t.step_base(src, j, e, p * P::W);
+            let r0 = _mm512_loadu_si512(base.cast());
+            let r1 = _mm512_loadu_si512(base.add(64).cast());
+            let r2 = if p > 2 { _mm512_loadu_si512(base.add(128).cast()) } else { r1 };
+            let r3 = if p > 3 { _mm512_loadu_si512(base.add(192).cast()) } else { r2 };
+            for i in 0..p {
+                let v = P::register(&t.wide, i, p, [r0, r1, r2, r3]);
+                _mm512_storeu_si512(dst.wrapping_offset(i as isize * plane_stride).add(j * P::W).cast(), v);
+            }
+            j += e;
+        }
+    }
+    j
+}
+
+/// Interleaves `P::W`-byte planes into pixels of `t.planes` channels, `64 / P::W` pixels at a time: one 64-byte
+/// load per plane, one permuted register and one 64-byte store per output register; returns the pixels done.
+///
+/// # Safety
+///
+/// As `Arch::interleave` for `P::W`-byte elements, with `t` built for them; the level of `P` available.
+#[inline(always)]
+pub(super) unsafe fn wide_interleave<P: WidePermute>(
+    t: &crate::tables::Planar,
+    src: *const u8,
+    plane_stride: isize,
+    dst: *mut u8,
+    n: usize,
+) -> usize {
+    let (p, e) = (t.planes, 64 / P::W);
+    let mut j = 0;
+    // SAFETY: (whole body) elements j..j+e of every plane are readable and the block's 64·p output bytes writable
+    // (contract).
+    unsafe {
+        let plane = |k: usize, j: usize| src.wrapping_offset(k as isize * plane_stride).wrapping_add(j * P::W);
+        while j + e <= n {
+            let r0 = _mm512_loadu_si512(plane(0, j).cast());
+            let r1 = _mm512_loadu_si512(plane(1, j).cast());
+            let r2 = if p > 2 { _mm512_loadu_si512(plane(2, j).cast()) } else { r1 };
+            let r3 = if p > 3 { _mm512_loadu_si512(plane(3, j).cast()) } else { r2 };
+            for i in 0..p {
+                let v = P::register(&t.wide, i, p, [r0, r1, r2, r3]);
+                _mm512_storeu_si512(dst.add(j * p * P::W + 64 * i).cast(), v);
+            }
+            j += e;
+        }
+    }
+    j
 }

@@ -81,9 +81,8 @@ unsafe impl Arch for V4Vbmi {
         V4::tile_shape::<N>()
     }
 
-    /// One-byte pixels 64 at a time: `planes` 64-byte loads, then per plane one two-register byte permute (two
-    /// and a blend for 3 or 4 planes, [`WidePlanar`](crate::tables::WidePlanar)) and one 64-byte store; the rest
-    /// as V4 does.
+    /// One-byte pixels 64 at a time through byte permutes (V4's loop with [`Bytes`]); two-byte ones as V4 moves
+    /// them; the rest with SSSE3.
     ///
     /// PERF: V4's 16-byte `pshufb` kernel spends 7 instructions per 16 pixels and plane on 3 planes and was
     /// instruction-bound: u8 NHWC → NCHW with 3 channels 119–175 → 105–122 µs (one thread, 4.6 MiB), 4 channels
@@ -101,32 +100,15 @@ unsafe impl Arch for V4Vbmi {
             // SAFETY: forwarded contract.
             return unsafe { self.0.deinterleave::<N>(t, src, dst, plane_stride, n) };
         }
-        let p = t.planes;
-        let w = &t.wide;
-        let mut j = 0;
-        // SAFETY: (whole body) table loads from `t`; for each block of output pixels j..j+64, the block's p·64 bytes
-        // from its lowest address are readable (contract) and element j.. of every plane writable.
+        // SAFETY: forwarded contract (VBMI via the token); the rest from output pixel j.
         unsafe {
-            while j + 64 <= n {
-                let base = t.step_base(src, j, 64, p);
-                let r0 = _mm512_loadu_si512(base.cast());
-                let r1 = _mm512_loadu_si512(base.add(64).cast());
-                let r2 = if p > 2 { _mm512_loadu_si512(base.add(128).cast()) } else { r1 };
-                let r3 = if p > 3 { _mm512_loadu_si512(base.add(192).cast()) } else { r2 };
-                for i in 0..p {
-                    let v = wide_planar_register(w, i, p, [r0, r1, r2, r3]);
-                    _mm512_storeu_si512(dst.wrapping_offset(i as isize * plane_stride).add(j).cast(), v);
-                }
-                j += 64;
-            }
+            let j = super::v4::wide_deinterleave::<Bytes>(t, src, dst, plane_stride, n);
+            j + self.0.deinterleave::<1>(t, t.pixel(src, j, t.planes), dst.wrapping_add(j), plane_stride, n - j)
         }
-        // SAFETY: forwarded contract for the pixels after the first j: output pixel j lies at `t.pixel(src, j, ..)`
-        // and element j of plane 0 at `dst + j`.
-        j + unsafe { self.0.deinterleave::<1>(t, t.pixel(src, j, t.planes), dst.wrapping_add(j), plane_stride, n - j) }
     }
 
-    /// One-byte planes 64 pixels at a time: one 64-byte load per plane, then per output register one two-register
-    /// byte permute (two and a blend for 3 or 4 planes) and one 64-byte store; the rest as V4 does.
+    /// One-byte planes 64 pixels at a time through byte permutes (V4's loop with [`Bytes`]); two-byte ones as
+    /// V4 moves them; the rest with SSSE3.
     ///
     /// PERF: u8 NCHW → NHWC (4.6 MiB, one thread) with 3 channels 113 → 92 µs, 4 channels 134–138 → 77 µs, 2
     /// channels 76–79 → 69 µs.
@@ -143,26 +125,11 @@ unsafe impl Arch for V4Vbmi {
             // SAFETY: forwarded contract.
             return unsafe { self.0.interleave::<N>(t, src, plane_stride, dst, n) };
         }
-        let p = t.planes;
-        let mut j = 0;
-        // SAFETY: (whole body) elements j..j+64 of every plane are readable and the block's 64·p output bytes
-        // writable (contract).
+        // SAFETY: forwarded contract (VBMI via the token); the rest from pixel j.
         unsafe {
-            let plane = |k: usize, j: usize| src.wrapping_offset(k as isize * plane_stride).wrapping_add(j);
-            while j + 64 <= n {
-                let r0 = _mm512_loadu_si512(plane(0, j).cast());
-                let r1 = _mm512_loadu_si512(plane(1, j).cast());
-                let r2 = if p > 2 { _mm512_loadu_si512(plane(2, j).cast()) } else { r1 };
-                let r3 = if p > 3 { _mm512_loadu_si512(plane(3, j).cast()) } else { r2 };
-                for i in 0..p {
-                    let v = wide_planar_register(&t.wide, i, p, [r0, r1, r2, r3]);
-                    _mm512_storeu_si512(dst.add(j * p + 64 * i).cast(), v);
-                }
-                j += 64;
-            }
+            let j = super::v4::wide_interleave::<Bytes>(t, src, plane_stride, dst, n);
+            j + self.0.interleave::<1>(t, src.wrapping_add(j), plane_stride, dst.wrapping_add(j * t.planes), n - j)
         }
-        // SAFETY: forwarded contract for the pixels after the first j.
-        j + unsafe { self.0.interleave::<1>(t, src.wrapping_add(j), plane_stride, dst.wrapping_add(j * p), n - j) }
     }
 
     #[inline(always)]
@@ -252,23 +219,21 @@ unsafe fn wide<const W: usize>(
     }
 }
 
-/// Result register `i` of a [`WidePlanar`](crate::tables::WidePlanar) move of `p` registers `r` (entries past
-/// `p` are ignored).
-///
-/// # Safety
-///
-/// AVX-512 F/BW/VBMI available; `i < p`, 2 ≤ `p` ≤ 4.
-#[inline(always)]
-unsafe fn wide_planar_register(w: &crate::tables::WidePlanar, i: usize, p: usize, r: [__m512i; 4]) -> __m512i {
-    // SAFETY: loads of the 64-byte tables; register operations of the level (contract).
-    unsafe {
-        let lo = _mm512_loadu_si512(w.lo[i].as_ptr().cast());
-        let v = _mm512_permutex2var_epi8(r[0], lo, r[1]);
-        if p > 2 {
-            let hi = _mm512_loadu_si512(w.hi[i].as_ptr().cast());
-            _mm512_mask_blend_epi8(w.hi_mask[i], v, _mm512_permutex2var_epi8(r[2], hi, r[3]))
-        } else {
-            v
-        }
+/// One-byte elements: `vpermt2b` (AVX-512 VBMI).
+struct Bytes;
+
+impl super::v4::WidePermute for Bytes {
+    const W: usize = 1;
+
+    #[inline(always)]
+    unsafe fn permute2(a: __m512i, idx: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512 VBMI (contract).
+        unsafe { _mm512_permutex2var_epi8(a, idx, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn blend(mask: u64, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512BW (contract).
+        unsafe { _mm512_mask_blend_epi8(mask, a, b) }
     }
 }

@@ -517,32 +517,6 @@ macro_rules! common_methods {
             // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
             unsafe { super::x86::avx2_tile8::<N>(src, ss, dst, ds) }
         }
-
-        #[inline(always)]
-        unsafe fn interleave<const N: usize>(
-            self,
-            t: &crate::tables::Planar,
-            src: *const u8,
-            plane_stride: isize,
-            dst: *mut u8,
-            n: usize,
-        ) -> usize {
-            // SAFETY: forwarded contract; SSSE3 is part of every x86 level here.
-            unsafe { super::x86::interleave::<N>(t, src, plane_stride, dst, n) }
-        }
-
-        #[inline(always)]
-        unsafe fn deinterleave<const N: usize>(
-            self,
-            t: &crate::tables::Planar,
-            src: *const u8,
-            dst: *mut u8,
-            plane_stride: isize,
-            n: usize,
-        ) -> usize {
-            // SAFETY: forwarded contract; SSSE3 is part of every x86 level here.
-            unsafe { super::x86::deinterleave::<N>(t, src, dst, plane_stride, n) }
-        }
     };
 }
 pub(super) use common_methods;

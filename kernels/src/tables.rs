@@ -250,7 +250,8 @@ pub(crate) struct Planar {
     pub(crate) masks: [[[u8; 16]; 4]; 4],
     /// Deinterleave of 1-byte elements: the bytes widened straight into 32-bit lanes (see [`Widen`]).
     pub(crate) widen: Widen,
-    /// Deinterleave of 1-byte elements: 64 pixels at a time through 64-byte byte permutes (see [`WidePlanar`]).
+    /// 1- and 2-byte elements, either direction: a register of pixels at a time through element permutes (see
+    /// [`WidePlanar`]).
     pub(crate) wide: WidePlanar,
 }
 
@@ -403,14 +404,15 @@ impl Planar {
                 masks[k][plane][p] = tk as u8;
             }
         }
-        let (widen, wide) = match (width, interleave) {
-            (1, false) => (
-                Widen::new(planes, reverse_pixels, reverse_channels)?,
-                WidePlanar::deinterleave(1, planes, reverse_pixels, reverse_channels)?,
-            ),
-            (2, false) => (Widen::default(), WidePlanar::deinterleave(2, planes, reverse_pixels, reverse_channels)?),
-            (1 | 2, true) => (Widen::default(), WidePlanar::interleave(width, planes)?),
-            _ => (Widen::default(), WidePlanar::default()),
+        let widen = if width == 1 && !interleave {
+            Widen::new(planes, reverse_pixels, reverse_channels)?
+        } else {
+            Widen::default()
+        };
+        let wide = match (width, interleave) {
+            (1 | 2, false) => WidePlanar::deinterleave(width, planes, reverse_pixels, reverse_channels)?,
+            (1 | 2, true) => WidePlanar::interleave(width, planes)?,
+            _ => WidePlanar::default(),
         };
         Some(Planar { width, planes, interleave, reverse_pixels, reverse_channels, masks, widen, wide })
     }

@@ -117,7 +117,7 @@ unsafe impl Arch for V4 {
 
     super::x86::common_methods!();
 
-    /// Two-byte planes 32 pixels at a time through word permutes ([`wide_interleave`]), the rest with SSSE3.
+    /// Two-byte planes 32 pixels at a time through word permutes ([`wide_interleave`]); other widths with SSSE3.
     #[inline(always)]
     unsafe fn interleave<const N: usize>(
         self,
@@ -127,16 +127,16 @@ unsafe impl Arch for V4 {
         dst: *mut u8,
         n: usize,
     ) -> usize {
-        // SAFETY: forwarded contract; the first j pixels done through words (AVX-512BW via the token), the rest
-        // from pixel j.
-        unsafe {
-            let j = if N == 2 { wide_interleave::<Words>(t, src, plane_stride, dst, n) } else { 0 };
-            let (s, d) = (src.wrapping_add(j * N), dst.wrapping_add(j * N * t.planes));
-            j + super::x86::interleave::<N>(t, s, plane_stride, d, n - j)
+        if N == 2 {
+            // SAFETY: forwarded contract; AVX-512BW via the token.
+            unsafe { wide_interleave::<Words, N>(t, src, plane_stride, dst, n) }
+        } else {
+            // SAFETY: forwarded contract.
+            unsafe { super::x86::interleave::<N>(t, src, plane_stride, dst, n) }
         }
     }
 
-    /// Two-byte pixels 32 at a time through word permutes ([`wide_deinterleave`]), the rest with SSSE3.
+    /// Two-byte pixels 32 at a time through word permutes ([`wide_deinterleave`]); other widths with SSSE3.
     #[inline(always)]
     unsafe fn deinterleave<const N: usize>(
         self,
@@ -146,11 +146,12 @@ unsafe impl Arch for V4 {
         plane_stride: isize,
         n: usize,
     ) -> usize {
-        // SAFETY: as `interleave`.
-        unsafe {
-            let j = if N == 2 { wide_deinterleave::<Words>(t, src, dst, plane_stride, n) } else { 0 };
-            let (s, d) = (t.pixel(src, j, N * t.planes), dst.wrapping_add(j * N));
-            j + super::x86::deinterleave::<N>(t, s, d, plane_stride, n - j)
+        if N == 2 {
+            // SAFETY: forwarded contract; AVX-512BW via the token.
+            unsafe { wide_deinterleave::<Words, N>(t, src, dst, plane_stride, n) }
+        } else {
+            // SAFETY: forwarded contract.
+            unsafe { super::x86::deinterleave::<N>(t, src, dst, plane_stride, n) }
         }
     }
 
@@ -615,61 +616,66 @@ impl WidePermute for Words {
     }
 }
 
-/// Deinterleaves `P::W`-byte pixels of `t.planes` channels, `64 / P::W` pixels at a time: `planes` 64-byte loads,
-/// one permuted register and one 64-byte store per plane; returns the pixels done.
+/// Deinterleaves `N`-byte pixels (`N == P::W`) of `t.planes` channels, `64 / N` pixels at a time: `planes` 64-byte
+/// loads, one permuted register and one 64-byte store per plane; the rest through the SSSE3 kernel. Returns the
+/// pixels done.
 ///
 /// # Safety
 ///
-/// As `Arch::deinterleave` for `P::W`-byte elements, with `t` built for them; the level of `P` available.
+/// As `Arch::deinterleave` for `N`-byte elements, with `t` built for them; the level of `P` available.
 #[inline(always)]
-pub(super) unsafe fn wide_deinterleave<P: WidePermute>(
+pub(super) unsafe fn wide_deinterleave<P: WidePermute, const N: usize>(
     t: &crate::tables::Planar,
     src: *const u8,
     dst: *mut u8,
     plane_stride: isize,
     n: usize,
 ) -> usize {
-    let (p, e) = (t.planes, 64 / P::W);
+    debug_assert_eq!(N, P::W);
+    let (p, e) = (t.planes, 64 / N);
     let mut j = 0;
     // SAFETY: (whole body) for each block of output pixels j..j+e, the block's 64·p bytes from its lowest address
-    // are readable (contract) and elements j.. of every plane writable.
+    // are readable (contract) and elements j.. of every plane writable; then the pixels from j, output pixel j
+    // lying at `t.pixel(src, j, ..)`.
     unsafe {
         while j + e <= n {
-            let base = t.step_base(src, j, e, p * P::W);
+            let base = t.step_base(src, j, e, p * N);
             let r0 = _mm512_loadu_si512(base.cast());
             let r1 = _mm512_loadu_si512(base.add(64).cast());
             let r2 = if p > 2 { _mm512_loadu_si512(base.add(128).cast()) } else { r1 };
             let r3 = if p > 3 { _mm512_loadu_si512(base.add(192).cast()) } else { r2 };
             for i in 0..p {
                 let v = P::register(&t.wide, i, p, [r0, r1, r2, r3]);
-                _mm512_storeu_si512(dst.wrapping_offset(i as isize * plane_stride).add(j * P::W).cast(), v);
+                _mm512_storeu_si512(dst.wrapping_offset(i as isize * plane_stride).add(j * N).cast(), v);
             }
             j += e;
         }
+        j + super::x86::deinterleave::<N>(t, t.pixel(src, j, p * N), dst.wrapping_add(j * N), plane_stride, n - j)
     }
-    j
 }
 
-/// Interleaves `P::W`-byte planes into pixels of `t.planes` channels, `64 / P::W` pixels at a time: one 64-byte
-/// load per plane, one permuted register and one 64-byte store per output register; returns the pixels done.
+/// Interleaves `N`-byte planes (`N == P::W`) into pixels of `t.planes` channels, `64 / N` pixels at a time: one
+/// 64-byte load per plane, one permuted register and one 64-byte store per output register; the rest through the
+/// SSSE3 kernel. Returns the pixels done.
 ///
 /// # Safety
 ///
-/// As `Arch::interleave` for `P::W`-byte elements, with `t` built for them; the level of `P` available.
+/// As `Arch::interleave` for `N`-byte elements, with `t` built for them; the level of `P` available.
 #[inline(always)]
-pub(super) unsafe fn wide_interleave<P: WidePermute>(
+pub(super) unsafe fn wide_interleave<P: WidePermute, const N: usize>(
     t: &crate::tables::Planar,
     src: *const u8,
     plane_stride: isize,
     dst: *mut u8,
     n: usize,
 ) -> usize {
-    let (p, e) = (t.planes, 64 / P::W);
+    debug_assert_eq!(N, P::W);
+    let (p, e) = (t.planes, 64 / N);
     let mut j = 0;
     // SAFETY: (whole body) elements j..j+e of every plane are readable and the block's 64·p output bytes writable
-    // (contract).
+    // (contract); then the pixels from j.
     unsafe {
-        let plane = |k: usize, j: usize| src.wrapping_offset(k as isize * plane_stride).wrapping_add(j * P::W);
+        let plane = |k: usize, j: usize| src.wrapping_offset(k as isize * plane_stride).wrapping_add(j * N);
         while j + e <= n {
             let r0 = _mm512_loadu_si512(plane(0, j).cast());
             let r1 = _mm512_loadu_si512(plane(1, j).cast());
@@ -677,10 +683,10 @@ pub(super) unsafe fn wide_interleave<P: WidePermute>(
             let r3 = if p > 3 { _mm512_loadu_si512(plane(3, j).cast()) } else { r2 };
             for i in 0..p {
                 let v = P::register(&t.wide, i, p, [r0, r1, r2, r3]);
-                _mm512_storeu_si512(dst.add(j * p * P::W + 64 * i).cast(), v);
+                _mm512_storeu_si512(dst.add(j * p * N + 64 * i).cast(), v);
             }
             j += e;
         }
+        j + super::x86::interleave::<N>(t, plane(0, j), plane_stride, dst.wrapping_add(j * p * N), n - j)
     }
-    j
 }

@@ -96,14 +96,12 @@ unsafe impl Arch for V4Vbmi {
         plane_stride: isize,
         n: usize,
     ) -> usize {
-        if N != 1 {
+        if N == 1 {
+            // SAFETY: forwarded contract; VBMI via the token.
+            unsafe { super::v4::wide_deinterleave::<Bytes, N>(t, src, dst, plane_stride, n) }
+        } else {
             // SAFETY: forwarded contract.
-            return unsafe { self.0.deinterleave::<N>(t, src, dst, plane_stride, n) };
-        }
-        // SAFETY: forwarded contract (VBMI via the token); the rest from output pixel j.
-        unsafe {
-            let j = super::v4::wide_deinterleave::<Bytes>(t, src, dst, plane_stride, n);
-            j + self.0.deinterleave::<1>(t, t.pixel(src, j, t.planes), dst.wrapping_add(j), plane_stride, n - j)
+            unsafe { self.0.deinterleave::<N>(t, src, dst, plane_stride, n) }
         }
     }
 
@@ -121,14 +119,12 @@ unsafe impl Arch for V4Vbmi {
         dst: *mut u8,
         n: usize,
     ) -> usize {
-        if N != 1 {
+        if N == 1 {
+            // SAFETY: forwarded contract; VBMI via the token.
+            unsafe { super::v4::wide_interleave::<Bytes, N>(t, src, plane_stride, dst, n) }
+        } else {
             // SAFETY: forwarded contract.
-            return unsafe { self.0.interleave::<N>(t, src, plane_stride, dst, n) };
-        }
-        // SAFETY: forwarded contract (VBMI via the token); the rest from pixel j.
-        unsafe {
-            let j = super::v4::wide_interleave::<Bytes>(t, src, plane_stride, dst, n);
-            j + self.0.interleave::<1>(t, src.wrapping_add(j), plane_stride, dst.wrapping_add(j * t.planes), n - j)
+            unsafe { self.0.interleave::<N>(t, src, plane_stride, dst, n) }
         }
     }
 

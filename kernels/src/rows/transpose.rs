@@ -109,15 +109,14 @@ impl<A: Arch, const N: usize> Block<A, N> {
     unsafe fn through_buffer(&self, ni: usize, nj: usize) {
         let mut buf = Buffer([core::mem::MaybeUninit::uninit(); BUFFER_BYTES]);
         let b = buf.0.as_mut_ptr().cast::<u8>();
-        let side = BUFFER_SIDE;
         // Rows a line more than a block row apart: never a critical stride.
-        let pitch = side * N + 64;
+        let pitch = BUFFER_SIDE * N + 64;
         let mut jb = 0;
         while jb < nj {
-            let cj = side.min(nj - jb);
+            let cj = BUFFER_SIDE.min(nj - jb);
             let mut ib = 0;
             while ib < ni {
-                let ci = side.min(ni - ib);
+                let ci = BUFFER_SIDE.min(ni - ib);
                 let (s, d) = self.at(ib, jb);
                 let into = Block { src: s, dst: b, dj: pitch as isize, stream: false, ..*self };
                 // SAFETY: rows ib..ib+ci, columns jb..jb+cj are elements of the block (contract); the buffer holds cj
@@ -154,7 +153,6 @@ impl<A: Arch, const N: usize> Block<A, N> {
         // when dst is (i·N is a multiple of ti·N = 64 bytes, dj of 64 by `tile_for`).
         let stream = self.stream && wide && (self.dst as usize).is_multiple_of(64);
         let block = Block { stream, ..*self };
-        let dj = self.dj;
         // Tiles whose rows are half lines or less leave partial lines behind: output rows half the critical stride
         // apart already crowd them into 8 of the 64 L1 sets.
         let critical_bytes = crate::params::TRANSPOSE_CRITICAL_STRIDE / if wide { 1 } else { 2 };
@@ -162,7 +160,7 @@ impl<A: Arch, const N: usize> Block<A, N> {
         // (Input rows a critical stride apart are fine: the sweep reads ti of them at a time.)
         let full = nj / tj * tj;
         let nit = ni / ti * ti;
-        if critical(dj) {
+        if critical(self.dj) {
             // PERF: output rows a critical stride apart share a few L1 sets, and the sweep below leaves hundreds of
             // partly written lines of them between its passes. Square blocks keep the lines a block touches few
             // enough to stay cached: within a block, tj output rows at a time are written along i, reading tj columns

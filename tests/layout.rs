@@ -122,6 +122,13 @@ fn identity_transposes_with_line_multiple_strides() {
             let output = TensorDesc::with_strides(dt, &[hw, 16], &[1, up(hw)]).unwrap();
             check_identity(&input, &output, u64::from(hw));
         }
+        // Pixels of 8, 13 or 24 channels into planes of 1 KiB or more (32- and 96-byte input rows for 4-byte types:
+        // pairs of 8×8 tiles on AVX-512), with leftover pixels and channels.
+        for (hw, c) in [(256u32, 8u32), (300, 24), (519, 13), (1024 / w + 17, 8)] {
+            let input = TensorDesc::with_strides(dt, &[hw, c], &[c, 1]).unwrap();
+            let output = TensorDesc::with_strides(dt, &[hw, c], &[1, up(hw)]).unwrap();
+            check_identity(&input, &output, u64::from(hw + c));
+        }
     }
 }
 

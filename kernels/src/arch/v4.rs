@@ -178,6 +178,23 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
+    fn pair_tiles<const N: usize>() -> bool {
+        N == 4
+    }
+
+    #[inline(always)]
+    unsafe fn tile_pair<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+        // SAFETY: forwarded contract; AVX-512 F/DQ via the token.
+        unsafe {
+            if N == 4 {
+                tile_pair_4(src, ss, dst, ds, stream)
+            } else {
+                super::tile_pair_by_8::<Self, N>(self, src, ss, dst, ds)
+            }
+        }
+    }
+
+    #[inline(always)]
     unsafe fn tile_part<const N: usize>(
         self,
         src: *const u8,
@@ -491,6 +508,57 @@ unsafe fn tile16_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usi
             } else {
                 _mm512_mask_storeu_ps(p, rm, r[c])
             }
+        }
+    }
+}
+
+/// Transposes two 8×8 tiles of 4-byte elements stacked vertically in one pass of 64-byte registers: register `k`
+/// holds source rows `k` and `k + 8` (low and high 32 bytes), the 8×8 network of
+/// [`avx2_tile8`](super::x86::avx2_tile8) — 32-bit and 64-bit shuffles inside 128-bit lanes, then one two-source
+/// permute per result to gather its lanes — transposes both halves at once, and result `c` is destination row `c`:
+/// 16 elements, one whole 64-byte line (streamed with `stream`).
+///
+/// PERF: 16 half loads, 24 shuffles and 8 whole-line stores for 128 elements, where two AVX2 8×8 tiles take 16
+/// loads, 48 shuffles and 16 half-line stores. See `tile_for` in `rows::transpose` for where it wins.
+///
+/// # Safety
+///
+/// As `Arch::tile_pair` for `N` = 4; AVX-512 F/DQ available.
+#[inline(always)]
+// Index loops mirror the register names of the shuffle network.
+#[allow(clippy::needless_range_loop)]
+unsafe fn tile_pair_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+    let row = |r: usize| src.wrapping_offset(r as isize * ss).cast::<f32>();
+    let out = |c: usize| dst.wrapping_offset(c as isize * ds).cast::<f32>();
+    // SAFETY: (whole body) loads of the 16 source rows' 8 elements and stores of the 8 destination rows' 16, in
+    // bounds by the contract; with `stream`, destination rows start on a line (contract).
+    unsafe {
+        let mut r = [_mm512_setzero_ps(); 8];
+        for k in 0..8 {
+            r[k] =
+                _mm512_insertf32x8::<1>(_mm512_castps256_ps512(_mm256_loadu_ps(row(k))), _mm256_loadu_ps(row(k + 8)));
+        }
+        let mut t = [_mm512_setzero_ps(); 8];
+        for k in 0..4 {
+            t[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+            t[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+        }
+        // r[4h + m]: column m of each 128-bit lane of rows 4h..4h+4.
+        for h in 0..2 {
+            let (a, b, c, d) = (t[4 * h], t[4 * h + 2], t[4 * h + 1], t[4 * h + 3]);
+            r[4 * h] = _mm512_shuffle_ps::<0x44>(a, b);
+            r[4 * h + 1] = _mm512_shuffle_ps::<0xEE>(a, b);
+            r[4 * h + 2] = _mm512_shuffle_ps::<0x44>(c, d);
+            r[4 * h + 3] = _mm512_shuffle_ps::<0xEE>(c, d);
+        }
+        // Column c < 4 of both halves: lane 0 (then 2) of rows 0..4 and of rows 4..8; column c + 4: lanes 1 and 3.
+        let lanes = [
+            _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27),
+            _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31),
+        ];
+        for c in 0..8 {
+            let v = _mm512_permutex2var_ps(r[c % 4], lanes[c / 4], r[4 + c % 4]);
+            if stream { _mm512_stream_ps(out(c), v) } else { _mm512_storeu_ps(out(c), v) }
         }
     }
 }

@@ -39,7 +39,7 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
 #[inline(always)]
 pub(crate) fn buffered<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize) -> bool {
     let critical = |stride: isize| stride.unsigned_abs().is_multiple_of(crate::params::TRANSPOSE_CRITICAL_STRIDE);
-    N <= MAX_BUFFERED && critical(si) && critical(dj) && tile_for::<A, N>(ni, si, dj) == (8, 8)
+    N <= MAX_BUFFERED && critical(si) && critical(dj) && tile_for::<A, N>(ni, si, dj) == Tile::Small
 }
 
 /// Widest element [`through_buffer`] takes (its buffer is sized for it). Wider elements lost through the buffer
@@ -57,10 +57,47 @@ struct Buffer([core::mem::MaybeUninit<u8>; BUFFER_BYTES]);
 /// Bytes of the buffer: [`BUFFER_SIDE`] rows of a block row and a line.
 const BUFFER_BYTES: usize = BUFFER_SIDE * (BUFFER_SIDE * MAX_BUFFERED + 64);
 
-/// The tile shape `(rows, cols)` a block of `ni` input rows `si` bytes apart and output rows `dj` bytes apart goes
-/// through: the level's wide tile ([`Arch::tile_shape`]: output rows of a whole 64-byte line) where no load or
-/// store of it splits across lines — input rows a multiple of the tile's row bytes apart, output rows a multiple
-/// of its column bytes — and the block has that many rows; else 8×8.
+/// The register tile a transpose goes through.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Tile {
+    /// 8×8 ([`Arch::tile8`]).
+    Small,
+    /// The level's wide tile of `rows × cols` ([`Arch::tile_shape`]): output rows of one whole 64-byte line.
+    Wide(usize, usize),
+    /// Two 8×8 tiles stacked in one register pass ([`Arch::tile_pair`]): 16 input rows of 8, output rows of 16
+    /// elements (whole lines for 4-byte ones).
+    Pair,
+}
+
+/// [`Tile`] kinds as constants, for [`Block::tiles`].
+const SMALL: u8 = 0;
+const WIDE: u8 = 1;
+const PAIR: u8 = 2;
+
+impl Tile {
+    /// `(rows, cols)`: input rows and columns (output rows) of one tile.
+    #[inline(always)]
+    pub(crate) fn shape(self) -> (usize, usize) {
+        match self {
+            Tile::Small => (8, 8),
+            Tile::Wide(rows, cols) => (rows, cols),
+            Tile::Pair => (16, 8),
+        }
+    }
+
+    /// Whether one tile writes each of its output rows of `N`-byte elements as one whole 64-byte line (which it
+    /// can stream, and which leaves no half-written line behind).
+    #[inline(always)]
+    fn whole_lines<const N: usize>(self) -> bool {
+        self != Tile::Small && self.shape().0 * N == 64
+    }
+}
+
+/// The tile a block of `ni` input rows `si` bytes apart and output rows `dj` bytes apart goes through, where no
+/// load or store of it splits across lines — input rows a multiple of the tile's row bytes apart, output rows a
+/// multiple of its column bytes — and the block has that many rows: the level's wide tile ([`Arch::tile_shape`]),
+/// else a pair of 8×8 tiles in one pass where the level has them ([`Arch::pair_tiles`]) and the block's output rows
+/// are at least [`PAIR_MIN_ROW_BYTES`] long, else 8×8.
 ///
 /// PERF: 16×16 f32 tiles ran a 128×128 transpose in 1.6 µs against 2.4 µs with 8×8 and a 2048×2048 one in
 /// 1.17–1.24 ms against 1.37–1.79 ms, but a 1000×1000 one (rows 4000 bytes apart) slowed from 130 to 180 µs on
@@ -68,12 +105,29 @@ const BUFFER_BYTES: usize = BUFFER_SIDE * (BUFFER_SIDE * MAX_BUFFERED + 64);
 /// tiles: 256×256 12.8–13.4 → 3.3–3.4 µs, 2048×2048 1.10–1.17 → 0.68–0.78 ms, NCHW → NHWC with 32 channels 149–153
 /// → 103–107 µs; see [`params::TALL_TILE_ALIAS_BYTES`](crate::params::TALL_TILE_ALIAS_BYTES) for where they lose.
 #[inline(always)]
-pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize) -> (usize, usize) {
+pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize) -> Tile {
+    let fits = |rows: usize, cols: usize| {
+        ni >= rows && si.unsigned_abs().is_multiple_of(cols * N) && dj.unsigned_abs().is_multiple_of(rows * N)
+    };
     let (rows, cols) = A::tile_shape::<N>();
-    let aligned = si.unsigned_abs().is_multiple_of(cols * N) && dj.unsigned_abs().is_multiple_of(rows * N);
     let aliased = rows > cols && dj.unsigned_abs().is_multiple_of(crate::params::TALL_TILE_ALIAS_BYTES);
-    if (rows, cols) != (8, 8) && ni >= rows && aligned && !aliased { (rows, cols) } else { (8, 8) }
+    if (rows, cols) != (8, 8) && fits(rows, cols) && !aliased {
+        Tile::Wide(rows, cols)
+    } else if A::pair_tiles::<N>() && fits(16, 8) && ni * N >= PAIR_MIN_ROW_BYTES {
+        Tile::Pair
+    } else {
+        Tile::Small
+    }
 }
+
+/// Shortest output row (bytes of a block's `ni` elements) that goes through [`Tile::Pair`]s.
+///
+/// PERF: one thread, tight loops, f32, 8×8 tiles → pairs. With 8 channels, NHWC → NCHW (16 MiB; input rows 32
+/// bytes apart, so no 16×16 tile fits): 256×256 images 815–848 → 395 µs, 256×250 727–750 → 380–386 µs, a batch of
+/// 2048 16×16 images (1 KiB output rows) 765–845 → 398–400 µs, 24 channels 436–472 → 289 µs; but the public rank-5
+/// permutation, whose blocks of 32 rows write 128 bytes of each output row, 108–112 → 156–158 µs, and blocks of 128
+/// rows (512 bytes) 79–85 → 99–102 µs. In L2 (128 KiB, 64×64 images) pairs cost 1.67 → 1.81 µs.
+const PAIR_MIN_ROW_BYTES: usize = 1024;
 
 /// A block being transposed: element (i, j) of `N` bytes at `src + i·si + j·N` in the input and `dst + i·N + j·dj`
 /// in the output. Its methods move the edges the whole tiles leave.
@@ -147,8 +201,35 @@ impl<A: Arch, const N: usize> Block<A, N> {
     /// As [`transpose_block`], for the block's `ni × nj` elements.
     #[inline(always)]
     unsafe fn direct(&self, ni: usize, nj: usize) {
-        let (ti, tj) = tile_for::<A, N>(ni, self.si, self.dj);
-        let wide = (ti, tj) != (8, 8);
+        let tile = match tile_for::<A, N>(ni, self.si, self.dj) {
+            // (Fewer columns than the tile's: 8×8 tiles do what they can.)
+            t if nj < t.shape().1 => Tile::Small,
+            t => t,
+        };
+        // SAFETY: forwarded contract; each kind with its tile.
+        unsafe {
+            match tile {
+                Tile::Small => self.tiles::<SMALL>(tile, ni, nj),
+                Tile::Wide(..) => self.tiles::<WIDE>(tile, ni, nj),
+                Tile::Pair => self.tiles::<PAIR>(tile, ni, nj),
+            }
+        }
+    }
+
+    /// [`Block::direct`] through `tile`, whose kind `K` is a constant so that each sweep's loop is compiled for one
+    /// tile.
+    ///
+    /// PERF: the public rank-5 permutation (8×8 tiles, 4096 blocks of 32 rows; one thread, tight loops) ran in
+    /// 104–110 µs with a `wide` flag tested per tile, 122–123 µs with a match on three kinds per tile, and 85–91 µs
+    /// with one loop per kind.
+    ///
+    /// # Safety
+    ///
+    /// As [`transpose_block`], for the block's `ni × nj` elements; `tile` is of kind `K`.
+    #[inline(always)]
+    unsafe fn tiles<const K: u8>(&self, tile: Tile, ni: usize, nj: usize) {
+        let (ti, tj) = tile.shape();
+        let wide = tile.whole_lines::<N>();
         // A wide tile at (i, j) writes output rows that start at dst + i·N + j·dj: on a line boundary for every tile
         // when dst is (i·N is a multiple of ti·N = 64 bytes, dj of 64 by `tile_for`).
         let stream = self.stream && wide && (self.dst as usize).is_multiple_of(64);
@@ -178,7 +259,7 @@ impl<A: Arch, const N: usize> Block<A, N> {
                         while i < ie {
                             // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ nit ≤ ni,
                             // j + tj ≤ full ≤ nj).
-                            unsafe { block.tile(wide, i, j) };
+                            unsafe { block.tile::<K>(i, j) };
                             i += ti;
                         }
                         j += tj;
@@ -205,7 +286,7 @@ impl<A: Arch, const N: usize> Block<A, N> {
                     while j < j1 {
                         // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ ni,
                         // j + tj ≤ full ≤ nj).
-                        unsafe { block.tile(wide, i, j) };
+                        unsafe { block.tile::<K>(i, j) };
                         j += tj;
                     }
                     i += ti;
@@ -238,20 +319,20 @@ impl<A: Arch, const N: usize> Block<A, N> {
         Block { src, dst, ..*self }
     }
 
-    /// Transposes the whole tile at (i, j): the level's wide tile ([`Arch::tile`]) or an 8×8 one.
+    /// Transposes the whole tile of kind `K` at (i, j).
     ///
     /// # Safety
     ///
     /// The tile's rows and columns are elements of the block, as in [`transpose_block`].
     #[inline(always)]
-    unsafe fn tile(&self, wide: bool, i: usize, j: usize) {
+    unsafe fn tile<const K: u8>(&self, i: usize, j: usize) {
         let (s, d) = self.at(i, j);
         // SAFETY: forwarded contract.
         unsafe {
-            if wide {
-                self.a.tile::<N>(s, self.si, d, self.dj, self.stream)
-            } else {
-                self.a.tile8::<N>(s, self.si, d, self.dj)
+            match K {
+                SMALL => self.a.tile8::<N>(s, self.si, d, self.dj),
+                WIDE => self.a.tile::<N>(s, self.si, d, self.dj, self.stream),
+                _ => self.a.tile_pair::<N>(s, self.si, d, self.dj, self.stream),
             }
         }
     }
@@ -403,7 +484,7 @@ pub(crate) fn block_fn<A: Arch>(tile: TileWidth) -> BlockFn {
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
-    use super::{buffered, tile_for};
+    use super::{Tile, buffered, tile_for};
     use crate::arch::{Scalar, V3, V4, V4Vbmi};
 
     /// A named choice of a block of `ni` input rows `si` bytes apart with output rows `dj` bytes apart, and the
@@ -416,11 +497,11 @@ mod tests {
         }
     }
 
-    /// Pins which blocks go through wide tiles (a level property: no CPU feature is needed to ask).
+    /// Pins which blocks go through wide tiles and pairs (a level property: no CPU feature is needed to ask).
     #[test]
     fn wide_tiles_for_line_aligned_blocks() {
-        let (square, tall, small) = ((16, 16), (32, 16), (8, 8));
-        let cases: [Case<(usize, usize)>; 17] = [
+        let (square, tall, small, pair) = (Tile::Wide(16, 16), Tile::Wide(32, 16), Tile::Small, Tile::Pair);
+        let cases: [Case<Tile>; 22] = [
             // The public f32 NCHW → NHWC with 64 channels (64 input rows 256 KiB apart, output rows 256 bytes
             // apart), the 2048×2048 transpose, f16 planes 4 KiB apart, f32 NHWC → NCHW with 64 channels.
             ("f32 to NHWC", tile_for::<V4, 4>, 64, 262_144, 256, square),
@@ -431,6 +512,14 @@ mod tests {
             ("f16 to NCHW", tile_for::<V4Vbmi, 2>, 16384, 64, 4096, tall),
             // f16 NHWC → NCHW with 16 channels: planes 32 KiB apart alias (params::TALL_TILE_ALIAS_BYTES).
             ("f16 aliased planes", tile_for::<V4Vbmi, 2>, 16384, 32, 32768, small),
+            // f32 NHWC → NCHW with 8 or 24 channels: pixels 32 or 96 bytes apart; output rows of 1 KiB or more.
+            ("f32 8 channels", tile_for::<V4, 4>, 65536, 32, 262_144, pair),
+            ("f32 24 channels", tile_for::<V4Vbmi, 4>, 256, 96, 1024, pair),
+            ("f32 negative pixels", tile_for::<V4, 4>, 256, -32, 1024, pair),
+            // The public rank-5 permutation: blocks of 32 rows (PAIR_MIN_ROW_BYTES); AVX2 has no pairs.
+            ("f32 short output rows", tile_for::<V4, 4>, 32, 32, 65536, small),
+            ("f32 pair split stores", tile_for::<V4, 4>, 256, 32, 1056, small),
+            ("f32 AVX2 pixels", tile_for::<V3, 4>, 65536, 32, 262_144, small),
             // Rows that split lines, too few rows, other widths, levels without 64-byte registers.
             ("f32 split lines", tile_for::<V4, 4>, 1000, 4000, 4000, small),
             ("f32 split stores", tile_for::<V4, 4>, 64, 262_144, 96, small),
@@ -441,9 +530,9 @@ mod tests {
             ("f64", tile_for::<V4, 8>, 64, 4096, 4096, small),
             ("u8", tile_for::<V4, 1>, 64, 4096, 4096, small),
             ("AVX2", tile_for::<V3, 4>, 64, 4096, 4096, small),
-            ("scalar", tile_for::<Scalar, 2>, 64, 4096, 4096, small),
         ];
         check(&cases);
+        check(&[("scalar", tile_for::<Scalar, 2>, 64, 4096, 4096, small)]);
     }
 
     /// Pins which blocks go through the buffer: 8×8 tiles of 1- or 2-byte elements with both strides critical.

@@ -123,30 +123,33 @@ pub fn for_each_coord(sizes: &[u32], mut f: impl FnMut(&[usize])) {
     }
 }
 
-/// A buffer of `len` bytes starting `misalign` bytes into its allocation, so kernels see unaligned pointers.
+/// A buffer of `len` bytes starting `misalign` bytes past a 64-byte line boundary of its allocation: 0 gives the
+/// line-aligned pointers the whole-line (streamed) stores need, others the unaligned pointers kernels must handle.
 pub struct Buf {
     storage: Vec<u8>,
-    misalign: usize,
+    start: usize,
     len: usize,
 }
 
 impl Buf {
     pub fn random(len: usize, misalign: usize, rng: &mut StdRng) -> Buf {
-        let mut storage = vec![0u8; len + misalign];
-        rng.fill(&mut storage[..]);
-        Buf { storage, misalign, len }
+        let mut b = Buf::filled(len, misalign, 0);
+        rng.fill(b.bytes_mut());
+        b
     }
 
     pub fn filled(len: usize, misalign: usize, byte: u8) -> Buf {
-        Buf { storage: vec![byte; len + misalign], misalign, len }
+        let storage = vec![byte; len + misalign + 64];
+        let start = storage.as_ptr().align_offset(64) + misalign;
+        Buf { storage, start, len }
     }
 
     pub fn bytes(&self) -> &[u8] {
-        &self.storage[self.misalign..self.misalign + self.len]
+        &self.storage[self.start..self.start + self.len]
     }
 
     pub fn bytes_mut(&mut self) -> &mut [u8] {
-        &mut self.storage[self.misalign..self.misalign + self.len]
+        &mut self.storage[self.start..self.start + self.len]
     }
 }
 

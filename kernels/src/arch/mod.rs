@@ -248,27 +248,27 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         unsafe { self.tile8::<N>(src, ss, dst, ds) }
     }
 
-    /// Whether [`Arch::tile_pair`] moves `N`-byte elements in one register pass (else it is two [`Arch::tile8`]s
+    /// Whether [`Arch::tile_stack`] moves `N`-byte elements in one register pass (else it is [`Arch::tile8`]s
     /// and the caller keeps 8×8 tiles).
     #[inline(always)]
-    fn pair_tiles<const N: usize>() -> bool {
+    fn stack_tiles<const N: usize>() -> bool {
         false
     }
 
-    /// Transposes two 8×8 tiles stacked vertically: 16 source rows of 8 elements into 8 destination rows of 16
-    /// (the layout of [`Arch::tile8`]). Where [`Arch::pair_tiles`] says so, in one register pass whose destination
-    /// rows are whole 64-byte lines (stored non-temporally with `stream`; the caller fences); the default is two
-    /// [`Arch::tile8`]s.
+    /// Transposes a stack of 8×8 tiles one 64-byte line wide: `64 / N` source rows of 8 elements into 8
+    /// destination rows of `64 / N` (the layout of [`Arch::tile8`]; `N` ≤ 8). Where [`Arch::stack_tiles`] says so,
+    /// in one register pass whose destination rows are whole lines (stored non-temporally with `stream`; the
+    /// caller fences); the default is [`Arch::tile8`]s.
     ///
     /// # Safety
     ///
-    /// As [`Arch::tile8`], for the pair's rows and columns; with `stream`, every destination row starts on a
+    /// As [`Arch::tile8`], for the stack's rows and columns; with `stream`, every destination row starts on a
     /// 64-byte boundary.
     #[inline(always)]
-    unsafe fn tile_pair<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+    unsafe fn tile_stack<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
         let _ = stream;
         // SAFETY: forwarded contract.
-        unsafe { tile_pair_by_8::<Self, N>(self, src, ss, dst, ds) }
+        unsafe { tile_stack_by_8::<Self, N>(self, src, ss, dst, ds) }
     }
 
     /// Transposes `rows × cols` elements (`rows`, `cols` ≤ 16) as a partial register tile: `dst` row `c`
@@ -438,17 +438,22 @@ pub(crate) struct ByteNorm {
     pub(crate) f16: bool,
 }
 
-/// [`Arch::tile_pair`] as two [`Arch::tile8`]s: source rows 0..8, then 8..16.
+/// [`Arch::tile_stack`] as [`Arch::tile8`]s: source rows 0..8, 8..16, and so on.
 ///
 /// # Safety
 ///
-/// As [`Arch::tile_pair`] without `stream`.
+/// As [`Arch::tile_stack`] without `stream`.
 #[inline(always)]
-pub(crate) unsafe fn tile_pair_by_8<A: Arch, const N: usize>(a: A, src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
-    // SAFETY: the pair's two 8×8 tiles (contract).
-    unsafe {
-        a.tile8::<N>(src, ss, dst, ds);
-        a.tile8::<N>(src.wrapping_offset(8 * ss), ss, dst.wrapping_add(8 * N), ds);
+pub(crate) unsafe fn tile_stack_by_8<A: Arch, const N: usize>(
+    a: A,
+    src: *const u8,
+    ss: isize,
+    dst: *mut u8,
+    ds: isize,
+) {
+    for t in 0..64 / N / 8 {
+        // SAFETY: tile t of the stack: source rows 8t..8t+8, destination elements 8t..8t+8 (contract).
+        unsafe { a.tile8::<N>(src.wrapping_offset(8 * t as isize * ss), ss, dst.wrapping_add(8 * t * N), ds) };
     }
 }
 

@@ -205,32 +205,35 @@ fn check_tiles_and_planes<A: Arch>(a: A) {
                 assert!(dst[c * ds + tr * N..(c + 1) * ds].iter().all(|&b| b == SENTINEL));
             }
         }
-        // The pair of 8×8 tiles: 16 rows of 11 elements in, 8 rows of 16 + 2 out, or streamed into rows a line
-        // apart past the pair's.
-        assert!(!A::pair_tiles::<N>() || (A::BYTES == 64 && N == 4), "{:?} pairs N {N}", A::ISA);
-        for stream in [false, true] {
-            let ss = 11 * N;
-            let ds = if stream { (16 * N).div_ceil(64) * 64 + 64 } else { 18 * N };
-            let src = bytes(16 * ss, N as u32 + 5);
-            let mut buf = vec![SENTINEL; 8 * ds + 64];
-            let lead = buf.as_ptr().align_offset(64);
-            let dst = &mut buf[lead..lead + 8 * ds];
-            // SAFETY: 16 rows of 8 elements at ss-byte steps in src, 8 rows of 16 at ds-byte steps in dst, each on a
-            // line boundary when streamed; the fence orders the streamed stores before the reads below.
-            a.vectorize(|| unsafe {
-                a.tile_pair::<N>(src.as_ptr(), ss as isize, dst.as_mut_ptr(), ds as isize, stream);
-                core::arch::x86_64::_mm_sfence();
-            });
-            for c in 0..8 {
-                for r in 0..16 {
-                    assert_eq!(
-                        &dst[c * ds + r * N..][..N],
-                        &src[r * ss + c * N..][..N],
-                        "{:?} pair N {N} ({r}, {c}) stream {stream}",
-                        A::ISA
-                    );
+        // The line-wide stack of 8×8 tiles: 64 / N rows of 11 elements in, 8 rows of 64 / N + 2 out, or streamed
+        // into rows a line apart past the stack's.
+        assert!(!A::stack_tiles::<N>() || (A::BYTES == 64 && N <= 4), "{:?} stacks N {N}", A::ISA);
+        if N <= 8 {
+            let h = 64 / N;
+            for stream in [false, true] {
+                let ss = 11 * N;
+                let ds = if stream { 128 } else { (h + 2) * N };
+                let src = bytes(h * ss, N as u32 + 5);
+                let mut buf = vec![SENTINEL; 8 * ds + 64];
+                let lead = buf.as_ptr().align_offset(64);
+                let dst = &mut buf[lead..lead + 8 * ds];
+                // SAFETY: h rows of 8 elements at ss-byte steps in src, 8 rows of h at ds-byte steps in dst, each on
+                // a line boundary when streamed; the fence orders the streamed stores before the reads below.
+                a.vectorize(|| unsafe {
+                    a.tile_stack::<N>(src.as_ptr(), ss as isize, dst.as_mut_ptr(), ds as isize, stream);
+                    core::arch::x86_64::_mm_sfence();
+                });
+                for c in 0..8 {
+                    for r in 0..h {
+                        assert_eq!(
+                            &dst[c * ds + r * N..][..N],
+                            &src[r * ss + c * N..][..N],
+                            "{:?} stack N {N} ({r}, {c}) stream {stream}",
+                            A::ISA
+                        );
+                    }
+                    assert!(dst[c * ds + h * N..(c + 1) * ds].iter().all(|&b| b == SENTINEL));
                 }
-                assert!(dst[c * ds + 16 * N..(c + 1) * ds].iter().all(|&b| b == SENTINEL));
             }
         }
         // Every partial tile up to 16×16: exactly its elements, or nothing where the level has none.

@@ -178,18 +178,18 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
-    fn pair_tiles<const N: usize>() -> bool {
-        N == 4
+    fn stack_tiles<const N: usize>() -> bool {
+        N == 4 || N == 2
     }
 
     #[inline(always)]
-    unsafe fn tile_pair<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
-        // SAFETY: forwarded contract; AVX-512 F/DQ via the token.
+    unsafe fn tile_stack<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+        // SAFETY: forwarded contract; AVX-512 F/BW/DQ via the token.
         unsafe {
-            if N == 4 {
-                tile_pair_4(src, ss, dst, ds, stream)
-            } else {
-                super::tile_pair_by_8::<Self, N>(self, src, ss, dst, ds)
+            match N {
+                4 => tile_stack_4(src, ss, dst, ds, stream),
+                2 => tile_stack_2(src, ss, dst, ds, stream),
+                _ => super::tile_stack_by_8::<Self, N>(self, src, ss, dst, ds),
             }
         }
     }
@@ -519,15 +519,16 @@ unsafe fn tile16_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usi
 /// 16 elements, one whole 64-byte line (streamed with `stream`).
 ///
 /// PERF: 16 half loads, 24 shuffles and 8 whole-line stores for 128 elements, where two AVX2 8×8 tiles take 16
-/// loads, 48 shuffles and 16 half-line stores. See `tile_for` in `rows::transpose` for where it wins.
+/// loads, 48 shuffles and 16 half-line stores. Its gain is the whole lines it can stream (see `tile_for` in
+/// `rows::transpose`).
 ///
 /// # Safety
 ///
-/// As `Arch::tile_pair` for `N` = 4; AVX-512 F/DQ available.
+/// As `Arch::tile_stack` for `N` = 4; AVX-512 F/DQ available.
 #[inline(always)]
 // Index loops mirror the register names of the shuffle network.
 #[allow(clippy::needless_range_loop)]
-unsafe fn tile_pair_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+unsafe fn tile_stack_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
     let row = |r: usize| src.wrapping_offset(r as isize * ss).cast::<f32>();
     let out = |c: usize| dst.wrapping_offset(c as isize * ds).cast::<f32>();
     // SAFETY: (whole body) loads of the 16 source rows' 8 elements and stores of the 8 destination rows' 16, in
@@ -559,6 +560,56 @@ unsafe fn tile_pair_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream
         for c in 0..8 {
             let v = _mm512_permutex2var_ps(r[c % 4], lanes[c / 4], r[4 + c % 4]);
             if stream { _mm512_stream_ps(out(c), v) } else { _mm512_storeu_ps(out(c), v) }
+        }
+    }
+}
+
+/// Transposes four 8×8 tiles of 2-byte elements stacked vertically in one pass of 64-byte registers: 128-bit lane
+/// `l` of register `k` holds source row `k + 8l`, the 8×8 network of [`avx2_tile8`](super::x86::avx2_tile8)
+/// (16-, 32- and 64-bit unpacks, all inside 128-bit lanes) transposes the four tiles at once, and result `c` is
+/// destination row `c`: 32 elements, one whole 64-byte line (streamed with `stream`).
+///
+/// PERF: 8 loads, 24 lane inserts, 24 unpacks and 8 whole-line stores for 256 elements, where four 8×8 tiles take
+/// 32 loads, 96 unpacks and 32 quarter-line stores. Its gain is the whole lines it can stream (see `tile_for` in
+/// `rows::transpose`).
+///
+/// # Safety
+///
+/// As `Arch::tile_stack` for `N` = 2; AVX-512 F/BW available.
+#[inline(always)]
+// Index loops mirror the register names of the shuffle network.
+#[allow(clippy::needless_range_loop)]
+unsafe fn tile_stack_2(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+    let row = |r: usize| src.wrapping_offset(r as isize * ss).cast::<__m128i>();
+    // SAFETY: (whole body) 16-byte loads of the 32 source rows and 64-byte stores of the 8 destination rows, in
+    // bounds by the contract; with `stream`, destination rows start on a line (contract).
+    unsafe {
+        let mut r = [_mm512_setzero_si512(); 8];
+        for k in 0..8 {
+            let v = _mm512_castsi128_si512(_mm_loadu_si128(row(k)));
+            let v = _mm512_inserti32x4::<1>(v, _mm_loadu_si128(row(k + 8)));
+            let v = _mm512_inserti32x4::<2>(v, _mm_loadu_si128(row(k + 16)));
+            r[k] = _mm512_inserti32x4::<3>(v, _mm_loadu_si128(row(k + 24)));
+        }
+        let mut t = [_mm512_setzero_si512(); 8];
+        for k in 0..4 {
+            t[2 * k] = _mm512_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
+            t[2 * k + 1] = _mm512_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
+        }
+        for h in 0..2 {
+            for m in 0..2 {
+                r[4 * h + 2 * m] = _mm512_unpacklo_epi32(t[4 * h + m], t[4 * h + 2 + m]);
+                r[4 * h + 2 * m + 1] = _mm512_unpackhi_epi32(t[4 * h + m], t[4 * h + 2 + m]);
+            }
+        }
+        // r[4h + q]: columns 2q and 2q + 1 of rows 4h..4h+4 of each lane's tile.
+        for q in 0..4 {
+            for (c, v) in
+                [(2 * q, _mm512_unpacklo_epi64(r[q], r[4 + q])), (2 * q + 1, _mm512_unpackhi_epi64(r[q], r[4 + q]))]
+            {
+                let d = dst.wrapping_offset(c as isize * ds).cast();
+                if stream { _mm512_stream_si512(d, v) } else { _mm512_storeu_si512(d, v) }
+            }
         }
     }
 }

@@ -67,7 +67,7 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn shuffle_lanes(self, s: &crate::tables::Shuffle, src: *const u8, src_step: isize, dst: *mut u8, dst_step: usize, lanes: usize) -> usize;
         unsafe fn tile8<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize);
         unsafe fn tile<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool);
-        unsafe fn tile_pair<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool);
+        unsafe fn tile_stack<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool);
         unsafe fn tile_part<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usize, cols: usize) -> bool;
         unsafe fn f16_to_f32(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn f32_to_f16(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
@@ -83,8 +83,8 @@ unsafe impl Arch for V4Vbmi {
     }
 
     #[inline(always)]
-    fn pair_tiles<const N: usize>() -> bool {
-        V4::pair_tiles::<N>()
+    fn stack_tiles<const N: usize>() -> bool {
+        V4::stack_tiles::<N>()
     }
 
     /// One-byte pixels 64 at a time through byte permutes (V4's loop with [`Bytes`]); two-byte ones as V4 moves

@@ -30,16 +30,17 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
     stream: bool,
 ) {
     let block = Block::<A, N> { a, src, si, dst, dj, stream };
+    let buffer = buffered::<A, N>(ni, si, dj, stream);
     // SAFETY: (both) forwarded contract.
-    if buffered::<A, N>(ni, si, dj) { unsafe { block.through_buffer(ni, nj) } } else { unsafe { block.direct(ni, nj) } }
+    unsafe { if buffer { block.through_buffer(ni, nj) } else { block.direct(ni, nj) } }
 }
 
 /// Whether a block goes [`through_buffer`]: 8×8 tiles of 1- or 2-byte elements, input and output rows both a
 /// critical stride apart.
 #[inline(always)]
-pub(crate) fn buffered<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize) -> bool {
+pub(crate) fn buffered<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize, stream: bool) -> bool {
     let critical = |stride: isize| stride.unsigned_abs().is_multiple_of(crate::params::TRANSPOSE_CRITICAL_STRIDE);
-    N <= MAX_BUFFERED && critical(si) && critical(dj) && tile_for::<A, N>(ni, si, dj) == Tile::Small
+    N <= MAX_BUFFERED && critical(si) && critical(dj) && tile_for::<A, N>(ni, si, dj, stream) == Tile::Small
 }
 
 /// Widest element [`through_buffer`] takes (its buffer is sized for it). Wider elements lost through the buffer
@@ -64,24 +65,24 @@ pub(crate) enum Tile {
     Small,
     /// The level's wide tile of `rows × cols` ([`Arch::tile_shape`]): output rows of one whole 64-byte line.
     Wide(usize, usize),
-    /// Two 8×8 tiles stacked in one register pass ([`Arch::tile_pair`]): 16 input rows of 8, output rows of 16
-    /// elements (whole lines for 4-byte ones).
-    Pair,
+    /// 8×8 tiles stacked one 64-byte line wide, in one register pass ([`Arch::tile_stack`]): `64 / N` input rows
+    /// of 8 elements, output rows of one whole line.
+    Stack,
 }
 
 /// [`Tile`] kinds as constants, for [`Block::tiles`].
 const SMALL: u8 = 0;
 const WIDE: u8 = 1;
-const PAIR: u8 = 2;
+const STACK: u8 = 2;
 
 impl Tile {
-    /// `(rows, cols)`: input rows and columns (output rows) of one tile.
+    /// `(rows, cols)`: input rows and columns (output rows) of one tile of `N`-byte elements.
     #[inline(always)]
-    pub(crate) fn shape(self) -> (usize, usize) {
+    pub(crate) fn shape<const N: usize>(self) -> (usize, usize) {
         match self {
             Tile::Small => (8, 8),
             Tile::Wide(rows, cols) => (rows, cols),
-            Tile::Pair => (16, 8),
+            Tile::Stack => (64 / N, 8),
         }
     }
 
@@ -89,23 +90,32 @@ impl Tile {
     /// can stream, and which leaves no half-written line behind).
     #[inline(always)]
     fn whole_lines<const N: usize>(self) -> bool {
-        self != Tile::Small && self.shape().0 * N == 64
+        self != Tile::Small && self.shape::<N>().0 * N == 64
     }
 }
 
 /// The tile a block of `ni` input rows `si` bytes apart and output rows `dj` bytes apart goes through, where no
 /// load or store of it splits across lines — input rows a multiple of the tile's row bytes apart, output rows a
 /// multiple of its column bytes — and the block has that many rows: the level's wide tile ([`Arch::tile_shape`]),
-/// else a pair of 8×8 tiles in one pass where the level has them ([`Arch::pair_tiles`]) and the block's output rows
-/// are at least [`PAIR_MIN_ROW_BYTES`] long, else 8×8.
+/// else, when the stores stream (`stream`: the strategy's policy, and the block's output starts on a line), a
+/// line-wide stack of 8×8 tiles in one pass where the level has them ([`Arch::stack_tiles`]), else 8×8.
 ///
 /// PERF: 16×16 f32 tiles ran a 128×128 transpose in 1.6 µs against 2.4 µs with 8×8 and a 2048×2048 one in
 /// 1.17–1.24 ms against 1.37–1.79 ms, but a 1000×1000 one (rows 4000 bytes apart) slowed from 130 to 180 µs on
 /// split loads and stores, and a block of 8–15 rows pays a 16-row shuffle network for half a tile. 32×16 f16
 /// tiles: 256×256 12.8–13.4 → 3.3–3.4 µs, 2048×2048 1.10–1.17 → 0.68–0.78 ms, NCHW → NHWC with 32 channels 149–153
 /// → 103–107 µs; see [`params::TALL_TILE_ALIAS_BYTES`](crate::params::TALL_TILE_ALIAS_BYTES) for where they lose.
+///
+/// Stacks exist to stream: what they win, they win by storing whole lines non-temporally, which 8×8 tiles cannot.
+/// One thread, tight loops, 8×8 tiles → streamed stacks: f32 NHWC → NCHW with 8 channels (16 MiB out) 762–819 →
+/// 385–388 µs, 24 channels (12 MiB) 424–469 → 288–293 µs, a rank-5 permutation with blocks of 128 rows (32 MiB)
+/// 1.72 → 1.33–1.38 ms; f16 NHWC → NCHW with 32 channels (16 MiB, planes 32 KiB apart) 1.05–1.14 → 0.44–0.47 ms.
+/// With regular stores they lost: f32 with 8 channels 762 → 931 µs, the public rank-5 permutation (4 MiB, blocks of
+/// 32 rows) 87 → 130 µs, f16 NHWC → NCHW with 16 channels (8 MiB) 186–198 → 244–285 µs; and streamed stacks lose
+/// on footprints the caches hold, where the policy does not stream (the public rank-5 permutation streamed: 87 µs
+/// through 8×8 tiles, 141 µs through stacks).
 #[inline(always)]
-pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize) -> Tile {
+pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize, stream: bool) -> Tile {
     let fits = |rows: usize, cols: usize| {
         ni >= rows && si.unsigned_abs().is_multiple_of(cols * N) && dj.unsigned_abs().is_multiple_of(rows * N)
     };
@@ -113,21 +123,12 @@ pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize)
     let aliased = rows > cols && dj.unsigned_abs().is_multiple_of(crate::params::TALL_TILE_ALIAS_BYTES);
     if (rows, cols) != (8, 8) && fits(rows, cols) && !aliased {
         Tile::Wide(rows, cols)
-    } else if A::pair_tiles::<N>() && fits(16, 8) && ni * N >= PAIR_MIN_ROW_BYTES {
-        Tile::Pair
+    } else if stream && A::stack_tiles::<N>() && fits(64 / N, 8) {
+        Tile::Stack
     } else {
         Tile::Small
     }
 }
-
-/// Shortest output row (bytes of a block's `ni` elements) that goes through [`Tile::Pair`]s.
-///
-/// PERF: one thread, tight loops, f32, 8×8 tiles → pairs. With 8 channels, NHWC → NCHW (16 MiB; input rows 32
-/// bytes apart, so no 16×16 tile fits): 256×256 images 815–848 → 395 µs, 256×250 727–750 → 380–386 µs, a batch of
-/// 2048 16×16 images (1 KiB output rows) 765–845 → 398–400 µs, 24 channels 436–472 → 289 µs; but the public rank-5
-/// permutation, whose blocks of 32 rows write 128 bytes of each output row, 108–112 → 156–158 µs, and blocks of 128
-/// rows (512 bytes) 79–85 → 99–102 µs. In L2 (128 KiB, 64×64 images) pairs cost 1.67 → 1.81 µs.
-const PAIR_MIN_ROW_BYTES: usize = 1024;
 
 /// A block being transposed: element (i, j) of `N` bytes at `src + i·si + j·N` in the input and `dst + i·N + j·dj`
 /// in the output. Its methods move the edges the whole tiles leave.
@@ -201,17 +202,21 @@ impl<A: Arch, const N: usize> Block<A, N> {
     /// As [`transpose_block`], for the block's `ni × nj` elements.
     #[inline(always)]
     unsafe fn direct(&self, ni: usize, nj: usize) {
-        let tile = match tile_for::<A, N>(ni, self.si, self.dj) {
+        // A wide tile or stack at (i, j) writes output rows that start at dst + i·N + j·dj: on a line boundary for
+        // every tile when dst is (i·N is a multiple of ti·N = 64 bytes, dj of 64 by `tile_for`).
+        let stream = self.stream && (self.dst as usize).is_multiple_of(64);
+        let tile = match tile_for::<A, N>(ni, self.si, self.dj, stream) {
             // (Fewer columns than the tile's: 8×8 tiles do what they can.)
-            t if nj < t.shape().1 => Tile::Small,
+            t if nj < t.shape::<N>().1 => Tile::Small,
             t => t,
         };
+        let block = Block { stream: stream && tile.whole_lines::<N>(), ..*self };
         // SAFETY: forwarded contract; each kind with its tile.
         unsafe {
             match tile {
-                Tile::Small => self.tiles::<SMALL>(tile, ni, nj),
-                Tile::Wide(..) => self.tiles::<WIDE>(tile, ni, nj),
-                Tile::Pair => self.tiles::<PAIR>(tile, ni, nj),
+                Tile::Small => block.tiles::<SMALL>(tile, ni, nj),
+                Tile::Wide(..) => block.tiles::<WIDE>(tile, ni, nj),
+                Tile::Stack => block.tiles::<STACK>(tile, ni, nj),
             }
         }
     }
@@ -228,12 +233,8 @@ impl<A: Arch, const N: usize> Block<A, N> {
     /// As [`transpose_block`], for the block's `ni × nj` elements; `tile` is of kind `K`.
     #[inline(always)]
     unsafe fn tiles<const K: u8>(&self, tile: Tile, ni: usize, nj: usize) {
-        let (ti, tj) = tile.shape();
+        let (ti, tj) = tile.shape::<N>();
         let wide = tile.whole_lines::<N>();
-        // A wide tile at (i, j) writes output rows that start at dst + i·N + j·dj: on a line boundary for every tile
-        // when dst is (i·N is a multiple of ti·N = 64 bytes, dj of 64 by `tile_for`).
-        let stream = self.stream && wide && (self.dst as usize).is_multiple_of(64);
-        let block = Block { stream, ..*self };
         // Tiles whose rows are half lines or less leave partial lines behind: output rows half the critical stride
         // apart already crowd them into 8 of the 64 L1 sets.
         let critical_bytes = crate::params::TRANSPOSE_CRITICAL_STRIDE / if wide { 1 } else { 2 };
@@ -245,7 +246,7 @@ impl<A: Arch, const N: usize> Block<A, N> {
             // PERF: output rows a critical stride apart share a few L1 sets, and the sweep below leaves hundreds of
             // partly written lines of them between its passes. Square blocks keep the lines a block touches few
             // enough to stay cached: within a block, tj output rows at a time are written along i, reading tj columns
-            // of every input row of the block.
+            // of every input row of the self.
             let b = if wide { crate::params::TRANSPOSE_WIDE_BLOCK } else { crate::params::TRANSPOSE_BLOCK };
             let mut jb = 0;
             while jb < full {
@@ -259,15 +260,15 @@ impl<A: Arch, const N: usize> Block<A, N> {
                         while i < ie {
                             // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ nit ≤ ni,
                             // j + tj ≤ full ≤ nj).
-                            unsafe { block.tile::<K>(i, j) };
+                            unsafe { self.tile::<K>(i, j) };
                             i += ti;
                         }
                         j += tj;
                     }
                     ib = ie;
                 }
-                // SAFETY: rows nit..ni, columns jb..je ≤ nj of the block.
-                unsafe { block.rows_from(tj, (nit, ni), (jb, je)) };
+                // SAFETY: rows nit..ni, columns jb..je ≤ nj of the self.
+                unsafe { self.rows_from(tj, (nit, ni), (jb, je)) };
                 jb = je;
             }
         } else {
@@ -286,20 +287,20 @@ impl<A: Arch, const N: usize> Block<A, N> {
                     while j < j1 {
                         // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ ni,
                         // j + tj ≤ full ≤ nj).
-                        unsafe { block.tile::<K>(i, j) };
+                        unsafe { self.tile::<K>(i, j) };
                         j += tj;
                     }
                     i += ti;
                 }
-                // SAFETY: rows i..ni, columns j0..j1 ≤ nj of the block.
-                unsafe { block.rows_from(tj, (i, ni), (j0, j1)) };
+                // SAFETY: rows i..ni, columns j0..j1 ≤ nj of the self.
+                unsafe { self.rows_from(tj, (i, ni), (j0, j1)) };
                 j0 = j1;
             }
         }
         let mut i = 0;
         while full < nj && i < ni {
-            // SAFETY: rows i..min(ni, i + ti) and columns full..nj are elements of the block.
-            unsafe { block.shift(i, full).corner((ni - i).min(ti), nj - full) };
+            // SAFETY: rows i..min(ni, i + ti) and columns full..nj are elements of the self.
+            unsafe { self.shift(i, full).corner((ni - i).min(ti), nj - full) };
             i += ti;
         }
     }
@@ -332,7 +333,7 @@ impl<A: Arch, const N: usize> Block<A, N> {
             match K {
                 SMALL => self.a.tile8::<N>(s, self.si, d, self.dj),
                 WIDE => self.a.tile::<N>(s, self.si, d, self.dj, self.stream),
-                _ => self.a.tile_pair::<N>(s, self.si, d, self.dj, self.stream),
+                _ => self.a.tile_stack::<N>(s, self.si, d, self.dj, self.stream),
             }
         }
     }
@@ -497,59 +498,80 @@ mod tests {
         }
     }
 
-    /// Pins which blocks go through wide tiles and pairs (a level property: no CPU feature is needed to ask).
+    /// Pins which blocks go through wide tiles and stacks (a level property: no CPU feature is needed to ask).
     #[test]
     fn wide_tiles_for_line_aligned_blocks() {
-        let (square, tall, small, pair) = (Tile::Wide(16, 16), Tile::Wide(32, 16), Tile::Small, Tile::Pair);
-        let cases: [Case<Tile>; 22] = [
+        fn streamed<A: crate::arch::Arch, const N: usize>(ni: usize, si: isize, dj: isize) -> Tile {
+            tile_for::<A, N>(ni, si, dj, true)
+        }
+        let (square, tall, small, stack) = (Tile::Wide(16, 16), Tile::Wide(32, 16), Tile::Small, Tile::Stack);
+        let cases: [Case<Tile>; 24] = [
             // The public f32 NCHW → NHWC with 64 channels (64 input rows 256 KiB apart, output rows 256 bytes
             // apart), the 2048×2048 transpose, f16 planes 4 KiB apart, f32 NHWC → NCHW with 64 channels.
-            ("f32 to NHWC", tile_for::<V4, 4>, 64, 262_144, 256, square),
-            ("f32 2048²", tile_for::<V4Vbmi, 4>, 2048, 8192, 8192, square),
-            ("f32 negative rows", tile_for::<V4, 4>, 16, -64, 64, square),
-            ("f32 to NCHW", tile_for::<V4, 4>, 65536, 256, 262_144, square),
-            ("f16 4 KiB", tile_for::<V4, 2>, 32, 4096, 4096, tall),
-            ("f16 to NCHW", tile_for::<V4Vbmi, 2>, 16384, 64, 4096, tall),
-            // f16 NHWC → NCHW with 16 channels: planes 32 KiB apart alias (params::TALL_TILE_ALIAS_BYTES).
-            ("f16 aliased planes", tile_for::<V4Vbmi, 2>, 16384, 32, 32768, small),
-            // f32 NHWC → NCHW with 8 or 24 channels: pixels 32 or 96 bytes apart; output rows of 1 KiB or more.
-            ("f32 8 channels", tile_for::<V4, 4>, 65536, 32, 262_144, pair),
-            ("f32 24 channels", tile_for::<V4Vbmi, 4>, 256, 96, 1024, pair),
-            ("f32 negative pixels", tile_for::<V4, 4>, 256, -32, 1024, pair),
-            // The public rank-5 permutation: blocks of 32 rows (PAIR_MIN_ROW_BYTES); AVX2 has no pairs.
-            ("f32 short output rows", tile_for::<V4, 4>, 32, 32, 65536, small),
-            ("f32 pair split stores", tile_for::<V4, 4>, 256, 32, 1056, small),
-            ("f32 AVX2 pixels", tile_for::<V3, 4>, 65536, 32, 262_144, small),
+            ("f32 to NHWC", tile_for_regular::<V4, 4>, 64, 262_144, 256, square),
+            ("f32 2048²", streamed::<V4Vbmi, 4>, 2048, 8192, 8192, square),
+            ("f32 negative rows", tile_for_regular::<V4, 4>, 16, -64, 64, square),
+            ("f32 to NCHW", tile_for_regular::<V4, 4>, 65536, 256, 262_144, square),
+            ("f16 4 KiB", tile_for_regular::<V4, 2>, 32, 4096, 4096, tall),
+            ("f16 to NCHW", tile_for_regular::<V4Vbmi, 2>, 16384, 64, 4096, tall),
+            // f16 NHWC → NCHW with 16 channels: planes 32 KiB apart alias (params::TALL_TILE_ALIAS_BYTES); streamed,
+            // stacks of four 8×8 tiles.
+            ("f16 aliased planes", tile_for_regular::<V4Vbmi, 2>, 16384, 32, 32768, small),
+            ("f16 aliased planes streamed", streamed::<V4Vbmi, 2>, 16384, 32, 32768, stack),
+            // f32 NHWC → NCHW with 8 or 24 channels (pixels 32 or 96 bytes apart): stacks only when streamed.
+            ("f32 8 channels", streamed::<V4, 4>, 65536, 32, 262_144, stack),
+            ("f32 24 channels", streamed::<V4Vbmi, 4>, 256, 96, 1024, stack),
+            ("f32 negative pixels", streamed::<V4, 4>, 16, -32, 1024, stack),
+            ("f32 8 channels regular", tile_for_regular::<V4, 4>, 65536, 32, 262_144, small),
+            ("f32 stack split stores", streamed::<V4, 4>, 256, 32, 1056, small),
+            ("f32 AVX2 pixels", streamed::<V3, 4>, 65536, 32, 262_144, small),
+            ("u8 pixels", streamed::<V4Vbmi, 1>, 65536, 8, 65536, small),
             // Rows that split lines, too few rows, other widths, levels without 64-byte registers.
-            ("f32 split lines", tile_for::<V4, 4>, 1000, 4000, 4000, small),
-            ("f32 split stores", tile_for::<V4, 4>, 64, 262_144, 96, small),
-            ("f32 15 rows", tile_for::<V4, 4>, 15, 4096, 4096, small),
-            ("f16 31 rows", tile_for::<V4, 2>, 31, 4096, 4096, small),
-            ("f16 split loads", tile_for::<V4, 2>, 64, 48, 4096, small),
-            ("f16 split stores", tile_for::<V4, 2>, 64, 4096, 32, small),
-            ("f64", tile_for::<V4, 8>, 64, 4096, 4096, small),
-            ("u8", tile_for::<V4, 1>, 64, 4096, 4096, small),
-            ("AVX2", tile_for::<V3, 4>, 64, 4096, 4096, small),
+            ("f32 split lines", streamed::<V4, 4>, 1000, 4000, 4000, small),
+            ("f32 split stores", tile_for_regular::<V4, 4>, 64, 262_144, 96, small),
+            ("f32 15 rows", streamed::<V4, 4>, 15, 4096, 4096, small),
+            ("f16 31 rows", tile_for_regular::<V4, 2>, 31, 4096, 4096, small),
+            ("f16 split loads", tile_for_regular::<V4, 2>, 64, 48, 4096, small),
+            ("f16 split stores", tile_for_regular::<V4, 2>, 64, 4096, 32, small),
+            ("f64", streamed::<V4, 8>, 64, 4096, 4096, small),
+            ("u8", tile_for_regular::<V4, 1>, 64, 4096, 4096, small),
+            ("AVX2", streamed::<V3, 4>, 64, 4096, 4096, small),
         ];
         check(&cases);
-        check(&[("scalar", tile_for::<Scalar, 2>, 64, 4096, 4096, small)]);
+        check(&[("scalar", streamed::<Scalar, 2>, 64, 4096, 4096, small)]);
+    }
+
+    /// [`tile_for`] with regular stores.
+    fn tile_for_regular<A: crate::arch::Arch, const N: usize>(ni: usize, si: isize, dj: isize) -> Tile {
+        tile_for::<A, N>(ni, si, dj, false)
     }
 
     /// Pins which blocks go through the buffer: 8×8 tiles of 1- or 2-byte elements with both strides critical.
     #[test]
     fn buffered_blocks() {
         let cases: [Case<bool>; 9] = [
-            ("u8 2048²", buffered::<V4Vbmi, 1>, 2048, 2048, 2048, true),
-            ("u8 negative rows", buffered::<V4, 1>, 64, -1024, 4096, true),
-            ("u8 AVX2", buffered::<V3, 1>, 64, 1024, 1024, true),
-            ("f16 AVX2", buffered::<V3, 2>, 64, 4096, 4096, true),
-            ("u8 input only", buffered::<V4, 1>, 64, 2048, 2064, false),
-            ("u8 output only", buffered::<V4, 1>, 64, 2064, 2048, false),
+            ("u8 2048²", buffered_regular::<V4Vbmi, 1>, 2048, 2048, 2048, true),
+            ("u8 negative rows", buffered_regular::<V4, 1>, 64, -1024, 4096, true),
+            ("u8 AVX2", buffered_regular::<V3, 1>, 64, 1024, 1024, true),
+            ("f16 AVX2", buffered_regular::<V3, 2>, 64, 4096, 4096, true),
+            ("u8 input only", buffered_regular::<V4, 1>, 64, 2048, 2064, false),
+            ("u8 output only", buffered_regular::<V4, 1>, 64, 2064, 2048, false),
             // f16 on AVX-512 goes through 32×16 tiles; 4-byte elements lost through the buffer.
-            ("f16 wide tiles", buffered::<V4, 2>, 2048, 4096, 4096, false),
-            ("f32 AVX2", buffered::<V3, 4>, 2048, 8192, 8192, false),
-            ("f64", buffered::<V4, 8>, 2048, 16384, 16384, false),
+            ("f16 wide tiles", buffered_regular::<V4, 2>, 2048, 4096, 4096, false),
+            ("f32 AVX2", buffered_regular::<V3, 4>, 2048, 8192, 8192, false),
+            ("f64", buffered_regular::<V4, 8>, 2048, 16384, 16384, false),
         ];
         check(&cases);
+        // f16 rows 16 KiB apart on both sides (no 32×16 tile: params::TALL_TILE_ALIAS_BYTES): buffered with regular
+        // stores, streamed through stacks on AVX-512.
+        check(&[
+            ("f16 16 KiB", buffered_regular::<V4, 2>, 64, 16384, 16384, true),
+            ("f16 16 KiB streamed", |ni, si, dj| buffered::<V4, 2>(ni, si, dj, true), 64, 16384, 16384, false),
+        ]);
+    }
+
+    /// [`buffered`] with regular stores.
+    fn buffered_regular<A: crate::arch::Arch, const N: usize>(ni: usize, si: isize, dj: isize) -> bool {
+        buffered::<A, N>(ni, si, dj, false)
     }
 }

@@ -8,7 +8,7 @@ use core::fmt;
 use crate::cache::CacheSizes;
 use crate::params;
 use crate::plan::{Dim, ElementOp};
-use crate::tables::{Planar, Shuffle, TableLanes, WideShuffle};
+use crate::tables::{BlockShuffle, Planar, Shuffle, TableLanes, WideShuffle};
 use crate::walk::{Geometry, PlanError, Walk};
 use crate::width::Width;
 
@@ -112,6 +112,7 @@ fn classify(iw: usize, ow: usize, in_stride: isize, out_stride: isize) -> RowKin
 /// Shuffle tables for a reversed or gathered row whose pattern no register permute expresses, widest first.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Lanes {
+    pub(crate) block: Option<BlockShuffle>,
     pub(crate) wide: Option<WideShuffle>,
     pub(crate) narrow: Option<Shuffle>,
 }
@@ -122,6 +123,7 @@ impl Lanes {
         // 16-byte elements read with stride −2: 145 instructions per 8-element row through such lanes).
         // Likewise 64-byte lanes of four 16-byte elements ran at 0.66× the speed of the element copies.
         Lanes {
+            block: BlockShuffle::new(width, k, width),
             wide: WideShuffle::new(width, k).filter(|t| t.elems > 4),
             narrow: Shuffle::new(width, k).filter(|t| t.elems > 1),
         }
@@ -353,7 +355,11 @@ fn swap(walk: &Walk, iw: usize, converting: bool) -> Option<(Geometry, Movement,
     }
     let k = p.in_stride.checked_div(pw).filter(|&k| k != 0 && p.in_stride.checked_rem(pw) == Some(0))?;
     let width = Width::from_bytes(pixel)?;
-    let lanes = Lanes { wide: WideShuffle::swapping(pixel, k, iw), narrow: Shuffle::swapping(pixel, k, iw) };
+    let lanes = Lanes {
+        block: BlockShuffle::new(pixel, k, iw),
+        wide: WideShuffle::swapping(pixel, k, iw),
+        narrow: Shuffle::swapping(pixel, k, iw),
+    };
     if lanes.wide.is_none() && lanes.narrow.is_none() {
         return None;
     }

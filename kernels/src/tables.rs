@@ -55,7 +55,7 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
     /// reverse order (the channels of an interleaved pixel swapped: BGR ↔ RGB, RGBA → ABGR), or `None` as for
     /// [`Tables::new`] and when `unit` does not divide `width` into at least two parts.
     pub(crate) fn swapping(width: usize, k: isize, unit: usize) -> Option<Self> {
-        if unit == 0 || unit >= width || !width.is_multiple_of(unit) {
+        if !in_parts(width, unit) {
             return None;
         }
         Self::build(width, k, unit)
@@ -69,17 +69,8 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
         }
         let n = isize::try_from(width).ok()?;
         let elems = L.checked_div(width)?;
-        // Byte offset (from the lane's first element) of output byte t: byte b of output element e is byte b of
-        // input element e, or with the element's units reversed, byte (parts − 1 − b/unit)·unit + b%unit.
-        let parts = width.checked_div(unit)?;
-        let offset = |t: usize| -> Option<isize> {
-            let (e, b) = (t.checked_div(width)?, t.checked_rem(width)?);
-            let (part, byte) = (b.checked_div(unit)?, b.checked_rem(unit)?);
-            let b = parts.checked_sub(1)?.checked_sub(part)?.checked_mul(unit)?.checked_add(byte)?;
-            isize::try_from(e).ok()?.checked_mul(k)?.checked_mul(n)?.checked_add(isize::try_from(b).ok()?)
-        };
         let bytes = elems.checked_mul(width)?;
-        let offsets: Vec<isize> = (0..bytes).map(offset).collect::<Option<_>>()?;
+        let offsets: Vec<isize> = (0..bytes).map(|t| source_offset(width, k, unit, t)).collect::<Option<_>>()?;
         let lo = *offsets.iter().min()?;
         let hi = offsets.iter().max()?.checked_add(1)?;
         let win = isize::try_from(WIN).ok()?;
@@ -176,6 +167,123 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
 
     /// Whether these tables were built for `width`-byte elements read with stride `k` elements and reversed in
     /// `unit`-byte parts (`unit == width`: moved whole).
+    pub(crate) fn fits(&self, width: usize, k: isize, unit: usize) -> bool {
+        self.width == width && self.stride == k && self.unit == unit
+    }
+}
+
+/// Whether `unit` divides `width`-byte elements into at least two parts (whose order a swap reverses).
+fn in_parts(width: usize, unit: usize) -> bool {
+    unit != 0 && unit < width && width.is_multiple_of(unit)
+}
+
+/// The byte offset, from a row's first element, of the input byte that output byte `t` comes from, for `width`-byte
+/// elements read with stride `k` elements whose `unit`-byte parts are written in reverse order: byte `b` of output
+/// element `e` is byte `b` of input element `e`, or with the element's units reversed, byte
+/// `(parts − 1 − b/unit)·unit + b%unit`.
+fn source_offset(width: usize, k: isize, unit: usize, t: usize) -> Option<isize> {
+    let parts = width.checked_div(unit)?;
+    let (e, b) = (t.checked_div(width)?, t.checked_rem(width)?);
+    let (part, byte) = (b.checked_div(unit)?, b.checked_rem(unit)?);
+    let b = parts.checked_sub(1)?.checked_sub(part)?.checked_mul(unit)?.checked_add(byte)?;
+    let n = isize::try_from(width).ok()?;
+    isize::try_from(e).ok()?.checked_mul(k)?.checked_mul(n)?.checked_add(isize::try_from(b).ok()?)
+}
+
+/// Element widths [`BlockShuffle`] takes: those whose 64-byte lanes cannot hold whole elements only (3: RGB bytes,
+/// 6: RGB of 2-byte channels). A block of 64 of them is `width` whole registers.
+pub(crate) const BLOCK_WIDTHS: [usize; 2] = [3, 6];
+
+/// The first input register of output register `o`'s first window in a block of `regs` registers (a
+/// [`BlockShuffle`]): a pixel's bytes move by less than a register, so output register `m` draws on input
+/// registers `m − 1` to `m + 1` (`m = o`, or mirrored `regs − 1 − o` for a reversed row); its first window starts
+/// at `m − 1`, kept within `0..=regs − 2`.
+#[inline(always)]
+pub(crate) const fn block_pair(o: usize, regs: usize, reverse: bool) -> usize {
+    let m = if reverse { regs.saturating_sub(1).saturating_sub(o) } else { o };
+    let first = m.saturating_sub(1);
+    let top = regs.saturating_sub(2);
+    if first < top { first } else { top }
+}
+
+/// Tables for blocks of 64 elements of a [`BLOCK_WIDTHS`] width read with stride ±1 (a mirrored row of pixels, or a
+/// row whose pixels' channels are swapped): the block's input is `width` whole 64-byte registers, loaded once, and
+/// each output register is merged from one or two windows of two adjacent input registers (`vpermt2b` + blend).
+/// Unlike [`WideShuffle`] lanes (21 three-byte pixels from two unaligned loads each), blocks read and write whole
+/// registers, once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BlockShuffle {
+    /// The element width the tables were built for.
+    pub(crate) width: usize,
+    /// The stride (±1 element) the tables were built for.
+    pub(crate) stride: isize,
+    /// As [`Tables::unit`].
+    pub(crate) unit: usize,
+    /// Byte offset of the block's lowest input byte from its first element's.
+    pub(crate) base: isize,
+    /// Output register `o` (of `width`): its windows.
+    pub(crate) outs: [BlockOut; 6],
+}
+
+/// One output register `o` of a [`BlockShuffle`]: window `w` (of `windows`) is input registers `p + w` and
+/// `p + w + 1` permuted by `idx[w]`, `p` = [`block_pair`]`(o, …)`; the bytes set in `sel` come from window 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BlockOut {
+    pub(crate) windows: usize,
+    pub(crate) idx: [[u8; 64]; 2],
+    pub(crate) sel: u64,
+}
+
+impl BlockShuffle {
+    /// Tables for `width`-byte elements read with stride `k`, each element's `unit`-byte parts written in reverse
+    /// order (`unit == width`: moved whole; as [`Tables::swapping`]); `None` unless `width` is one of
+    /// [`BLOCK_WIDTHS`], `k` is ±1 and `unit` is `width` or divides it into parts.
+    pub(crate) fn new(width: usize, k: isize, unit: usize) -> Option<Self> {
+        if unit != width && !in_parts(width, unit) {
+            return None;
+        }
+        Self::build(width, k, unit)
+    }
+
+    fn build(width: usize, k: isize, unit: usize) -> Option<Self> {
+        if !BLOCK_WIDTHS.contains(&width) || k.unsigned_abs() != 1 {
+            return None;
+        }
+        let bytes = width.checked_mul(64)?;
+        let offsets: Vec<isize> = (0..bytes).map(|t| source_offset(width, k, unit, t)).collect::<Option<_>>()?;
+        let base = *offsets.iter().min()?;
+        let empty = BlockOut { windows: 0, idx: [[0; 64]; 2], sel: 0 };
+        let mut s = BlockShuffle { width, stride: k, unit, base, outs: [empty; 6] };
+        for (o, out) in s.outs.iter_mut().take(width).enumerate() {
+            // Input byte (from the block's base) of each byte of this output register; with |k| = 1 the block's
+            // input bytes are exactly [base, base + bytes), so every one is below `bytes`.
+            let from: Vec<usize> = offsets
+                .get(o.checked_mul(64)?..o.checked_add(1)?.checked_mul(64)?)?
+                .iter()
+                .map(|&b| usize::try_from(b.checked_sub(base)?).ok())
+                .collect::<Option<_>>()?;
+            // Window 0 is registers (pair, pair + 1), window 1 (pair + 1, pair + 2): the kernel indexes its registers
+            // with constants, so every byte must lie in one of the three registers `block_pair` names.
+            let pair = block_pair(o, width, k < 0);
+            let (lowest, highest) = (from.iter().min()?.checked_div(64)?, from.iter().max()?.checked_div(64)?);
+            if lowest < pair || highest > pair.checked_add(2)? || highest >= width {
+                return None;
+            }
+            out.windows = if highest == pair.checked_add(2)? { 2 } else { 1 };
+            for (t, &b) in from.iter().enumerate() {
+                let w = usize::from(b >= pair.checked_add(2)?.checked_mul(64)?);
+                let at = b.checked_sub(pair.checked_add(w)?.checked_mul(64)?)?;
+                *out.idx.get_mut(w)?.get_mut(t)? = u8::try_from(at).ok()?;
+                if w == 1 {
+                    out.sel |= 1u64.checked_shl(u32::try_from(t).ok()?)?;
+                }
+            }
+        }
+        Some(s)
+    }
+
+    /// Whether these tables were built for `width`-byte elements read with stride `k` and reversed in `unit`-byte
+    /// parts.
     pub(crate) fn fits(&self, width: usize, k: isize, unit: usize) -> bool {
         self.width == width && self.stride == k && self.unit == unit
     }
@@ -508,6 +616,60 @@ mod tests {
             }
         }
         lane
+    }
+
+    /// Blocks of 64 pixels of 3 or 6 bytes read with stride ±1, moved whole or with their parts reversed, run in
+    /// plain Rust over a row of three blocks (each window's registers as the kernel picks them: `block_pair`).
+    #[test]
+    fn block_tables_match_a_direct_gather() {
+        for width in BLOCK_WIDTHS {
+            for k in [1isize, -1] {
+                for unit in (1..=width).filter(|u| width % u == 0) {
+                    let s = BlockShuffle::new(width, k, unit);
+                    // Mirrored rows of pixels and RGB ↔ BGR swaps (three parts) have blocks; others (a plain copy,
+                    // mirrored swaps, which are plain reverses of the parts) may not: their registers need not be
+                    // where `block_pair` looks.
+                    let needed = (k == -1 && unit == width) || (k == 1 && width / unit == 3);
+                    let Some(s) = s else {
+                        assert!(!needed, "no blocks for w{width} k{k} unit {unit}");
+                        continue;
+                    };
+                    assert!(s.fits(width, k, unit));
+                    let n = 3 * 64;
+                    let span = n * width;
+                    let src: Vec<u8> = (0..span).map(|i| (i * 7 + 3) as u8).collect();
+                    let first = if k > 0 { 0 } else { span - width };
+                    let mut want = vec![0u8; span];
+                    for i in 0..n {
+                        let e = (first as isize + i as isize * k * width as isize) as usize;
+                        for (p, part) in src[e..e + width].chunks(unit).rev().enumerate() {
+                            want[i * width + p * unit..][..unit].copy_from_slice(part);
+                        }
+                    }
+                    let mut got = vec![0u8; span];
+                    for b in 0..3 {
+                        let elem = first as isize + (64 * b) as isize * k * width as isize;
+                        let base = (elem + s.base) as usize;
+                        let regs = &src[base..base + 64 * width];
+                        for o in 0..width {
+                            let out = &s.outs[o];
+                            assert!((1..=2).contains(&out.windows));
+                            for t in 0..64 {
+                                let w = (out.sel >> t & 1) as usize;
+                                assert!(w < out.windows, "w{width} k{k} unit {unit}: byte {t} from a missing window");
+                                let first_reg = block_pair(o, width, k < 0) + w;
+                                got[64 * (b * width + o) + t] = regs[64 * first_reg + out.idx[w][t] as usize];
+                            }
+                        }
+                    }
+                    assert_eq!(got, want, "w{width} k{k} unit {unit}");
+                }
+            }
+        }
+        // Other widths and strides have no blocks.
+        assert_eq!(BlockShuffle::new(4, -1, 4), None);
+        assert_eq!(BlockShuffle::new(3, 2, 3), None);
+        assert_eq!(BlockShuffle::new(3, 1, 2), None);
     }
 
     /// Runs the lanes of `t` in plain Rust over one row of a table with input byte offsets `inputs` and compares

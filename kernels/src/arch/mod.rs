@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use pulp::NullaryFnOnce;
 
-use crate::tables::{Planar, Shuffle, WideShuffle};
+use crate::tables::{BlockShuffle, Planar, Shuffle, WideShuffle};
 
 mod scalar;
 #[cfg(target_arch = "x86_64")]
@@ -191,6 +191,26 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         _dst: *mut u8,
         _dst_step: usize,
         _lanes: usize,
+    ) -> usize {
+        0
+    }
+
+    /// Runs up to `blocks` blocks of `s` (see [`BlockShuffle`]): block `b` reads the `s.width` input registers at
+    /// `src + b·src_step + s.base` and stores `s.width` registers at `dst + b·64·s.width`. Returns the blocks run (0
+    /// at levels without byte permutes across registers, and for widths the level has no loop for).
+    ///
+    /// # Safety
+    ///
+    /// Every element of the blocks lies inside the row: block `b`'s 64 elements start at `src + b·src_step` (input,
+    /// readable, with every byte between them) and `dst + b·64·s.width` (output, writable).
+    #[inline(always)]
+    unsafe fn block_lanes(
+        self,
+        _s: &BlockShuffle,
+        _src: *const u8,
+        _src_step: isize,
+        _dst: *mut u8,
+        _blocks: usize,
     ) -> usize {
         0
     }

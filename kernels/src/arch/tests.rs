@@ -5,7 +5,7 @@
 use super::*;
 use crate::convert::{f16_to_f32_scalar, f32_to_f16_scalar, f64_to_f32_odd_scalar};
 use crate::strategy::Lanes;
-use crate::tables::{Planar, Shuffle, WideShuffle};
+use crate::tables::{BlockShuffle, Planar, Shuffle, WideShuffle};
 
 /// Runs `check::<A>` on every level this CPU has.
 fn on_every_level(check: impl Fn(Level) + Copy) {
@@ -136,7 +136,8 @@ fn reverse_and_gather_on_every_level() {
 fn check_lanes<A: Arch>(a: A) {
     fn width<A: Arch, const N: usize>(a: A) {
         for k in [-5isize, -4, -3, -2, -1, 2, 3, 4, 5] {
-            let lanes = Lanes { wide: WideShuffle::new(N, k), narrow: Shuffle::new(N, k) };
+            let lanes =
+                Lanes { block: BlockShuffle::new(N, k, N), wide: WideShuffle::new(N, k), narrow: Shuffle::new(N, k) };
             for n in (1..200).step_by(3) {
                 let done = check_prefix::<N>("lanes", A::ISA, k, n, Some(n % 3), |s, d| {
                     // SAFETY: the row's elements lie at s + i·k·N and d + i·N inside check_prefix's buffers.
@@ -144,6 +145,10 @@ fn check_lanes<A: Arch>(a: A) {
                 });
                 if let Some(t) = lanes.narrow.filter(|_| A::BYTES >= 32) {
                     assert!(n < t.slack || done > 0, "{:?} N {N} k {k} n {n}: no lane ran", A::ISA);
+                }
+                // Blocks (VBMI) finish every row of 64 elements or more, the last block overlapping the one before.
+                if lanes.block.is_some() && A::ISA == Isa::V4Vbmi {
+                    assert!(n < 64 || done == n, "{:?} N {N} k {k} n {n}: blocks left {}", A::ISA, n - done);
                 }
             }
         }

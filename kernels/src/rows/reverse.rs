@@ -39,6 +39,19 @@ pub(crate) unsafe fn shuffled<A: Arch, const N: usize>(
     unit: usize,
 ) -> usize {
     let at = |from: usize| (src.wrapping_offset(from as isize * k * N as isize), dst.wrapping_add(from * N));
+    if let Some(t) = lanes.block.as_ref().filter(|t| t.fits(N, k, unit) && n >= from + 64) {
+        let (s, d) = at(from);
+        // SAFETY: blocks of 64 elements from `from`, all inside the row.
+        let done = unsafe { a.block_lanes(t, s, 64 * k * N as isize, d, (n - from) / 64) };
+        from += done * 64;
+        if done > 0 && from < n {
+            let (s, d) = at(n - 64);
+            // SAFETY: the block of the row's last 64 elements (n - 64 ≥ the first block's start); it rewrites the
+            // elements from n - 64 to `from` with the values they hold (output and input never overlap: gathers,
+            // reverses and swaps are never run in place).
+            from += unsafe { a.block_lanes(t, s, 0, d, 1) } * (n - from);
+        }
+    }
     if let Some(t) = lanes.wide.as_ref().filter(|t| t.fits(N, k, unit) && n >= from + t.slack) {
         // Lane l starts at element from + l·E; the last one at most at n - slack (E = 64 / N).
         let elems = 64 / N;

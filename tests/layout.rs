@@ -140,7 +140,8 @@ fn identity_transposes_with_critical_strides_on_both_sides() {
         let w = dt.size_in_bytes() as u32;
         // The smallest row stride (elements) of at least n elements that is a multiple of 1 KiB.
         let crit = |n: u32| (n * w).div_ceil(1024) * 1024 / w;
-        for (n_i, nj) in [(64, 64), (8, 8), (70, 130), (129, 65), (8, 200), (200, 9), (1, 300), (128, 1)] {
+        // (530 × 1100: several blocks of wide tiles, partial ones at both ends, swept in diagonals of tiles.)
+        for (n_i, nj) in [(64, 64), (8, 8), (70, 130), (129, 65), (8, 200), (200, 9), (1, 300), (128, 1), (530, 1100)] {
             let input = TensorDesc::with_strides(dt, &[n_i, nj], &[crit(nj), 1]).unwrap();
             let output = TensorDesc::with_strides(dt, &[n_i, nj], &[1, crit(n_i)]).unwrap();
             let op = Identity::new(&input, &output).unwrap();

@@ -302,6 +302,11 @@ impl Strategy {
         self.streamable && self.footprint >= CacheSizes::get().stream_threshold_for(threads)
     }
 
+    /// Whether the footprint stays in the caches: below the one-thread streaming threshold.
+    pub(crate) fn cached(&self) -> bool {
+        self.footprint < CacheSizes::get().stream_threshold_for(1)
+    }
+
     /// The public name of the row kernel.
     pub(crate) fn kind(&self) -> RowKind {
         let g = &self.geometry;

@@ -41,6 +41,8 @@ mod swap;
 mod table;
 mod transpose;
 
+pub(crate) use transpose::Stores;
+
 #[cfg(test)]
 pub(crate) use reverse::shuffled;
 
@@ -299,8 +301,9 @@ pub(crate) enum Request<'a> {
     /// A table row read contiguously and written at the output offsets of `pairs`.
     TableScatter(&'a [(isize, isize)]),
     /// A transpose: the row (`J`, input-contiguous) and the folded dimension (`I`: `ni` elements, input stride
-    /// `si`, output-contiguous); `dj` is the output stride of `J`.
-    Transpose { tile: TileWidth, ni: usize, si: isize, dj: isize },
+    /// `si`, output-contiguous); `dj` is the output stride of `J`; `cached`: the walk's footprint stays in the
+    /// caches.
+    Transpose { tile: TileWidth, ni: usize, si: isize, dj: isize, cached: bool },
     /// Planes `ps` bytes apart in the input into pixels.
     Interleave { tables: &'a Planar, ps: isize },
     /// Pixels into planes `ps` bytes apart in the output.
@@ -320,7 +323,9 @@ pub(crate) fn build<A: Arch>(
 ) {
     match req {
         Request::Copy => f(&Runner(copy::CopyBody { a, bytes: width.bytes(), len, stream })),
-        Request::Transpose { tile, ni, si, dj } => transpose::build(a, tile, ni, si, dj, len, stream, f),
+        Request::Transpose { tile, ni, si, dj, cached } => {
+            transpose::build(a, tile, ni, si, dj, len, Stores { stream, cached }, f)
+        }
         Request::Interleave { tables, ps } => planar::build(a, tables, ps, true, len, f),
         Request::Deinterleave { tables, ps } => planar::build(a, tables, ps, false, len, f),
         _ => width.visit(ByWidth { a, req, len, stream, f }),
@@ -383,7 +388,13 @@ pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mu
         Movement::Table(_) => Request::Table(table().pairs()),
         Movement::Transpose(tile) => {
             let i = fold();
-            Request::Transpose { tile: *tile, ni: i.extent, si: i.in_stride, dj: row.out_stride }
+            Request::Transpose {
+                tile: *tile,
+                ni: i.extent,
+                si: i.in_stride,
+                dj: row.out_stride,
+                cached: strategy.cached(),
+            }
         }
         Movement::Interleave(tables) => Request::Interleave { tables, ps: fold().in_stride },
         Movement::Deinterleave(tables) => Request::Deinterleave { tables, ps: fold().out_stride },

@@ -143,7 +143,7 @@ pub(crate) fn rows_ahead(lead: usize, in_step: isize) -> usize {
 
 /// Prefetches the bytes `[a, b)` of the row at `row` into L1.
 #[inline(always)]
-fn prefetch(row: *const u8, a: isize, b: isize) {
+pub(crate) fn prefetch(row: *const u8, a: isize, b: isize) {
     #[cfg(target_arch = "x86_64")]
     {
         let mut p = a;

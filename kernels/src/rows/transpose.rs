@@ -60,6 +60,14 @@ fn diagonals(whole_lines: bool, si: isize, stores: Stores) -> bool {
     whole_lines && critical(si) && (stores.stream || stores.cached)
 }
 
+/// Whether a block of `ni` input rows whose output rows are not a critical stride apart sweeps all its rows at
+/// each column step (see [`Block::tiles`]): whole-line tiles that stream, and
+/// [`params::TRANSPOSE_ALL_STRIPS`](crate::params::TRANSPOSE_ALL_STRIPS) rows.
+#[inline(always)]
+fn all_strips(whole_lines: bool, stream: bool, ni: usize) -> bool {
+    whole_lines && stream && crate::params::TRANSPOSE_ALL_STRIPS.contains(&ni)
+}
+
 /// Whether rows `stride` bytes apart are a critical stride apart
 /// ([`params::TRANSPOSE_CRITICAL_STRIDE`](crate::params::TRANSPOSE_CRITICAL_STRIDE)).
 #[inline(always)]
@@ -314,10 +322,37 @@ impl<A: Arch, const N: usize> Block<A, N> {
             // NCHW → NHWC, more than the prefetchers follow), and the output lines, completed over the successive
             // passes, are still in L2 when the next pass returns to them.
             let sj = ((crate::params::TRANSPOSE_L2_BYTES / (ni * N).max(1)) / tj * tj).max(tj);
+            // Streamed whole-line tiles leave nothing in L2 to complete between passes: with enough rows, every
+            // strip of ti input rows is swept at each column step (see params::TRANSPOSE_ALL_STRIPS), its output
+            // written in whole runs of ni elements per row, each input row prefetched a few tiles ahead (ni streams,
+            // more than the hardware prefetchers follow).
+            let all_strips = all_strips(wide, self.stream, ni);
+            let nit = ni / ti * ti;
+            let ahead = crate::params::TRANSPOSE_PREFETCH_TILES * tj;
             let mut j0 = 0;
             while j0 < full {
                 let j1 = (j0 + sj).min(full);
                 let mut i = 0;
+                if all_strips {
+                    let mut j = j0;
+                    while j < j1 {
+                        // (Prefetches never fault: past the block's end they are only wasted.)
+                        let mut s = self.at(0, j + ahead).0;
+                        for _ in 0..nit {
+                            super::prefetch(s, 0, 1);
+                            s = s.wrapping_offset(self.si);
+                        }
+                        let mut i = 0;
+                        while i < nit {
+                            // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ nit ≤ ni,
+                            // j + tj ≤ full ≤ nj).
+                            unsafe { self.tile::<K>(i, j) };
+                            i += ti;
+                        }
+                        j += tj;
+                    }
+                    i = nit;
+                }
                 while i + ti <= ni {
                     let mut j = j0;
                     while j < j1 {
@@ -592,6 +627,18 @@ mod tests {
         // Input rows not critical (2064 f32 apart), or 8×8 tiles (partial lines).
         assert!(!super::diagonals(true, 8256, stores(true, true)));
         assert!(!super::diagonals(false, 8192, stores(true, true)));
+    }
+
+    /// Pins which blocks sweep all their rows at each column step: streamed whole-line tiles, 64 to 512 rows (the
+    /// public f32 NCHW → NHWC with 64 channels).
+    #[test]
+    fn all_strip_sweeps() {
+        assert!(super::all_strips(true, true, 64));
+        assert!(super::all_strips(true, true, 512));
+        assert!(!super::all_strips(true, true, 32));
+        assert!(!super::all_strips(true, true, 513));
+        assert!(!super::all_strips(true, false, 64));
+        assert!(!super::all_strips(false, true, 64));
     }
 
     /// [`tile_for`] with regular stores.

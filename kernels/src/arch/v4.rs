@@ -512,6 +512,17 @@ unsafe fn tile16_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usi
     }
 }
 
+/// Stores a whole 64-byte line at `p`, non-temporally with `stream`.
+///
+/// # Safety
+///
+/// 64 bytes at `p` are writable; with `stream`, `p` is on a 64-byte boundary; AVX-512F available.
+#[inline(always)]
+unsafe fn put_line(p: *mut u8, v: __m512i, stream: bool) {
+    // SAFETY: forwarded contract.
+    unsafe { if stream { _mm512_stream_si512(p.cast(), v) } else { _mm512_storeu_si512(p.cast(), v) } }
+}
+
 /// Transposes two 8×8 tiles of 4-byte elements stacked vertically in one pass of 64-byte registers: register `k`
 /// holds source rows `k` and `k + 8` (low and high 32 bytes), the 8×8 network of
 /// [`avx2_tile8`](super::x86::avx2_tile8) — 32-bit and 64-bit shuffles inside 128-bit lanes, then one two-source
@@ -558,8 +569,11 @@ unsafe fn tile_stack_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, strea
             _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31),
         ];
         for c in 0..8 {
-            let v = _mm512_permutex2var_ps(r[c % 4], lanes[c / 4], r[4 + c % 4]);
-            if stream { _mm512_stream_ps(out(c), v) } else { _mm512_storeu_ps(out(c), v) }
+            put_line(
+                out(c).cast(),
+                _mm512_castps_si512(_mm512_permutex2var_ps(r[c % 4], lanes[c / 4], r[4 + c % 4])),
+                stream,
+            );
         }
     }
 }
@@ -607,8 +621,7 @@ unsafe fn tile_stack_2(src: *const u8, ss: isize, dst: *mut u8, ds: isize, strea
             for (c, v) in
                 [(2 * q, _mm512_unpacklo_epi64(r[q], r[4 + q])), (2 * q + 1, _mm512_unpackhi_epi64(r[q], r[4 + q]))]
             {
-                let d = dst.wrapping_offset(c as isize * ds).cast();
-                if stream { _mm512_stream_si512(d, v) } else { _mm512_storeu_si512(d, v) }
+                put_line(dst.wrapping_offset(c as isize * ds), v, stream);
             }
         }
     }
@@ -669,9 +682,7 @@ unsafe fn tile32x16_2(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream
         let lanes = [_mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13), _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15)];
         for c in 0..16 {
             let (h, p) = (c / 8, BITREV3[c % 8]);
-            let v = _mm512_permutex2var_epi64(t[p], lanes[h], t[8 + p]);
-            let d = dst.wrapping_offset(c as isize * ds).cast();
-            if stream { _mm512_stream_si512(d, v) } else { _mm512_storeu_si512(d, v) }
+            put_line(dst.wrapping_offset(c as isize * ds), _mm512_permutex2var_epi64(t[p], lanes[h], t[8 + p]), stream);
         }
     }
 }

@@ -205,7 +205,8 @@ unsafe impl Arch for V4Vbmi {
 /// The block loop of [`Arch::block_lanes`] for blocks of `R` registers, of a reversed row with `REV`.
 ///
 /// PERF: the windows' registers are constants ([`block_pair`]): indexed at run time, the block's registers went
-/// through the stack (the 720p BGR → RGB swap in L1 slowed from 559 to 737 ns).
+/// through the stack (a BGR → RGB swap of eight 1080p rows, 45 KiB in L2, took 737 ns against 559 ns through
+/// 21-pixel lanes; with constant registers 476–482 ns).
 ///
 /// # Safety
 ///

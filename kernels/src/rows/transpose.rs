@@ -29,9 +29,8 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
     nj: usize,
     stores: Stores,
 ) {
-    let Stores { stream, cached } = stores;
-    let block = Block::<A, N> { a, src, si, dst, dj, stream, cached };
-    let buffer = buffered::<A, N>(ni, si, dj, stream);
+    let block = Block::<A, N> { a, src, si, dst, dj, stores };
+    let buffer = buffered::<A, N>(ni, si, dj, stores.stream);
     // SAFETY: (both) forwarded contract.
     unsafe { if buffer { block.through_buffer(ni, nj) } else { block.direct(ni, nj) } }
 }
@@ -174,10 +173,9 @@ struct Block<A, const N: usize> {
     si: isize,
     dst: *mut u8,
     dj: isize,
-    /// Whole wide tiles store non-temporally (every output row of the block's wide tiles starts on a line).
-    stream: bool,
-    /// As [`Stores::cached`].
-    cached: bool,
+    /// The store policy; `stores.stream`: whole wide tiles store non-temporally (every output row of the block's
+    /// wide tiles starts on a line).
+    stores: Stores,
 }
 
 impl<A: Arch, const N: usize> Block<A, N> {
@@ -207,7 +205,8 @@ impl<A: Arch, const N: usize> Block<A, N> {
             while ib < ni {
                 let ci = BUFFER_SIDE.min(ni - ib);
                 let (s, d) = self.at(ib, jb);
-                let into = Block { src: s, dst: b, dj: pitch as isize, stream: false, ..*self };
+                let stores = Stores { stream: false, ..self.stores };
+                let into = Block { src: s, dst: b, dj: pitch as isize, stores, ..*self };
                 // SAFETY: rows ib..ib+ci, columns jb..jb+cj are elements of the block (contract); the buffer holds cj
                 // rows of `pitch` ≥ ci·N bytes and overlaps neither operand; buffer row j holds output row jb + j's
                 // elements ib..ib+ci, contiguous in the output.
@@ -238,13 +237,13 @@ impl<A: Arch, const N: usize> Block<A, N> {
     unsafe fn direct(&self, ni: usize, nj: usize) {
         // A wide tile or stack at (i, j) writes output rows that start at dst + i·N + j·dj: on a line boundary for
         // every tile when dst is (i·N is a multiple of ti·N = 64 bytes, dj of 64 by `tile_for`).
-        let stream = self.stream && (self.dst as usize).is_multiple_of(64);
+        let stream = self.stores.stream && (self.dst as usize).is_multiple_of(64);
         let tile = match tile_for::<A, N>(ni, self.si, self.dj, stream) {
             // (Fewer columns than the tile's: 8×8 tiles do what they can.)
             t if nj < t.shape::<N>().1 => Tile::Small,
             t => t,
         };
-        let block = Block { stream: stream && tile.whole_lines::<N>(), ..*self };
+        let block = Block { stores: Stores { stream: stream && tile.whole_lines::<N>(), ..self.stores }, ..*self };
         // SAFETY: forwarded contract; each kind with its tile.
         unsafe {
             match tile {
@@ -280,7 +279,7 @@ impl<A: Arch, const N: usize> Block<A, N> {
             // PERF: output rows a critical stride apart share a few L1 sets, and the sweep below leaves hundreds of
             // partly written lines of them between its passes. Square blocks keep the lines a block touches few
             // enough to stay cached: within a block, tj output rows at a time are written along i, reading tj columns
-            // of every input row of the self.
+            // of every input row of the block.
             let b = if wide { crate::params::TRANSPOSE_WIDE_BLOCK } else { crate::params::TRANSPOSE_BLOCK };
             // PERF: with input rows a critical stride apart too, a column of tiles reads every input row of the
             // block at the same offset (the same few cache sets, one after the other); diagonals of tiles move to
@@ -290,7 +289,7 @@ impl<A: Arch, const N: usize> Block<A, N> {
             // 2048², 2 threads: 381–389 → 436–442 µs), and so did input rows not critical (f32 2048² from rows 2064
             // apart: 389–399 µs in columns, 415–439 in diagonals). 8×8 tiles keep columns, whose next tile
             // completes the lines this one half-writes.
-            let diagonal = diagonals(wide, self.si, Stores { stream: self.stream, cached: self.cached });
+            let diagonal = diagonals(wide, self.si, self.stores);
             let mut jb = 0;
             while jb < full {
                 let je = (jb + b).min(full);
@@ -311,7 +310,7 @@ impl<A: Arch, const N: usize> Block<A, N> {
                     }
                     ib = ie;
                 }
-                // SAFETY: rows nit..ni, columns jb..je ≤ nj of the self.
+                // SAFETY: rows nit..ni, columns jb..je ≤ nj of the block.
                 unsafe { self.rows_from(tj, (nit, ni), (jb, je)) };
                 jb = je;
             }
@@ -326,8 +325,7 @@ impl<A: Arch, const N: usize> Block<A, N> {
             // strip of ti input rows is swept at each column step (see params::TRANSPOSE_ALL_STRIPS), its output
             // written in whole runs of ni elements per row, each input row prefetched a few tiles ahead (ni streams,
             // more than the hardware prefetchers follow).
-            let all_strips = all_strips(wide, self.stream, ni);
-            let nit = ni / ti * ti;
+            let all_strips = all_strips(wide, self.stores.stream, ni);
             let ahead = crate::params::TRANSPOSE_PREFETCH_TILES * tj;
             let mut j0 = 0;
             while j0 < full {
@@ -363,14 +361,14 @@ impl<A: Arch, const N: usize> Block<A, N> {
                     }
                     i += ti;
                 }
-                // SAFETY: rows i..ni, columns j0..j1 ≤ nj of the self.
+                // SAFETY: rows i..ni, columns j0..j1 ≤ nj of the block.
                 unsafe { self.rows_from(tj, (i, ni), (j0, j1)) };
                 j0 = j1;
             }
         }
         let mut i = 0;
         while full < nj && i < ni {
-            // SAFETY: rows i..min(ni, i + ti) and columns full..nj are elements of the self.
+            // SAFETY: rows i..min(ni, i + ti) and columns full..nj are elements of the block.
             unsafe { self.shift(i, full).corner((ni - i).min(ti), nj - full) };
             i += ti;
         }
@@ -403,8 +401,8 @@ impl<A: Arch, const N: usize> Block<A, N> {
         unsafe {
             match K {
                 SMALL => self.a.tile8::<N>(s, self.si, d, self.dj),
-                WIDE => self.a.tile::<N>(s, self.si, d, self.dj, self.stream),
-                _ => self.a.tile_stack::<N>(s, self.si, d, self.dj, self.stream),
+                WIDE => self.a.tile::<N>(s, self.si, d, self.dj, self.stores.stream),
+                _ => self.a.tile_stack::<N>(s, self.si, d, self.dj, self.stores.stream),
             }
         }
     }

@@ -130,7 +130,7 @@ fn cast_layouts_keep_their_strategies() {
     let f32_ = DataType::Float32;
     let f16_ = DataType::Float16;
     let u8_ = DataType::Uint8;
-    let cases: [(TensorDesc, TensorDesc, RowKind); 8] = [
+    let cases: [(TensorDesc, TensorDesc, RowKind); 10] = [
         (TensorDesc::new(f32_, &[64, 64]).unwrap(), TensorDesc::new(f16_, &[64, 64]).unwrap(), RowKind::Copy),
         (
             TensorDesc::nhwc(f32_, [2, 3, 32, 32]).unwrap(),
@@ -146,6 +146,17 @@ fn cast_layouts_keep_their_strategies() {
             TensorDesc::nhwc(f32_, [2, 16, 32, 32]).unwrap(),
             TensorDesc::nchw(f16_, [2, 16, 32, 32]).unwrap(),
             RowKind::Transpose { rows: 1024 },
+        ),
+        // Streamed, these write whole output lines: 32 f16 channels per pixel, and plane rows of 64 f16.
+        (
+            TensorDesc::nchw(f32_, [2, 32, 8, 24]).unwrap(),
+            TensorDesc::nhwc(f16_, [2, 32, 8, 24]).unwrap(),
+            RowKind::Transpose { rows: 32 },
+        ),
+        (
+            TensorDesc::nhwc(f32_, [1, 24, 4, 64]).unwrap(),
+            TensorDesc::nchw(f16_, [1, 24, 4, 64]).unwrap(),
+            RowKind::Transpose { rows: 256 },
         ),
         (
             TensorDesc::column_major(DataType::Float64, [40, 50]).unwrap(),

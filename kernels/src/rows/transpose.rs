@@ -520,19 +520,20 @@ pub(super) fn build<A: Arch>(
     }
 }
 
-/// A transpose of one block compiled for a level: `(src, si, dst, dj, ni, nj)` as [`transpose_block`].
+/// A transpose of one block compiled for a level and a store kind: `(src, si, dst, dj, ni, nj)` as
+/// [`transpose_block`].
 pub(crate) type BlockFn = unsafe fn(*const u8, isize, *mut u8, isize, usize, usize);
 
-/// The [`BlockFn`] of tile width `tile` at level `A`.
-pub(crate) fn block_fn<A: Arch>(tile: TileWidth) -> BlockFn {
-    struct Job<A, const N: usize>(A, *const u8, isize, *mut u8, isize, usize, usize);
-    impl<A: Arch, const N: usize> NullaryFnOnce for Job<A, N> {
+/// The [`BlockFn`] of tile width `tile` at level `A`; with `stream`, whole output lines stream (the caller fences).
+pub(crate) fn block_fn<A: Arch>(tile: TileWidth, stream: bool) -> BlockFn {
+    struct Job<A, const N: usize, const STREAM: bool>(A, *const u8, isize, *mut u8, isize, usize, usize);
+    impl<A: Arch, const N: usize, const STREAM: bool> NullaryFnOnce for Job<A, N, STREAM> {
         type Output = ();
         #[inline(always)]
         fn call(self) {
             let Job(a, src, si, dst, dj, ni, nj) = self;
-            // Staged conversions store regularly and keep tiles in columns (the order they were measured with).
-            let stores = Stores { stream: false, cached: false };
+            // Staged conversions keep tiles in columns (the order they were measured with).
+            let stores = Stores { stream: STREAM, cached: false };
             // SAFETY: forwarded from the BlockFn contract.
             unsafe { transpose_block::<A, N>(a, src, si, dst, dj, ni, nj, stores) }
         }
@@ -540,18 +541,28 @@ pub(crate) fn block_fn<A: Arch>(tile: TileWidth) -> BlockFn {
     /// # Safety
     ///
     /// As [`transpose_block`], on a CPU running level `A`.
-    unsafe fn entry<A: Arch, const N: usize>(src: *const u8, si: isize, dst: *mut u8, dj: isize, ni: usize, nj: usize) {
+    unsafe fn entry<A: Arch, const N: usize, const STREAM: bool>(
+        src: *const u8,
+        si: isize,
+        dst: *mut u8,
+        dj: isize,
+        ni: usize,
+        nj: usize,
+    ) {
         // SAFETY: the caller guarantees the level.
         let a = unsafe { A::assume() };
-        a.vectorize(Job::<A, N>(a, src, si, dst, dj, ni, nj))
+        a.vectorize(Job::<A, N, STREAM>(a, src, si, dst, dj, ni, nj))
     }
-    match tile {
-        TileWidth::W1 => entry::<A, 1>,
-        TileWidth::W2 => entry::<A, 2>,
-        TileWidth::W4 => entry::<A, 4>,
-        TileWidth::W8 => entry::<A, 8>,
-        TileWidth::W16 => entry::<A, 16>,
+    fn of<A: Arch, const STREAM: bool>(tile: TileWidth) -> BlockFn {
+        match tile {
+            TileWidth::W1 => entry::<A, 1, STREAM>,
+            TileWidth::W2 => entry::<A, 2, STREAM>,
+            TileWidth::W4 => entry::<A, 4, STREAM>,
+            TileWidth::W8 => entry::<A, 8, STREAM>,
+            TileWidth::W16 => entry::<A, 16, STREAM>,
+        }
     }
+    if stream { of::<A, true>(tile) } else { of::<A, false>(tile) }
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]

@@ -208,6 +208,27 @@ pub fn default_suite() -> Vec<Case> {
             None,
         ),
     ]);
+    // Small slices (64 KiB of i16 out of 512 KiB, rank 6) with negative strides: two outer dimensions reversed,
+    // then 16-element rows reversed or read with stride 2 (short rows: the cost is the walk around them).
+    let input = [4u32, 8, 8, 8, 8, 32];
+    for (name, strides) in [
+        ("two_neg", [1i32, -1, 1, -1, 1, 1]),
+        ("reversed_rows", [1, 1, 1, -1, 1, -1]),
+        ("neg_stride2_rows", [1, -1, 1, 1, -1, 2]),
+    ] {
+        let output = [2u32, 4, 8, 8, 4, 16];
+        let window: Vec<u32> = output.iter().zip(strides).map(|(&n, k)| (n - 1) * k.unsigned_abs() + 1).collect();
+        cases.push(Case {
+            name: format!("small_i16_rank6_64KiB_{name}"),
+            dtype: "i16".into(),
+            input_sizes: Some(input.to_vec()),
+            offsets: Some(vec![1, 2, 0, 0, 0, 0]),
+            window_sizes: Some(window),
+            window_strides: Some(strides.to_vec()),
+            output_sizes: Some(output.to_vec()),
+            ..Case::default()
+        });
+    }
     // Casts: packed, 4M and 16M elements; then with a layout change beside the pure cast of the same size.
     let m4 = [4u32 << 20];
     for (from, to) in [("f32", "f16"), ("f16", "f32"), ("u8", "f32"), ("i32", "f32"), ("f64", "f32")] {

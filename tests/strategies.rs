@@ -23,7 +23,7 @@ fn public_slice_workloads() {
         ("f16_8x512x4096_mid_128_384", RowKind::Copy),
         ("f32_1d_16M_reverse", RowKind::Reverse),
         ("i8_4096x4096_inner_stride3", RowKind::Gather { stride: 3 }),
-        ("u16_rank8_4pow8_mixed_neg", RowKind::Table { len: 64 }),
+        ("u16_rank8_4pow8_mixed_neg", RowKind::Table { len: 256 }),
         ("f32_dml_doc_example_1x1x4x4", RowKind::Table { len: 4 }),
         ("u8_nhwc_32x224x224x3_crop_200", RowKind::Copy),
         ("f32_nchw_16x3x512x512_crop384_hw_stride2", RowKind::Gather { stride: 2 }),

@@ -266,8 +266,7 @@ impl Program {
         let level = level(opts)?;
         let pool = pool(opts)?;
         if let Some(table) = self.strategy.tiny() {
-            // PERF: a whole walk of at most TABLE_MAX elements: the 4×4 example of the spec took 400 instructions
-            // through scheduling, level dispatch and the row kernel's entry; element by element here it takes 40.
+            // PERF: a whole walk of at most TINY_MAX elements (see there).
             run_tiny(self.walk.plan(), table, src, dst);
             return Ok(());
         }

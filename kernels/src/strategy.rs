@@ -288,12 +288,13 @@ impl Strategy {
         &self.op
     }
 
-    /// The table of a walk that is one table row (at most [`params::TABLE_MAX`] elements in all), which runs
-    /// element by element without the machinery of larger walks.
+    /// The table of a walk that is one table row of at most [`params::TINY_MAX`] elements, which runs element by
+    /// element without the machinery of larger walks.
     pub(crate) fn tiny(&self) -> Option<&crate::walk::Table> {
         let g = &self.geometry;
         let simple = !matches!(self.op, ElementOp::Normalize { .. }); // parameters go through the row kernels
-        if simple && g.rows() == 1 && matches!(self.movement, Movement::Table(_)) { g.table() } else { None }
+        let one_row = g.rows() == 1 && matches!(self.movement, Movement::Table(_));
+        g.table().filter(|t| simple && one_row && t.inputs().len() <= params::TINY_MAX)
     }
 
     /// Whether non-temporal stores are the default when the walk is split across `threads` threads (the footprint
@@ -472,9 +473,9 @@ mod tests {
         let dims = dims.map(|&(extent, in_stride, out_stride)| Dim { extent, in_stride, out_stride }).collect();
         let walk = Walk::new(&Plan::copy(2, 14744, 0, dims)).unwrap();
         let s = Strategy::choose(&walk).unwrap();
-        assert_eq!(s.kind(), RowKind::Table { len: 64 });
+        assert_eq!(s.kind(), RowKind::Table { len: 256 });
         let Movement::Table(lanes) = s.movement() else { panic!("{:?}", s.movement()) };
-        // Both 64-byte lanes and all eight 16-byte lanes: the whole 128-byte row runs through registers.
-        assert_eq!((lanes.wide.len(), lanes.narrow.len()), (2, 8));
+        // All eight 64-byte lanes and all 32 16-byte lanes: the whole 512-byte row runs through registers.
+        assert_eq!((lanes.wide.len(), lanes.narrow.len()), (8, 32));
     }
 }

@@ -56,6 +56,20 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
+    unsafe fn load_part(self, p: *const u8, lo: usize, hi: usize) -> Option<__m512i> {
+        let mask = part_mask(lo, hi);
+        // SAFETY: a byte-masked load reads (and can fault on) only the bytes lo..hi, readable (contract).
+        Some(unsafe { _mm512_maskz_loadu_epi8(mask, p.cast()) })
+    }
+
+    #[inline(always)]
+    unsafe fn store_part(self, p: *mut u8, v: __m512i, n: usize) -> bool {
+        // SAFETY: a byte-masked store writes only the bytes 0..n, writable (contract).
+        unsafe { _mm512_mask_storeu_epi8(p.cast(), part_mask(0, n), v) };
+        true
+    }
+
+    #[inline(always)]
     fn reverses(n: usize) -> bool {
         matches!(n, 1 | 2 | 4 | 8 | 16)
     }
@@ -510,6 +524,13 @@ unsafe fn tile16_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usi
             }
         }
     }
+}
+
+/// The mask of bytes `lo..hi` of a 64-byte register (`lo ≤ hi ≤ 64`).
+#[inline(always)]
+fn part_mask(lo: usize, hi: usize) -> u64 {
+    let below = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    below(hi) & !below(lo)
 }
 
 /// Stores a whole 64-byte line at `p`, non-temporally with `stream`.

@@ -63,6 +63,8 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn load(self, p: *const u8) -> __m512i;
         unsafe fn store(self, p: *mut u8, v: __m512i);
         unsafe fn stream(self, p: *mut u8, v: __m512i);
+        unsafe fn load_part(self, p: *const u8, lo: usize, hi: usize) -> Option<__m512i>;
+        unsafe fn store_part(self, p: *mut u8, v: __m512i, n: usize) -> bool;
         unsafe fn small_copy(self, src: *const u8, dst: *mut u8, n: usize);
         unsafe fn shuffle_lanes(self, s: &crate::tables::Shuffle, src: *const u8, src_step: isize, dst: *mut u8, dst_step: usize, lanes: usize) -> usize;
         unsafe fn tile8<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize);

@@ -111,6 +111,28 @@ pub(crate) trait Body: Copy + Sync {
         false
     }
 
+    /// Whether runs first try [`Body::run_many`].
+    const MANY: bool = false;
+
+    /// Moves the first `len` elements of `count` rows `in_step` / `out_step` bytes apart at once, or nothing and
+    /// returns `false` (the run then goes row by row).
+    ///
+    /// # Safety
+    ///
+    /// As [`Rows::rows`]; runs inside the level's target features.
+    #[inline(always)]
+    unsafe fn run_many(
+        &self,
+        _src: *const u8,
+        _dst: *mut u8,
+        _count: usize,
+        _in_step: isize,
+        _out_step: isize,
+        _len: usize,
+    ) -> bool {
+        false
+    }
+
     /// Whether runs should go through [`Body::run2`], two rows at a time.
     const PAIRED: bool = false;
 
@@ -215,6 +237,10 @@ impl<B: Body> NullaryFnOnce for Run<'_, B> {
     #[inline(always)]
     fn call(self) {
         let Run { body, src, dst, count, in_step, out_step, len } = self;
+        // SAFETY: the run's rows, in bounds by the Rows contract.
+        if B::MANY && unsafe { body.run_many(src, dst, count, in_step, out_step, len) } {
+            return;
+        }
         let (mut s, mut d) = (src, dst);
         if B::PAIRED {
             let mut r = 0;

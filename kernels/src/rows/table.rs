@@ -48,29 +48,31 @@ pub(crate) struct GatherTableBody<'a, A, const N: usize> {
 }
 
 impl<A: Arch, const N: usize> GatherTableBody<'_, A, N> {
-    /// Moves a prefix of a whole row through the lanes; returns the elements done.
+    /// Moves the same prefix of `count` whole rows (`in_step` / `out_step` bytes apart) through the lanes, lane by
+    /// lane (each lane's tables loaded once for all the rows); returns the elements done in each row.
     ///
     /// # Safety
     ///
-    /// The row at `src` / `dst` is a whole row of the table, in bounds by the Rows contract.
+    /// The rows at `src + r·in_step` / `dst + r·out_step` (r < count) are whole rows of the table, in bounds by the
+    /// Rows contract.
     #[inline(always)]
-    unsafe fn lanes(&self, src: *const u8, dst: *mut u8) -> usize {
+    unsafe fn lanes(&self, src: *const u8, in_step: isize, dst: *mut u8, out_step: usize, count: usize) -> usize {
         let (a, t) = (self.a, self.lanes);
         if t.width != N || t.len != self.inputs.len() {
             return 0;
         }
         let mut bytes = 0;
         for lane in &t.wide {
-            // SAFETY: the lane's windows lie inside the row's input span and its store inside the row's output
-            // (TableLanes, built for this table's offsets and width as checked); the row is whole.
-            if unsafe { a.wide_lanes(lane, src, 0, dst.add(bytes), 64, 1) } == 0 {
+            // SAFETY: in every row, the lane's windows lie inside the row's input span and its store inside the
+            // row's output (TableLanes, built for this table's offsets and width as checked); the rows are whole.
+            if unsafe { a.wide_lanes(lane, src, in_step, dst.add(bytes), out_step, count) } == 0 {
                 break;
             }
             bytes += 64;
         }
         for lane in t.narrow.get(bytes / 16..).unwrap_or_default() {
             // SAFETY: as above, for the 16-byte lanes.
-            if unsafe { a.shuffle_lanes(lane, src, 0, dst.add(bytes), 16, 1) } == 0 {
+            if unsafe { a.shuffle_lanes(lane, src, in_step, dst.add(bytes), out_step, count) } == 0 {
                 break;
             }
             bytes += 16;
@@ -96,7 +98,7 @@ impl<A: Arch, const N: usize> Body for GatherTableBody<'_, A, N> {
     unsafe fn run(&self, src: *const u8, dst: *mut u8, len: usize) {
         let n = len.min(self.inputs.len());
         // SAFETY: a whole row (n is the table's length), in bounds by the Rows contract.
-        let done = if n == self.inputs.len() { unsafe { self.lanes(src, dst) } } else { 0 };
+        let done = if n == self.inputs.len() { unsafe { self.lanes(src, 0, dst, 0, 1) } } else { 0 };
         for (j, &i) in self.inputs[..n].iter().enumerate().skip(done) {
             // SAFETY: entry j is the input offset of element j of a table row, whose output is element j of the
             // row's contiguous output; both in bounds by the Rows contract (Walk::tabulate built the table).
@@ -118,29 +120,15 @@ impl<A: Arch, const N: usize> Body for GatherTableBody<'_, A, N> {
         out_step: isize,
         len: usize,
     ) -> bool {
-        let (a, t) = (self.a, self.lanes);
         let Ok(step) = usize::try_from(out_step) else { return false };
-        if count < 2 || len != self.inputs.len() || t.width != N || t.len != len {
+        if count < 2 || len != self.inputs.len() {
             return false;
         }
-        let mut bytes = 0;
-        for lane in &t.wide {
-            // SAFETY: lane l of every row of the run: its windows lie inside the row's input span and its store
-            // inside the row's output (TableLanes, built for this table's offsets and width as checked); the rows
-            // are whole and in bounds (Rows contract), `step` apart in the output.
-            if unsafe { a.wide_lanes(lane, src, in_step, dst.add(bytes), step, count) } == 0 {
-                break;
-            }
-            bytes += 64;
+        // SAFETY: whole rows of the run, `step` apart in the output (Rows contract).
+        let done = unsafe { self.lanes(src, in_step, dst, step, count) };
+        if done == 0 {
+            return false; // no lanes at this level: two rows at a time (`run2`)
         }
-        for lane in t.narrow.get(bytes / 16..).unwrap_or_default() {
-            // SAFETY: as above, for the 16-byte lanes.
-            if unsafe { a.shuffle_lanes(lane, src, in_step, dst.add(bytes), step, count) } == 0 {
-                break;
-            }
-            bytes += 16;
-        }
-        let done = bytes / N;
         for r in 0..count {
             let (s, d) = (src.wrapping_offset(r as isize * in_step), dst.wrapping_add(r * step));
             for (j, &i) in self.inputs.iter().enumerate().skip(done) {

@@ -358,18 +358,18 @@ pub(crate) struct Planar {
     pub(crate) masks: [[[u8; 16]; 4]; 4],
     /// Deinterleave of 1-byte elements: the bytes widened straight into 32-bit lanes (see [`Widen`]).
     pub(crate) widen: Widen,
-    /// 1- and 2-byte elements, either direction: a register of pixels at a time through element permutes (see
-    /// [`WidePlanar`]).
+    /// 1-, 2- and 4-byte elements, either direction: a register of pixels at a time through element permutes
+    /// (see [`WidePlanar`]).
     pub(crate) wide: WidePlanar,
 }
 
-/// Element-permute controls (AVX-512 `vpermt2b` for 1-byte elements, `vpermt2w` for 2-byte ones) that move a
-/// block of `E = 64 / width` pixels between `planes` 64-byte registers on each side. Deinterleave: the registers
+/// Element-permute controls (AVX-512 `vpermt2b` for 1-byte elements, `vpermt2w` for 2-byte ones, `vpermt2d` for
+/// 4-byte ones) that move a block of `E = 64 / width` pixels between `planes` 64-byte registers on each side. Deinterleave: the registers
 /// are loaded from the block's lowest address, and plane `i` is registers (0, 1) permuted by `lo[i]`, with the
 /// elements whose bit is set in `hi_mask[i]` taken instead from registers (2, 3) permuted by `hi[i]` (elements
 /// 2E and up of the block). Interleave: register `k` holds E elements of plane `k`, and output register `i`
-/// (elements iE.. of the block's pixels) is built the same way. Indices are bytes, or little-endian 16-bit words
-/// for 2-byte elements.
+/// (elements iE.. of the block's pixels) is built the same way. Indices are bytes, or little-endian 16- or 32-bit
+/// words for 2- or 4-byte elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct WidePlanar {
     pub(crate) lo: [[u8; 64]; 4],
@@ -420,7 +420,7 @@ impl WidePlanar {
                         (&mut w.hi[i], h)
                     }
                 };
-                let bytes = u16::try_from(index).ok()?.to_le_bytes();
+                let bytes = u32::try_from(index).ok()?.to_le_bytes();
                 let at = q.checked_mul(width)?;
                 table.get_mut(at..at.checked_add(width)?)?.copy_from_slice(bytes.get(..width)?);
             }
@@ -518,8 +518,8 @@ impl Planar {
             Widen::default()
         };
         let wide = match (width, interleave) {
-            (1 | 2, false) => WidePlanar::deinterleave(width, planes, reverse_pixels, reverse_channels)?,
-            (1 | 2, true) => WidePlanar::interleave(width, planes)?,
+            (1 | 2 | 4, false) => WidePlanar::deinterleave(width, planes, reverse_pixels, reverse_channels)?,
+            (1 | 2 | 4, true) => WidePlanar::interleave(width, planes)?,
             _ => WidePlanar::default(),
         };
         Some(Planar { width, planes, interleave, reverse_pixels, reverse_channels, masks, widen, wide })
@@ -773,6 +773,17 @@ mod tests {
             }
         }
         assert!(Shuffle::swapping(3, 1, 2).is_none() && Shuffle::swapping(4, 1, 4).is_none());
+    }
+
+    /// Which widths move a register of pixels at a time through element permutes: 1-, 2- and 4-byte elements.
+    #[test]
+    fn wide_planar_widths() {
+        for width in [1, 2, 4, 8] {
+            for interleave in [false, true] {
+                let t = Planar::new(width, 3, interleave).unwrap();
+                assert_eq!(t.wide != WidePlanar::default(), width <= 4, "w{width} interleave {interleave}");
+            }
+        }
     }
 
     /// The planar tables, run in plain Rust, interleave and deinterleave exactly.

@@ -131,7 +131,8 @@ unsafe impl Arch for V4 {
 
     super::x86::common_methods!();
 
-    /// Two-byte planes 32 pixels at a time through word permutes ([`wide_interleave`]); other widths with SSSE3.
+    /// Two- and four-byte planes a register of pixels at a time through word and dword permutes
+    /// ([`wide_interleave`]); other widths with SSSE3.
     #[inline(always)]
     unsafe fn interleave<const N: usize>(
         self,
@@ -144,13 +145,17 @@ unsafe impl Arch for V4 {
         if N == 2 {
             // SAFETY: forwarded contract; AVX-512BW via the token.
             unsafe { wide_interleave::<Words, N>(t, src, plane_stride, dst, n) }
+        } else if N == 4 {
+            // SAFETY: forwarded contract; AVX-512F via the token.
+            unsafe { wide_interleave::<Dwords, N>(t, src, plane_stride, dst, n) }
         } else {
             // SAFETY: forwarded contract.
             unsafe { super::x86::interleave::<N>(t, src, plane_stride, dst, n) }
         }
     }
 
-    /// Two-byte pixels 32 at a time through word permutes ([`wide_deinterleave`]); other widths with SSSE3.
+    /// Two- and four-byte pixels a register at a time through word and dword permutes ([`wide_deinterleave`]);
+    /// other widths with SSSE3.
     #[inline(always)]
     unsafe fn deinterleave<const N: usize>(
         self,
@@ -163,6 +168,9 @@ unsafe impl Arch for V4 {
         if N == 2 {
             // SAFETY: forwarded contract; AVX-512BW via the token.
             unsafe { wide_deinterleave::<Words, N>(t, src, dst, plane_stride, n) }
+        } else if N == 4 {
+            // SAFETY: forwarded contract; AVX-512F via the token.
+            unsafe { wide_deinterleave::<Dwords, N>(t, src, dst, plane_stride, n) }
         } else {
             // SAFETY: forwarded contract.
             unsafe { super::x86::deinterleave::<N>(t, src, dst, plane_stride, n) }
@@ -790,6 +798,25 @@ impl WidePermute for Words {
     unsafe fn blend(mask: u64, a: __m512i, b: __m512i) -> __m512i {
         // SAFETY: AVX-512BW (contract); a block of 32 words has 32 mask bits.
         unsafe { _mm512_mask_blend_epi16(mask as __mmask32, a, b) }
+    }
+}
+
+/// Four-byte elements: `vpermt2d` (AVX-512F).
+pub(super) struct Dwords;
+
+impl WidePermute for Dwords {
+    const W: usize = 4;
+
+    #[inline(always)]
+    unsafe fn permute2(a: __m512i, idx: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_permutex2var_epi32(a, idx, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn blend(mask: u64, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512F (contract); a block of 16 dwords has 16 mask bits.
+        unsafe { _mm512_mask_blend_epi32(mask as __mmask16, a, b) }
     }
 }
 

@@ -498,6 +498,8 @@ struct StagedPlanar<'a> {
     fused: Option<(DeinterleaveNormFn, ByteNorm)>,
     /// Whether the fused kernel stores non-temporally (where the planes' alignment allows).
     stream: bool,
+    /// The buffered path's output goes out of a second buffer through a streaming copy (the strategy streams).
+    flush: Option<FlushFn>,
     /// The parameter strides of the planes (the folded dimension) and of the pixels (the row).
     aplane: isize,
     arow: isize,
@@ -513,13 +515,16 @@ impl StagedPlanar<'_> {
     ///
     /// As [`Rows::span`] for the row's pixels `from..to`.
     unsafe fn buffered(&self, src: *const u8, dst: *mut u8, aux: *const u8, from: usize, to: usize) {
-        let mut buf = Scratch::new();
-        let scr = buf.ptr();
+        let (mut buf, mut second) = (Scratch::new(), Scratch::new());
+        let (scr, out) = (buf.ptr(), second.ptr());
         let p = self.tables.planes;
         let moved = if self.tables.interleave { self.ow } else { self.iw };
         // Plane runs a multiple of 64 bytes apart in the buffer, so the level's full-register stores into them stay
         // within lines.
-        let chunk = SCRATCH_BYTES / (p * moved) / 64 * 64;
+        // Streamed, the second buffer holds a chunk's converted output too (a plane run when deinterleaving).
+        let out_bytes = if self.tables.interleave { p * self.ow } else { self.ow };
+        let per_pixel = if self.flush.is_some() { (p * moved).max(out_bytes) } else { p * moved };
+        let chunk = SCRATCH_BYTES / per_pixel / 64 * 64;
         let mut j = from;
         while j < to {
             let c = chunk.min(to - j);
@@ -535,17 +540,34 @@ impl StagedPlanar<'_> {
                         let xk = x.wrapping_offset(k as isize * self.aplane);
                         self.convert.apply(s, scr.wrapping_offset(k as isize * pitch), c, xk, self.arow);
                     }
-                    (self.planar)(self.tables, scr, pitch, dst.add(j * p * self.ow), c);
+                    let d = dst.add(j * p * self.ow);
+                    match self.flush {
+                        Some(flush) => {
+                            (self.planar)(self.tables, scr, pitch, out, c);
+                            flush(out, d, c * p * self.ow);
+                        }
+                        None => (self.planar)(self.tables, scr, pitch, d, c),
+                    }
                 } else {
                     (self.planar)(self.tables, src.wrapping_offset(j as isize * self.pixel_stride), pitch, scr, c);
                     for k in 0..p {
                         let d = dst.wrapping_offset(k as isize * self.ps + (j * self.ow) as isize);
                         let xk = x.wrapping_offset(k as isize * self.aplane);
-                        self.convert.apply(scr.wrapping_offset(k as isize * pitch), d, c, xk, self.arow);
+                        let from = scr.wrapping_offset(k as isize * pitch);
+                        match self.flush {
+                            Some(flush) => {
+                                self.convert.apply(from, out, c, xk, self.arow);
+                                flush(out, d, c * self.ow);
+                            }
+                            None => self.convert.apply(from, d, c, xk, self.arow),
+                        }
                     }
                 }
             }
             j += c;
+        }
+        if self.flush.is_some() {
+            fence();
         }
     }
 
@@ -767,6 +789,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                     .filter(|_| !tables.interleave && tables.width == 1 && g.row_aux() == 0)
                     .map(|k| (deinterleave_norm_fn::<A>(), k)),
                 stream,
+                flush: stream.then(flush_fn::<A>),
                 aplane: g.fold_aux(),
                 arow: g.row_aux(),
                 iw,

@@ -111,11 +111,8 @@ pub(crate) trait Body: Copy + Sync {
         false
     }
 
-    /// Whether runs first try [`Body::run_many`].
-    const MANY: bool = false;
-
     /// Moves the first `len` elements of `count` rows `in_step` / `out_step` bytes apart at once, or nothing and
-    /// returns `false` (the run then goes row by row).
+    /// returns `false` (the run then goes row by row; the default, which the compiler folds away).
     ///
     /// # Safety
     ///
@@ -238,7 +235,7 @@ impl<B: Body> NullaryFnOnce for Run<'_, B> {
     fn call(self) {
         let Run { body, src, dst, count, in_step, out_step, len } = self;
         // SAFETY: the run's rows, in bounds by the Rows contract.
-        if B::MANY && unsafe { body.run_many(src, dst, count, in_step, out_step, len) } {
+        if unsafe { body.run_many(src, dst, count, in_step, out_step, len) } {
             return;
         }
         let (mut s, mut d) = (src, dst);

@@ -79,6 +79,20 @@ impl<A: Arch, const N: usize> GatherTableBody<'_, A, N> {
         }
         bytes / N
     }
+
+    /// Moves elements `from..n` of the row at `src` / `dst` one at a time.
+    ///
+    /// # Safety
+    ///
+    /// Elements `from..n` (n ≤ the table's length) of a table row in bounds by the Rows contract.
+    #[inline(always)]
+    unsafe fn elements(&self, src: *const u8, dst: *mut u8, from: usize, n: usize) {
+        for (j, &i) in self.inputs[..n].iter().enumerate().skip(from) {
+            // SAFETY: entry j is the input offset of element j of a table row, whose output is element j of the
+            // row's contiguous output; both in bounds by the Rows contract (Walk::tabulate built the table).
+            unsafe { gather_one::<N>(src, dst, i, j) };
+        }
+    }
 }
 
 impl<A: Arch, const N: usize> Body for GatherTableBody<'_, A, N> {
@@ -99,17 +113,12 @@ impl<A: Arch, const N: usize> Body for GatherTableBody<'_, A, N> {
         let n = len.min(self.inputs.len());
         // SAFETY: a whole row (n is the table's length), in bounds by the Rows contract.
         let done = if n == self.inputs.len() { unsafe { self.lanes(src, 0, dst, 0, 1) } } else { 0 };
-        for (j, &i) in self.inputs[..n].iter().enumerate().skip(done) {
-            // SAFETY: entry j is the input offset of element j of a table row, whose output is element j of the
-            // row's contiguous output; both in bounds by the Rows contract (Walk::tabulate built the table).
-            unsafe { gather_one::<N>(src, dst, i, j) };
-        }
+        // SAFETY: elements done..n of the row, in bounds by the Rows contract.
+        unsafe { self.elements(src, dst, done, n) }
     }
 
     // PERF: a run of whole rows goes lane by lane, each lane's tables loaded once for all the rows: the public
     // rank-8 case (VBMI) 236 → 199 ns, i16 rank-6 slices of 64 KiB with 32-byte rows 2.6 → 1.5–1.9 µs.
-    const MANY: bool = true;
-
     #[inline(always)]
     unsafe fn run_many(
         &self,
@@ -131,10 +140,8 @@ impl<A: Arch, const N: usize> Body for GatherTableBody<'_, A, N> {
         }
         for r in 0..count {
             let (s, d) = (src.wrapping_offset(r as isize * in_step), dst.wrapping_add(r * step));
-            for (j, &i) in self.inputs.iter().enumerate().skip(done) {
-                // SAFETY: element j of row r of the run (as in `run`).
-                unsafe { gather_one::<N>(s, d, i, j) };
-            }
+            // SAFETY: the rest of row r of the run, whole and in bounds (Rows contract).
+            unsafe { self.elements(s, d, done, len) };
         }
         true
     }

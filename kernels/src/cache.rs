@@ -37,18 +37,24 @@ impl CacheSizes {
 
     /// The footprint from which stores are non-temporal by default when a walk is split across `threads` threads:
     /// the one-thread threshold ([`CacheSizes::stream_threshold`]) times the threads sharing the last-level cache
-    /// (their shares add up; at most all the CPUs sharing it, so at most 1.5× the whole cache).
+    /// (their shares add up; at most all the CPUs sharing it), and never beyond the whole cache: a footprint the
+    /// cache cannot hold streams however many threads share it.
     ///
     /// PERF: on the Zen 5 VM (32 MiB L3 shared by 2 CPUs), `strider bench --method tight --streaming on|off`, six
     /// alternations: at 2 threads a 28 MiB-footprint padded-rows copy ran in 340–349 µs streaming against 254–297
     /// µs with regular stores, and the 24 MiB vertical flip in 287–295 against 164–178 µs; at one thread streaming
     /// won both (357–381 against 574–629 µs; 288–297 against 377–460 µs); at 41 MiB the two tied at 2 threads
-    /// (507–599 against 512–557 µs). At exactly the whole cache (32 MiB footprints, 2 threads) regular stores
-    /// still won for transposes: f32 NCHW → NHWC with 64 channels 350–396 µs against 461–498 µs streaming, f32
-    /// 2048² 447–467 against 497–516 µs; so the cap is the shares' sum, not the cache.
+    /// (507–599 against 512–557 µs). At exactly the whole cache (32 MiB footprints, 2 threads) the machines
+    /// disagree, with the same detected sizes. Zen 5 VM, regular against streaming: f32 NCHW → NHWC with 64
+    /// channels 350–396 against 461–498 µs, f32 2048² 447–467 against 497–516 µs. Zen 4 VM (EPYC, 1 MiB L2): f32
+    /// NCHW → NHWC 1070–1810 against 623–1160 µs, the same with scale-bias 1960–2500 against 1280–1450 µs, f32
+    /// 2048² 982–1490 against 723–972 µs, row copies (f32 64 × 256², f16 mid slice) within noise (medians of five
+    /// 676 against 615 µs, 835 against 630 µs); 2 threads with regular stores there ran *slower* than one
+    /// streaming (f32 NCHW → NHWC 0.91–1.38 ms). Streaming from the whole cache costs up to 1.3× where regular
+    /// stores win and saves up to 1.8× where they lose, so the cap is the cache.
     pub fn stream_threshold_for(&self, threads: usize) -> usize {
         let k = threads.clamp(1, self.llc_sharing.max(1));
-        self.stream_threshold().saturating_mul(k)
+        self.stream_threshold().saturating_mul(k).min(self.llc.max(self.stream_threshold()))
     }
 
     /// The sizes of this machine, detected once (see the module documentation for the sources).
@@ -188,15 +194,21 @@ mod tests {
         // The Intel VM: a reported 480 MiB L3 (the host's) over 2 CPUs: nothing under 360 MiB streams.
         let intel = CacheSizes { l2: 2 << 20, llc: 480 << 20, llc_sharing: 2 };
         assert_eq!(intel.stream_threshold(), 360 << 20);
-        // Split across threads: the shares add up, as many as there are CPUs sharing the cache.
+        // Split across threads: the shares add up, as many as there are CPUs sharing the cache, up to the whole
+        // cache.
         assert_eq!(zen.stream_threshold_for(1), 24 << 20);
-        assert_eq!(zen.stream_threshold_for(2), 48 << 20);
-        assert_eq!(zen.stream_threshold_for(7), 48 << 20);
-        assert_eq!(intel.stream_threshold_for(2), 720 << 20);
+        assert_eq!(zen.stream_threshold_for(2), 32 << 20);
+        assert_eq!(zen.stream_threshold_for(7), 32 << 20);
+        assert_eq!(intel.stream_threshold_for(2), 480 << 20);
         let desktop = CacheSizes::FALLBACK; // 32 MiB over 8 CPUs: 6 MiB alone, 12 MiB on two threads
         assert_eq!(desktop.stream_threshold_for(0), 6 << 20);
         assert_eq!(desktop.stream_threshold_for(2), 12 << 20);
-        assert_eq!(desktop.stream_threshold_for(64), 48 << 20);
+        assert_eq!(desktop.stream_threshold_for(5), 30 << 20);
+        assert_eq!(desktop.stream_threshold_for(64), 32 << 20);
+        // A cache shared by one CPU: its own threshold (1.5× the cache) even when that exceeds the cache.
+        let alone = CacheSizes { l2: 1 << 20, llc: 8 << 20, llc_sharing: 1 };
+        assert_eq!(alone.stream_threshold_for(1), 12 << 20);
+        assert_eq!(alone.stream_threshold_for(4), 12 << 20);
     }
 
     #[test]

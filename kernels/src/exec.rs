@@ -72,7 +72,7 @@ pub struct ExecOptions {
     pub isa: Option<Isa>,
     /// Force non-temporal stores on or off (`None`: on when the bytes the walk touches — its output plus the input
     /// it actually reads — reach 1.5× the share of the last-level cache the threads the run is split across can
-    /// count on, and rows (a transpose's blocks) are long enough; see
+    /// count on (at most the whole cache), and rows (a transpose's blocks) are long enough; see
     /// [`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for)).
     /// Streaming suits outputs that are not read again soon; turn it off when the next step consumes the output
     /// right away.

@@ -36,7 +36,7 @@ pub const OVERLAP_SEARCH_BUDGET: u64 = 1 << 20;
 /// memcpy already runs at DRAM speed), ×memcpy at 1 thread, tight loops, streaming vs regular stores:
 /// 16 MiB footprint (plane select) 1.35–1.44 vs 1.02–1.06; 24 MiB (f32 vertical flip) 0.71–0.90 vs 1.36–1.49;
 /// 32 MiB (f16 mid slice) 0.65–0.66 vs 0.79–0.94; u8 → f32 cast at 80 MiB 0.48 vs 0.61–0.67.
-/// Runs split across threads add up their shares
+/// Runs split across threads add up their shares, up to the whole cache
 /// ([`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for)): at 2 threads the 24 MiB vertical
 /// flip ran in 164–178 µs with regular stores against 287–295 µs streaming.
 pub const STREAM_LLC_FRACTION: (usize, usize) = (3, 2);

@@ -297,6 +297,38 @@ fn preprocessing_layouts_keep_their_strategies() {
             4,
             RowKind::Deinterleave { planes: 4 },
         ),
+        // f32 pixels go through the fused f32 kernel (AVX-512): its 16-pixel steps, tails, mirrored pixels and
+        // channels, 2–4 planes, f16 and f32 planes.
+        (
+            "f32 pixels → f16, crop + hflip + BGR→RGB",
+            TensorDesc::nhwc(DataType::Float32, [1, 3, 30, 50]).unwrap(),
+            DataType::Float16,
+            [0, 0, 3, 5],
+            [1, 3, 24, 40],
+            [1, -1, 1, -1],
+            3,
+            RowKind::Deinterleave { planes: 3 },
+        ),
+        (
+            "f32 RGBA → f32 planes, subsampled rows",
+            TensorDesc::nhwc(DataType::Float32, [1, 4, 40, 64]).unwrap(),
+            DataType::Float32,
+            [0, 0, 0, 0],
+            [1, 4, 40, 64],
+            [1, 1, -3, 1],
+            4,
+            RowKind::Deinterleave { planes: 4 },
+        ),
+        (
+            "f32 two channels → f16",
+            TensorDesc::nhwc(DataType::Float32, [2, 2, 9, 70]).unwrap(),
+            DataType::Float16,
+            [0, 0, 0, 0],
+            [2, 2, 9, 70],
+            [1, 1, 1, 1],
+            2,
+            RowKind::Deinterleave { planes: 2 },
+        ),
         (
             "f16 pixels, mirrored",
             TensorDesc::nhwc(DataType::Float16, [1, 3, 5, 40]).unwrap(),

@@ -393,20 +393,23 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         0
     }
 
-    /// [`Arch::deinterleave`] of one-byte pixels fused with [`Arch::normalize_bytes`], over the `rows.count` rows
-    /// of a run (row `r`'s pixels and planes `r·rows.in_step` / `r·rows.out_step` bytes from the first's): plane
-    /// `i` is normalized with `params[i]` (scale, bias) in registers; returns the pixels done in each row (the same
-    /// for all). With `stream` the stores are non-temporal (the caller fences).
+    /// [`Arch::deinterleave`] fused with the conversion `k`, in registers, over the `rows.count` rows of a run (row
+    /// `r`'s pixels and planes `r·rows.in_step` / `r·rows.out_step` bytes from the first's): one-byte pixels
+    /// normalized as [`Arch::normalize_bytes`] does, or f32 pixels cast to f16 or normalized (`x·scale + bias`,
+    /// product then sum, into f16 rounded to nearest even or f32); plane `i` takes `params[i]` (scale, bias).
+    /// Returns the pixels done in each row (the same for all; 0 where the level has no such kernel). With `stream`
+    /// the stores are non-temporal (the caller fences).
     ///
     /// # Safety
     ///
-    /// As [`Arch::deinterleave`] for 1-byte elements, for every row of the run, with plane `i` holding `n` writable
-    /// *output* elements; with `stream`, every row's `dst` and `plane_stride` are multiples of 64.
+    /// As [`Arch::deinterleave`] for the kind's input elements (1 or 4 bytes), for every row of the run, with plane
+    /// `i` holding `n` writable *output* elements; with `stream`, every row's `dst` and `plane_stride` are
+    /// multiples of 64.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    unsafe fn deinterleave_normalize(
+    unsafe fn deinterleave_convert(
         self,
-        _k: ByteNorm,
+        _k: FusedConvert,
         _t: &Planar,
         _src: *const u8,
         _dst: *mut u8,
@@ -477,6 +480,33 @@ pub(crate) struct RowRun {
 pub(crate) struct ByteNorm {
     pub(crate) signed: bool,
     pub(crate) f16: bool,
+}
+
+/// The conversion of a fused move of f32 pixels into planes: `x·scale + bias` per plane (`affine`) or the value as
+/// is, into f16 (`f16`) or f32 planes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FloatNorm {
+    pub(crate) affine: bool,
+    pub(crate) f16: bool,
+}
+
+/// The conversion [`Arch::deinterleave_convert`] applies in registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FusedConvert {
+    /// One-byte integers normalized.
+    Bytes(ByteNorm),
+    /// F32 cast to f16 or normalized.
+    Floats(FloatNorm),
+}
+
+impl FusedConvert {
+    /// Whether the conversion scales and offsets each plane with its parameters.
+    pub(crate) fn affine(self) -> bool {
+        match self {
+            FusedConvert::Bytes(_) => true,
+            FusedConvert::Floats(k) => k.affine,
+        }
+    }
 }
 
 /// [`Arch::tile_stack`] as [`Arch::tile8`]s: source rows 0..8, 8..16, and so on.

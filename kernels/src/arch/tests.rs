@@ -485,8 +485,8 @@ fn check_byte_norm<A: Arch>(a: A) {
                     // SAFETY: the n pixels lie in `pixels` from `first`, forwards or backwards; planes of n elements,
                     // 64-byte aligned when streaming.
                     let done = a.vectorize(|| unsafe {
-                        a.deinterleave_normalize(
-                            k,
+                        a.deinterleave_convert(
+                            super::FusedConvert::Bytes(k),
                             &t,
                             pixels.as_ptr().wrapping_add(first),
                             dst.as_mut_ptr(),
@@ -555,8 +555,8 @@ fn check_byte_norm_rows<A: Arch>(a: A) {
                 let run = RowRun { count: rows, in_step: in_step as isize, out_step: out_step as isize };
                 // SAFETY: each row's n pixels lie in `pixels` from row·in_step + first; its planes in `dst`.
                 let done = a.vectorize(|| unsafe {
-                    a.deinterleave_normalize(
-                        k,
+                    a.deinterleave_convert(
+                        super::FusedConvert::Bytes(k),
                         &t,
                         pixels.as_ptr().add(first),
                         dst.as_mut_ptr(),

@@ -167,9 +167,9 @@ unsafe impl Arch for V3 {
     }
 
     #[inline(always)]
-    unsafe fn deinterleave_normalize(
+    unsafe fn deinterleave_convert(
         self,
-        k: ByteNorm,
+        k: super::FusedConvert,
         t: &Planar,
         src: *const u8,
         dst: *mut u8,
@@ -179,6 +179,11 @@ unsafe impl Arch for V3 {
         rows: RowRun,
         stream: bool,
     ) -> usize {
+        // One-byte pixels only (f32 ones go through the buffer at this level).
+        let super::FusedConvert::Bytes(k) = k else { return 0 };
+        if t.width != 1 {
+            return 0;
+        }
         // SAFETY: forwarded contract; the token proves AVX2 and F16C.
         unsafe { super::x86::f16c_deinterleave_normalize(k, t, src, dst, plane_stride, n, params, rows, stream) }
     }

@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 use pulp::NullaryFnOnce;
 
 use super::x86::{Put16, by_planes, by_types, lane_reverse_mask, normalize_bytes, ramp16};
-use super::{Arch, ByteNorm, Isa, RowRun};
+use super::{Arch, ByteNorm, FloatNorm, FusedConvert, Isa, RowRun};
 use crate::tables::Planar;
 
 /// Proof that the CPU runs x86-64-v4 (pulp's `V4`: AVX-512 F/BW/CD/DQ/VL on top of x86-64-v3).
@@ -346,10 +346,12 @@ unsafe impl Arch for V4 {
         by_types!(k, Avx512Put, |u| unsafe { normalize_bytes(u, src, dst, n, scale, bias) })
     }
 
+    /// One-byte pixels through four 16-byte windows and `vpshufb` widening ([`avx512_deinterleave_normalize`]);
+    /// four-byte pixels 16 at a time through the dword permutes of [`wide_deinterleave`] ([`deinterleave_floats`]).
     #[inline(always)]
-    unsafe fn deinterleave_normalize(
+    unsafe fn deinterleave_convert(
         self,
-        k: ByteNorm,
+        k: FusedConvert,
         t: &Planar,
         src: *const u8,
         dst: *mut u8,
@@ -359,9 +361,113 @@ unsafe impl Arch for V4 {
         rows: RowRun,
         stream: bool,
     ) -> usize {
-        // SAFETY: forwarded contract; AVX-512 F/BW via the token.
+        let ps = plane_stride;
+        // SAFETY: forwarded contract, each kind with tables of its pixels (checked); AVX-512 F/BW via the token.
         unsafe {
-            by_planes!(k, t.planes, stream, avx512_deinterleave_normalize(t, src, dst, plane_stride, n, params, rows))
+            match k {
+                FusedConvert::Bytes(k) if t.width == 1 => {
+                    by_planes!(k, t.planes, stream, avx512_deinterleave_normalize(t, src, dst, ps, n, params, rows))
+                }
+                FusedConvert::Floats(k) if t.width == 4 && !t.interleave => {
+                    let a = (t, src, dst, ps, n, params, rows);
+                    match t.planes {
+                        2 => deinterleave_floats_by::<2>(k, stream, a),
+                        3 => deinterleave_floats_by::<3>(k, stream, a),
+                        4 => deinterleave_floats_by::<4>(k, stream, a),
+                        _ => 0,
+                    }
+                }
+                _ => 0,
+            }
+        }
+    }
+}
+
+/// The arguments of [`deinterleave_floats`] (tables, pixels, planes, plane stride, pixels per row, parameters, rows).
+type FloatArgs<'a> = (&'a Planar, *const u8, *mut u8, isize, usize, &'a [[f32; 2]; 4], RowRun);
+
+/// [`deinterleave_floats`] with the conversion's kind as constants (`AFFINE`, `F16`, `STREAM`).
+///
+/// # Safety
+///
+/// As [`deinterleave_floats`], with `t.planes == K`.
+#[inline(always)]
+unsafe fn deinterleave_floats_by<const K: usize>(k: FloatNorm, stream: bool, a: FloatArgs<'_>) -> usize {
+    // SAFETY: forwarded contract.
+    unsafe {
+        match (k.affine, k.f16, stream) {
+            (false, true, false) => deinterleave_floats::<K, false, true, false>(a),
+            (false, true, true) => deinterleave_floats::<K, false, true, true>(a),
+            (true, true, false) => deinterleave_floats::<K, true, true, false>(a),
+            (true, true, true) => deinterleave_floats::<K, true, true, true>(a),
+            (true, false, false) => deinterleave_floats::<K, true, false, false>(a),
+            (true, false, true) => deinterleave_floats::<K, true, false, true>(a),
+            // f32 → f32 as is is a plain deinterleave, never fused.
+            (false, false, _) => 0,
+        }
+    }
+}
+
+/// F32 pixels of `K` channels → `K` planes converted in registers, 16 pixels per step: `K` 64-byte loads, one
+/// dword-permuted register per plane ([`Dwords`]), `x·scale + bias` (product, then sum: never fused) with
+/// `AFFINE`, then an f16 narrowing (nearest even) with `F16`, and the plane's store; returns the pixels done.
+///
+/// PERF: the buffered path moved such a row in three passes through two L1 buffers (deinterleave, convert each
+/// plane, copy out).
+///
+/// # Safety
+///
+/// As `Arch::deinterleave_convert` for f32 pixels; AVX-512F enabled; `t` was built for width 4 and `K` planes.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // the plane index picks the permute, the parameters and the plane
+unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const F16: bool, const STREAM: bool>(
+    (t, src, dst, plane_stride, n, params, rows): FloatArgs<'_>,
+) -> usize {
+    let out = if F16 { 2 } else { 4 };
+    let steps = n / 16;
+    // SAFETY: (whole body) for each step of output pixels j..j+16, the step's 64·K bytes from its lowest address are
+    // readable and elements j..j+16 of every plane writable, in every row of the run (contract, j + 16 ≤ n); table
+    // loads of 64 bytes; AVX-512F by the contract.
+    unsafe {
+        let regs = PlanarRegs::<K>::load(&t.wide);
+        let p: [(__m512, __m512); K] =
+            core::array::from_fn(|i| (_mm512_set1_ps(params[i][0]), _mm512_set1_ps(params[i][1])));
+        for r in 0..rows.count as isize {
+            let (src, dst) = (src.wrapping_offset(r * rows.in_step), dst.wrapping_offset(r * rows.out_step));
+            for j in (0..steps).map(|s| 16 * s) {
+                let base = t.step_base(src, j, 16, 4 * K);
+                let r0 = _mm512_loadu_si512(base.cast());
+                let r1 = _mm512_loadu_si512(base.add(64).cast());
+                let r2 = if K > 2 { _mm512_loadu_si512(base.add(128).cast()) } else { r1 };
+                let r3 = if K > 3 { _mm512_loadu_si512(base.add(192).cast()) } else { r2 };
+                for i in 0..K {
+                    let v = _mm512_castsi512_ps(Dwords::register(&regs, i, [r0, r1, r2, r3]));
+                    let y = if AFFINE { _mm512_add_ps(_mm512_mul_ps(v, p[i].0), p[i].1) } else { v };
+                    put_plane::<F16, STREAM>(y, dst.wrapping_offset(i as isize * plane_stride).add(j * out));
+                }
+            }
+        }
+    }
+    16 * steps
+}
+
+/// Stores 16 f32 results at `d`: as f16 rounded to nearest even (`F16`, 32 bytes) or as f32 (64 bytes),
+/// non-temporally with `STREAM`.
+///
+/// # Safety
+///
+/// The bytes at `d` are writable; with `STREAM`, `d` is aligned to their count; AVX-512F enabled.
+#[inline(always)]
+unsafe fn put_plane<const F16: bool, const STREAM: bool>(y: __m512, d: *mut u8) {
+    // SAFETY: stores of the bytes at d (contract); AVX-512F by the contract.
+    unsafe {
+        if F16 {
+            let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(y);
+            if STREAM { _mm256_stream_si256(d.cast(), h) } else { _mm256_storeu_si256(d.cast(), h) }
+        } else if STREAM {
+            _mm512_stream_ps(d.cast(), y);
+        } else {
+            _mm512_storeu_ps(d.cast(), y);
         }
     }
 }
@@ -402,7 +508,7 @@ impl<const SIGNED: bool, const F16: bool> Put16 for Avx512Put<SIGNED, F16> {
 ///
 /// # Safety
 ///
-/// As `Arch::deinterleave_normalize`; AVX-512 F/BW enabled; `t` was built for width 1 and `P` planes.
+/// As `Arch::deinterleave_convert`; AVX-512 F/BW enabled; `t` was built for width 1 and `P` planes.
 #[inline(always)]
 unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, const F16: bool, const STREAM: bool>(
     t: &Planar,
@@ -439,15 +545,7 @@ unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, cons
                     let v = _mm512_shuffle_epi8(z, m[i]);
                     let x = if SIGNED { _mm512_srai_epi32::<24>(v) } else { v };
                     let y = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), p[i].0), p[i].1);
-                    let d = dst.wrapping_offset(i as isize * plane_stride).add(j * out);
-                    if F16 {
-                        let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(y);
-                        if STREAM { _mm256_stream_si256(d.cast(), h) } else { _mm256_storeu_si256(d.cast(), h) }
-                    } else if STREAM {
-                        _mm512_stream_ps(d.cast(), y);
-                    } else {
-                        _mm512_storeu_ps(d.cast(), y);
-                    }
+                    put_plane::<F16, STREAM>(y, dst.wrapping_offset(i as isize * plane_stride).add(j * out));
                 }
                 base = base.wrapping_offset(delta);
             }

@@ -57,7 +57,7 @@ unsafe impl Arch for V4Vbmi {
         unsafe { imp(f) }
     }
 
-    // PERF: `deinterleave_normalize` stays V4's: a VBMI variant (one masked load of the step, one zero-masking
+    // PERF: `deinterleave_convert` stays V4's: a VBMI variant (one masked load of the step, one zero-masking
     // `vpermb` per plane) ran 12% slower than V4's four 16-byte windows and `vpshufb` on Zen 5.
     forward! {
         unsafe fn load(self, p: *const u8) -> __m512i;
@@ -76,7 +76,7 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn f64_to_f32_odd(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn affine_f16(self, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize;
         unsafe fn normalize_bytes(self, k: super::ByteNorm, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize;
-        unsafe fn deinterleave_normalize(self, k: super::ByteNorm, t: &crate::tables::Planar, src: *const u8, dst: *mut u8, plane_stride: isize, n: usize, params: &[[f32; 2]; 4], rows: super::RowRun, stream: bool) -> usize;
+        unsafe fn deinterleave_convert(self, k: super::FusedConvert, t: &crate::tables::Planar, src: *const u8, dst: *mut u8, plane_stride: isize, n: usize, params: &[[f32; 2]; 4], rows: super::RowRun, stream: bool) -> usize;
     }
 
     #[inline(always)]

@@ -645,7 +645,7 @@ pub(super) unsafe fn normalize_bytes<U: Put16>(
 ///
 /// # Safety
 ///
-/// As `Arch::deinterleave_normalize`; AVX2 (and F16C when `F16`) enabled; `t` was built for width 1 and `P` planes.
+/// As `Arch::deinterleave_convert`; AVX2 (and F16C when `F16`) enabled; `t` was built for width 1 and `P` planes.
 #[inline(always)]
 pub(super) unsafe fn avx2_deinterleave_normalize<
     const P: usize,
@@ -786,13 +786,13 @@ pub(super) unsafe fn f16c_normalize_bytes(
     by_types!(k, Avx2Put, |u| unsafe { normalize_bytes(u, src, dst, n, scale, bias) })
 }
 
-/// [`deinterleave_normalize`] with AVX2 and F16C.
+/// [`Arch::deinterleave_convert`] of one-byte pixels with AVX2 and F16C.
 ///
 /// # Safety
 ///
-/// As `Arch::deinterleave_normalize`; the CPU has AVX2 and F16C (the V3 token checks both).
+/// As `Arch::deinterleave_convert`; the CPU has AVX2 and F16C (the V3 token checks both).
 #[target_feature(enable = "avx,avx2,f16c")]
-#[allow(clippy::too_many_arguments)] // Arch::deinterleave_normalize's
+#[allow(clippy::too_many_arguments)] // Arch::deinterleave_convert's
 pub(super) unsafe fn f16c_deinterleave_normalize(
     k: ByteNorm,
     t: &Planar,

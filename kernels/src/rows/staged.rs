@@ -19,7 +19,7 @@ use pulp::NullaryFnOnce;
 use super::planar::{PlanarFn, planar_fn};
 use super::transpose::{BlockFn, block_fn};
 use super::{Request, Rows, build};
-use crate::arch::{Arch, ByteNorm, RowRun, copy};
+use crate::arch::{Arch, ByteNorm, FloatNorm, FusedConvert, RowRun, copy};
 use crate::convert::{
     AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, f32_to_f16_scalar, nearest_fn,
 };
@@ -110,27 +110,41 @@ fn byte_norm_fn<A: Arch>() -> ByteNormFn {
     entry::<A>
 }
 
-/// [`Arch::deinterleave_normalize`] compiled for a level.
-type DeinterleaveNormFn =
-    unsafe fn(ByteNorm, &Planar, *const u8, *mut u8, isize, usize, &[[f32; 2]; 4], RowRun, bool) -> usize;
+/// The kernel [`Arch::deinterleave_convert`] has for `op` on pixels of `width`-byte elements, if any.
+fn fused_convert(op: &ElementOp, width: usize) -> Option<FusedConvert> {
+    match (width, *op) {
+        (1, _) => byte_norm(op).map(FusedConvert::Bytes),
+        (4, ElementOp::Cast { from: ElemType::F32, to: ElemType::F16 }) => {
+            Some(FusedConvert::Floats(FloatNorm { affine: false, f16: true }))
+        }
+        (4, ElementOp::Normalize { from: ElemType::F32, to: to @ (ElemType::F16 | ElemType::F32) }) => {
+            Some(FusedConvert::Floats(FloatNorm { affine: true, f16: to == ElemType::F16 }))
+        }
+        _ => None,
+    }
+}
 
-fn deinterleave_norm_fn<A: Arch>() -> DeinterleaveNormFn {
-    struct Job<'a, A>(A, ByteNorm, &'a Planar, *const u8, *mut u8, isize, usize, &'a [[f32; 2]; 4], RowRun, bool);
+/// [`Arch::deinterleave_convert`] compiled for a level.
+type FusedFn =
+    unsafe fn(FusedConvert, &Planar, *const u8, *mut u8, isize, usize, &[[f32; 2]; 4], RowRun, bool) -> usize;
+
+fn fused_fn<A: Arch>() -> FusedFn {
+    struct Job<'a, A>(A, FusedConvert, &'a Planar, *const u8, *mut u8, isize, usize, &'a [[f32; 2]; 4], RowRun, bool);
     impl<A: Arch> NullaryFnOnce for Job<'_, A> {
         type Output = usize;
         #[inline(always)]
         fn call(self) -> usize {
             let Job(a, k, t, src, dst, ps, n, params, rows, stream) = self;
             // SAFETY: forwarded from `entry`'s contract.
-            unsafe { a.deinterleave_normalize(k, t, src, dst, ps, n, params, rows, stream) }
+            unsafe { a.deinterleave_convert(k, t, src, dst, ps, n, params, rows, stream) }
         }
     }
     /// # Safety
     ///
-    /// As [`Arch::deinterleave_normalize`]; the CPU runs level `A`.
+    /// As [`Arch::deinterleave_convert`]; the CPU runs level `A`.
     #[allow(clippy::too_many_arguments)]
     unsafe fn entry<A: Arch>(
-        k: ByteNorm,
+        k: FusedConvert,
         t: &Planar,
         src: *const u8,
         dst: *mut u8,
@@ -147,15 +161,15 @@ fn deinterleave_norm_fn<A: Arch>() -> DeinterleaveNormFn {
     if A::ISA == crate::arch::Isa::Scalar { scalar_deinterleave_normalize } else { entry::<A> }
 }
 
-/// The portable level's fused deinterleave: each output element read, widened, scaled, offset and converted
-/// directly (one pass, no buffer); returns `n`.
+/// The portable level's fused deinterleave of one-byte pixels: each output element read, widened, scaled, offset
+/// and converted directly (one pass, no buffer); returns `n` (0 for f32 pixels).
 ///
 /// # Safety
 ///
-/// As [`Arch::deinterleave_normalize`] (nothing but plain loads and stores).
+/// As [`Arch::deinterleave_convert`] (nothing but plain loads and stores).
 #[allow(clippy::too_many_arguments)]
 unsafe fn scalar_deinterleave_normalize(
-    k: ByteNorm,
+    k: FusedConvert,
     t: &Planar,
     src: *const u8,
     dst: *mut u8,
@@ -165,6 +179,8 @@ unsafe fn scalar_deinterleave_normalize(
     rows: RowRun,
     _stream: bool,
 ) -> usize {
+    // (f32 pixels: the buffered path, whose conversions are the portable ones.)
+    let FusedConvert::Bytes(k) = k else { return 0 };
     let p = t.planes;
     for r in 0..rows.count as isize {
         let (s, d) = (src.wrapping_offset(r * rows.in_step), dst.wrapping_offset(r * rows.out_step));
@@ -493,9 +509,9 @@ struct StagedPlanar<'a> {
     ps: isize,
     /// The input byte stride of the pixels (negative for a mirrored deinterleave).
     pixel_stride: isize,
-    /// A deinterleave of one-byte pixels normalized with per-plane parameters: in registers, the buffer only for
-    /// the tail.
-    fused: Option<(DeinterleaveNormFn, ByteNorm)>,
+    /// A deinterleave converted in registers (one-byte pixels normalized, f32 pixels cast to f16 or normalized,
+    /// with per-plane parameters): the buffer only for the tail.
+    fused: Option<(FusedFn, FusedConvert)>,
     /// Whether the fused kernel stores non-temporally (where the planes' alignment allows).
     stream: bool,
     /// The buffered path's output goes out of a second buffer through a streaming copy (the strategy streams).
@@ -582,7 +598,7 @@ impl StagedPlanar<'_> {
     #[allow(clippy::too_many_arguments)]
     unsafe fn run_fused(
         &self,
-        (f, k): (DeinterleaveNormFn, ByteNorm),
+        (f, k): (FusedFn, FusedConvert),
         src: *const u8,
         dst: *mut u8,
         aux: *const u8,
@@ -591,13 +607,14 @@ impl StagedPlanar<'_> {
         stream: bool,
     ) -> usize {
         let p = self.tables.planes;
-        // SAFETY: plane k's pair lies in the parameter table (contract); pixel `from` starts p − 1 bytes below its
-        // output plane 0 element when the channels are reversed; the pixels and planes are in bounds (contract).
+        // SAFETY: plane k's pair lies in the parameter table when the conversion has parameters (contract); pixel
+        // `from` starts p − 1 elements below its output plane 0 element when the channels are reversed; the pixels
+        // and planes are in bounds (contract).
         unsafe {
             let pair = |k: usize| aux.wrapping_offset(k as isize * self.aplane).cast::<[f32; 2]>().read_unaligned();
-            let params: [[f32; 2]; 4] = core::array::from_fn(|k| if k < p { pair(k) } else { [0.0; 2] });
+            let params: [[f32; 2]; 4] = core::array::from_fn(|i| if i < p && k.affine() { pair(i) } else { [0.0; 2] });
             let s = src.wrapping_offset(from as isize * self.pixel_stride);
-            let first = if self.tables.reverse_channels { s.wrapping_sub(p - 1) } else { s };
+            let first = if self.tables.reverse_channels { s.wrapping_sub((p - 1) * self.iw) } else { s };
             let d = dst.add(from * self.ow);
             f(k, self.tables, first, d, self.ps, to - from, &params, rows, stream)
         }
@@ -785,9 +802,9 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 tables,
                 ps,
                 pixel_stride: row.in_stride,
-                fused: byte_norm(op)
-                    .filter(|_| !tables.interleave && tables.width == 1 && g.row_aux() == 0)
-                    .map(|k| (deinterleave_norm_fn::<A>(), k)),
+                fused: fused_convert(op, tables.width)
+                    .filter(|_| !tables.interleave && g.row_aux() == 0)
+                    .map(|k| (fused_fn::<A>(), k)),
                 stream,
                 flush: stream.then(flush_fn::<A>),
                 aplane: g.fold_aux(),

@@ -492,12 +492,7 @@ impl<const SIGNED: bool, const F16: bool> Put16 for Avx512Put<SIGNED, F16> {
         unsafe {
             let x = if SIGNED { _mm512_cvtepi8_epi32(v) } else { _mm512_cvtepu8_epi32(v) };
             let y = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s), b);
-            if F16 {
-                let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(y);
-                _mm256_storeu_si256(dst.cast(), h);
-            } else {
-                _mm512_storeu_ps(dst.cast(), y);
-            }
+            put_plane::<F16, false>(y, dst);
         }
     }
 }

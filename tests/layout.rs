@@ -154,6 +154,25 @@ fn identity_transposes_with_critical_strides_on_both_sides() {
     }
 }
 
+/// Transposes whose input rows crowd into a few L1 sets (NCHW planes a multiple of 4 KiB apart into NHWC with 16
+/// channels or more: on AVX-512 through a buffer of rows, see `rows::transpose::aliased_rows`): whole strips of
+/// tile rows and leftover rows, chunks and column super-blocks with partial ends, padded planes, every width.
+#[test]
+fn identity_transposes_with_aliased_input_rows() {
+    for dt in WIDTH_TYPES {
+        let w = dt.size_in_bytes() as u32;
+        let way = 4096 / w; // elements of 4 KiB
+        // (48 channels of 4 ways and 37 elements: two column super-blocks for 4- and 2-byte elements.)
+        for (c, hw, plane) in [(16u32, way, way), (33, 1000.min(way - 3), way), (48, 4 * way + 37, 5 * way)] {
+            let input = TensorDesc::with_strides(dt, &[c, hw], &[plane, 1]).unwrap();
+            let output = TensorDesc::with_strides(dt, &[c, hw], &[1, c]).unwrap();
+            let op = Identity::new(&input, &output).unwrap();
+            assert!(matches!(op.row_kind(), strider::RowKind::Transpose { .. }), "{dt} {c}x{hw}: {}", op.row_kind());
+            check_identity(&input, &output, u64::from(c * 5 + hw));
+        }
+    }
+}
+
 #[test]
 fn identity_padded_and_packed() {
     for dt in WIDTH_TYPES {

@@ -173,6 +173,26 @@ fn identity_transposes_with_aliased_input_rows() {
     }
 }
 
+/// Transposes whose output rows crowd into a few L1 sets (NHWC pixels into NCHW planes a multiple of 4 KiB apart:
+/// on every level through a buffer of output rows, see `rows::transpose::out_rows`): whole and partial blocks of
+/// rows and columns, 8 to 40 channels, padded planes, every width.
+#[test]
+fn identity_transposes_with_crowded_output_rows() {
+    for dt in WIDTH_TYPES {
+        let w = dt.size_in_bytes() as u32;
+        let way = 4096 / w; // elements of 4 KiB
+        let side = 512 / w; // pixels of one block
+        for (c, hw, plane) in [(16u32, way, way), (33, 2 * side + 37, 2 * way), (8, 3 * side, 3 * way), (40, side, way)]
+        {
+            let input = TensorDesc::with_strides(dt, &[hw, c], &[c, 1]).unwrap();
+            let output = TensorDesc::with_strides(dt, &[hw, c], &[1, plane]).unwrap();
+            let op = Identity::new(&input, &output).unwrap();
+            assert!(matches!(op.row_kind(), strider::RowKind::Transpose { .. }), "{dt} {hw}x{c}: {}", op.row_kind());
+            check_identity(&input, &output, u64::from(c * 3 + hw));
+        }
+    }
+}
+
 #[test]
 fn identity_padded_and_packed() {
     for dt in WIDTH_TYPES {

@@ -308,6 +308,11 @@ impl Strategy {
         self.footprint < CacheSizes::get().stream_threshold_for(1)
     }
 
+    /// Whether the footprint fits the last-level cache one thread can count on.
+    pub(crate) fn near(&self) -> bool {
+        self.footprint < CacheSizes::get().llc_per_thread()
+    }
+
     /// The public name of the row kernel.
     pub(crate) fn kind(&self) -> RowKind {
         let g = &self.geometry;

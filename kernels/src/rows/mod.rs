@@ -325,8 +325,8 @@ pub(crate) enum Request<'a> {
     TableScatter(&'a [(isize, isize)]),
     /// A transpose: the row (`J`, input-contiguous) and the folded dimension (`I`: `ni` elements, input stride
     /// `si`, output-contiguous); `dj` is the output stride of `J`; `cached`: the walk's footprint stays in the
-    /// caches.
-    Transpose { tile: TileWidth, ni: usize, si: isize, dj: isize, cached: bool },
+    /// caches; `near`: it fits the last-level cache one thread can count on.
+    Transpose { tile: TileWidth, ni: usize, si: isize, dj: isize, cached: bool, near: bool },
     /// Planes `ps` bytes apart in the input into pixels.
     Interleave { tables: &'a Planar, ps: isize },
     /// Pixels into planes `ps` bytes apart in the output.
@@ -346,8 +346,8 @@ pub(crate) fn build<A: Arch>(
 ) {
     match req {
         Request::Copy => f(&Runner(copy::CopyBody { a, bytes: width.bytes(), len, stream })),
-        Request::Transpose { tile, ni, si, dj, cached } => {
-            transpose::build(a, tile, ni, si, dj, len, Stores { stream, cached }, f)
+        Request::Transpose { tile, ni, si, dj, cached, near } => {
+            transpose::build(a, tile, ni, si, dj, len, (Stores { stream, cached }, near), f)
         }
         Request::Interleave { tables, ps } => planar::build(a, tables, ps, true, len, f),
         Request::Deinterleave { tables, ps } => planar::build(a, tables, ps, false, len, f),
@@ -417,6 +417,7 @@ pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mu
                 si: i.in_stride,
                 dj: row.out_stride,
                 cached: strategy.cached(),
+                near: strategy.near(),
             }
         }
         Movement::Interleave(tables) => Request::Interleave { tables, ps: fold().in_stride },

@@ -49,11 +49,23 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
 #[inline(always)]
 pub(crate) fn aliased_rows<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize, stream: bool) -> Option<usize> {
     let rows = tile_for::<A, N>(ni, si, dj, stream).shape::<N>().0;
+    // PERF: spelled out rather than through `crowded`: `transpose_block` inlines every path of a transpose into one
+    // large function per level and width, and with the call here the compiler laid out its tile loops differently
+    // — f32 NHWC → NCHW with 16 channels, 16 batches of 128² streamed (which never comes here) 0.83 → 1.2–2.1 ms.
     let way = crate::params::L1_WAY_BYTES;
     // Rows `si` apart start in way / gcd(si, way) distinct line-sized slots of a way (the sets).
     let sets = (way / gcd(si.unsigned_abs() % way, way)).max(1);
     let crowded = rows > 8 && rows.div_ceil(sets) > MAX_ROWS_PER_SET;
     (crowded && !critical(dj) && !all_strips(true, stream, ni)).then_some(rows)
+}
+
+/// Whether `rows` rows `stride` bytes apart put more than [`MAX_ROWS_PER_SET`] of them into one L1 set.
+#[inline(always)]
+fn crowded(rows: usize, stride: isize) -> bool {
+    let way = crate::params::L1_WAY_BYTES;
+    // Rows `stride` apart start in way / gcd(stride, way) distinct line-sized slots of a way (the sets).
+    let sets = (way / gcd(stride.unsigned_abs() % way, way)).max(1);
+    rows.div_ceil(sets) > MAX_ROWS_PER_SET
 }
 
 /// Greatest common divisor (`gcd(0, b) = b`).
@@ -67,6 +79,33 @@ const fn gcd(mut a: usize, mut b: usize) -> usize {
 /// Input rows of one tile an L1 set holds without a detour (half its 8 ways: the rest is for the lines the
 /// prefetchers bring and the output).
 const MAX_ROWS_PER_SET: usize = 4;
+
+/// Whether a block goes [`Block::through_out_rows`]: output rows that crowd into a few L1 sets (more than
+/// [`MAX_ROWS_PER_SET`] of a tile's output rows in one) and hold at least [`OUT_ROW_BYTES`], input rows not a
+/// critical stride apart (both critical: [`buffered`] or square blocks), elements of 4 bytes or less, and a walk
+/// whose footprint fits the last-level cache one thread can count on (`near`). Shorter output rows lost: the
+/// public rank-5 permutation (blocks of 32 f32 rows × 8 columns 64 KiB apart) 207–277 → 267–387 µs.
+///
+/// PERF: NHWC → NCHW with planes a multiple of 4 KiB apart, one thread, tight loops, in tiles → through the
+/// buffer: f32 16 × 64² 23.7 → 10.5–13 µs, 16 × 128² 81 → 45 µs, 16 batches of 16 × 64² 193 → 141 µs; f16 16 ×
+/// 64² 14 → 6.4–9 µs, 64 × 128² 185 → 115 µs. Out of the per-thread share it lost (f16 16 batches of 16 × 128², 16
+/// MiB footprint: 0.64–1.1 → 1.1–2.5 ms; f32 64 channels streamed 0.9–1.3 → 2.4–3.0 ms).
+#[inline(always)]
+pub(crate) fn out_rows<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize, stores: Stores, near: bool) -> bool {
+    let cols = tile_for::<A, N>(ni, si, dj, stores.stream).shape::<N>().1;
+    let long = ni * N >= OUT_ROW_BYTES;
+    N <= 4 && near && long && !critical(si) && crowded(cols, dj) && !buffered::<A, N>(ni, si, dj, stores.stream)
+}
+
+/// Output bytes of each row of a [`Block::through_out_rows`] block, and its output rows (the block's elements
+/// along `I` and `J`): 512 bytes × 32 against 128 × 64 and 1 KiB × 16 (f32 16 × 64² 10.5–13 µs against 19.3 and
+/// 9.1–9.3 µs; f16 64 × 128² 115 against 184–192 and 139–191 µs).
+const OUT_ROW_BYTES: usize = 512;
+const OUT_ROWS: usize = 32;
+
+/// [`Block::through_out_rows`]'s buffer: [`OUT_ROWS`] rows of [`OUT_ROW_BYTES`] and a line.
+#[repr(C, align(64))]
+struct OutBuffer([core::mem::MaybeUninit<u8>; OUT_ROWS * (OUT_ROW_BYTES + 64)]);
 
 /// Bytes of each input row a [`Block::through_rows`] chunk copies (a whole number of tiles' columns).
 const ROWS_CHUNK_BYTES: usize = 512;
@@ -319,6 +358,46 @@ impl<A: Arch, const N: usize> Block<A, N> {
         if nit < ni {
             // SAFETY: rows nit..ni, all columns, of the block.
             unsafe { self.shift(nit, 0).direct(ni - nit, nj) };
+        }
+    }
+
+    /// [`transpose_block`] for output rows that crowd into a few L1 sets (see [`out_rows`]): blocks of
+    /// [`OUT_ROWS`] output rows × [`OUT_ROW_BYTES`] transposed into a buffer whose rows are a block row and a line
+    /// apart, then copied out row by row (whole runs of the output rows, streamed when the policy says so and they
+    /// start on a line).
+    ///
+    /// # Safety
+    ///
+    /// As [`transpose_block`], for the block's `ni × nj` elements.
+    #[inline(always)]
+    unsafe fn through_out_rows(&self, ni: usize, nj: usize) {
+        let mut buf = OutBuffer([core::mem::MaybeUninit::uninit(); OUT_ROWS * (OUT_ROW_BYTES + 64)]);
+        let b = buf.0.as_mut_ptr().cast::<u8>();
+        let (side, pitch) = (OUT_ROW_BYTES / N, OUT_ROW_BYTES + 64);
+        let lines = self.dj.unsigned_abs().is_multiple_of(64);
+        let mut jb = 0;
+        while jb < nj {
+            let cj = OUT_ROWS.min(nj - jb);
+            let mut ib = 0;
+            while ib < ni {
+                let ci = side.min(ni - ib);
+                let (s, d) = self.at(ib, jb);
+                let stores = Stores { stream: false, ..self.stores };
+                let into = Block { src: s, dst: b, dj: pitch as isize, stores, ..*self };
+                let stream = self.stores.stream && lines && (d as usize).is_multiple_of(64);
+                // SAFETY: rows ib..ib+ci, columns jb..jb+cj are elements of the block (contract); the buffer holds
+                // cj ≤ OUT_ROWS rows of `pitch` ≥ ci·N bytes and overlaps neither operand; buffer row j holds output
+                // row jb + j's elements ib..ib+ci, contiguous in the output. (The caller fences streamed stores.)
+                unsafe {
+                    into.direct(ci, cj);
+                    for j in 0..cj {
+                        let to = d.wrapping_offset(j as isize * self.dj);
+                        crate::arch::copy(self.a, b.add(j * pitch), to, ci * N, stream);
+                    }
+                }
+                ib += ci;
+            }
+            jb += cj;
         }
     }
 
@@ -593,7 +672,39 @@ impl<A: Arch, const N: usize> Body for TransposeBody<A, N> {
     }
 }
 
-/// Builds the transposing row kernel of tile width `tile` (`stores`: its store policy).
+/// The transposing row kernel of blocks that go [`Block::through_out_rows`] (its own body, so that the tiles'
+/// loops of [`TransposeBody`] are compiled as they were measured).
+#[derive(Clone, Copy)]
+pub(crate) struct OutRowsBody<A, const N: usize>(TransposeBody<A, N>);
+
+impl<A: Arch, const N: usize> Body for OutRowsBody<A, N> {
+    type A = A;
+
+    #[inline(always)]
+    fn arch(&self) -> A {
+        self.0.a
+    }
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.0.len
+    }
+
+    #[inline(always)]
+    unsafe fn run(&self, src: *const u8, dst: *mut u8, len: usize) {
+        let t = &self.0;
+        let block = Block::<A, N> { a: t.a, src, si: t.si, dst, dj: t.dj, stores: t.stores };
+        // SAFETY: the row's block is in bounds (Rows contract).
+        unsafe { block.through_out_rows(t.ni, len) }
+    }
+
+    fn streams(&self) -> bool {
+        self.0.stores.stream
+    }
+}
+
+/// Builds the transposing row kernel of tile width `tile` (`stores`: its store policy; `near`: the walk's
+/// footprint fits the last-level cache one thread can count on).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build<A: Arch>(
     a: A,
@@ -602,13 +713,20 @@ pub(super) fn build<A: Arch>(
     si: isize,
     dj: isize,
     len: usize,
-    stores: Stores,
+    (stores, near): (Stores, bool),
     f: &mut dyn FnMut(&dyn Rows),
 ) {
+    fn with<A: Arch, const N: usize>(body: TransposeBody<A, N>, near: bool, f: &mut dyn FnMut(&dyn Rows)) {
+        if out_rows::<A, N>(body.ni, body.si, body.dj, body.stores, near) {
+            f(&Runner(OutRowsBody(body)))
+        } else {
+            f(&Runner(body))
+        }
+    }
     match tile {
-        TileWidth::W1 => f(&Runner(TransposeBody::<A, 1> { a, ni, si, dj, len, stores })),
-        TileWidth::W2 => f(&Runner(TransposeBody::<A, 2> { a, ni, si, dj, len, stores })),
-        TileWidth::W4 => f(&Runner(TransposeBody::<A, 4> { a, ni, si, dj, len, stores })),
+        TileWidth::W1 => with(TransposeBody::<A, 1> { a, ni, si, dj, len, stores }, near, f),
+        TileWidth::W2 => with(TransposeBody::<A, 2> { a, ni, si, dj, len, stores }, near, f),
+        TileWidth::W4 => with(TransposeBody::<A, 4> { a, ni, si, dj, len, stores }, near, f),
         TileWidth::W8 => f(&Runner(TransposeBody::<A, 8> { a, ni, si, dj, len, stores })),
         TileWidth::W16 => f(&Runner(TransposeBody::<A, 16> { a, ni, si, dj, len, stores })),
     }
@@ -768,6 +886,31 @@ mod tests {
         assert_eq!(super::aliased_rows::<V4Vbmi, 2>(32, 1024 + 4096, 64, false), Some(32));
         assert_eq!(super::aliased_rows::<V3, 4>(16, 16384, 64, false), None);
         assert_eq!(super::aliased_rows::<V4, 8>(16, 16384, 128, false), None);
+    }
+
+    /// Pins which blocks go through a buffer of output rows: output rows that crowd into an L1 set and hold 512
+    /// bytes or more, input rows not critical, elements of 4 bytes or less, footprints within a thread's share.
+    #[test]
+    fn out_row_blocks() {
+        let regular = super::Stores { stream: false, cached: true };
+        let f32_rows = |ni, si, dj, near| super::out_rows::<V4Vbmi, 4>(ni, si, dj, regular, near);
+        // f32 NHWC → NCHW with 16 channels of 64² (planes 16 KiB apart), in the share or not; 40 channels of 64 × 80
+        // (20 KiB); planes 8 KiB + 2 KiB apart (8 of the 16 output rows of a tile in each of 2 sets).
+        assert!(f32_rows(4096, 64, 16384, true));
+        assert!(!f32_rows(4096, 64, 16384, false));
+        assert!(f32_rows(5120, 160, 20480, true));
+        assert!(f32_rows(2560, 64, 10240, true));
+        // Planes 256 bytes off a way, 1 KiB + 8 KiB apart (4 rows per set), output rows of 128 bytes (the public
+        // rank-5 permutation: 32 rows × 8 columns 64 KiB apart), input rows critical too.
+        assert!(!f32_rows(4096, 64, 16640, true));
+        assert!(!f32_rows(4096, 64, 9216, true));
+        assert!(!f32_rows(32, 32, 65536, true));
+        assert!(!f32_rows(4096, 4096, 16384, true));
+        // f16 and u8 pixels into planes 32 or 64 KiB apart; AVX2's 8×8 tiles; f64.
+        assert!(super::out_rows::<V4, 2>(16384, 32, 32768, regular, true));
+        assert!(super::out_rows::<V4Vbmi, 1>(65536, 16, 65536, regular, true));
+        assert!(super::out_rows::<V3, 4>(4096, 64, 16384, regular, true));
+        assert!(!super::out_rows::<V4, 8>(4096, 128, 32768, regular, true));
     }
 
     /// [`tile_for`] with regular stores.

@@ -88,8 +88,8 @@ const MAX_ROWS_PER_SET: usize = 4;
 ///
 /// PERF: NHWC → NCHW with planes a multiple of 4 KiB apart, one thread, tight loops, in tiles → through the
 /// buffer: f32 16 × 64² 23.7 → 10.5–13 µs, 16 × 128² 81 → 45 µs, 16 batches of 16 × 64² 193 → 141 µs; f16 16 ×
-/// 64² 14 → 6.4–9 µs, 64 × 128² 185 → 115 µs. Out of the per-thread share it lost (f16 16 batches of 16 × 128², 16
-/// MiB footprint: 0.64–1.1 → 1.1–2.5 ms; f32 64 channels streamed 0.9–1.3 → 2.4–3.0 ms).
+/// 64² 14 → 6.4–9 µs, 64 × 128² 185 → 115 µs. Out of the per-thread share it lost: the public f16 NHWC → NCHW (16
+/// batches of 16 × 128², a 16 MiB footprint) 0.69–0.92 ms in tiles against 0.65–1.98 ms through the buffer.
 #[inline(always)]
 pub(crate) fn out_rows<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize, stores: Stores, near: bool) -> bool {
     let cols = tile_for::<A, N>(ni, si, dj, stores.stream).shape::<N>().1;
@@ -277,31 +277,39 @@ impl<A: Arch, const N: usize> Block<A, N> {
     #[inline(always)]
     unsafe fn through_buffer(&self, ni: usize, nj: usize) {
         let mut buf = Buffer([core::mem::MaybeUninit::uninit(); BUFFER_BYTES]);
-        let b = buf.0.as_mut_ptr().cast::<u8>();
-        // Rows a line more than a block row apart: never a critical stride.
-        let pitch = BUFFER_SIDE * N + 64;
+        // SAFETY: forwarded contract; the buffer holds BUFFER_SIDE rows of BUFFER_SIDE·N + 64 bytes (N ≤ 2).
+        unsafe { self.via(buf.0.as_mut_ptr().cast(), (BUFFER_SIDE, BUFFER_SIDE), false, ni, nj) }
+    }
+
+    /// Transposes the block through the buffer `b`: blocks of `side_i` × `side_j` elements transposed into it, its
+    /// rows a block row and a line apart (never a critical stride), then copied out row by row — whole runs of the
+    /// output rows, streamed with `stream` when they start on a line (the caller fences).
+    ///
+    /// # Safety
+    ///
+    /// As [`transpose_block`], for the block's `ni × nj` elements; `b` is writable for `side_j` rows of
+    /// `side_i·N + 64` bytes and overlaps neither operand.
+    #[inline(always)]
+    unsafe fn via(&self, b: *mut u8, (side_i, side_j): (usize, usize), stream: bool, ni: usize, nj: usize) {
+        let pitch = side_i * N + 64;
         let mut jb = 0;
         while jb < nj {
-            let cj = BUFFER_SIDE.min(nj - jb);
+            let cj = side_j.min(nj - jb);
             let mut ib = 0;
             while ib < ni {
-                let ci = BUFFER_SIDE.min(ni - ib);
+                let ci = side_i.min(ni - ib);
                 let (s, d) = self.at(ib, jb);
                 let stores = Stores { stream: false, ..self.stores };
                 let into = Block { src: s, dst: b, dj: pitch as isize, stores, ..*self };
-                // SAFETY: rows ib..ib+ci, columns jb..jb+cj are elements of the block (contract); the buffer holds cj
-                // rows of `pitch` ≥ ci·N bytes and overlaps neither operand; buffer row j holds output row jb + j's
-                // elements ib..ib+ci, contiguous in the output.
+                let stream = stream && (d as usize).is_multiple_of(64);
+                // SAFETY: rows ib..ib+ci, columns jb..jb+cj are elements of the block (contract); the buffer holds
+                // cj rows of `pitch` ≥ ci·N bytes and overlaps neither operand; buffer row j holds output row
+                // jb + j's elements ib..ib+ci, contiguous in the output.
                 unsafe {
                     into.direct(ci, cj);
                     for j in 0..cj {
-                        crate::arch::copy(
-                            self.a,
-                            b.add(j * pitch),
-                            d.wrapping_offset(j as isize * self.dj),
-                            ci * N,
-                            false,
-                        );
+                        let to = d.wrapping_offset(j as isize * self.dj);
+                        crate::arch::copy(self.a, b.add(j * pitch), to, ci * N, stream);
                     }
                 }
                 ib += ci;
@@ -372,33 +380,9 @@ impl<A: Arch, const N: usize> Block<A, N> {
     #[inline(always)]
     unsafe fn through_out_rows(&self, ni: usize, nj: usize) {
         let mut buf = OutBuffer([core::mem::MaybeUninit::uninit(); OUT_ROWS * (OUT_ROW_BYTES + 64)]);
-        let b = buf.0.as_mut_ptr().cast::<u8>();
-        let (side, pitch) = (OUT_ROW_BYTES / N, OUT_ROW_BYTES + 64);
-        let lines = self.dj.unsigned_abs().is_multiple_of(64);
-        let mut jb = 0;
-        while jb < nj {
-            let cj = OUT_ROWS.min(nj - jb);
-            let mut ib = 0;
-            while ib < ni {
-                let ci = side.min(ni - ib);
-                let (s, d) = self.at(ib, jb);
-                let stores = Stores { stream: false, ..self.stores };
-                let into = Block { src: s, dst: b, dj: pitch as isize, stores, ..*self };
-                let stream = self.stores.stream && lines && (d as usize).is_multiple_of(64);
-                // SAFETY: rows ib..ib+ci, columns jb..jb+cj are elements of the block (contract); the buffer holds
-                // cj ≤ OUT_ROWS rows of `pitch` ≥ ci·N bytes and overlaps neither operand; buffer row j holds output
-                // row jb + j's elements ib..ib+ci, contiguous in the output. (The caller fences streamed stores.)
-                unsafe {
-                    into.direct(ci, cj);
-                    for j in 0..cj {
-                        let to = d.wrapping_offset(j as isize * self.dj);
-                        crate::arch::copy(self.a, b.add(j * pitch), to, ci * N, stream);
-                    }
-                }
-                ib += ci;
-            }
-            jb += cj;
-        }
+        let stream = self.stores.stream && self.dj.unsigned_abs().is_multiple_of(64);
+        // SAFETY: forwarded contract; the buffer holds OUT_ROWS rows of OUT_ROW_BYTES + 64 bytes.
+        unsafe { self.via(buf.0.as_mut_ptr().cast(), (OUT_ROW_BYTES / N, OUT_ROWS), stream, ni, nj) }
     }
 
     /// [`transpose_block`] without the buffer: the tiles write the output directly.

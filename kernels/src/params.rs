@@ -147,3 +147,24 @@ pub const SHORT_RUN_ROWS: usize = 8;
 /// 32×16 tiles win, 0.68–0.78 against 1.10–1.17 ms. (4-byte 16×16 tiles at 256 KiB: 817–855 µs against 1.01 ms
 /// for 64 channels, so they keep theirs.)
 pub const TALL_TILE_ALIAS_BYTES: usize = 16 << 10;
+
+/// Rows of one transpose tile (its input rows, or its output rows) that may fall into one L1 set before the
+/// transpose goes through a buffer: half the 8 ways of the L1s of the project's machines (the rest holds the lines
+/// the prefetchers bring and the other operand's). See `rows::transpose::aliased_rows` and `out_rows`: 16-row f32
+/// tiles reading NCHW planes 16 KiB apart (all 16 rows in one set) ran f32 NCHW → NHWC 16 × 64² in L2 at 14.7–20.5
+/// µs against 7–11 µs with planes 256 bytes off a way; 8 rows per set (AVX2's 8×8 tiles) showed no loss.
+pub const TRANSPOSE_ROWS_PER_SET: usize = 4;
+
+/// Bytes of each input row a transpose whose input rows crowd into an L1 set copies into its buffer at a time (a
+/// whole number of tiles' columns). 256, 512, 1024 and 2048 ran within noise of each other (f32 16 × 64²: 9.7–14.4
+/// µs, f16 64 × 128²: 16.5–24.5 µs).
+pub const TRANSPOSE_ROWS_CHUNK_BYTES: usize = 512;
+
+/// Output bytes of each row of a block of a transpose whose output rows crowd into an L1 set, and the block's
+/// output rows ([`TRANSPOSE_OUT_ROWS`]). 512 bytes × 32 against 128 × 64 and 1 KiB × 16, one thread, NHWC → NCHW:
+/// f32 16 × 64² 10.5–13 µs against 19.3 and 9.1–9.3 µs; f16 64 × 128² 115 against 184–192 and 139–191 µs.
+pub const TRANSPOSE_OUT_ROW_BYTES: usize = 512;
+
+/// Output rows of a block of a transpose whose output rows crowd into an L1 set (see
+/// [`TRANSPOSE_OUT_ROW_BYTES`]).
+pub const TRANSPOSE_OUT_ROWS: usize = 32;

@@ -6,6 +6,10 @@ use pulp::NullaryFnOnce;
 
 use super::{Body, Rows, Runner};
 use crate::arch::Arch;
+use crate::params::{
+    TRANSPOSE_OUT_ROW_BYTES as OUT_ROW_BYTES, TRANSPOSE_OUT_ROWS as OUT_ROWS,
+    TRANSPOSE_ROWS_CHUNK_BYTES as ROWS_CHUNK_BYTES, TRANSPOSE_ROWS_PER_SET as MAX_ROWS_PER_SET,
+};
 use crate::strategy::TileWidth;
 
 /// Transposes a block: `ni` input rows `si` bytes apart, each with `nj` contiguous `N`-byte elements, into `nj`
@@ -42,7 +46,7 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
     }
 }
 
-/// The rows of a tile whose input rows crowd into too few L1 sets (more than [`MAX_ROWS_PER_SET`] of them into
+/// The rows of a tile whose input rows crowd into too few L1 sets (more than [`params::TRANSPOSE_ROWS_PER_SET`](crate::params::TRANSPOSE_ROWS_PER_SET) of them into
 /// one), if a block goes [`Block::through_rows`]: tiles of more than 8 rows (whole-line ones), output rows not a
 /// critical stride apart (those go through square blocks, see [`Block::tiles`]), and not a streamed sweep of all
 /// strips ([`all_strips`], which prefetches its rows and reads from memory, not from L2).
@@ -59,7 +63,7 @@ pub(crate) fn aliased_rows<A: Arch, const N: usize>(ni: usize, si: isize, dj: is
     (crowded && !critical(dj) && !all_strips(true, stream, ni)).then_some(rows)
 }
 
-/// Whether `rows` rows `stride` bytes apart put more than [`MAX_ROWS_PER_SET`] of them into one L1 set.
+/// Whether `rows` rows `stride` bytes apart put more than [`params::TRANSPOSE_ROWS_PER_SET`](crate::params::TRANSPOSE_ROWS_PER_SET) of them into one L1 set.
 #[inline(always)]
 fn crowded(rows: usize, stride: isize) -> bool {
     let way = crate::params::L1_WAY_BYTES;
@@ -76,12 +80,8 @@ const fn gcd(mut a: usize, mut b: usize) -> usize {
     b
 }
 
-/// Input rows of one tile an L1 set holds without a detour (half its 8 ways: the rest is for the lines the
-/// prefetchers bring and the output).
-const MAX_ROWS_PER_SET: usize = 4;
-
 /// Whether a block goes [`Block::through_out_rows`]: output rows that crowd into a few L1 sets (more than
-/// [`MAX_ROWS_PER_SET`] of a tile's output rows in one) and hold at least [`OUT_ROW_BYTES`], input rows not a
+/// [`params::TRANSPOSE_ROWS_PER_SET`](crate::params::TRANSPOSE_ROWS_PER_SET) of a tile's output rows in one) and hold at least [`params::TRANSPOSE_OUT_ROW_BYTES`](crate::params::TRANSPOSE_OUT_ROW_BYTES), input rows not a
 /// critical stride apart (both critical: [`buffered`] or square blocks), elements of 4 bytes or less, and a walk
 /// whose footprint fits the last-level cache one thread can count on (`near`). Shorter output rows lost: the
 /// public rank-5 permutation (blocks of 32 f32 rows × 8 columns 64 KiB apart) 207–277 → 267–387 µs.
@@ -97,18 +97,9 @@ pub(crate) fn out_rows<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize,
     N <= 4 && near && long && !critical(si) && crowded(cols, dj) && !buffered::<A, N>(ni, si, dj, stores.stream)
 }
 
-/// Output bytes of each row of a [`Block::through_out_rows`] block, and its output rows (the block's elements
-/// along `I` and `J`): 512 bytes × 32 against 128 × 64 and 1 KiB × 16 (f32 16 × 64² 10.5–13 µs against 19.3 and
-/// 9.1–9.3 µs; f16 64 × 128² 115 against 184–192 and 139–191 µs).
-const OUT_ROW_BYTES: usize = 512;
-const OUT_ROWS: usize = 32;
-
-/// [`Block::through_out_rows`]'s buffer: [`OUT_ROWS`] rows of [`OUT_ROW_BYTES`] and a line.
+/// [`Block::through_out_rows`]'s buffer: [`params::TRANSPOSE_OUT_ROWS`](crate::params::TRANSPOSE_OUT_ROWS) rows of [`params::TRANSPOSE_OUT_ROW_BYTES`](crate::params::TRANSPOSE_OUT_ROW_BYTES) and a line.
 #[repr(C, align(64))]
 struct OutBuffer([core::mem::MaybeUninit<u8>; OUT_ROWS * (OUT_ROW_BYTES + 64)]);
-
-/// Bytes of each input row a [`Block::through_rows`] chunk copies (a whole number of tiles' columns).
-const ROWS_CHUNK_BYTES: usize = 512;
 
 /// [`Block::through_rows`]'s buffer: up to 32 rows of a chunk and a line.
 #[repr(C, align(64))]
@@ -370,7 +361,7 @@ impl<A: Arch, const N: usize> Block<A, N> {
     }
 
     /// [`transpose_block`] for output rows that crowd into a few L1 sets (see [`out_rows`]): blocks of
-    /// [`OUT_ROWS`] output rows × [`OUT_ROW_BYTES`] transposed into a buffer whose rows are a block row and a line
+    /// [`params::TRANSPOSE_OUT_ROWS`](crate::params::TRANSPOSE_OUT_ROWS) output rows × [`params::TRANSPOSE_OUT_ROW_BYTES`](crate::params::TRANSPOSE_OUT_ROW_BYTES) transposed into a buffer whose rows are a block row and a line
     /// apart, then copied out row by row (whole runs of the output rows, streamed when the policy says so and they
     /// start on a line).
     ///

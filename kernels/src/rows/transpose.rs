@@ -46,10 +46,10 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
     }
 }
 
-/// The rows of a tile whose input rows crowd into too few L1 sets (more than [`params::TRANSPOSE_ROWS_PER_SET`](crate::params::TRANSPOSE_ROWS_PER_SET) of them into
-/// one), if a block goes [`Block::through_rows`]: tiles of more than 8 rows (whole-line ones), output rows not a
-/// critical stride apart (those go through square blocks, see [`Block::tiles`]), and not a streamed sweep of all
-/// strips ([`all_strips`], which prefetches its rows and reads from memory, not from L2).
+/// The rows of a tile whose input rows crowd into too few L1 sets (see [`crowded`]), if a block goes
+/// [`Block::through_rows`]: tiles of more than 8 rows (whole-line ones), output rows not a critical stride apart
+/// (those go through square blocks, see [`Block::tiles`]), and not a streamed sweep of all strips ([`all_strips`],
+/// which prefetches its rows and reads from memory, not from L2).
 #[inline(always)]
 pub(crate) fn aliased_rows<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize, stream: bool) -> Option<usize> {
     let rows = tile_for::<A, N>(ni, si, dj, stream).shape::<N>().0;
@@ -63,7 +63,8 @@ pub(crate) fn aliased_rows<A: Arch, const N: usize>(ni: usize, si: isize, dj: is
     (crowded && !critical(dj) && !all_strips(true, stream, ni)).then_some(rows)
 }
 
-/// Whether `rows` rows `stride` bytes apart put more than [`params::TRANSPOSE_ROWS_PER_SET`](crate::params::TRANSPOSE_ROWS_PER_SET) of them into one L1 set.
+/// Whether `rows` rows `stride` bytes apart put more than
+/// [`params::TRANSPOSE_ROWS_PER_SET`](crate::params::TRANSPOSE_ROWS_PER_SET) of them into one L1 set.
 #[inline(always)]
 fn crowded(rows: usize, stride: isize) -> bool {
     let way = crate::params::L1_WAY_BYTES;
@@ -80,9 +81,9 @@ const fn gcd(mut a: usize, mut b: usize) -> usize {
     b
 }
 
-/// Whether a block goes [`Block::through_out_rows`]: output rows that crowd into a few L1 sets (more than
-/// [`params::TRANSPOSE_ROWS_PER_SET`](crate::params::TRANSPOSE_ROWS_PER_SET) of a tile's output rows in one) and hold at least [`params::TRANSPOSE_OUT_ROW_BYTES`](crate::params::TRANSPOSE_OUT_ROW_BYTES), input rows not a
-/// critical stride apart (both critical: [`buffered`] or square blocks), elements of 4 bytes or less, and a walk
+/// Whether a block goes [`Block::through_out_rows`]: a tile's output rows crowd into a few L1 sets (see
+/// [`crowded`]) and hold at least [`params::TRANSPOSE_OUT_ROW_BYTES`](crate::params::TRANSPOSE_OUT_ROW_BYTES),
+/// input rows not a critical stride apart (both critical: [`buffered`] or square blocks), elements of 4 bytes or less, and a walk
 /// whose footprint fits the last-level cache one thread can count on (`near`). Shorter output rows lost: the
 /// public rank-5 permutation (blocks of 32 f32 rows × 8 columns 64 KiB apart) 207–277 → 267–387 µs.
 ///
@@ -97,9 +98,13 @@ pub(crate) fn out_rows<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize,
     N <= 4 && near && long && !critical(si) && crowded(cols, dj) && !buffered::<A, N>(ni, si, dj, stores.stream)
 }
 
-/// [`Block::through_out_rows`]'s buffer: [`params::TRANSPOSE_OUT_ROWS`](crate::params::TRANSPOSE_OUT_ROWS) rows of [`params::TRANSPOSE_OUT_ROW_BYTES`](crate::params::TRANSPOSE_OUT_ROW_BYTES) and a line.
+/// [`Block::through_out_rows`]'s buffer: [`params::TRANSPOSE_OUT_ROWS`](crate::params::TRANSPOSE_OUT_ROWS) rows of
+/// [`params::TRANSPOSE_OUT_ROW_BYTES`](crate::params::TRANSPOSE_OUT_ROW_BYTES) and a line.
 #[repr(C, align(64))]
-struct OutBuffer([core::mem::MaybeUninit<u8>; OUT_ROWS * (OUT_ROW_BYTES + 64)]);
+struct OutBuffer([core::mem::MaybeUninit<u8>; OUT_BUFFER_BYTES]);
+
+/// Bytes of [`OutBuffer`].
+const OUT_BUFFER_BYTES: usize = OUT_ROWS * (OUT_ROW_BYTES + 64);
 
 /// [`Block::through_rows`]'s buffer: up to 32 rows of a chunk and a line.
 #[repr(C, align(64))]
@@ -361,16 +366,17 @@ impl<A: Arch, const N: usize> Block<A, N> {
     }
 
     /// [`transpose_block`] for output rows that crowd into a few L1 sets (see [`out_rows`]): blocks of
-    /// [`params::TRANSPOSE_OUT_ROWS`](crate::params::TRANSPOSE_OUT_ROWS) output rows × [`params::TRANSPOSE_OUT_ROW_BYTES`](crate::params::TRANSPOSE_OUT_ROW_BYTES) transposed into a buffer whose rows are a block row and a line
-    /// apart, then copied out row by row (whole runs of the output rows, streamed when the policy says so and they
-    /// start on a line).
+    /// [`params::TRANSPOSE_OUT_ROWS`](crate::params::TRANSPOSE_OUT_ROWS) output rows ×
+    /// [`params::TRANSPOSE_OUT_ROW_BYTES`](crate::params::TRANSPOSE_OUT_ROW_BYTES) transposed into a buffer whose
+    /// rows are a block row and a line apart, then copied out row by row (whole runs of the output rows, streamed when
+    /// the policy says so and they start on a line).
     ///
     /// # Safety
     ///
     /// As [`transpose_block`], for the block's `ni × nj` elements.
     #[inline(always)]
     unsafe fn through_out_rows(&self, ni: usize, nj: usize) {
-        let mut buf = OutBuffer([core::mem::MaybeUninit::uninit(); OUT_ROWS * (OUT_ROW_BYTES + 64)]);
+        let mut buf = OutBuffer([core::mem::MaybeUninit::uninit(); OUT_BUFFER_BYTES]);
         let stream = self.stores.stream && self.dj.unsigned_abs().is_multiple_of(64);
         // SAFETY: forwarded contract; the buffer holds OUT_ROWS rows of OUT_ROW_BYTES + 64 bytes.
         unsafe { self.via(buf.0.as_mut_ptr().cast(), (OUT_ROW_BYTES / N, OUT_ROWS), stream, ni, nj) }

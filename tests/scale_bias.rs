@@ -96,6 +96,44 @@ fn scale_bias_takes_float_types_only() {
     assert_eq!(e, Error::DataTypeMismatch { input: DataType::Float32, output: DataType::Float16 });
 }
 
+/// Scale-bias transposes, which f32 (every level) and f16 (AVX-512) run as the plain transpose with the map applied
+/// in the tiles' registers: whole and partial wide tiles, stacks, 8×8 tiles and element edges; input rows in one
+/// L1 set (the buffer of rows), output rows in one set (the buffer of output rows), both sides a critical stride
+/// apart (square blocks, and the 8×8 buffer for f16); f64 through the staged path. Every level, thread count and
+/// store policy (`check`); a NaN scale goes the staged path, which defines its payload.
+#[test]
+fn scale_bias_transposes() {
+    let sb = ScaleBias { scale: 1.0 / 255.0, bias: -0.485 / 0.229 };
+    for dt in FLOATS {
+        let w = dt.size_in_bytes() as u32;
+        let (line, way) = (64 / w, 4096 / w);
+        let up = |n: u32| n.div_ceil(line) * line;
+        let crit = |n: u32| (n * w).div_ceil(1024) * 1024 / w;
+        // (rows, columns, input row stride, output row stride): input [rows, cols] with rows `is` apart, output
+        // element (i, j) at j·os + i.
+        let mut cases = vec![(16, 16, 16, 16), (63, 65, 65, 63), (17, 33, 40, 20), (37, 45, up(45) + line, up(37))];
+        cases.extend([(16, way, way, 16), (33, 1000.min(way - 3), way, 33), (64, 64, crit(64), crit(64))]);
+        cases.extend([(way, 16, 16, way), (2 * 512 / w + 37, 33, 33, 2 * way), (100, 24, 24, up(100))]);
+        for (k, &(rows, cols, is, os)) in cases.iter().enumerate() {
+            let input = TensorDesc::with_strides(dt, &[rows, cols], &[is, 1]).unwrap();
+            let output = TensorDesc::with_strides(dt, &[rows, cols], &[1, os]).unwrap();
+            for sb in [sb, ScaleBias { scale: f32::NAN, bias: 1.0 }] {
+                let op = Identity::with_scale_bias(&input, &output, sb).unwrap();
+                assert!(
+                    matches!(op.row_kind(), strider::RowKind::Transpose { .. }),
+                    "{dt} {rows}x{cols}: {}",
+                    op.row_kind()
+                );
+                let mut rng = common::rng(k as u64);
+                let src = Buf::random(input.addressed_bytes() as usize, k % 5, &mut rng);
+                let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+                reference(&input, &output, src.bytes(), &mut want, sb);
+                check(&op, &src, &want, k);
+            }
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
 

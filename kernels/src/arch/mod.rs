@@ -15,6 +15,7 @@ use pulp::NullaryFnOnce;
 
 use crate::tables::{BlockShuffle, Planar, Shuffle, WideShuffle};
 
+mod map;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod v3;
@@ -25,6 +26,7 @@ mod vbmi;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+pub(crate) use map::{AffineF16, AffineF32, Ident, TileMap};
 pub(crate) use scalar::Scalar;
 #[cfg(all(test, target_arch = "x86_64"))]
 pub(crate) use {v3::V3, v4::V4, vbmi::V4Vbmi};
@@ -117,6 +119,12 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     const BYTES: usize;
     /// A register.
     type Reg: Copy;
+    /// The level whose transpose tiles this one runs (itself, except where a level only adds instructions the tiles
+    /// do not use): transposes are compiled once for both.
+    type Tiles: Arch;
+
+    /// The token of [`Arch::Tiles`].
+    fn tiles(self) -> Self::Tiles;
 
     /// The token without detection.
     ///
@@ -254,16 +262,17 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         0
     }
 
-    /// Transposes an 8×8 tile of `N`-byte elements: `dst` row `c` element `r` ← `src` row `r` element `c`; rows are
-    /// `ss` / `ds` bytes apart. The default moves one element at a time.
+    /// Transposes an 8×8 tile of `N`-byte elements: `dst` row `c` element `r` ← `m`(`src` row `r` element `c`);
+    /// rows are `ss` / `ds` bytes apart. The default moves one element at a time. Every tile method applies its
+    /// map `m` (whose lanes divide `N`) to the values it stores.
     ///
     /// # Safety
     ///
     /// The 8 source rows of 8 elements are readable and the 8 destination rows writable, not overlapping.
     #[inline(always)]
-    unsafe fn tile8<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+    unsafe fn tile8<const N: usize, M: TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, m: M) {
         // SAFETY: forwarded contract.
-        unsafe { tile8_elements::<N>(src, ss, dst, ds) }
+        unsafe { tile8_elements::<N, M>(src, ss, dst, ds, m) }
     }
 
     /// Shape `(rows, cols)` of the tile [`Arch::tile`] transposes for `N`-byte elements: `rows` source rows of `cols`
@@ -283,10 +292,18 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     /// As [`Arch::tile8`], for the tile's rows and columns; with `stream`, every destination row starts on a
     /// 64-byte boundary.
     #[inline(always)]
-    unsafe fn tile<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+    unsafe fn tile<const N: usize, M: TileMap>(
+        self,
+        src: *const u8,
+        ss: isize,
+        dst: *mut u8,
+        ds: isize,
+        stream: bool,
+        m: M,
+    ) {
         let _ = stream;
         // SAFETY: forwarded contract (the default shape is 8×8).
-        unsafe { self.tile8::<N>(src, ss, dst, ds) }
+        unsafe { self.tile8::<N, M>(src, ss, dst, ds, m) }
     }
 
     /// Whether [`Arch::tile_stack`] moves `N`-byte elements in one register pass (else it is [`Arch::tile8`]s
@@ -306,10 +323,18 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     /// As [`Arch::tile8`], for the stack's rows and columns; with `stream`, every destination row starts on a
     /// 64-byte boundary.
     #[inline(always)]
-    unsafe fn tile_stack<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+    unsafe fn tile_stack<const N: usize, M: TileMap>(
+        self,
+        src: *const u8,
+        ss: isize,
+        dst: *mut u8,
+        ds: isize,
+        stream: bool,
+        m: M,
+    ) {
         let _ = stream;
         // SAFETY: forwarded contract.
-        unsafe { tile_stack_by_8::<Self, N>(self, src, ss, dst, ds) }
+        unsafe { tile_stack_by_8::<Self, N, M>(self, src, ss, dst, ds, m) }
     }
 
     /// Transposes `rows × cols` elements (`rows`, `cols` ≤ 16) as a partial register tile: `dst` row `c`
@@ -321,7 +346,8 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     /// The `rows` source rows of `cols` elements are readable and the `cols` destination rows of `rows` elements
     /// writable, not overlapping.
     #[inline(always)]
-    unsafe fn tile_part<const N: usize>(
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn tile_part<const N: usize, M: TileMap>(
         self,
         _src: *const u8,
         _ss: isize,
@@ -329,6 +355,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         _ds: isize,
         _rows: usize,
         _cols: usize,
+        _m: M,
     ) -> bool {
         false
     }
@@ -515,16 +542,17 @@ impl FusedConvert {
 ///
 /// As [`Arch::tile_stack`] without `stream`.
 #[inline(always)]
-pub(crate) unsafe fn tile_stack_by_8<A: Arch, const N: usize>(
+pub(crate) unsafe fn tile_stack_by_8<A: Arch, const N: usize, M: TileMap>(
     a: A,
     src: *const u8,
     ss: isize,
     dst: *mut u8,
     ds: isize,
+    m: M,
 ) {
     for t in 0..64 / N / 8 {
         // SAFETY: tile t of the stack: source rows 8t..8t+8, destination elements 8t..8t+8 (contract).
-        unsafe { a.tile8::<N>(src.wrapping_offset(8 * t as isize * ss), ss, dst.wrapping_add(8 * t * N), ds) };
+        unsafe { a.tile8::<N, M>(src.wrapping_offset(8 * t as isize * ss), ss, dst.wrapping_add(8 * t * N), ds, m) };
     }
 }
 
@@ -534,13 +562,19 @@ pub(crate) unsafe fn tile_stack_by_8<A: Arch, const N: usize>(
 ///
 /// As [`Arch::tile8`].
 #[inline(always)]
-pub(crate) unsafe fn tile8_elements<const N: usize>(src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+pub(crate) unsafe fn tile8_elements<const N: usize, M: TileMap>(
+    src: *const u8,
+    ss: isize,
+    dst: *mut u8,
+    ds: isize,
+    m: M,
+) {
     for r in 0..8isize {
         for c in 0..8isize {
             // SAFETY: element (r, c) of the tile, in bounds by the contract.
             unsafe {
                 let v = src.wrapping_offset(r * ss + c * N as isize).cast::<[u8; N]>().read_unaligned();
-                dst.wrapping_offset(c * ds + r * N as isize).cast::<[u8; N]>().write_unaligned(v);
+                dst.wrapping_offset(c * ds + r * N as isize).cast::<[u8; N]>().write_unaligned(m.element(v));
             }
         }
     }

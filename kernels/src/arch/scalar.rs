@@ -14,6 +14,12 @@ unsafe impl Arch for Scalar {
     const ISA: Isa = Isa::Scalar;
     const BYTES: usize = 8;
     type Reg = u64;
+    type Tiles = Self;
+
+    #[inline(always)]
+    fn tiles(self) -> Self {
+        self
+    }
 
     #[inline(always)]
     unsafe fn assume() -> Self {

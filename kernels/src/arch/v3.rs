@@ -26,6 +26,12 @@ unsafe impl Arch for V3 {
     const ISA: Isa = Isa::V3;
     const BYTES: usize = 32;
     type Reg = __m256i;
+    type Tiles = Self;
+
+    #[inline(always)]
+    fn tiles(self) -> Self {
+        self
+    }
 
     #[inline(always)]
     unsafe fn assume() -> Self {

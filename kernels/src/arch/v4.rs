@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 use pulp::NullaryFnOnce;
 
 use super::x86::{Put16, by_planes, by_types, lane_reverse_mask, normalize_bytes, ramp16};
-use super::{Arch, ByteNorm, FloatNorm, FusedConvert, Isa, RowRun};
+use super::{Arch, ByteNorm, FloatNorm, FusedConvert, Isa, RowRun, TileMap};
 use crate::tables::Planar;
 
 /// Proof that the CPU runs x86-64-v4 (pulp's `V4`: AVX-512 F/BW/CD/DQ/VL on top of x86-64-v3).
@@ -25,6 +25,12 @@ unsafe impl Arch for V4 {
     const ISA: Isa = Isa::V4;
     const BYTES: usize = 64;
     type Reg = __m512i;
+    type Tiles = Self;
+
+    #[inline(always)]
+    fn tiles(self) -> Self {
+        self
+    }
 
     #[inline(always)]
     unsafe fn assume() -> Self {
@@ -187,14 +193,22 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
-    unsafe fn tile<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+    unsafe fn tile<const N: usize, M: TileMap>(
+        self,
+        src: *const u8,
+        ss: isize,
+        dst: *mut u8,
+        ds: isize,
+        stream: bool,
+        m: M,
+    ) {
         // SAFETY: forwarded contract, for the shape `tile_shape::<N>()` reports (destination rows 64-byte aligned
         // with `stream`); AVX2 and AVX-512 F/BW via the token.
         unsafe {
             match N {
-                4 => tile16_4(src, ss, dst, ds, 16, 16, stream),
-                2 => tile32x16_2(src, ss, dst, ds, stream),
-                _ => super::x86::avx2_tile8::<N>(src, ss, dst, ds),
+                4 => tile16_4(src, ss, dst, ds, 16, 16, stream, m),
+                2 => tile32x16_2(src, ss, dst, ds, stream, m),
+                _ => super::x86::avx2_tile8::<N, M>(src, ss, dst, ds, m),
             }
         }
     }
@@ -205,19 +219,27 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
-    unsafe fn tile_stack<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+    unsafe fn tile_stack<const N: usize, M: TileMap>(
+        self,
+        src: *const u8,
+        ss: isize,
+        dst: *mut u8,
+        ds: isize,
+        stream: bool,
+        m: M,
+    ) {
         // SAFETY: forwarded contract; AVX-512 F/BW/DQ via the token.
         unsafe {
             match N {
-                4 => tile_stack_4(src, ss, dst, ds, stream),
-                2 => tile_stack_2(src, ss, dst, ds, stream),
-                _ => super::tile_stack_by_8::<Self, N>(self, src, ss, dst, ds),
+                4 => tile_stack_4(src, ss, dst, ds, stream, m),
+                2 => tile_stack_2(src, ss, dst, ds, stream, m),
+                _ => super::tile_stack_by_8::<Self, N, M>(self, src, ss, dst, ds, m),
             }
         }
     }
 
     #[inline(always)]
-    unsafe fn tile_part<const N: usize>(
+    unsafe fn tile_part<const N: usize, M: TileMap>(
         self,
         src: *const u8,
         ss: isize,
@@ -225,12 +247,13 @@ unsafe impl Arch for V4 {
         ds: isize,
         rows: usize,
         cols: usize,
+        m: M,
     ) -> bool {
         if N != 4 {
             return false;
         }
         // SAFETY: forwarded contract (rows, cols ≤ 16); AVX-512F via the token.
-        unsafe { tile16_4(src, ss, dst, ds, rows, cols, false) };
+        unsafe { tile16_4(src, ss, dst, ds, rows, cols, false, m) };
         true
     }
 
@@ -568,7 +591,17 @@ unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, cons
 #[inline(always)]
 // Index loops mirror the register names of the shuffle network.
 #[allow(clippy::needless_range_loop)]
-unsafe fn tile16_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usize, cols: usize, stream: bool) {
+#[allow(clippy::too_many_arguments)]
+unsafe fn tile16_4<M: TileMap>(
+    src: *const u8,
+    ss: isize,
+    dst: *mut u8,
+    ds: isize,
+    rows: usize,
+    cols: usize,
+    stream: bool,
+    m: M,
+) {
     let whole = rows == 16 && cols == 16;
     // Masks of `cols` elements (loads) and `rows` elements (stores); all ones for a whole tile.
     let (cm, rm) = (((1u32 << cols) - 1) as __mmask16, ((1u32 << rows) - 1) as __mmask16);
@@ -616,6 +649,7 @@ unsafe fn tile16_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usi
         }
         for c in 0..cols {
             let p = dst.wrapping_offset(c as isize * ds).cast::<f32>();
+            r[c] = _mm512_castsi512_ps(m.m512(_mm512_castps_si512(r[c])));
             if whole && stream {
                 _mm512_stream_ps(p, r[c])
             } else if whole {
@@ -661,7 +695,7 @@ unsafe fn put_line(p: *mut u8, v: __m512i, stream: bool) {
 #[inline(always)]
 // Index loops mirror the register names of the shuffle network.
 #[allow(clippy::needless_range_loop)]
-unsafe fn tile_stack_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+unsafe fn tile_stack_4<M: TileMap>(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool, m: M) {
     let row = |r: usize| src.wrapping_offset(r as isize * ss).cast::<f32>();
     let out = |c: usize| dst.wrapping_offset(c as isize * ds).cast::<f32>();
     // SAFETY: (whole body) loads of the 16 source rows' 8 elements and stores of the 8 destination rows' 16, in
@@ -693,7 +727,7 @@ unsafe fn tile_stack_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, strea
         for c in 0..8 {
             put_line(
                 out(c).cast(),
-                _mm512_castps_si512(_mm512_permutex2var_ps(r[c % 4], lanes[c / 4], r[4 + c % 4])),
+                m.m512(_mm512_castps_si512(_mm512_permutex2var_ps(r[c % 4], lanes[c / 4], r[4 + c % 4]))),
                 stream,
             );
         }
@@ -715,7 +749,7 @@ unsafe fn tile_stack_4(src: *const u8, ss: isize, dst: *mut u8, ds: isize, strea
 #[inline(always)]
 // Index loops mirror the register names of the shuffle network.
 #[allow(clippy::needless_range_loop)]
-unsafe fn tile_stack_2(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+unsafe fn tile_stack_2<M: TileMap>(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool, m: M) {
     let row = |r: usize| src.wrapping_offset(r as isize * ss).cast::<__m128i>();
     // SAFETY: (whole body) 16-byte loads of the 32 source rows and 64-byte stores of the 8 destination rows, in
     // bounds by the contract; with `stream`, destination rows start on a line (contract).
@@ -743,7 +777,7 @@ unsafe fn tile_stack_2(src: *const u8, ss: isize, dst: *mut u8, ds: isize, strea
             for (c, v) in
                 [(2 * q, _mm512_unpacklo_epi64(r[q], r[4 + q])), (2 * q + 1, _mm512_unpackhi_epi64(r[q], r[4 + q]))]
             {
-                put_line(dst.wrapping_offset(c as isize * ds), v, stream);
+                put_line(dst.wrapping_offset(c as isize * ds), m.m512(v), stream);
             }
         }
     }
@@ -769,7 +803,7 @@ unsafe fn tile_stack_2(src: *const u8, ss: isize, dst: *mut u8, ds: isize, strea
 #[inline(always)]
 // Index loops mirror the register names of the shuffle network.
 #[allow(clippy::needless_range_loop)]
-unsafe fn tile32x16_2(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool) {
+unsafe fn tile32x16_2<M: TileMap>(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool, m: M) {
     // SAFETY: (whole body) 32-byte loads of the 32 source rows and 64-byte stores of the 16 destination rows, in
     // bounds by the contract; register operations of AVX-512 F/BW.
     unsafe {
@@ -804,7 +838,8 @@ unsafe fn tile32x16_2(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream
         let lanes = [_mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13), _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15)];
         for c in 0..16 {
             let (h, p) = (c / 8, BITREV3[c % 8]);
-            put_line(dst.wrapping_offset(c as isize * ds), _mm512_permutex2var_epi64(t[p], lanes[h], t[8 + p]), stream);
+            let v = m.m512(_mm512_permutex2var_epi64(t[p], lanes[h], t[8 + p]));
+            put_line(dst.wrapping_offset(c as isize * ds), v, stream);
         }
     }
 }

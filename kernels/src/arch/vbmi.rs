@@ -21,13 +21,18 @@ impl V4Vbmi {
     }
 }
 
-/// Forwards a method to the V4 token (V4 ⊂ V4Vbmi).
+/// Forwards a method to the V4 token (V4 ⊂ V4Vbmi). Generics: `<N: usize>` const parameters, then after `;` type
+/// parameters with one bound each (`<N: usize; M: Bound>`).
 macro_rules! forward {
-    ($( unsafe fn $m:ident $(<$($g:ident: $gt:ty),*>)? (self $(, $a:ident: $t:ty)*) $(-> $r:ty)?; )*) => {$(
+    ($(
+        unsafe fn $m:ident $(<$($g:ident: $gt:ty),* $(; $($tg:ident: $tb:path),*)?>)?
+            (self $(, $a:ident: $t:ty)*) $(-> $r:ty)?;
+    )*) => {$(
         #[inline(always)]
-        unsafe fn $m $(<$(const $g: $gt),*>)? (self $(, $a: $t)*) $(-> $r)? {
+        #[allow(clippy::too_many_arguments)]
+        unsafe fn $m $(<$(const $g: $gt),* $($(, $tg: $tb)*)?>)? (self $(, $a: $t)*) $(-> $r)? {
             // SAFETY: forwarded contract; V4 ⊂ V4Vbmi.
-            unsafe { self.0.$m $(::<$($g),*>)? ($($a),*) }
+            unsafe { self.0.$m $(::<$($g),* $($(, $tg)*)?>)? ($($a),*) }
         }
     )*};
 }
@@ -37,6 +42,12 @@ unsafe impl Arch for V4Vbmi {
     const ISA: Isa = Isa::V4Vbmi;
     const BYTES: usize = 64;
     type Reg = __m512i;
+    type Tiles = V4;
+
+    #[inline(always)]
+    fn tiles(self) -> V4 {
+        self.0
+    }
 
     #[inline(always)]
     unsafe fn assume() -> Self {
@@ -67,10 +78,10 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn store_part(self, p: *mut u8, v: __m512i, n: usize) -> bool;
         unsafe fn small_copy(self, src: *const u8, dst: *mut u8, n: usize);
         unsafe fn shuffle_lanes(self, s: &crate::tables::Shuffle, src: *const u8, src_step: isize, dst: *mut u8, dst_step: usize, lanes: usize) -> usize;
-        unsafe fn tile8<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize);
-        unsafe fn tile<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool);
-        unsafe fn tile_stack<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool);
-        unsafe fn tile_part<N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usize, cols: usize) -> bool;
+        unsafe fn tile8<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, m: M);
+        unsafe fn tile<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool, m: M);
+        unsafe fn tile_stack<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool, m: M);
+        unsafe fn tile_part<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usize, cols: usize, m: M) -> bool;
         unsafe fn f16_to_f32(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn f32_to_f16(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn f64_to_f32_odd(self, src: *const u8, dst: *mut u8, n: usize) -> usize;

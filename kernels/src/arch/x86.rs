@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::{ByteNorm, RowRun, tile8_elements};
+use super::{ByteNorm, RowRun, TileMap, tile8_elements};
 use crate::tables::{Planar, Shuffle};
 
 /// Copies fewer than 64 bytes with two possibly overlapping moves of the largest size that fits.
@@ -47,11 +47,11 @@ pub(super) unsafe fn small_copy(src: *const u8, dst: *mut u8, n: usize) {
 ///
 /// # Safety
 ///
-/// As `Arch::tile8`; AVX2 available.
+/// As `Arch::tile8`; AVX2 available (and F16C for a map of f16 lanes).
 #[inline(always)]
 // Index loops mirror the register names of the transpose/shuffle networks.
 #[allow(clippy::needless_range_loop)]
-pub(super) unsafe fn avx2_tile8<const N: usize>(src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
+pub(super) unsafe fn avx2_tile8<const N: usize, M: TileMap>(src: *const u8, ss: isize, dst: *mut u8, ds: isize, m: M) {
     let row = |r: isize| src.wrapping_offset(r * ss);
     let out = |c: isize| dst.wrapping_offset(c * ds);
     // SAFETY: (whole body) every load reads one source row's 8 elements and every store writes one
@@ -87,7 +87,7 @@ pub(super) unsafe fn avx2_tile8<const N: usize>(src: *const u8, ss: isize, dst: 
                     _mm256_permute2f128_ps::<0x31>(u3, u7),
                 ];
                 for (c, v) in o.into_iter().enumerate() {
-                    _mm256_storeu_ps(out(c as isize).cast(), v);
+                    _mm256_storeu_ps(out(c as isize).cast(), _mm256_castsi256_ps(m.m256(_mm256_castps_si256(v))));
                 }
             }
             8 => {
@@ -111,6 +111,7 @@ pub(super) unsafe fn avx2_tile8<const N: usize>(src: *const u8, ss: isize, dst: 
                         ];
                         for (k, v) in o.into_iter().enumerate() {
                             // output row 4h + k, columns 4rb..4rb+4
+                            let v = _mm256_castsi256_pd(m.m256(_mm256_castpd_si256(v)));
                             _mm256_storeu_pd(out((4 * h + k) as isize).add(32 * rb).cast(), v);
                         }
                     }
@@ -145,7 +146,7 @@ pub(super) unsafe fn avx2_tile8<const N: usize>(src: *const u8, ss: isize, dst: 
                     _mm_unpackhi_epi64(b3, b7),
                 ];
                 for (c, v) in o.into_iter().enumerate() {
-                    _mm_storeu_si128(out(c as isize).cast(), v);
+                    _mm_storeu_si128(out(c as isize).cast(), m.m128(v));
                 }
             }
             1 => {
@@ -165,11 +166,12 @@ pub(super) unsafe fn avx2_tile8<const N: usize>(src: *const u8, ss: isize, dst: 
                     _mm_unpackhi_epi32(b1, b3),
                 ];
                 for (k, v) in o.into_iter().enumerate() {
+                    let v = m.m128(v);
                     _mm_storel_epi64(out(2 * k as isize).cast(), v);
                     _mm_storel_epi64(out(2 * k as isize + 1).cast(), _mm_unpackhi_epi64(v, v));
                 }
             }
-            _ => tile8_elements::<N>(src, ss, dst, ds),
+            _ => tile8_elements::<N, M>(src, ss, dst, ds, m),
         }
     }
 }
@@ -337,6 +339,28 @@ pub(super) unsafe fn cvtps_ph(x: __m256) -> __m128i {
             "vcvtps2ph {r}, {x}, 0",
             r = lateout(xmm_reg) r,
             x = in(ymm_reg) x,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+    }
+    r
+}
+
+/// f32 → f16 bits of 16 lanes, rounded to nearest even whatever MXCSR says, into a register (inline assembly, so
+/// that the compiler cannot fold the conversion into a store: see [`cvtps_ph`]).
+///
+/// # Safety
+///
+/// The CPU has AVX-512F.
+#[target_feature(enable = "avx512f")]
+#[inline]
+pub(super) unsafe fn cvtps_ph16(x: __m512) -> __m256i {
+    let r: __m256i;
+    // SAFETY: a register-to-register conversion; AVX-512F by the contract.
+    unsafe {
+        core::arch::asm!(
+            "vcvtps2ph {r}, {x}, 0",
+            r = lateout(ymm_reg) r,
+            x = in(zmm_reg) x,
             options(pure, nomem, nostack, preserves_flags)
         );
     }
@@ -513,9 +537,17 @@ macro_rules! common_methods {
         }
 
         #[inline(always)]
-        unsafe fn tile8<const N: usize>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize) {
-            // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
-            unsafe { super::x86::avx2_tile8::<N>(src, ss, dst, ds) }
+        unsafe fn tile8<const N: usize, M: super::TileMap>(
+            self,
+            src: *const u8,
+            ss: isize,
+            dst: *mut u8,
+            ds: isize,
+            m: M,
+        ) {
+            // SAFETY: forwarded contract; AVX2 is part of every x86 level here (F16C too: the V3 token checks it,
+            // and AVX-512F implies it).
+            unsafe { super::x86::avx2_tile8::<N, M>(src, ss, dst, ds, m) }
         }
     };
 }

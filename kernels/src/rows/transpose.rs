@@ -5,7 +5,7 @@
 use pulp::NullaryFnOnce;
 
 use super::{Body, Rows, Runner};
-use crate::arch::Arch;
+use crate::arch::{Arch, Ident, TileMap};
 use crate::params::{
     TRANSPOSE_OUT_ROW_BYTES as OUT_ROW_BYTES, TRANSPOSE_OUT_ROWS as OUT_ROWS,
     TRANSPOSE_ROWS_CHUNK_BYTES as ROWS_CHUNK_BYTES, TRANSPOSE_ROWS_PER_SET as MAX_ROWS_PER_SET,
@@ -13,9 +13,10 @@ use crate::params::{
 use crate::strategy::TileWidth;
 
 /// Transposes a block: `ni` input rows `si` bytes apart, each with `nj` contiguous `N`-byte elements, into `nj`
-/// output rows `dj` bytes apart, each with `ni` contiguous elements. Edges through partial register tiles where
-/// the level has them, else element by element. With `stores.stream`, whole wide tiles (whole output lines) are
-/// stored non-temporally when the block's output starts on a line; the caller fences.
+/// output rows `dj` bytes apart, each with `ni` contiguous elements, mapped by `m` (whose lanes divide `N`). Edges
+/// through partial register tiles where the level has them, else element by element. With `stores.stream`, whole
+/// wide tiles (whole output lines) are stored non-temporally when the block's output starts on a line; the caller
+/// fences.
 ///
 /// # Safety
 ///
@@ -23,7 +24,7 @@ use crate::strategy::TileWidth;
 /// output elements distinct and not overlapping the input.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
+pub(crate) unsafe fn transpose_block<A: Arch, const N: usize, M: TileMap>(
     a: A,
     src: *const u8,
     si: isize,
@@ -32,8 +33,10 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize>(
     ni: usize,
     nj: usize,
     stores: Stores,
+    m: M,
 ) {
-    let block = Block::<A, N> { a, src, si, dst, dj, stores };
+    const { assert!(N.is_multiple_of(M::LANE), "a map's lanes divide the elements it maps") };
+    let block = Block::<A, N, M> { a, src, si, dst, dj, stores, m };
     // SAFETY: (all three) forwarded contract.
     unsafe {
         if buffered::<A, N>(ni, si, dj, stores.stream) {
@@ -245,7 +248,7 @@ pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize,
 /// PERF: methods, not closures: a closure the compiler keeps out of line is compiled without the level's target
 /// features, and the tiles' intrinsics become calls (partial tiles ran 6–25× slower).
 #[derive(Clone, Copy)]
-struct Block<A, const N: usize> {
+struct Block<A, const N: usize, M> {
     a: A,
     src: *const u8,
     si: isize,
@@ -254,9 +257,11 @@ struct Block<A, const N: usize> {
     /// The store policy; `stores.stream`: whole wide tiles store non-temporally (every output row of the block's
     /// wide tiles starts on a line).
     stores: Stores,
+    /// The map applied to every element (in the tiles' registers, or one element at a time at the edges).
+    m: M,
 }
 
-impl<A: Arch, const N: usize> Block<A, N> {
+impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
     /// [`transpose_block`] through 8×8 tiles of 1- or 2-byte elements with input and output rows both a critical stride
     /// apart: square blocks transposed into a buffer whose rows are not, then copied out row by row (whole runs of the
     /// output rows).
@@ -554,9 +559,9 @@ impl<A: Arch, const N: usize> Block<A, N> {
         // SAFETY: forwarded contract.
         unsafe {
             match K {
-                SMALL => self.a.tile8::<N>(s, self.si, d, self.dj),
-                WIDE => self.a.tile::<N>(s, self.si, d, self.dj, self.stores.stream),
-                _ => self.a.tile_stack::<N>(s, self.si, d, self.dj, self.stores.stream),
+                SMALL => self.a.tile8::<N, M>(s, self.si, d, self.dj, self.m),
+                WIDE => self.a.tile::<N, M>(s, self.si, d, self.dj, self.stores.stream, self.m),
+                _ => self.a.tile_stack::<N, M>(s, self.si, d, self.dj, self.stores.stream, self.m),
             }
         }
     }
@@ -589,7 +594,7 @@ impl<A: Arch, const N: usize> Block<A, N> {
             for j in (0..c8).step_by(8) {
                 let (s, d) = self.at(i, j);
                 // SAFETY: rows i..i+8 ≤ rows, columns j..j+8 ≤ cols (contract).
-                unsafe { self.a.tile8::<N>(s, self.si, d, self.dj) };
+                unsafe { self.a.tile8::<N, M>(s, self.si, d, self.dj, self.m) };
             }
         }
         for i in (0..rows).step_by(16) {
@@ -615,37 +620,38 @@ impl<A: Arch, const N: usize> Block<A, N> {
     #[inline(always)]
     unsafe fn part(&self, rows: usize, cols: usize) {
         // SAFETY: forwarded contract.
-        if unsafe { self.a.tile_part::<N>(self.src, self.si, self.dst, self.dj, rows, cols) } {
+        if unsafe { self.a.tile_part::<N, M>(self.src, self.si, self.dst, self.dj, rows, cols, self.m) } {
             return;
         }
         for i in 0..rows {
             for j in 0..cols {
                 let (s, d) = self.at(i, j);
                 // SAFETY: element (i, j), in bounds by the contract.
-                unsafe { d.cast::<[u8; N]>().write_unaligned(s.cast::<[u8; N]>().read_unaligned()) };
+                unsafe { d.cast::<[u8; N]>().write_unaligned(self.m.element(s.cast::<[u8; N]>().read_unaligned())) };
             }
         }
     }
 }
 
-/// The transposing row kernel: a row is a block of `ni` × `len`.
+/// The transposing row kernel: a row is a block of `ni` × `len`, mapped by `m`.
 #[derive(Clone, Copy)]
-pub(crate) struct TransposeBody<A, const N: usize> {
+pub(crate) struct TransposeBody<A, const N: usize, M> {
     a: A,
     ni: usize,
     si: isize,
     dj: isize,
     len: usize,
     stores: Stores,
+    m: M,
 }
 
-impl<A: Arch, const N: usize> Body for TransposeBody<A, N> {
+impl<A: Arch, const N: usize, M: TileMap> Body for TransposeBody<A, N, M> {
     body_fields!();
 
     #[inline(always)]
     unsafe fn run(&self, src: *const u8, dst: *mut u8, len: usize) {
         // SAFETY: the row's block is in bounds (Rows contract).
-        unsafe { transpose_block::<A, N>(self.a, src, self.si, dst, self.dj, self.ni, len, self.stores) }
+        unsafe { transpose_block::<A, N, M>(self.a, src, self.si, dst, self.dj, self.ni, len, self.stores, self.m) }
     }
 
     fn streams(&self) -> bool {
@@ -656,9 +662,9 @@ impl<A: Arch, const N: usize> Body for TransposeBody<A, N> {
 /// The transposing row kernel of blocks that go [`Block::through_out_rows`] (its own body, so that the tiles'
 /// loops of [`TransposeBody`] are compiled as they were measured).
 #[derive(Clone, Copy)]
-pub(crate) struct OutRowsBody<A, const N: usize>(TransposeBody<A, N>);
+pub(crate) struct OutRowsBody<A, const N: usize, M>(TransposeBody<A, N, M>);
 
-impl<A: Arch, const N: usize> Body for OutRowsBody<A, N> {
+impl<A: Arch, const N: usize, M: TileMap> Body for OutRowsBody<A, N, M> {
     type A = A;
 
     #[inline(always)]
@@ -674,7 +680,8 @@ impl<A: Arch, const N: usize> Body for OutRowsBody<A, N> {
     #[inline(always)]
     unsafe fn run(&self, src: *const u8, dst: *mut u8, len: usize) {
         let t = &self.0;
-        let block = Block::<A, N> { a: t.a, src, si: t.si, dst, dj: t.dj, stores: t.stores };
+        const { assert!(N.is_multiple_of(M::LANE), "a map's lanes divide the elements it maps") };
+        let block = Block::<A, N, M> { a: t.a, src, si: t.si, dst, dj: t.dj, stores: t.stores, m: t.m };
         // SAFETY: the row's block is in bounds (Rows contract).
         unsafe { block.through_out_rows(t.ni, len) }
     }
@@ -697,19 +704,39 @@ pub(super) fn build<A: Arch>(
     (stores, near): (Stores, bool),
     f: &mut dyn FnMut(&dyn Rows),
 ) {
-    fn with<A: Arch, const N: usize>(body: TransposeBody<A, N>, near: bool, f: &mut dyn FnMut(&dyn Rows)) {
-        if out_rows::<A, N>(body.ni, body.si, body.dj, body.stores, near) {
-            f(&Runner(OutRowsBody(body)))
-        } else {
-            f(&Runner(body))
-        }
-    }
+    let m = Ident;
     match tile {
-        TileWidth::W1 => with(TransposeBody::<A, 1> { a, ni, si, dj, len, stores }, near, f),
-        TileWidth::W2 => with(TransposeBody::<A, 2> { a, ni, si, dj, len, stores }, near, f),
-        TileWidth::W4 => with(TransposeBody::<A, 4> { a, ni, si, dj, len, stores }, near, f),
-        TileWidth::W8 => f(&Runner(TransposeBody::<A, 8> { a, ni, si, dj, len, stores })),
-        TileWidth::W16 => f(&Runner(TransposeBody::<A, 16> { a, ni, si, dj, len, stores })),
+        TileWidth::W1 => with(TransposeBody::<A, 1, _> { a, ni, si, dj, len, stores, m }, near, f),
+        TileWidth::W2 => with(TransposeBody::<A, 2, _> { a, ni, si, dj, len, stores, m }, near, f),
+        TileWidth::W4 => with(TransposeBody::<A, 4, _> { a, ni, si, dj, len, stores, m }, near, f),
+        TileWidth::W8 => f(&Runner(TransposeBody::<A, 8, _> { a, ni, si, dj, len, stores, m })),
+        TileWidth::W16 => f(&Runner(TransposeBody::<A, 16, _> { a, ni, si, dj, len, stores, m })),
+    }
+}
+
+/// The transposing row kernel of `N`-byte elements mapped by `m` in the tiles' registers (a scale-bias that moves
+/// like a transpose), otherwise as [`build`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn build_mapped<A: Arch, const N: usize, M: TileMap>(
+    a: A,
+    m: M,
+    ni: usize,
+    si: isize,
+    dj: isize,
+    len: usize,
+    (stores, near): (Stores, bool),
+    f: &mut dyn FnMut(&dyn Rows),
+) {
+    with(TransposeBody::<A, N, M> { a, ni, si, dj, len, stores, m }, near, f)
+}
+
+/// Calls `f` with the row kernel of `body`: through the buffer of output rows where [`out_rows`] says so (its own
+/// body, see [`OutRowsBody`]).
+fn with<A: Arch, const N: usize, M: TileMap>(body: TransposeBody<A, N, M>, near: bool, f: &mut dyn FnMut(&dyn Rows)) {
+    if out_rows::<A, N>(body.ni, body.si, body.dj, body.stores, near) {
+        f(&Runner(OutRowsBody(body)))
+    } else {
+        f(&Runner(body))
     }
 }
 
@@ -728,7 +755,7 @@ pub(crate) fn block_fn<A: Arch>(tile: TileWidth, stream: bool) -> BlockFn {
             // Staged conversions keep tiles in columns (the order they were measured with).
             let stores = Stores { stream: STREAM, cached: false };
             // SAFETY: forwarded from the BlockFn contract.
-            unsafe { transpose_block::<A, N>(a, src, si, dst, dj, ni, nj, stores) }
+            unsafe { transpose_block::<A, N, Ident>(a, src, si, dst, dj, ni, nj, stores, Ident) }
         }
     }
     /// # Safety

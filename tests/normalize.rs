@@ -297,6 +297,38 @@ fn preprocessing_layouts_keep_their_strategies() {
             4,
             RowKind::Deinterleave { planes: 4 },
         ),
+        // One-byte pixels into f16 planes on runs of 1024 pixels or more go through per-plane tables of results
+        // (AVX-512 VBMI): 64-pixel blocks and tails, 2–4 planes, i8, mirrored pixels and channels, rows of a run.
+        (
+            "NHWC → NCHW f16, long rows",
+            TensorDesc::nhwc(u8_, [2, 3, 33, 70]).unwrap(),
+            DataType::Float16,
+            [0, 0, 0, 0],
+            [2, 3, 33, 70],
+            [1, 1, 1, 1],
+            3,
+            RowKind::Deinterleave { planes: 3 },
+        ),
+        (
+            "i8 RGBA → f16, hflip + reversed channels",
+            TensorDesc::nhwc(DataType::Int8, [1, 4, 20, 100]).unwrap(),
+            DataType::Float16,
+            [0, 0, 0, 0],
+            [1, 4, 20, 100],
+            [1, -1, 1, -1],
+            4,
+            RowKind::Deinterleave { planes: 4 },
+        ),
+        (
+            "two channels → f16",
+            TensorDesc::nhwc(u8_, [1, 2, 16, 130]).unwrap(),
+            DataType::Float16,
+            [0, 0, 0, 0],
+            [1, 2, 16, 130],
+            [1, 1, 1, 1],
+            2,
+            RowKind::Deinterleave { planes: 2 },
+        ),
         // f32 pixels go through the fused f32 kernel (AVX-512): its 16-pixel steps, tails, mirrored pixels and
         // channels, 2–4 planes, f16 and f32 planes.
         (

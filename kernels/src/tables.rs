@@ -361,6 +361,10 @@ pub(crate) struct Planar {
     /// 1-, 2- and 4-byte elements, either direction: a register of pixels at a time through element permutes
     /// (see [`WidePlanar`]).
     pub(crate) wide: WidePlanar,
+    /// Deinterleave of 1-byte elements: `wide` with each plane's bytes in the order of a byte unpack — byte `q` of
+    /// 128-bit lane `l` is element `8l + q` for `q < 8`, `32 + 8l + q − 8` above — so that unpacking two such
+    /// registers into words gives elements 0..32, then 32..64.
+    pub(crate) unpacked: WidePlanar,
 }
 
 /// Element-permute controls (AVX-512 `vpermt2b` for 1-byte elements, `vpermt2w` for 2-byte ones, `vpermt2d` for
@@ -403,6 +407,20 @@ impl WidePlanar {
             let k = i.checked_mul(e)?.checked_add(q)?;
             k.checked_rem(planes)?.checked_mul(e)?.checked_add(k.checked_div(planes)?)
         })
+    }
+
+    /// One-byte controls whose result element `q` is this one's element `from(q)` (`from` a permutation of 0..64).
+    fn reordered_bytes(&self, from: impl Fn(usize) -> usize) -> WidePlanar {
+        let mut w = WidePlanar::default();
+        for i in 0..4 {
+            for q in 0..64 {
+                let f = from(q) % 64;
+                w.lo[i][q] = self.lo[i][f];
+                w.hi[i][q] = self.hi[i][f];
+                w.hi_mask[i] |= ((self.hi_mask[i] >> f) & 1) << q;
+            }
+        }
+        w
     }
 
     /// The controls where element `q` of result register `i` is element `at(i, q)` of the source registers in
@@ -522,7 +540,17 @@ impl Planar {
             (1 | 2 | 4, true) => WidePlanar::interleave(width, planes)?,
             _ => WidePlanar::default(),
         };
-        Some(Planar { width, planes, interleave, reverse_pixels, reverse_channels, masks, widen, wide })
+        let unpacked = if width == 1 && !interleave {
+            wide.reordered_bytes(|q| {
+                let (l, b) = (q / 16, q % 16);
+                // (q < 64: no operation overflows.)
+                let low = l.wrapping_mul(8).wrapping_add(b & 7);
+                if b < 8 { low } else { low.wrapping_add(32) }
+            })
+        } else {
+            WidePlanar::default()
+        };
+        Some(Planar { width, planes, interleave, reverse_pixels, reverse_channels, masks, widen, wide, unpacked })
     }
 
     /// The lowest address of the pixel-side step holding output pixels `j..j + 16/N`, from the lowest address

@@ -899,7 +899,7 @@ impl<const K: usize> PlanarRegs<K> {
     ///
     /// AVX-512F available.
     #[inline(always)]
-    unsafe fn load(w: &crate::tables::WidePlanar) -> Self {
+    pub(super) unsafe fn load(w: &crate::tables::WidePlanar) -> Self {
         // SAFETY: plain 64-byte loads of 64-byte tables (AVX-512F by the contract).
         let at = |t: &[u8; 64]| unsafe { _mm512_loadu_si512(t.as_ptr().cast()) };
         PlanarRegs {

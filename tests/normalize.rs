@@ -393,6 +393,35 @@ fn preprocessing_layouts_keep_their_strategies() {
     }
 }
 
+/// One-byte planes into f16 planes (the layout kept) on runs of 1024 elements or more go through a table of the
+/// results on AVX-512 VBMI: whole 64-element blocks and tails, u8 and i8, one pair per channel and one for all.
+#[test]
+fn long_byte_runs_into_f16() {
+    let mut rng = common::rng(11);
+    for (dt, sizes) in [(DataType::Uint8, [2u32, 3, 33, 70]), (DataType::Int8, [1, 2, 16, 67])] {
+        let input = TensorDesc::nchw(dt, sizes).unwrap();
+        let output = TensorDesc::nchw(DataType::Float16, sizes).unwrap();
+        let c = sizes[1] as usize;
+        for (axis, scale, bias) in [
+            (Some(1), &[0.017f32, -0.5, 0.0174][..c], &[-2.1f32, 3.0, -1.8][..c]),
+            (None, &[0.25f32][..], &[-7.5f32][..]),
+        ] {
+            let case = Case {
+                input: &input,
+                output: &output,
+                offsets: &[0; 4],
+                sizes: &sizes,
+                strides: &[1; 4],
+                axis,
+                scale,
+                bias,
+            };
+            let src = Buf::random(input.addressed_bytes() as usize, 3, &mut rng);
+            case.check(&src, 5);
+        }
+    }
+}
+
 #[test]
 fn validation_rules() {
     let f32_ = DataType::Float32;

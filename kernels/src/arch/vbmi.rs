@@ -87,7 +87,6 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn f32_to_f16(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn f64_to_f32_odd(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn affine_f16(self, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize;
-        unsafe fn normalize_bytes(self, k: super::ByteNorm, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize;
     }
 
     #[inline(always)]
@@ -122,6 +121,28 @@ unsafe impl Arch for V4Vbmi {
             // SAFETY: forwarded contract.
             unsafe { self.0.deinterleave::<N>(t, src, dst, plane_stride, n) }
         }
+    }
+
+    /// Into f16, runs of 1024 elements or more through a table of the 256 results ([`normalize_f16_run`]), then
+    /// V4's kernel; into f32 as V4 converts them.
+    #[inline(always)]
+    unsafe fn normalize_bytes(
+        self,
+        k: super::ByteNorm,
+        src: *const u8,
+        dst: *mut u8,
+        n: usize,
+        scale: f32,
+        bias: f32,
+    ) -> usize {
+        let j = if k.f16 && n >= TABLE_MIN_PIXELS {
+            // SAFETY: forwarded contract; VBMI via the token.
+            unsafe { normalize_f16_run(k.signed, src, dst, n, scale, bias) }
+        } else {
+            0
+        };
+        // SAFETY: forwarded contract for elements j..n.
+        j + unsafe { self.0.normalize_bytes(k, src.add(j), dst.add(2 * j), n - j, scale, bias) }
     }
 
     /// One-byte pixels into f16 planes through per-plane tables of the 256 results ([`normalize_f16_by_table`]) on
@@ -463,6 +484,49 @@ unsafe fn normalize_f16_by_table<const K: usize, const STREAM: bool>(
     }
     64 * blocks
 }
+
+/// Contiguous one-byte values (`i8` with `signed`, else `u8`) normalized into f16, 64 at a time, through a table of
+/// the 256 results as [`normalize_f16_by_table`] looks them up (one byte permute first puts the values in unpack
+/// order); returns the elements done (whole blocks).
+///
+/// PERF: one thread, Zen 4, u8 NCHW → f16 NCHW normalization with 3 channels: 224² (L2) 10.5–16.1 → 5.3 µs, 8 ×
+/// 224² 85–126 → 47–52 µs.
+///
+/// # Safety
+///
+/// As `Arch::normalize_bytes` into f16; AVX-512 F/BW and VBMI available.
+#[inline(always)]
+unsafe fn normalize_f16_run(signed: bool, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize {
+    let blocks = n / 64;
+    // SAFETY: register operations of AVX-512 F/BW/VBMI (contract); block b reads bytes 64b..64b+64 and writes
+    // elements 64b..64b+64, in bounds (64b + 64 ≤ n).
+    unsafe {
+        let (lo, hi) = result_bytes(signed, scale, bias);
+        // Byte q of 128-bit lane l takes element 8l + q (q < 8) or 32 + 8l + q − 8.
+        let order = _mm512_loadu_si512(UNPACK_ORDER.as_ptr().cast());
+        for b in 0..blocks {
+            let idx = _mm512_permutexvar_epi8(order, _mm512_loadu_si512(src.add(64 * b).cast()));
+            let top = _mm512_movepi8_mask(idx);
+            let (l, h) = (look_up(&lo, idx, top), look_up(&hi, idx, top));
+            let d = dst.add(128 * b);
+            _mm512_storeu_si512(d.cast(), _mm512_unpacklo_epi8(l, h));
+            _mm512_storeu_si512(d.add(64).cast(), _mm512_unpackhi_epi8(l, h));
+        }
+    }
+    64 * blocks
+}
+
+/// The `vpermb` control that puts 64 bytes in unpack order (see [`Planar::unpacked`](crate::tables::Planar)).
+static UNPACK_ORDER: [u8; 64] = {
+    let mut o = [0u8; 64];
+    let mut q = 0;
+    while q < 64 {
+        let (l, b) = (q / 16, q % 16);
+        o[q] = (if b < 8 { 8 * l + b } else { 32 + 8 * l + b - 8 }) as u8;
+        q += 1;
+    }
+    o
+};
 
 /// The 256 results of a one-byte value normalized into f16 (V4's arithmetic: widened as `signed` or not, the
 /// product with `scale`, the sum with `bias`, rounded to nearest even), as the low bytes and the high bytes of the

@@ -85,6 +85,40 @@ fn byte_norm(op: &ElementOp) -> Option<ByteNorm> {
     }
 }
 
+/// The cast of `u8` (or `i8` with `SIGNED`) into f16 at level `A`: the level's fused byte normalization with scale
+/// 1 and bias 0 — `x·1 + 0` is `x` exactly, and every byte is exact in f16, so the results are the cast's — in
+/// registers (on AVX-512 VBMI through its table of the 256 results), the rest through the generated route (widen
+/// to f32, then round).
+///
+/// PERF: one thread, Zen 4 (VBMI), u8 → f16 through the generated route → this: 3 × 224² (L2) 9.1 → 4.9–6.9 µs,
+/// 8 × 3 × 224² 74–105 → 44–52 µs, 1800 elements 171 → 155 ns; NHWC → NCHW (plane runs) 3 × 224² 12.1 → 10.5 µs.
+fn bytes_to_f16_fn<A: Arch, const SIGNED: bool>() -> CastFn {
+    struct Job<A, const SIGNED: bool>(A, *const u8, *mut u8, usize);
+    impl<A: Arch, const SIGNED: bool> NullaryFnOnce for Job<A, SIGNED> {
+        type Output = ();
+        #[inline(always)]
+        fn call(self) {
+            let Job(a, src, dst, n) = self;
+            let k = ByteNorm { signed: SIGNED, f16: true };
+            // SAFETY: forwarded from `entry`'s contract: n bytes at src, n f16 at dst; the rest from element i.
+            unsafe {
+                let i = a.normalize_bytes(k, src, dst, n, 1.0, 0.0);
+                let from = if SIGNED { ElemType::I8 } else { ElemType::U8 };
+                cast_fn::<A>(from, ElemType::F16)(src.add(i), dst.add(2 * i), n - i);
+            }
+        }
+    }
+    /// # Safety
+    ///
+    /// As [`CastFn`]; the CPU runs level `A`.
+    unsafe fn entry<A: Arch, const SIGNED: bool>(src: *const u8, dst: *mut u8, n: usize) {
+        // SAFETY: the caller guarantees the level.
+        let a = unsafe { A::assume() };
+        a.vectorize(Job::<A, SIGNED>(a, src, dst, n))
+    }
+    entry::<A, SIGNED>
+}
+
 /// [`Arch::normalize_bytes`] compiled for a level.
 type ByteNormFn = unsafe fn(ByteNorm, *const u8, *mut u8, usize, f32, f32) -> usize;
 
@@ -207,7 +241,11 @@ unsafe fn scalar_deinterleave_normalize(
 impl Converter {
     fn of<A: Arch>(op: &ElementOp) -> Converter {
         match *op {
-            ElementOp::Cast { from, to } => Converter::Cast(cast_fn::<A>(from, to)),
+            ElementOp::Cast { from, to } => Converter::Cast(match (from, to) {
+                (ElemType::U8, ElemType::F16) => bytes_to_f16_fn::<A, false>(),
+                (ElemType::I8, ElemType::F16) => bytes_to_f16_fn::<A, true>(),
+                _ => cast_fn::<A>(from, to),
+            }),
             ElementOp::ScaleBias { ty, scale, bias } => Converter::Affine(
                 affine_fn::<A>(ty).expect("Walk::new admits scale/bias of float types only"),
                 scale,

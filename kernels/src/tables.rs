@@ -361,9 +361,8 @@ pub(crate) struct Planar {
     /// 1-, 2- and 4-byte elements, either direction: a register of pixels at a time through element permutes
     /// (see [`WidePlanar`]).
     pub(crate) wide: WidePlanar,
-    /// Deinterleave of 1-byte elements: `wide` with each plane's bytes in the order of a byte unpack — byte `q` of
-    /// 128-bit lane `l` is element `8l + q` for `q < 8`, `32 + 8l + q − 8` above — so that unpacking two such
-    /// registers into words gives elements 0..32, then 32..64.
+    /// Deinterleave of 1-byte elements: `wide` with each plane's bytes in [`unpack_order`], so that unpacking two
+    /// such registers into words gives elements 0..32, then 32..64.
     pub(crate) unpacked: WidePlanar,
 }
 
@@ -486,6 +485,16 @@ impl Widen {
     }
 }
 
+/// The element a byte unpack order puts at byte `q` (< 64) of a register: byte `q % 16` of 128-bit lane `l = q / 16`
+/// is element `8l + q % 16` below 8, `32 + 8l + q % 16 − 8` above — so that unpacking the low bytes and the high
+/// bytes of 64 results in this order into words gives results 0..32, then 32..64.
+pub(crate) const fn unpack_order(q: usize) -> usize {
+    let (l, b) = (q / 16, q % 16);
+    // (q < 64: no operation overflows.)
+    let low = l.wrapping_mul(8).wrapping_add(b & 7);
+    if b < 8 { low } else { low.wrapping_add(32) }
+}
+
 impl Planar {
     /// Tables for `planes` planes (2 to 4) of `width`-byte elements (1, 2, 4 or 8), or `None` for other shapes.
     pub(crate) fn new(width: usize, planes: usize, interleave: bool) -> Option<Planar> {
@@ -540,16 +549,8 @@ impl Planar {
             (1 | 2 | 4, true) => WidePlanar::interleave(width, planes)?,
             _ => WidePlanar::default(),
         };
-        let unpacked = if width == 1 && !interleave {
-            wide.reordered_bytes(|q| {
-                let (l, b) = (q / 16, q % 16);
-                // (q < 64: no operation overflows.)
-                let low = l.wrapping_mul(8).wrapping_add(b & 7);
-                if b < 8 { low } else { low.wrapping_add(32) }
-            })
-        } else {
-            WidePlanar::default()
-        };
+        let unpacked =
+            if width == 1 && !interleave { wide.reordered_bytes(unpack_order) } else { WidePlanar::default() };
         Some(Planar { width, planes, interleave, reverse_pixels, reverse_channels, masks, widen, wide, unpacked })
     }
 

@@ -506,7 +506,6 @@ unsafe fn normalize_f16_run(signed: bool, src: *const u8, dst: *mut u8, n: usize
     // elements 64b..64b+64, in bounds (64b + 64 ≤ n).
     unsafe {
         let (lo, hi) = result_bytes(signed, scale, bias);
-        // Byte q of 128-bit lane l takes element 8l + q (q < 8) or 32 + 8l + q − 8.
         let order = _mm512_loadu_si512(UNPACK_ORDER.as_ptr().cast());
         for b in 0..blocks {
             let idx = _mm512_permutexvar_epi8(order, _mm512_loadu_si512(src.add(64 * b).cast()));
@@ -520,13 +519,12 @@ unsafe fn normalize_f16_run(signed: bool, src: *const u8, dst: *mut u8, n: usize
     64 * blocks
 }
 
-/// The `vpermb` control that puts 64 bytes in unpack order (see [`Planar::unpacked`](crate::tables::Planar)).
+/// The `vpermb` control that puts 64 bytes in [`unpack_order`](crate::tables::unpack_order).
 static UNPACK_ORDER: [u8; 64] = {
     let mut o = [0u8; 64];
     let mut q = 0;
     while q < 64 {
-        let (l, b) = (q / 16, q % 16);
-        o[q] = (if b < 8 { 8 * l + b } else { 32 + 8 * l + b - 8 }) as u8;
+        o[q] = crate::tables::unpack_order(q) as u8;
         q += 1;
     }
     o

@@ -86,8 +86,8 @@ const fn gcd(mut a: usize, mut b: usize) -> usize {
 
 /// Whether a block goes [`Block::through_out_rows`]: a tile's output rows crowd into a few L1 sets (see
 /// [`crowded`]) and hold at least [`params::TRANSPOSE_OUT_ROW_BYTES`](crate::params::TRANSPOSE_OUT_ROW_BYTES),
-/// input rows not a critical stride apart (both critical: [`buffered`] or square blocks), elements of 4 bytes or less, and a walk
-/// whose footprint fits the last-level cache one thread can count on (`near`). Shorter output rows lost: the
+/// input rows not a critical stride apart (both critical: [`buffered`] or square blocks), elements of 4 bytes or
+/// less, and a walk whose footprint fits the last-level cache one thread can count on (`near`). Shorter output rows lost: the
 /// public rank-5 permutation (blocks of 32 f32 rows × 8 columns 64 KiB apart) 207–277 → 267–387 µs.
 ///
 /// PERF: NHWC → NCHW with planes a multiple of 4 KiB apart, one thread, tight loops, in tiles → through the
@@ -706,9 +706,10 @@ pub(super) fn build<A: Arch>(
 ) {
     let m = Ident;
     match tile {
-        TileWidth::W1 => with(TransposeBody::<A, 1, _> { a, ni, si, dj, len, stores, m }, near, f),
-        TileWidth::W2 => with(TransposeBody::<A, 2, _> { a, ni, si, dj, len, stores, m }, near, f),
-        TileWidth::W4 => with(TransposeBody::<A, 4, _> { a, ni, si, dj, len, stores, m }, near, f),
+        TileWidth::W1 => build_mapped::<A, 1, _>(a, m, ni, si, dj, len, (stores, near), f),
+        TileWidth::W2 => build_mapped::<A, 2, _>(a, m, ni, si, dj, len, (stores, near), f),
+        TileWidth::W4 => build_mapped::<A, 4, _>(a, m, ni, si, dj, len, (stores, near), f),
+        // (Wider elements never go through the buffer of output rows.)
         TileWidth::W8 => f(&Runner(TransposeBody::<A, 8, _> { a, ni, si, dj, len, stores, m })),
         TileWidth::W16 => f(&Runner(TransposeBody::<A, 16, _> { a, ni, si, dj, len, stores, m })),
     }

@@ -1,4 +1,4 @@
-//! Builds `libstrider.so` / `libstrider.a`, compiles the C and C++ tests and the example with the machine's C and
+//! Takes the `libstrider.so` / `libstrider.a` cargo built for this test, compiles the C and C++ tests and the example with the machine's C and
 //! C++ compilers (`CC` / `CXX`, default `cc` / `c++`) against both libraries, runs them, and runs the C test under
 //! valgrind's memcheck when valgrind is installed (`STRIDER_REQUIRE_VALGRIND=1`, set by CI, makes its absence a
 //! failure).
@@ -12,28 +12,19 @@ fn capi() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The directory holding `libstrider.so` and `libstrider.a`, built once for every test of this file with the profile
-/// this test was built with.
+/// The directory holding `libstrider.so` and `libstrider.a`: the one this test executable runs from
+/// (`<target>/<profile>/deps/`). The crate's library is also an `rlib`, so cargo builds it, with all three crate types
+/// and the features of this very test build, before it builds this test: the C libraries are always this
+/// checkout's, and no second `cargo build` (whose feature resolution would differ and recompile the kernels) runs.
 fn libdir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        // This test runs from <target>/<profile dir>/deps/.
         let exe = std::env::current_exe().expect("test executable path");
-        let profile_dir = exe.parent().and_then(Path::parent).expect("<target>/<profile>/deps").to_path_buf();
-        let target = profile_dir.parent().expect("<target>/<profile>");
-        let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
-            Some("debug") => "dev",
-            Some(name) => name,
-            None => panic!("no profile directory in {}", exe.display()),
-        };
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "-p", "strider-capi", "--lib", "--profile", profile, "--target-dir"])
-            .arg(target)
-            .current_dir(capi())
-            .status()
-            .expect("run cargo build");
-        assert!(status.success(), "cargo build -p strider-capi failed");
-        profile_dir
+        let dir = exe.parent().expect("<target>/<profile>/deps").to_path_buf();
+        for lib in ["libstrider.so", "libstrider.a"] {
+            assert!(dir.join(lib).is_file(), "{lib} missing beside the test in {}", dir.display());
+        }
+        dir
     })
 }
 

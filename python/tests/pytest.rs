@@ -1,39 +1,24 @@
-//! Builds the extension module, puts it on `PYTHONPATH` as `strider`, and runs the pytest suite (`test_*.py` beside
+//! Takes the extension module cargo built for this test, puts it on `PYTHONPATH` as `strider`, and runs the pytest suite (`test_*.py` beside
 //! this file) with a Python that has NumPy and pytest: `STRIDER_PYTHON` when set, else `python3` when it has both,
 //! else a virtual environment created once in the target directory with both installed from the Python registry.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// <target>/<profile dir> of this test executable, and the cargo profile that builds into it.
-fn profile_dir() -> (PathBuf, String) {
-    let exe = std::env::current_exe().expect("test executable path");
-    let dir = exe.parent().and_then(Path::parent).expect("<target>/<profile>/deps").to_path_buf();
-    let profile = match dir.file_name().and_then(|n| n.to_str()) {
-        Some("debug") => "dev".to_owned(),
-        Some(name) => name.to_owned(),
-        None => panic!("no profile directory in {}", exe.display()),
-    };
-    (dir, profile)
-}
-
-/// Builds the extension and returns a directory holding it as `strider.so`.
+/// Copies the extension module cargo built beside this test executable (`<target>/<profile>/deps/`) into a
+/// directory, as `strider.so`, and returns that directory. The crate's library is also an `rlib`, so cargo builds it,
+/// with the features of this very test build, before it builds this test: the module is always this checkout's, and
+/// no second `cargo build` (whose feature resolution would differ and recompile the kernels) runs.
 fn module_dir() -> PathBuf {
-    let (dir, profile) = profile_dir();
-    let target = dir.parent().expect("<target>");
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "-p", "strider-python", "--lib", "--profile", &profile, "--target-dir"])
-        .arg(target)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .expect("run cargo build");
-    assert!(status.success(), "cargo build -p strider-python failed");
+    let exe = std::env::current_exe().expect("test executable path");
+    let built = exe.parent().expect("<target>/<profile>/deps").join("libstrider_python.so");
+    assert!(built.is_file(), "{} missing beside the test", built.display());
     let module = Path::new(env!("CARGO_TARGET_TMPDIR")).join("python-module");
     std::fs::create_dir_all(&module).unwrap();
     // A fresh file (not an overwrite in place): a running interpreter may still map the old one.
     let dest = module.join("strider.so");
     let _ = std::fs::remove_file(&dest);
-    std::fs::copy(dir.join("libstrider_python.so"), &dest).expect("copy the extension module");
+    std::fs::copy(&built, &dest).expect("copy the extension module");
     module
 }
 

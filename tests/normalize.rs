@@ -395,6 +395,48 @@ fn preprocessing_layouts_keep_their_strategies() {
 
 /// One-byte planes into f16 planes (the layout kept) on runs of 1024 elements or more go through a table of the
 /// results on AVX-512 VBMI: whole 64-element blocks and tails, u8 and i8, one pair per channel and one for all.
+/// Normalizations that move like a transpose (NHWC ↔ NCHW with more channels than the planar kernels take):
+/// widening and same-width ones transpose the input elements first when the walk stays in the cache, narrowing ones
+/// convert first; both with per-channel pairs and one pair, crops and flips, and blocks with tails.
+#[test]
+fn many_channel_transposes() {
+    let mut rng = common::rng(13);
+    let (u8_, i8_, f16, f32_) = (DataType::Uint8, DataType::Int8, DataType::Float16, DataType::Float32);
+    for (from, to, c) in
+        [(u8_, f32_, 16), (u8_, f16, 8), (i8_, f32_, 5), (f32_, f32_, 16), (f16, f32_, 8), (f32_, f16, 16)]
+    {
+        let sizes = [2, c, 9, 37];
+        let scale: Vec<f32> = (0..c).map(|k| 0.25 + k as f32 * 0.125).collect();
+        let bias: Vec<f32> = (0..c).map(|k| k as f32 - 3.5).collect();
+        for (nhwc_in, offsets, window, strides) in [
+            (true, [0, 0, 0, 0], [2, c, 9, 37], [1, 1, 1, 1]),
+            (true, [0, 0, 1, 2], [2, c, 8, 35], [1, -1, 1, -1]),
+            (false, [0, 0, 0, 0], [2, c, 9, 37], [1, 1, 1, 1]),
+        ] {
+            let out_sizes = window;
+            let (input, output) = if nhwc_in {
+                (TensorDesc::nhwc(from, sizes).unwrap(), TensorDesc::nchw(to, out_sizes).unwrap())
+            } else {
+                (TensorDesc::nchw(from, sizes).unwrap(), TensorDesc::nhwc(to, out_sizes).unwrap())
+            };
+            for (scale, bias) in [(&scale[..], &bias[..]), (&[0.5f32][..], &[-1.0f32][..])] {
+                let case = Case {
+                    input: &input,
+                    output: &output,
+                    offsets: &offsets,
+                    sizes: &window,
+                    strides: &strides,
+                    axis: Some(1),
+                    scale,
+                    bias,
+                };
+                let src = Buf::random(input.addressed_bytes() as usize, 1, &mut rng);
+                case.check(&src, 6);
+            }
+        }
+    }
+}
+
 #[test]
 fn long_byte_runs_into_f16() {
     let mut rng = common::rng(11);

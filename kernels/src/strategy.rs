@@ -141,7 +141,7 @@ pub(crate) enum TileWidth {
 }
 
 impl TileWidth {
-    fn of(bytes: usize) -> Option<TileWidth> {
+    pub(crate) fn of(bytes: usize) -> Option<TileWidth> {
         Some(match bytes {
             1 => TileWidth::W1,
             2 => TileWidth::W2,

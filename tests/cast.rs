@@ -97,6 +97,26 @@ fn byte_casts_into_f16() {
     }
 }
 
+/// Narrowing casts that move like a transpose into planes a multiple of 4 KiB apart (f32 NHWC → f16/u8 NCHW, f64 →
+/// f32): converted first, then transposed through the buffer of output rows (their 16 rows of a tile would share
+/// one L1 set); and widening ones in the same layouts, transposed first.
+#[test]
+fn many_channel_cast_transposes() {
+    let mut rng = common::rng(6);
+    let (f16, f32_, f64_, u8_) = (DataType::Float16, DataType::Float32, DataType::Float64, DataType::Uint8);
+    for (from, to) in [(f32_, f16), (f32_, u8_), (f64_, f32_), (f16, f32_), (u8_, f16)] {
+        for sizes in [[1u32, 16, 64, 64], [2, 16, 32, 128], [1, 24, 64, 65]] {
+            let input = TensorDesc::nhwc(from, sizes).unwrap();
+            let output = TensorDesc::nchw(to, sizes).unwrap();
+            let op = Cast::new(&input, &output).unwrap();
+            let src = Buf::random(input.addressed_bytes() as usize, 1, &mut rng);
+            let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+            reference_map(&input, &output, src.bytes(), &mut want, |b| encode(to, decode(from, b)));
+            check_all_configs(&op, &src, &want, sizes[3] as usize);
+        }
+    }
+}
+
 #[test]
 fn cast_typed_checks_both_element_types() {
     let input = TensorDesc::new(DataType::Uint8, &[4]).unwrap();

@@ -939,12 +939,16 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 None => {}
             }
             let first = transposes_first(iw, ow, stream, strategy.near())
-                .then(|| TileWidth::of(iw).map(|w| block_fn::<A::Tiles>(w, false)))
+                .then(|| TileWidth::of(iw).map(|w| block_fn::<A::Tiles>(w, false, false)))
                 .flatten();
+            // Converting first: blocks of (bi, bj) elements, bj·ow bytes apart in the buffer.
+            let (bi, bj) = block_shape(ni, len, ow, stream);
+            let out_rows =
+                transpose::out_rows_of::<A::Tiles>(*tile, bi, (bj * ow) as isize, dj, stores.0, strategy.near());
             f(&StagedTranspose {
                 convert,
                 first,
-                block: block_fn::<A::Tiles>(*tile, stream),
+                block: block_fn::<A::Tiles>(*tile, stream, out_rows),
                 ni: i.extent,
                 si: i.in_stride,
                 ai: g.fold_aux(),

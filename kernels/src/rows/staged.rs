@@ -478,10 +478,21 @@ fn tile_map(op: &ElementOp, tile: TileWidth, reg_bytes: usize) -> Option<TileMap
     }
 }
 
-/// A converting 2-D transpose: blocks of the input rows converted into a buffer, then transposed out of it.
+/// The order of a converting 2-D transpose's two steps, with the block function of the transposing one.
+#[derive(Clone, Copy)]
+enum Order {
+    /// Blocks of the input rows converted into the buffer, then transposed out of it by this block function (of the
+    /// output width).
+    ConvertFirst(BlockFn),
+    /// Blocks of input elements transposed into the buffer by this block function (of the input width), then each
+    /// buffer row converted into its output row ([`transposes_first`], [`StagedTranspose::span_first`]).
+    TransposeFirst(BlockFn),
+}
+
+/// A converting 2-D transpose through a buffer, in either [`Order`].
 struct StagedTranspose {
     convert: Converter,
-    block: BlockFn,
+    order: Order,
     /// The folded dimension `I`: extent, input byte stride, parameter stride.
     ni: usize,
     si: isize,
@@ -494,10 +505,6 @@ struct StagedTranspose {
     len: usize,
     /// Whole output lines of the blocks stream (the strategy's policy); the span fences.
     stream: bool,
-    /// Transpose first ([`transposes_first`]): blocks of input elements are transposed into the buffer by this
-    /// block function (of the input width), then each buffer row is converted into its output row
-    /// ([`StagedTranspose::span_first`]).
-    first: Option<BlockFn>,
 }
 
 /// Whether a converting transpose from `iw`-byte into `ow`-byte elements transposes first (the input elements into
@@ -552,11 +559,14 @@ impl Rows for StagedTranspose {
     }
 
     unsafe fn span(&self, src: *const u8, dst: *mut u8, aux: *const u8, nj: usize) {
-        if let Some(first) = self.first {
-            // SAFETY: forwarded contract.
-            unsafe { self.span_first(first, src, dst, aux, nj) };
-            return;
-        }
+        let block = match self.order {
+            Order::ConvertFirst(block) => block,
+            Order::TransposeFirst(first) => {
+                // SAFETY: forwarded contract.
+                unsafe { self.span_first(first, src, dst, aux, nj) };
+                return;
+            }
+        };
         let mut buf = Scratch::new();
         let scr = buf.ptr();
         let (bi, bj) = block_shape(self.ni, nj, self.ow, self.stream);
@@ -587,7 +597,7 @@ impl Rows for StagedTranspose {
                         }
                     }
                     let d = dst.wrapping_offset((i0 * self.ow) as isize + j0 as isize * self.dj);
-                    (self.block)(scr, pitch as isize, d, self.dj, ci, cj);
+                    block(scr, pitch as isize, d, self.dj, ci, cj);
                 }
                 i0 += ci;
             }
@@ -929,7 +939,8 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
         }
         Movement::Transpose(tile) => {
             let i = fold();
-            let stores = (Stores { stream, cached: strategy.cached() }, strategy.near());
+            let near = strategy.near();
+            let stores = (Stores { stream, cached: strategy.cached() }, near);
             let (ni, si, dj) = (i.extent, i.in_stride, row.out_stride);
             // (Compiled for the level whose tiles this one runs: V4 for V4 + VBMI.)
             let t = a.tiles();
@@ -938,27 +949,17 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 Some(TileMapOf::F16(m)) => return transpose::build_mapped::<_, 2, _>(t, m, ni, si, dj, len, stores, f),
                 None => {}
             }
-            let first = transposes_first(iw, ow, stream, strategy.near())
-                .then(|| TileWidth::of(iw).map(|w| block_fn::<A::Tiles>(w, false, false)))
-                .flatten();
-            // Converting first: blocks of (bi, bj) elements, bj·ow bytes apart in the buffer.
-            let (bi, bj) = block_shape(ni, len, ow, stream);
-            let out_rows =
-                transpose::out_rows_of::<A::Tiles>(*tile, bi, (bj * ow) as isize, dj, stores.0, strategy.near());
-            f(&StagedTranspose {
-                convert,
-                first,
-                block: block_fn::<A::Tiles>(*tile, stream, out_rows),
-                ni: i.extent,
-                si: i.in_stride,
-                ai: g.fold_aux(),
-                dj: row.out_stride,
-                aj: g.row_aux(),
-                iw,
-                ow,
-                len,
-                stream,
-            })
+            let order = match TileWidth::of(iw).filter(|_| transposes_first(iw, ow, stream, near)) {
+                Some(w) => Order::TransposeFirst(block_fn::<A::Tiles>(w, false, false)),
+                None => {
+                    // Blocks of (bi, bj) elements, bj·ow bytes apart in the buffer.
+                    let (bi, bj) = block_shape(ni, len, ow, stream);
+                    let out_rows =
+                        transpose::out_rows_of::<A::Tiles>(*tile, bi, (bj * ow) as isize, dj, stores.0, near);
+                    Order::ConvertFirst(block_fn::<A::Tiles>(*tile, stream, out_rows))
+                }
+            };
+            f(&StagedTranspose { convert, order, ni, si, ai: g.fold_aux(), dj, aj: g.row_aux(), iw, ow, len, stream })
         }
         Movement::Swap { .. } => unreachable!("Strategy::choose picks channel swaps for plain copies only"),
         Movement::Interleave(tables) | Movement::Deinterleave(tables) => {

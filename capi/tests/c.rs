@@ -1,7 +1,7 @@
-//! Takes the `libstrider.so` / `libstrider.a` cargo built for this test, compiles the C and C++ tests and the example with the machine's C and
-//! C++ compilers (`CC` / `CXX`, default `cc` / `c++`) against both libraries, runs them, and runs the C test under
-//! valgrind's memcheck when valgrind is installed (`STRIDER_REQUIRE_VALGRIND=1`, set by CI, makes its absence a
-//! failure).
+//! Takes the `libstrider.so` / `libstrider.a` cargo built for this test, compiles the C and C++ tests and the
+//! example with the machine's C and C++ compilers (`CC` / `CXX`, default `cc` / `c++`) against both libraries, runs
+//! them, and runs the C test under valgrind's memcheck when valgrind is installed (`STRIDER_REQUIRE_VALGRIND=1`, set
+//! by CI, makes its absence a failure).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,6 +1,7 @@
-//! Takes the extension module cargo built for this test, puts it on `PYTHONPATH` as `strider`, and runs the pytest suite (`test_*.py` beside
-//! this file) with a Python that has NumPy and pytest: `STRIDER_PYTHON` when set, else `python3` when it has both,
-//! else a virtual environment created once in the target directory with both installed from the Python registry.
+//! Takes the extension module cargo built for this test, puts it on `PYTHONPATH` as `strider`, and runs the pytest
+//! suite (`test_*.py` beside this file) with a Python that has NumPy and pytest: `STRIDER_PYTHON` when set, else
+//! `python3` when it has both, else a virtual environment created once in the target directory with both installed
+//! from the Python registry.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

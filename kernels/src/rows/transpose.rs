@@ -87,8 +87,8 @@ const fn gcd(mut a: usize, mut b: usize) -> usize {
 /// Whether a block goes [`Block::through_out_rows`]: a tile's output rows crowd into a few L1 sets (see
 /// [`crowded`]) and hold at least [`params::TRANSPOSE_OUT_ROW_BYTES`](crate::params::TRANSPOSE_OUT_ROW_BYTES),
 /// input rows not a critical stride apart (both critical: [`buffered`] or square blocks), elements of 4 bytes or
-/// less, and a walk whose footprint fits the last-level cache one thread can count on (`near`). Shorter output rows lost: the
-/// public rank-5 permutation (blocks of 32 f32 rows × 8 columns 64 KiB apart) 207–277 → 267–387 µs.
+/// less, and a walk whose footprint fits the last-level cache one thread can count on (`near`). Shorter output rows
+/// lost: the public rank-5 permutation (blocks of 32 f32 rows × 8 columns 64 KiB apart) 207–277 → 267–387 µs.
 ///
 /// PERF: NHWC → NCHW with planes a multiple of 4 KiB apart, one thread, tight loops, in tiles → through the
 /// buffer: f32 16 × 64² 23.7 → 10.5–13 µs, 16 × 128² 81 → 45 µs, 16 batches of 16 × 64² 193 → 141 µs; f16 16 ×

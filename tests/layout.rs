@@ -133,14 +133,35 @@ fn identity_transposes_with_line_multiple_strides() {
 }
 
 /// Transposes whose input and output rows are both a multiple of 1 KiB apart (1- and 2-byte elements go through a
-/// buffer there): whole and partial 64-element blocks, both directions, every width.
+/// buffer there): whole and partial 64-element blocks, both directions, every width; then the same in a child process
+/// whose L1 is said to have the other side of 12 ways, so that the square blocks of wide tiles are swept in both
+/// orders (diagonals or columns, see `params::TRANSPOSE_DIAGONAL_L1_WAYS`) on any host.
 #[test]
 fn identity_transposes_with_critical_strides_on_both_sides() {
+    critical_stride_transposes();
+    let ways = if strider::CacheSizes::get().l1d_ways >= 12 { 8 } else { 12 };
+    common::run_ignored_with_env(
+        "critical_stride_transposes_in_the_other_order",
+        "STRIDER_CACHE",
+        &format!("l1ways={ways}"),
+    );
+}
+
+/// Run by `identity_transposes_with_critical_strides_on_both_sides` with `STRIDER_CACHE=l1ways=..` (ignored
+/// otherwise).
+#[test]
+#[ignore = "run in a child process with STRIDER_CACHE=l1ways=.."]
+fn critical_stride_transposes_in_the_other_order() {
+    assert!(std::env::var("STRIDER_CACHE").is_ok_and(|v| v.starts_with("l1ways=")));
+    critical_stride_transposes();
+}
+
+fn critical_stride_transposes() {
     for dt in WIDTH_TYPES {
         let w = dt.size_in_bytes() as u32;
         // The smallest row stride (elements) of at least n elements that is a multiple of 1 KiB.
         let crit = |n: u32| (n * w).div_ceil(1024) * 1024 / w;
-        // (530 × 1100: several blocks of wide tiles, partial ones at both ends, swept in diagonals of tiles.)
+        // (530 × 1100: several blocks of wide tiles, partial ones at both ends, swept in diagonals or columns.)
         for (n_i, nj) in [(64, 64), (8, 8), (70, 130), (129, 65), (8, 200), (200, 9), (1, 300), (128, 1), (530, 1100)] {
             let input = TensorDesc::with_strides(dt, &[n_i, nj], &[crit(nj), 1]).unwrap();
             let output = TensorDesc::with_strides(dt, &[n_i, nj], &[1, crit(n_i)]).unwrap();

@@ -245,13 +245,7 @@ fn forcing_a_missing_instruction_set_is_an_error() {
         }
     }
     // The refusal path on any host: this test binary again, with every level above scalar made unavailable.
-    let child = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "forcing_a_level_above_strider_max_isa_is_an_error", "--include-ignored", "--nocapture"])
-        .env("STRIDER_MAX_ISA", "scalar")
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&child.stdout);
-    assert!(child.status.success() && out.contains("1 passed"), "{out}{}", String::from_utf8_lossy(&child.stderr));
+    common::run_ignored_with_env("forcing_a_level_above_strider_max_isa_is_an_error", "STRIDER_MAX_ISA", "scalar");
 }
 
 /// Run by `forcing_a_missing_instruction_set_is_an_error` with `STRIDER_MAX_ISA=scalar` (ignored otherwise).

@@ -43,8 +43,10 @@ pub fn report() -> String {
     let threads = rayon::current_num_threads();
     let mib = |b: usize| b as f64 / (1 << 20) as f64;
     s += &format!(
-        "caches:          L2 {:.1} MiB, last level {:.1} MiB shared by {} CPU(s); stores stream from {:.1} MiB footprints \
-         ({:.1} MiB split across {} threads; set STRIDER_CACHE=l2=..,l3=..,sharing=.. to override)\n",
+        "caches:          L1 data {}-way, L2 {:.1} MiB, last level {:.1} MiB shared by {} CPU(s); stores stream from {:.1} \
+         MiB footprints ({:.1} MiB split across {} threads; set STRIDER_CACHE=l2=..,l3=..,sharing=..,l1ways=.. to \
+         override)\n",
+        c.l1d_ways,
         mib(c.l2),
         mib(c.llc),
         c.llc_sharing,

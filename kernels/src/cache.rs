@@ -1,9 +1,9 @@
 //! The cache sizes of the machine the kernels run on, detected once at run time so that cache policies (streaming
-//! stores, blocking) fit this machine rather than the one they were tuned on.
+//! stores, blocking, the order of a transpose's tiles) fit this machine rather than the one they were tuned on.
 //!
-//! Sources, in order: the environment variable `STRIDER_CACHE` (`l2=2MiB,l3=480MiB`: either or both, for tests and
-//! for machines that report wrong sizes), Linux's `/sys/devices/system/cpu/cpu0/cache`, then the defaults of
-//! [`CacheSizes::FALLBACK`].
+//! Sources, in order: the environment variable `STRIDER_CACHE` (`l2=2MiB,l3=480MiB,sharing=2,l1ways=12`: any of
+//! them, for tests and for machines that report wrong sizes), Linux's `/sys/devices/system/cpu/cpu0/cache`, then the
+//! defaults of [`CacheSizes::FALLBACK`].
 
 use std::sync::OnceLock;
 
@@ -16,12 +16,14 @@ pub struct CacheSizes {
     pub llc: usize,
     /// How many logical CPUs share the last-level cache (at least 1).
     pub llc_sharing: usize,
+    /// The associativity (ways) of one core's level-1 data cache.
+    pub l1d_ways: usize,
 }
 
 impl CacheSizes {
     /// Used when nothing can be detected: 1 MiB of L2, 32 MiB of last-level cache shared by 8 CPUs (a recent
-    /// desktop or server core complex).
-    pub const FALLBACK: CacheSizes = CacheSizes { l2: 1 << 20, llc: 32 << 20, llc_sharing: 8 };
+    /// desktop or server core complex), an 8-way L1.
+    pub const FALLBACK: CacheSizes = CacheSizes { l2: 1 << 20, llc: 32 << 20, llc_sharing: 8, l1d_ways: 8 };
 
     /// The last-level cache one thread can count on: its share when every CPU sharing the cache is busy.
     pub fn llc_per_thread(&self) -> usize {
@@ -70,8 +72,8 @@ impl CacheSizes {
     }
 }
 
-/// Parses `l2=SIZE,l3=SIZE,sharing=N` (sizes in bytes, or with a `K`/`KiB`/`M`/`MiB`/`G`/`GiB` suffix; any subset of
-/// the keys) over `base`; `None` when the text is not of that form.
+/// Parses `l2=SIZE,l3=SIZE,sharing=N,l1ways=N` (sizes in bytes, or with a `K`/`KiB`/`M`/`MiB`/`G`/`GiB` suffix; any
+/// subset of the keys) over `base`; `None` when the text is not of that form.
 pub fn parse_override(spec: &str, base: CacheSizes) -> Option<CacheSizes> {
     let mut out = base;
     for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -80,6 +82,7 @@ pub fn parse_override(spec: &str, base: CacheSizes) -> Option<CacheSizes> {
             "l2" => out.l2 = parse_size(value.trim())?,
             "l3" | "llc" => out.llc = parse_size(value.trim())?,
             "sharing" => out.llc_sharing = value.trim().parse().ok().filter(|&n| n > 0)?,
+            "l1ways" => out.l1d_ways = value.trim().parse().ok().filter(|&n| n > 0)?,
             _ => return None,
         }
     }
@@ -105,7 +108,7 @@ fn parse_size(text: &str) -> Option<usize> {
 /// Reads the data and unified caches of CPU 0 from sysfs.
 fn detect_sysfs() -> Option<CacheSizes> {
     let dir = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
-    let (mut l2, mut l3, mut sharing) = (None, None, None);
+    let (mut l2, mut l3, mut sharing, mut ways) = (None, None, None, None);
     for entry in std::fs::read_dir(dir).ok()? {
         let path = entry.ok()?.path();
         let read = |name: &str| std::fs::read_to_string(path.join(name)).ok().map(|s| s.trim().to_owned());
@@ -116,6 +119,7 @@ fn detect_sysfs() -> Option<CacheSizes> {
         let bytes = parse_size(&size);
         let cpus = read("shared_cpu_list").map(|l| count_cpus(&l));
         match level.as_str() {
+            "1" => ways = read("ways_of_associativity").and_then(|w| w.parse::<usize>().ok()).filter(|&w| w > 0),
             "2" => {
                 l2 = bytes;
                 if l3.is_none() {
@@ -130,7 +134,8 @@ fn detect_sysfs() -> Option<CacheSizes> {
         }
     }
     let l2 = l2?;
-    Some(CacheSizes { l2, llc: l3.unwrap_or(l2), llc_sharing: sharing.flatten().unwrap_or(1) })
+    let l1d_ways = ways.unwrap_or(CacheSizes::FALLBACK.l1d_ways);
+    Some(CacheSizes { l2, llc: l3.unwrap_or(l2), llc_sharing: sharing.flatten().unwrap_or(1), l1d_ways })
 }
 
 /// The number of CPUs in a Linux CPU list (`0-3,8,10-11`); `None` when malformed.
@@ -170,11 +175,13 @@ mod tests {
         assert_eq!(parse_override("l3=480MiB", base), Some(CacheSizes { llc: 480 << 20, ..base }));
         assert_eq!(
             parse_override(" l2=2M , L3=32M,sharing=2 ", base),
-            Some(CacheSizes { l2: 2 << 20, llc: 32 << 20, llc_sharing: 2 })
+            Some(CacheSizes { l2: 2 << 20, llc: 32 << 20, llc_sharing: 2, ..base })
         );
         assert_eq!(parse_override("l4=1M", base), None);
         assert_eq!(parse_override("l3", base), None);
         assert_eq!(parse_override("sharing=0", base), None);
+        assert_eq!(parse_override("l1ways=12", base), Some(CacheSizes { l1d_ways: 12, ..base }));
+        assert_eq!(parse_override("l1ways=0", base), None);
     }
 
     #[test]
@@ -189,10 +196,10 @@ mod tests {
     #[test]
     fn stream_thresholds_of_known_machines() {
         // The Zen 5 VM: 32 MiB L3 shared by its 2 CPUs.
-        let zen = CacheSizes { l2: 1 << 20, llc: 32 << 20, llc_sharing: 2 };
+        let zen = CacheSizes { l2: 1 << 20, llc: 32 << 20, llc_sharing: 2, l1d_ways: 12 };
         assert_eq!(zen.stream_threshold(), 24 << 20);
         // The Intel VM: a reported 480 MiB L3 (the host's) over 2 CPUs: nothing under 360 MiB streams.
-        let intel = CacheSizes { l2: 2 << 20, llc: 480 << 20, llc_sharing: 2 };
+        let intel = CacheSizes { l2: 2 << 20, llc: 480 << 20, llc_sharing: 2, l1d_ways: 12 };
         assert_eq!(intel.stream_threshold(), 360 << 20);
         // Split across threads: the shares add up, as many as there are CPUs sharing the cache, up to the whole
         // cache.
@@ -206,7 +213,7 @@ mod tests {
         assert_eq!(desktop.stream_threshold_for(5), 30 << 20);
         assert_eq!(desktop.stream_threshold_for(64), 32 << 20);
         // A cache shared by one CPU: its own threshold (1.5× the cache) even when that exceeds the cache.
-        let alone = CacheSizes { l2: 1 << 20, llc: 8 << 20, llc_sharing: 1 };
+        let alone = CacheSizes { l2: 1 << 20, llc: 8 << 20, llc_sharing: 1, l1d_ways: 8 };
         assert_eq!(alone.stream_threshold_for(1), 12 << 20);
         assert_eq!(alone.stream_threshold_for(4), 12 << 20);
     }
@@ -214,6 +221,6 @@ mod tests {
     #[test]
     fn detection_gives_plausible_sizes() {
         let c = CacheSizes::get();
-        assert!(c.l2 >= 64 << 10 && c.llc >= c.l2 && c.llc_sharing >= 1, "{c:?}");
+        assert!(c.l2 >= 64 << 10 && c.llc >= c.l2 && c.llc_sharing >= 1 && c.l1d_ways >= 1, "{c:?}");
     }
 }

@@ -201,6 +201,19 @@ pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R 
     pool.install(f)
 }
 
+/// Runs the ignored test `name` of this test binary in a child process with the environment variable `key` set to
+/// `value` (for process-wide settings read once, such as `STRIDER_MAX_ISA` or `STRIDER_CACHE`), and asserts that it
+/// passed.
+pub fn run_ignored_with_env(name: &str, key: &str, value: &str) {
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--include-ignored", "--nocapture"])
+        .env(key, value)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&child.stdout);
+    assert!(child.status.success() && out.contains("1 passed"), "{out}{}", String::from_utf8_lossy(&child.stderr));
+}
+
 /// Packed row-major strides.
 pub fn packed(sizes: &[u32]) -> Vec<u32> {
     let mut s = vec![0u32; sizes.len()];

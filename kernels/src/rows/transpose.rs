@@ -133,11 +133,15 @@ pub(crate) fn buffered<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize,
 }
 
 /// Whether a block whose output rows are a critical stride apart sweeps its blocks of tiles in diagonals rather than
-/// columns (see [`Block::tiles`]): whole-line tiles, input rows a critical stride apart too, and stores that stream
-/// or stay in the caches.
+/// columns (see [`Block::tiles`]): whole-line tiles, input rows a critical stride apart too, stores that stream or
+/// stay in the caches, and an L1 of at least
+/// [`params::TRANSPOSE_DIAGONAL_L1_WAYS`](crate::params::TRANSPOSE_DIAGONAL_L1_WAYS) ways (`l1_ways`).
 #[inline(always)]
-fn diagonals(whole_lines: bool, si: isize, stores: Stores) -> bool {
-    whole_lines && critical(si) && (stores.stream || stores.cached)
+fn diagonals(whole_lines: bool, si: isize, stores: Stores, l1_ways: usize) -> bool {
+    whole_lines
+        && critical(si)
+        && (stores.stream || stores.cached)
+        && l1_ways >= crate::params::TRANSPOSE_DIAGONAL_L1_WAYS
 }
 
 /// Whether a block of `ni` input rows whose output rows are not a critical stride apart sweeps all its rows at
@@ -447,8 +451,9 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
             // 2048² 562–605 → 453–467 µs, 4096² 2.9–3.0 → 2.1–2.5 ms. Regular stores out of the caches lost (f32
             // 2048², 2 threads: 381–389 → 436–442 µs), and so did input rows not critical (f32 2048² from rows 2064
             // apart: 389–399 µs in columns, 415–439 in diagonals). 8×8 tiles keep columns, whose next tile
-            // completes the lines this one half-writes.
-            let diagonal = diagonals(wide, self.si, self.stores);
+            // completes the lines this one half-writes. All on the Zen 5 VM: the Zen 4 VM, whose L1 has fewer
+            // ways, ran every case faster in columns (see params::TRANSPOSE_DIAGONAL_L1_WAYS).
+            let diagonal = diagonals(wide, self.si, self.stores, crate::cache::CacheSizes::get().l1d_ways);
             let mut jb = 0;
             while jb < full {
                 let je = (jb + b).min(full);
@@ -891,18 +896,21 @@ mod tests {
     }
 
     /// Pins which blocks of tiles are swept in diagonals: whole-line tiles with both strides critical, stores
-    /// streamed or cached.
+    /// streamed or cached, on an L1 of 12 ways or more (the Zen 5 VM's; the Zen 4 VM's 8-way L1 keeps columns).
     #[test]
     fn diagonal_sweeps() {
         let stores = |stream, cached| super::Stores { stream, cached };
         // f32 2048² (rows 8 KiB apart): streamed (one thread) or cached, not with regular stores out of the caches
         // (two threads, 32 MiB).
-        assert!(super::diagonals(true, 8192, stores(true, false)));
-        assert!(super::diagonals(true, -8192, stores(false, true)));
-        assert!(!super::diagonals(true, 8192, stores(false, false)));
+        assert!(super::diagonals(true, 8192, stores(true, false), 12));
+        assert!(super::diagonals(true, -8192, stores(false, true), 16));
+        assert!(!super::diagonals(true, 8192, stores(false, false), 12));
         // Input rows not critical (2064 f32 apart), or 8×8 tiles (partial lines).
-        assert!(!super::diagonals(true, 8256, stores(true, true)));
-        assert!(!super::diagonals(false, 8192, stores(true, true)));
+        assert!(!super::diagonals(true, 8256, stores(true, true), 12));
+        assert!(!super::diagonals(false, 8192, stores(true, true), 12));
+        // An 8-way L1: columns, whatever the rest.
+        assert!(!super::diagonals(true, 8192, stores(true, false), 8));
+        assert!(!super::diagonals(true, 8192, stores(false, true), 8));
     }
 
     /// Pins which blocks sweep all their rows at each column step: streamed whole-line tiles, 64 to 512 rows (the

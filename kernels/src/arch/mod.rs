@@ -774,11 +774,15 @@ unsafe fn gather2_loop<A: Arch, const N: usize, const NEG: bool, const STREAM: b
         one(i);
         i += per;
     }
-    if i < n && n - i < per {
-        // The last r < per elements through the same register pair, reading only the bytes between the row's
-        // elements: (2r − 1)·N bytes from the pair's start (positive), or up to its end (negative). A last whole
-        // register is left to the caller's shuffle lanes (through this pair, the public hw_stride2 slice, whose
-        // rows end in one, ran 124 → 128 µs).
+    if i < n && n - i <= per {
+        // The last r ≤ per elements through the same register pair, reading only the bytes between the row's
+        // elements: (2r − 1)·N bytes from the pair's start (positive), or up to its end (negative). Levels without
+        // part loads leave them to the caller's shuffle lanes.
+        //
+        // PERF: a last whole register went to the shuffle lanes too, whose setup cost as much as the rest of a
+        // short row (V3: ~50 instructions per row of 128 f32). Through the pair, one thread, Zen 4, best of six
+        // alternations: the public hw_stride2 slice (rows end in one) 242 → 220 µs, crop 384 1.23 → 1.14 ms (on
+        // Zen 5 it ran 124 → 128 µs, within that machine's noise).
         let (r, b) = (n - i, A::BYTES);
         let need = (2 * r - 1) * N;
         let (lo, hi) = if NEG { (2 * b - need, 2 * b) } else { (0, need) };

@@ -165,12 +165,23 @@ pub(crate) fn rows_ahead(lead: usize, in_step: isize) -> usize {
 pub(crate) fn prefetch(row: *const u8, a: isize, b: isize) {
     #[cfg(target_arch = "x86_64")]
     {
-        let mut p = a;
-        while p < b {
+        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let line = |p: isize| {
             // SAFETY: a prefetch is only a hint and never faults, whatever the address.
-            unsafe {
-                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(row.wrapping_offset(p).cast())
-            };
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(row.wrapping_offset(p).cast()) }
+        };
+        let mut p = a;
+        // PERF: four lines per step: a run of rows of 1 KiB prefetches 16 lines per row, and one per step spent
+        // four instructions on each.
+        while p + 192 < b {
+            line(p);
+            line(p + 64);
+            line(p + 128);
+            line(p + 192);
+            p += 256;
+        }
+        while p < b {
+            line(p);
             p += 64;
         }
     }

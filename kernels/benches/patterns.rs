@@ -218,8 +218,8 @@ mod x86 {
         }
     }
 
-    /// A stride-2 gather of `rows` rows of `pairs` output lines: input row r at `src + r·step`, two lines read per output
-    /// line (every line of the rows read, as the kernel reads them), the output contiguous.
+    /// A stride-2 gather of `rows` rows of `pairs` output lines: input row r at `src + r·step`, two lines read per
+    /// output line (every line of the rows read, as the kernel reads them), the output contiguous.
     ///
     /// # Safety
     ///
@@ -263,7 +263,8 @@ mod x86 {
     #[target_feature(enable = "avx512f")]
     unsafe fn crop384(src: *const u8, dst: *mut u8) {
         for p in 0..48 {
-            // SAFETY: rows 64..446 of plane p < 48 from byte 256 (1.5 KiB of each 2 KiB row); output plane p of 144 KiB.
+            // SAFETY: rows 64..446 of plane p < 48 from byte 256 (1.5 KiB of each 2 KiB row); output plane p of
+            // 144 KiB.
             unsafe { gather_rows(src.add(p * 1048576 + 64 * 2048 + 256), dst.add(p * 147456), 192, 4096, 12) };
         }
     }

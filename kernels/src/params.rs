@@ -139,8 +139,8 @@ pub const TRANSPOSE_BLOCK: usize = 128;
 ///
 /// PERF: the two machines measured disagree, and their L1s are what tells them apart (Zen 5 cores have a 48 KiB
 /// 12-way L1 by AMD's documentation — not read on that VM, which predates this rule —, the Zen 4 VM reports 32 KiB
-/// 8-way). Zen 5 VM, one thread, columns → diagonals: f32 2048² streamed 606–675 → 403–443 µs, in cache f32 1024² 160–170 → 141–146
-/// µs, f16 2048² 562–605 → 453–467 µs. Zen 4 VM (32 KiB 8-way L1), diagonals → columns, best of four to six
+/// 8-way). Zen 5 VM, one thread, columns → diagonals: f32 2048² streamed 606–675 → 403–443 µs, in cache f32 1024²
+/// 160–170 → 141–146 µs, f16 2048² 562–605 → 453–467 µs. Zen 4 VM, diagonals → columns, best of four to six
 /// alternations: one thread, f32 2048² 1.97–2.49 → 1.25–1.46 ms, 4096² 10.1 → 7.1 ms, 1024 × 4096 1.68 → 1.30 ms,
 /// 512² (in L2) 66 → 48 µs, f16 2048² 1.34 → 0.98 ms, 1024² 203 → 184 µs (f32 1024² and f16 4096² within noise);
 /// two threads, f32 1024² 165 → 130 µs, 4096² 6.1 → 4.5 ms, f16 4096² 3.1 → 2.8 ms, the rest within noise. The same

@@ -4,8 +4,6 @@
 
 use core::fmt;
 
-use rayon::prelude::*;
-
 use crate::arch::{Arch, Isa, Job, Level};
 use crate::nest::nest;
 use crate::params;
@@ -337,34 +335,12 @@ impl Program {
             level.dispatch(chunk(0, s, d));
             return;
         }
-        // PERF: a caller outside the pool (a C or Python thread, a plain `main`) works on chunk 0 itself while the
-        // pool takes the others: handing all of them over and sleeping costs a second wake-up (~10 µs on the
-        // project's VM) and left two threads doing what one pool thread does: a 3 MiB crop took 86 µs at "2
-        // threads" from Python against 60 µs at one. Inside the pool, work stealing lets the caller join in.
-        let external =
-            pool.map_or_else(|| rayon::current_thread_index().is_none(), |p| p.current_thread_index().is_none());
-        if external {
-            let run = move |c: usize| level.dispatch(chunk(c, s, d));
-            match pool {
-                Some(pool) => pool.in_place_scope(|scope| spread(scope, sched.chunks, run)),
-                None => rayon::in_place_scope(|scope| spread(scope, sched.chunks, run)),
-            }
-            return;
-        }
-        let split = || (0..sched.chunks).into_par_iter().with_max_len(1).for_each(|c| level.dispatch(chunk(c, s, d)));
-        match pool {
-            Some(pool) => pool.install(split),
-            None => split(),
-        }
+        // PERF: the caller works on chunks itself, whether it is a pool thread or not (a C or Python thread, a plain
+        // `main`): handing all of them over and sleeping costs a second wake-up (~10 µs on the project's VM) and
+        // left two threads doing what one pool thread does: a 3 MiB crop took 86 µs at "2 threads" from Python
+        // against 60 µs at one. How the chunks are shared: `team`.
+        crate::team::split(pool, sched.chunks, &|c| level.dispatch(chunk(c, s, d)));
     }
-}
-
-/// Runs `run(0)` on the calling thread and `run(1..chunks)` as tasks of `scope`'s pool.
-fn spread<'s>(scope: &rayon::Scope<'s>, chunks: usize, run: impl Fn(usize) + Send + Copy + 's) {
-    for c in 1..chunks {
-        scope.spawn(move |_| run(c));
-    }
-    run(0);
 }
 
 /// Moves the elements of a one-row table walk one at a time with bounds-checked slice copies (no SIMD, no

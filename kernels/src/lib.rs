@@ -19,6 +19,7 @@
 //! | `strategy` | **where its strategy is chosen**: row, folded dimension or table, and the [`RowKind`] |
 //! | `rows/` | row kernels, one file per kind, type-erased; conversions staged through small buffers |
 //! | `nest` | generated loop nests (one per outer rank) |
+//! | `team` | how a split's chunks are shared between the caller and pool threads (claims, spinning, lingering) |
 //! | `exec` | **where it runs**: [`Program`], scheduling across threads, level dispatch |
 //!
 //! ```
@@ -48,6 +49,7 @@ mod plan;
 mod rows;
 mod strategy;
 mod tables;
+mod team;
 mod walk;
 mod width;
 

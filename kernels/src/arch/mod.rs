@@ -306,6 +306,30 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         unsafe { self.tile8::<N, M>(src, ss, dst, ds, m) }
     }
 
+    /// Transposes `count` tiles of [`Arch::tile`], tile `k` at `src + k·steps.0` and `dst + k·steps.1` (a column
+    /// or a row of tiles of a block). Where the level has registers for it, each tile's stores are interleaved
+    /// with the next tile's loads; the default is one [`Arch::tile`] after the other.
+    ///
+    /// # Safety
+    ///
+    /// As [`Arch::tile`], for each of the `count` tiles.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn tile_run<const N: usize, M: TileMap>(
+        self,
+        src: *const u8,
+        ss: isize,
+        dst: *mut u8,
+        ds: isize,
+        count: usize,
+        steps: (isize, isize),
+        stream: bool,
+        m: M,
+    ) {
+        // SAFETY: forwarded contract.
+        unsafe { tile_run_by_one::<Self, N, M>(self, src, ss, dst, ds, count, steps, stream, m) }
+    }
+
     /// Whether [`Arch::tile_stack`] moves `N`-byte elements in one register pass (else it is [`Arch::tile8`]s
     /// and the caller keeps 8×8 tiles).
     #[inline(always)]
@@ -533,6 +557,32 @@ impl FusedConvert {
             FusedConvert::Bytes(_) => true,
             FusedConvert::Floats(k) => k.affine,
         }
+    }
+}
+
+/// [`Arch::tile_run`] one [`Arch::tile`] after the other.
+///
+/// # Safety
+///
+/// As [`Arch::tile_run`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn tile_run_by_one<A: Arch, const N: usize, M: TileMap>(
+    a: A,
+    src: *const u8,
+    ss: isize,
+    dst: *mut u8,
+    ds: isize,
+    count: usize,
+    steps: (isize, isize),
+    stream: bool,
+    m: M,
+) {
+    let (mut s, mut d) = (src, dst);
+    for _ in 0..count {
+        // SAFETY: forwarded contract, for tile k.
+        unsafe { a.tile::<N, M>(s, ss, d, ds, stream, m) };
+        (s, d) = (s.wrapping_offset(steps.0), d.wrapping_offset(steps.1));
     }
 }
 

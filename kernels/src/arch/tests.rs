@@ -215,6 +215,47 @@ fn check_tiles<A: Arch, const N: usize, M: TileMap + core::fmt::Debug>(a: A, m: 
                 assert!(dst[c * ds + tr * N..(c + 1) * ds].iter().all(|&b| b == SENTINEL));
             }
         }
+        // Runs of 0 to 3 of the level's tiles down a column of tiles and across a row of them: exactly the runs'
+        // elements (streamed into rows on line boundaries).
+        for (count, down, stream) in
+            [(3, true, false), (3, false, false), (2, true, true), (3, false, true), (0, true, false)]
+        {
+            let (rows, cols) = if down { (3 * tr, tc) } else { (tr, 3 * tc) };
+            let ss = (3 * tc + 3) * N;
+            let ds = if stream { (3 * tr * N).div_ceil(64) * 64 + 64 } else { (3 * tr + 2) * N };
+            let src = bytes(3 * tr * ss, N as u32 + 3);
+            let mut buf = vec![SENTINEL; 3 * tc * ds + 64];
+            let lead = buf.as_ptr().align_offset(64);
+            let dst = &mut buf[lead..lead + 3 * tc * ds];
+            let steps =
+                if down { ((tr * ss) as isize, (tr * N) as isize) } else { ((tc * N) as isize, (tc * ds) as isize) };
+            // SAFETY: tiles k < count at (k·tr, 0) or (0, k·tc), inside the 3tr × (3tc + 3) source and the 3tc rows
+            // of 3tr + 2 elements (or a line past them) of the destination, on line boundaries when streamed.
+            a.vectorize(|| unsafe {
+                a.tile_run::<N, M>(src.as_ptr(), ss as isize, dst.as_mut_ptr(), ds as isize, count, steps, stream, m);
+                core::arch::x86_64::_mm_sfence();
+            });
+            let (rows, cols) = if count == 0 { (0, 0) } else { (rows.min(count * tr), cols.min(count * tc)) };
+            for c in 0..3 * tc {
+                for r in 0..3 * tr {
+                    let got = &dst[c * ds + r * N..][..N];
+                    if r < rows && c < cols {
+                        assert_eq!(
+                            got,
+                            mapped(&src, ss, r, c),
+                            "{:?} run {count} down {down} N {N} ({r}, {c})",
+                            A::ISA
+                        );
+                    } else {
+                        assert!(
+                            got.iter().all(|&b| b == SENTINEL),
+                            "{:?} run {count} down {down} wrote ({r}, {c})",
+                            A::ISA
+                        );
+                    }
+                }
+            }
+        }
         // The line-wide stack of 8×8 tiles: 64 / N rows of 11 elements in, 8 rows of 64 / N + 2 out, or streamed
         // into rows a line apart past the stack's.
         assert!(!A::stack_tiles::<N>() || (A::BYTES == 64 && N <= 4), "{:?} stacks N {N}", A::ISA);

@@ -206,9 +206,31 @@ unsafe impl Arch for V4 {
         // with `stream`); AVX2 and AVX-512 F/BW via the token.
         unsafe {
             match N {
-                4 => tile16_4(src, ss, dst, ds, 16, 16, stream, m),
-                2 => tile32x16_2(src, ss, dst, ds, stream, m),
+                4 => whole_tiles::<Tile16x4, M>(src, ss, dst, ds, 1, (0, 0), stream, m),
+                2 => whole_tiles::<Tile32x16x2, M>(src, ss, dst, ds, 1, (0, 0), stream, m),
                 _ => super::x86::avx2_tile8::<N, M>(src, ss, dst, ds, m),
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn tile_run<const N: usize, M: TileMap>(
+        self,
+        src: *const u8,
+        ss: isize,
+        dst: *mut u8,
+        ds: isize,
+        count: usize,
+        steps: (isize, isize),
+        stream: bool,
+        m: M,
+    ) {
+        // SAFETY: forwarded contract, for the shape `tile_shape::<N>()` reports; AVX-512 F/BW via the token.
+        unsafe {
+            match N {
+                4 => whole_tiles::<Tile16x4, M>(src, ss, dst, ds, count, steps, stream, m),
+                2 => whole_tiles::<Tile32x16x2, M>(src, ss, dst, ds, count, steps, stream, m),
+                _ => super::tile_run_by_one::<Self, N, M>(self, src, ss, dst, ds, count, steps, stream, m),
             }
         }
     }
@@ -253,7 +275,7 @@ unsafe impl Arch for V4 {
             return false;
         }
         // SAFETY: forwarded contract (rows, cols ≤ 16); AVX-512F via the token.
-        unsafe { tile16_4(src, ss, dst, ds, rows, cols, false, m) };
+        unsafe { tile16_4_part(src, ss, dst, ds, rows, cols, m) };
         true
     }
 
@@ -572,91 +594,215 @@ unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, cons
     }
 }
 
-/// Transposes the top-left `rows × cols` corner of a 16×16 tile of 4-byte elements: `dst` row `c` element `r` ←
-/// `src` row `r` element `c`. A whole tile reads and writes 16 full 64-byte rows; a partial one masks its loads to
-/// `cols` elements, skips rows past `rows` and masks its `cols` stores to `rows` elements.
+/// A register tile of AVX-512 whose 16 destination rows are whole 64-byte lines: 16 input registers, a shuffle
+/// network, 16 output registers (output `c` is destination row `c`).
+trait WholeTile {
+    /// Input register `i` of the tile whose first source row is at `src`, rows `ss` bytes apart.
+    ///
+    /// # Safety
+    ///
+    /// The tile's source rows are readable; AVX-512 F/BW available.
+    unsafe fn load(src: *const u8, ss: isize, i: usize) -> __m512i;
+
+    /// The shuffle network: the 16 destination rows of the 16 input registers.
+    ///
+    /// # Safety
+    ///
+    /// AVX-512 F/BW available.
+    unsafe fn net(r: [__m512i; 16]) -> [__m512i; 16];
+}
+
+/// A 16×16 tile of 4-byte elements: four rounds of 16 two-source shuffles (32-bit and 64-bit unpacks inside 128-bit
+/// lanes, then two rounds of 128-bit lane shuffles).
 ///
-/// PERF: four rounds of 16 two-source shuffles (32-bit and 64-bit unpacks inside 128-bit lanes, then two rounds
-/// of 128-bit lane shuffles); a 128×128 f32 transpose in L1/L2 ran in 1.16 µs against 2.3–3.9 µs with 8×8 AVX2
-/// tiles, whose 32-byte rows leave half-written lines behind that power-of-two strides evict before the next
-/// tile completes them.
+/// PERF: a 128×128 f32 transpose in L1/L2 ran in 1.16 µs against 2.3–3.9 µs with 8×8 AVX2 tiles, whose 32-byte rows
+/// leave half-written lines behind that power-of-two strides evict before the next tile completes them.
+struct Tile16x4;
+
+impl WholeTile for Tile16x4 {
+    #[inline(always)]
+    unsafe fn load(src: *const u8, ss: isize, i: usize) -> __m512i {
+        // SAFETY: row i of the tile is readable (the contract).
+        unsafe { _mm512_loadu_si512(src.wrapping_offset(i as isize * ss).cast()) }
+    }
+
+    #[inline(always)]
+    // Index loops mirror the register names of the shuffle network.
+    #[allow(clippy::needless_range_loop)]
+    unsafe fn net(r: [__m512i; 16]) -> [__m512i; 16] {
+        // SAFETY: register operations of AVX-512F (the contract).
+        unsafe {
+            let (ps, pd) = (_mm512_castsi512_ps, _mm512_castsi512_pd);
+            let (from_ps, from_pd) = (_mm512_castps_si512, _mm512_castpd_si512);
+            // Round 1: pairs of rows interleaved by 32-bit elements within each 128-bit lane.
+            let mut t = [_mm512_setzero_si512(); 16];
+            for i in 0..8 {
+                t[2 * i] = from_ps(_mm512_unpacklo_ps(ps(r[2 * i]), ps(r[2 * i + 1])));
+                t[2 * i + 1] = from_ps(_mm512_unpackhi_ps(ps(r[2 * i]), ps(r[2 * i + 1])));
+            }
+            // Round 2: by 64-bit pairs; u[4i + k] holds column k of each 128-bit lane of rows 4i..4i+4.
+            let mut u = [_mm512_setzero_si512(); 16];
+            for i in 0..4 {
+                let (a0, a1, b0, b1) = (t[4 * i], t[4 * i + 1], t[4 * i + 2], t[4 * i + 3]);
+                u[4 * i] = from_pd(_mm512_unpacklo_pd(pd(a0), pd(b0)));
+                u[4 * i + 1] = from_pd(_mm512_unpackhi_pd(pd(a0), pd(b0)));
+                u[4 * i + 2] = from_pd(_mm512_unpacklo_pd(pd(a1), pd(b1)));
+                u[4 * i + 3] = from_pd(_mm512_unpackhi_pd(pd(a1), pd(b1)));
+            }
+            // Rounds 3 and 4: 128-bit lanes gathered across row groups 4 and then 8 apart.
+            for i in 0..2 {
+                for k in 0..4 {
+                    let (a, b) = (u[8 * i + k], u[8 * i + 4 + k]);
+                    t[8 * i + k] = _mm512_shuffle_i32x4::<0x88>(a, b);
+                    t[8 * i + 4 + k] = _mm512_shuffle_i32x4::<0xDD>(a, b);
+                }
+            }
+            for k in 0..8 {
+                let (a, b) = (t[k], t[8 + k]);
+                u[k] = _mm512_shuffle_i32x4::<0x88>(a, b);
+                u[8 + k] = _mm512_shuffle_i32x4::<0xDD>(a, b);
+            }
+            u
+        }
+    }
+}
+
+/// A 32×16 tile of 2-byte elements: register `i` holds source rows `i` and `i + 16` (one per 256-bit half), three
+/// rounds of unpacks inside 128-bit lanes, and one two-source 64-bit permute per destination row.
 ///
-/// With `stream`, a whole tile's rows are stored non-temporally (partial tiles ignore it).
+/// PERF: whole-line stores where 8×8 tiles of 16-byte rows per 256 elements leave quarter-line stores that
+/// power-of-two strides evict before the line is complete.
+struct Tile32x16x2;
+
+impl WholeTile for Tile32x16x2 {
+    #[inline(always)]
+    unsafe fn load(src: *const u8, ss: isize, i: usize) -> __m512i {
+        let row = |i: usize| src.wrapping_offset(i as isize * ss).cast::<__m256i>();
+        // SAFETY: rows i and i + 16 of the tile are readable (the contract).
+        unsafe {
+            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(_mm256_loadu_si256(row(i))), _mm256_loadu_si256(row(i + 16)))
+        }
+    }
+
+    #[inline(always)]
+    // Index loops mirror the register names of the shuffle network.
+    #[allow(clippy::needless_range_loop)]
+    unsafe fn net(mut r: [__m512i; 16]) -> [__m512i; 16] {
+        // SAFETY: register operations of AVX-512 F/BW (the contract).
+        unsafe {
+            let mut t = [_mm512_setzero_si512(); 16];
+            for k in 0..8 {
+                t[2 * k] = _mm512_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
+                t[2 * k + 1] = _mm512_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
+            }
+            for k in 0..4 {
+                for m in 0..2 {
+                    r[4 * k + m] = _mm512_unpacklo_epi32(t[4 * k + m], t[4 * k + 2 + m]);
+                    r[4 * k + 2 + m] = _mm512_unpackhi_epi32(t[4 * k + m], t[4 * k + 2 + m]);
+                }
+            }
+            for k in 0..2 {
+                for m in 0..4 {
+                    t[8 * k + m] = _mm512_unpacklo_epi64(r[8 * k + m], r[8 * k + 4 + m]);
+                    t[8 * k + 4 + m] = _mm512_unpackhi_epi64(r[8 * k + m], r[8 * k + 4 + m]);
+                }
+            }
+            // Destination row c = 8h + m: lane h of groups 0 and 1 (source rows 0..16), then lane 2 + h of both
+            // (rows 16..32).
+            const BITREV3: [usize; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
+            let lanes = [_mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13), _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15)];
+            for c in 0..16 {
+                let (h, p) = (c / 8, BITREV3[c % 8]);
+                r[c] = _mm512_permutex2var_epi64(t[p], lanes[h], t[8 + p]);
+            }
+            r
+        }
+    }
+}
+
+/// Transposes `count` whole tiles of `T`, tile `k` at `src + k·steps.0` and `dst + k·steps.1`, storing each tile's
+/// destination rows between the loads of the next tile's source rows.
+///
+/// PERF: the tiles' loads cannot pass the previous tile's stores on their own (the compiler cannot tell the
+/// buffers apart), and a burst of 16 loads then 16 stores moved the lines of a 2048² f32 transpose 15–25% slower
+/// than loads and stores interleaved. Interleaved, Zen 4 VM, best of 6 alternations (lower in n of 6 pairs), one
+/// thread: the public f32 2048² 1.58 → 1.40 ms (6), f32 NCHW → NHWC 1×64×256² 1.23 → 1.08 ms (5), f32 4096² 7.32 →
+/// 6.91 ms (5), f16 4096² 5.13 → 4.78 ms; two threads, NCHW → NHWC 629 → 458 µs (5 of 5), 2048² the same.
+///
+/// # Safety
+///
+/// Every tile's source rows are readable and its 16 destination rows of 64 bytes, `ds` bytes apart, writable, not
+/// overlapping any source row; AVX-512 F/BW available; with `stream`, every destination row starts on a 64-byte
+/// boundary.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn whole_tiles<T: WholeTile, M: TileMap>(
+    src: *const u8,
+    ss: isize,
+    dst: *mut u8,
+    ds: isize,
+    count: usize,
+    steps: (isize, isize),
+    stream: bool,
+    m: M,
+) {
+    if count == 0 {
+        return;
+    }
+    // SAFETY: (whole body) loads of the source rows of tiles 0..count and stores of their destination rows, in
+    // bounds by the contract; the next tile's loads move ahead of this tile's stores, which is sound because the
+    // source and destination do not overlap.
+    unsafe {
+        let mut r = [_mm512_setzero_si512(); 16];
+        for (i, v) in r.iter_mut().enumerate() {
+            *v = T::load(src, ss, i);
+        }
+        let (mut s, mut d) = (src, dst);
+        for _ in 1..count {
+            let out = T::net(r);
+            s = s.wrapping_offset(steps.0);
+            for c in 0..16 {
+                put_line(d.wrapping_offset(c as isize * ds), m.m512(out[c]), stream);
+                r[c] = T::load(s, ss, c);
+            }
+            d = d.wrapping_offset(steps.1);
+        }
+        for (c, &v) in T::net(r).iter().enumerate() {
+            put_line(d.wrapping_offset(c as isize * ds), m.m512(v), stream);
+        }
+    }
+}
+
+/// Transposes the top-left `rows × cols` corner of a 16×16 tile of 4-byte elements ([`Tile16x4`]'s network): `dst`
+/// row `c` element `r` ← `src` row `r` element `c`; loads are masked to `cols` elements, rows past `rows` skipped,
+/// and the `cols` stores masked to `rows` elements.
 ///
 /// # Safety
 ///
 /// `rows`, `cols` ≤ 16; `rows` source rows of `cols` elements `ss` bytes apart are readable and `cols` destination
-/// rows of `rows` elements `ds` bytes apart writable, not overlapping; AVX-512F available; with `stream` and a
-/// whole tile, every destination row starts on a 64-byte boundary.
+/// rows of `rows` elements `ds` bytes apart writable, not overlapping; AVX-512F available.
 #[inline(always)]
-// Index loops mirror the register names of the shuffle network.
-#[allow(clippy::needless_range_loop)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn tile16_4<M: TileMap>(
+unsafe fn tile16_4_part<M: TileMap>(
     src: *const u8,
     ss: isize,
     dst: *mut u8,
     ds: isize,
     rows: usize,
     cols: usize,
-    stream: bool,
     m: M,
 ) {
-    let whole = rows == 16 && cols == 16;
-    // Masks of `cols` elements (loads) and `rows` elements (stores); all ones for a whole tile.
+    // Masks of `cols` elements (loads) and `rows` elements (stores).
     let (cm, rm) = (((1u32 << cols) - 1) as __mmask16, ((1u32 << rows) - 1) as __mmask16);
-    // SAFETY: (whole body) loads of source rows r < rows, masked to `cols` elements unless the tile is whole;
-    // stores of destination rows c < cols, masked to `rows` elements unless whole: in bounds by the contract.
+    // SAFETY: (whole body) loads of source rows r < rows masked to `cols` elements; stores of destination rows
+    // c < cols masked to `rows` elements: in bounds by the contract.
     unsafe {
-        // (A loop, not `array::from_fn`: its closure may stay out of line, outside the target features.)
-        let mut r = [_mm512_setzero_ps(); 16];
-        for i in 0..16 {
-            let p = src.wrapping_offset(i as isize * ss).cast::<f32>();
-            if whole {
-                r[i] = _mm512_loadu_ps(p);
-            } else if i < rows {
-                r[i] = _mm512_maskz_loadu_ps(cm, p);
-            }
+        let mut r = [_mm512_setzero_si512(); 16];
+        for (i, v) in r.iter_mut().enumerate().take(rows) {
+            *v = _mm512_maskz_loadu_epi32(cm, src.wrapping_offset(i as isize * ss).cast());
         }
-        let pd = _mm512_castps_pd;
-        let ps = _mm512_castpd_ps;
-        // Round 1: pairs of rows interleaved by 32-bit elements within each 128-bit lane.
-        let mut t = [_mm512_setzero_ps(); 16];
-        for i in 0..8 {
-            t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-            t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-        }
-        // Round 2: by 64-bit pairs; r[4i + k] now holds column k of each 128-bit lane of rows 4i..4i+4.
-        for i in 0..4 {
-            let (a0, a1, b0, b1) = (t[4 * i], t[4 * i + 1], t[4 * i + 2], t[4 * i + 3]);
-            r[4 * i] = ps(_mm512_unpacklo_pd(pd(a0), pd(b0)));
-            r[4 * i + 1] = ps(_mm512_unpackhi_pd(pd(a0), pd(b0)));
-            r[4 * i + 2] = ps(_mm512_unpacklo_pd(pd(a1), pd(b1)));
-            r[4 * i + 3] = ps(_mm512_unpackhi_pd(pd(a1), pd(b1)));
-        }
-        // Rounds 3 and 4: 128-bit lanes gathered across row groups 4 and then 8 apart.
-        for i in 0..2 {
-            for k in 0..4 {
-                let (a, b) = (r[8 * i + k], r[8 * i + 4 + k]);
-                t[8 * i + k] = _mm512_shuffle_f32x4::<0x88>(a, b);
-                t[8 * i + 4 + k] = _mm512_shuffle_f32x4::<0xDD>(a, b);
-            }
-        }
-        for k in 0..8 {
-            let (a, b) = (t[k], t[8 + k]);
-            r[k] = _mm512_shuffle_f32x4::<0x88>(a, b);
-            r[8 + k] = _mm512_shuffle_f32x4::<0xDD>(a, b);
-        }
-        for c in 0..cols {
-            let p = dst.wrapping_offset(c as isize * ds).cast::<f32>();
-            r[c] = _mm512_castsi512_ps(m.m512(_mm512_castps_si512(r[c])));
-            if whole && stream {
-                _mm512_stream_ps(p, r[c])
-            } else if whole {
-                _mm512_storeu_ps(p, r[c])
-            } else {
-                _mm512_mask_storeu_ps(p, rm, r[c])
-            }
+        let out = Tile16x4::net(r);
+        for (c, &v) in out.iter().enumerate().take(cols) {
+            _mm512_mask_storeu_epi32(dst.wrapping_offset(c as isize * ds).cast(), rm, m.m512(v));
         }
     }
 }
@@ -779,67 +925,6 @@ unsafe fn tile_stack_2<M: TileMap>(src: *const u8, ss: isize, dst: *mut u8, ds: 
             {
                 put_line(dst.wrapping_offset(c as isize * ds), m.m512(v), stream);
             }
-        }
-    }
-}
-
-/// Transposes 32 source rows of 16 two-byte elements into 16 destination rows of 32: each destination row is one
-/// whole 64-byte line.
-///
-/// Register `r` holds source rows `r` (low half) and `r + 16` (high half); three rounds of unpacks (16-, 32- and
-/// 64-bit) transpose every 8×8 block inside its 128-bit lane, leaving column `m` of row group `g` (rows 8g..8g+8 of
-/// each half) in register `8g + bitrev3(m)`; one two-source qword permute per destination row gathers its four
-/// lanes.
-///
-/// PERF: 16 loads, 16 inserts, 48 unpacks, 16 permutes and 16 full-line stores for 512 elements, against four
-/// 8×8 tiles of 16-byte rows per 256 elements whose quarter-line stores power-of-two strides evict before the
-/// line is complete.
-///
-/// # Safety
-///
-/// 32 source rows of 16 elements `ss` bytes apart are readable and 16 destination rows of 32 elements `ds` bytes
-/// apart writable, not overlapping; AVX-512 F/BW available; with `stream` (non-temporal stores), every destination
-/// row starts on a 64-byte boundary.
-#[inline(always)]
-// Index loops mirror the register names of the shuffle network.
-#[allow(clippy::needless_range_loop)]
-unsafe fn tile32x16_2<M: TileMap>(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool, m: M) {
-    // SAFETY: (whole body) 32-byte loads of the 32 source rows and 64-byte stores of the 16 destination rows, in
-    // bounds by the contract; register operations of AVX-512 F/BW.
-    unsafe {
-        let row = |i: usize| src.wrapping_offset(i as isize * ss).cast::<__m256i>();
-        let mut r = [_mm512_setzero_si512(); 16];
-        for i in 0..16 {
-            r[i] = _mm512_inserti64x4::<1>(
-                _mm512_castsi256_si512(_mm256_loadu_si256(row(i))),
-                _mm256_loadu_si256(row(i + 16)),
-            );
-        }
-        let mut t = [_mm512_setzero_si512(); 16];
-        for k in 0..8 {
-            t[2 * k] = _mm512_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
-            t[2 * k + 1] = _mm512_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
-        }
-        for k in 0..4 {
-            for m in 0..2 {
-                r[4 * k + m] = _mm512_unpacklo_epi32(t[4 * k + m], t[4 * k + 2 + m]);
-                r[4 * k + 2 + m] = _mm512_unpackhi_epi32(t[4 * k + m], t[4 * k + 2 + m]);
-            }
-        }
-        for k in 0..2 {
-            for m in 0..4 {
-                t[8 * k + m] = _mm512_unpacklo_epi64(r[8 * k + m], r[8 * k + 4 + m]);
-                t[8 * k + 4 + m] = _mm512_unpackhi_epi64(r[8 * k + m], r[8 * k + 4 + m]);
-            }
-        }
-        // Destination row c = 8h + m: lane h of groups 0 and 1 (source rows 0..16), then lane 2 + h of both
-        // (rows 16..32).
-        const BITREV3: [usize; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
-        let lanes = [_mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13), _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15)];
-        for c in 0..16 {
-            let (h, p) = (c / 8, BITREV3[c % 8]);
-            let v = m.m512(_mm512_permutex2var_epi64(t[p], lanes[h], t[8 + p]));
-            put_line(dst.wrapping_offset(c as isize * ds), v, stream);
         }
     }
 }

@@ -246,6 +246,13 @@ pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize,
     }
 }
 
+/// The direction of a run of tiles: down a column (along i) or across a row (along j).
+#[derive(Clone, Copy)]
+enum Run {
+    Down,
+    Across,
+}
+
 /// A block being transposed: element (i, j) of `N` bytes at `src + i·si + j·N` in the input and `dst + i·N + j·dj`
 /// in the output. Its methods move the edges the whole tiles leave.
 ///
@@ -463,10 +470,15 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
                     // Tiles (t, u) of the block, t along i and u along j (ie - ib and je - jb are whole tiles).
                     let (nti, ntj) = ((ie - ib) / ti, (je - jb) / tj);
                     for d in 0..ntj {
+                        if !diagonal {
+                            // SAFETY: rows ib..ib + nti·ti, columns jb + d·tj.. are a column of whole tiles of the
+                            // block (d < ntj).
+                            unsafe { self.tile_run::<K>((ti, tj), ib, jb + d * tj, nti, Run::Down) };
+                            continue;
+                        }
                         for t in 0..nti {
-                            // Column order: d is the column, t walks down it; diagonal: tile t of diagonal d is in
-                            // column t + d (mod ntj): each (t, u) once.
-                            let u = if diagonal { (t + d) % ntj } else { d };
+                            // Tile t of diagonal d is in column t + d (mod ntj): each (t, u) once.
+                            let u = (t + d) % ntj;
                             // SAFETY: rows ib + t·ti.., columns jb + u·tj.. are a whole tile of the block (t < nti,
                             // u < ntj).
                             unsafe { self.tile::<K>(ib + t * ti, jb + u * tj) };
@@ -504,25 +516,17 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
                             super::prefetch(s, 0, 1);
                             s = s.wrapping_offset(self.si);
                         }
-                        let mut i = 0;
-                        while i < nit {
-                            // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ nit ≤ ni,
-                            // j + tj ≤ full ≤ nj).
-                            unsafe { self.tile::<K>(i, j) };
-                            i += ti;
-                        }
+                        // SAFETY: rows 0..nit, columns j..j+tj are a column of whole tiles of the block (nit ≤ ni
+                        // is a multiple of ti, j + tj ≤ full ≤ nj).
+                        unsafe { self.tile_run::<K>((ti, tj), 0, j, nit / ti, Run::Down) };
                         j += tj;
                     }
                     i = nit;
                 }
                 while i + ti <= ni {
-                    let mut j = j0;
-                    while j < j1 {
-                        // SAFETY: rows i..i+ti, columns j..j+tj are elements of the block (i + ti ≤ ni,
-                        // j + tj ≤ full ≤ nj).
-                        unsafe { self.tile::<K>(i, j) };
-                        j += tj;
-                    }
+                    // SAFETY: rows i..i+ti, columns j0..j1 are a row of whole tiles of the block (i + ti ≤ ni;
+                    // j1 - j0 is a multiple of tj, j1 ≤ full ≤ nj).
+                    unsafe { self.tile_run::<K>((ti, tj), i, j0, (j1 - j0) / tj, Run::Across) };
                     i += ti;
                 }
                 // SAFETY: rows i..ni, columns j0..j1 ≤ nj of the block.
@@ -568,6 +572,31 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
                 WIDE => self.a.tile::<N, M>(s, self.si, d, self.dj, self.stores.stream, self.m),
                 _ => self.a.tile_stack::<N, M>(s, self.si, d, self.dj, self.stores.stream, self.m),
             }
+        }
+    }
+
+    /// Transposes `count` whole tiles of kind `K` from (i, j) on, down a column of tiles or across a row of them:
+    /// wide tiles through [`Arch::tile_run`], whose tiles' loads and stores interleave.
+    ///
+    /// # Safety
+    ///
+    /// Every tile of the run is a whole tile of the block, as in [`transpose_block`].
+    #[inline(always)]
+    unsafe fn tile_run<const K: u8>(&self, (ti, tj): (usize, usize), i: usize, j: usize, count: usize, run: Run) {
+        let (di, dj) = match run {
+            Run::Down => (ti, 0),
+            Run::Across => (0, tj),
+        };
+        if K == WIDE {
+            let ((s, d), (s1, d1)) = (self.at(i, j), self.at(i + di, j + dj));
+            let steps = ((s1 as isize).wrapping_sub(s as isize), (d1 as isize).wrapping_sub(d as isize));
+            // SAFETY: forwarded contract; tile k of the run is at (i + k·di, j + k·dj), `steps` apart.
+            unsafe { self.a.tile_run::<N, M>(s, self.si, d, self.dj, count, steps, self.stores.stream, self.m) };
+            return;
+        }
+        for k in 0..count {
+            // SAFETY: forwarded contract, for tile k of the run.
+            unsafe { self.tile::<K>(i + k * di, j + k * dj) };
         }
     }
 

@@ -233,7 +233,8 @@ impl Program {
     }
 
     /// Whether non-temporal stores are used by default on one thread (the footprint leaves the caches). Runs split
-    /// across threads stream from a larger footprint ([`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for)).
+    /// across threads stream from a larger footprint
+    /// ([`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for)).
     pub fn streams_by_default(&self) -> bool {
         self.strategy.stream(1)
     }

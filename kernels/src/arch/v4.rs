@@ -727,7 +727,7 @@ impl WholeTile for Tile32x16x2 {
 /// buffers apart), and a burst of 16 loads then 16 stores moved the lines of a 2048² f32 transpose 15–25% slower
 /// than loads and stores interleaved. Interleaved, Zen 4 VM, best of 6 alternations (lower in n of 6 pairs), one
 /// thread: the public f32 2048² 1.58 → 1.40 ms (6), f32 NCHW → NHWC 1×64×256² 1.23 → 1.08 ms (5), f32 4096² 7.32 →
-/// 6.91 ms (5), f16 4096² 5.13 → 4.78 ms; two threads, NCHW → NHWC 629 → 458 µs (5 of 5), 2048² the same.
+/// 6.91 ms (4), f16 4096² 5.13 → 4.78 ms (3); two threads, NCHW → NHWC 629 → 458 µs (5 of 5), 2048² the same.
 ///
 /// # Safety
 ///

@@ -508,6 +508,9 @@ pub struct Options {
     pub streaming: Streaming,
     /// A forced instruction-set level.
     pub isa: Option<Isa>,
+    /// Bytes past a 64-byte line at which every buffer starts (0: line-aligned; numpy's large arrays start 16
+    /// bytes past one).
+    pub misalign: usize,
 }
 
 /// The store policy the operators run with.
@@ -526,26 +529,38 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// A benchmark buffer. From 4 MiB on it is an anonymous mapping advised to use transparent huge pages, as numpy
-/// does for its arrays (the peers are measured on such arrays; with 4-KiB pages large strided walks pay TLB
-/// misses that have nothing to do with the kernels).
-struct Buffer(BufferInner);
+/// A benchmark buffer of `n` bytes starting `misalign` bytes past a 64-byte line. From 4 MiB on it is an anonymous
+/// mapping advised to use transparent huge pages, as numpy does for its arrays (the peers are measured on such
+/// arrays; with 4-KiB pages large strided walks pay TLB misses that have nothing to do with the kernels).
+struct Buffer {
+    inner: BufferInner,
+    start: usize,
+    n: usize,
+}
 
 enum BufferInner {
     Heap(Vec<u8>),
-    Mapped(memmap2::MmapMut, usize),
+    Mapped(memmap2::MmapMut),
 }
 
 impl Buffer {
-    fn filled(n: usize, fill: impl Fn(usize) -> u8) -> Result<Buffer> {
-        let mut b = if n >= 4 << 20 {
-            let map = memmap2::MmapMut::map_anon(n).context("cannot map a benchmark buffer")?;
+    fn filled(n: usize, misalign: usize, fill: impl Fn(usize) -> u8) -> Result<Buffer> {
+        let misalign = misalign % 64;
+        let len = n + 64 + misalign;
+        let inner = if n >= 4 << 20 {
+            let map = memmap2::MmapMut::map_anon(len).context("cannot map a benchmark buffer")?;
             #[cfg(target_os = "linux")]
             let _ = map.advise(memmap2::Advice::HugePage); // a hint; ignored where THP is off
-            Buffer(BufferInner::Mapped(map, n))
+            BufferInner::Mapped(map)
         } else {
-            Buffer(BufferInner::Heap(vec![0; n]))
+            BufferInner::Heap(vec![0; len])
         };
+        let base = match &inner {
+            BufferInner::Heap(v) => v.as_ptr(),
+            BufferInner::Mapped(m) => m.as_ptr(),
+        };
+        let start = base.align_offset(64) + misalign;
+        let mut b = Buffer { inner, start, n };
         for (i, x) in b.iter_mut().enumerate() {
             *x = fill(i);
         }
@@ -556,19 +571,21 @@ impl Buffer {
 impl std::ops::Deref for Buffer {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        match &self.0 {
+        let all: &[u8] = match &self.inner {
             BufferInner::Heap(v) => v,
-            BufferInner::Mapped(m, n) => &m[..*n],
-        }
+            BufferInner::Mapped(m) => m,
+        };
+        &all[self.start..self.start + self.n]
     }
 }
 
 impl std::ops::DerefMut for Buffer {
     fn deref_mut(&mut self) -> &mut [u8] {
-        match &mut self.0 {
+        let all: &mut [u8] = match &mut self.inner {
             BufferInner::Heap(v) => v,
-            BufferInner::Mapped(m, n) => &mut m[..*n],
-        }
+            BufferInner::Mapped(m) => m,
+        };
+        &mut all[self.start..self.start + self.n]
     }
 }
 
@@ -581,11 +598,11 @@ impl std::ops::DerefMut for Buffer {
 /// exponent bit merely cleared), one f32 in 128 was subnormal and products with a scale of 0.017 more often: on
 /// the Zen 4 VM an f32 NHWC → NCHW normalization of 224² pixels in L2 took 30 µs instead of 13.5 µs (memcpy speed),
 /// timing the assists rather than the kernel.
-fn input_bytes(n: usize, dt: DataType) -> Result<Buffer> {
+fn input_bytes(n: usize, dt: DataType, misalign: usize) -> Result<Buffer> {
     let hash = |i: usize| (i.wrapping_mul(2654435761) >> 13) as u8;
     let w = dt.size_in_bytes();
     let float = matches!(dt, DataType::Float16 | DataType::Float32 | DataType::Float64);
-    Buffer::filled(n, |i| if float && i % w == w - 1 { 0x3C | (hash(i) & 0x03) } else { hash(i) })
+    Buffer::filled(n, misalign, |i| if float && i % w == w - 1 { 0x3C | (hash(i) & 0x03) } else { hash(i) })
 }
 
 /// Calls per sample so that a sample lasts at least MIN_SAMPLE.
@@ -684,9 +701,9 @@ fn run_case(
 ) -> Result<CaseResult> {
     let op = Op::build(case).with_context(|| format!("case {}", case.name))?;
     let (input, output) = (op.input(), op.output());
-    let src = input_bytes(input.addressed_bytes() as usize, input.data_type())?;
+    let src = input_bytes(input.addressed_bytes() as usize, input.data_type(), opts.misalign)?;
     let bytes = output.addressed_bytes() as usize;
-    let mut dst = Buffer::filled(bytes, |_| 0)?;
+    let mut dst = Buffer::filled(bytes, opts.misalign, |_| 0)?;
     let mut want = vec![0u8; bytes];
     op.execute_reference(&src, &mut want)?;
     op.execute_with(&src, &mut dst, &ExecOptions::default())?;
@@ -697,9 +714,9 @@ fn run_case(
     let written = output.sizes().iter().map(|&n| n as u64).product::<u64>() * output.data_type().size_in_bytes() as u64;
     let limit_bytes = input_lines_bytes(op.plan()) + written;
     let half = (limit_bytes / 2).max(1) as usize;
-    let (a, mut b) = (Buffer::filled(bytes, |_| 1)?, Buffer::filled(bytes, |_| 0)?);
-    let mut b2 = Buffer::filled(bytes, |_| 0)?;
-    let (la, mut lb) = (Buffer::filled(half, |_| 1)?, Buffer::filled(half, |_| 0)?);
+    let (a, mut b) = (Buffer::filled(bytes, opts.misalign, |_| 1)?, Buffer::filled(bytes, opts.misalign, |_| 0)?);
+    let mut b2 = Buffer::filled(bytes, opts.misalign, |_| 0)?;
+    let (la, mut lb) = (Buffer::filled(half, opts.misalign, |_| 1)?, Buffer::filled(half, opts.misalign, |_| 0)?);
     let budget = Duration::from_secs_f64(opts.seconds_per_case);
     let mut runs = Vec::new();
     let mut one_thread_memcpy = Vec::new();
@@ -769,7 +786,11 @@ pub fn method_text(opts: &Options) -> String {
         Method::Interleaved => "interleaved rounds (operator and copies alternate, 4 samples, first dropped)",
         Method::Tight => "tight loops per side as the peer scripts (warm caches, median of 3 blocks)",
     };
-    format!("{how}; {:.2} s per case and thread count", opts.seconds_per_case)
+    let place = match opts.misalign {
+        0 => String::new(),
+        m => format!("; buffers {m} bytes past a 64-byte line"),
+    };
+    format!("{how}; {:.2} s per case and thread count{place}", opts.seconds_per_case)
 }
 
 /// Runs the suite: a progress bar on stderr when it is a terminal; `row` is called with each case's result as it

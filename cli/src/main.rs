@@ -168,6 +168,9 @@ struct BenchArgs {
     /// Force an instruction-set level (scalar, v3, v4, v4-vbmi) instead of the best this CPU has.
     #[arg(long, value_parser = parse_isa)]
     isa: Option<strider::Isa>,
+    /// Start every buffer this many bytes past a 64-byte line (0-63; numpy's large arrays start 16 past one).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..64))]
+    misalign: u8,
 }
 
 /// The suite file format, for `strider bench --help`.
@@ -362,6 +365,7 @@ fn bench(a: BenchArgs) -> Result<()> {
         method: a.method,
         streaming: a.streaming,
         isa: a.isa,
+        misalign: a.misalign.into(),
     };
     let isa = a.isa.unwrap_or_else(strider::Isa::best).to_string();
     println!("{}", bench::header(&isa, &bench::method_text(&opts), &threads));

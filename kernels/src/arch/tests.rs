@@ -60,6 +60,27 @@ fn copy_on_every_level() {
     on_every_level(|l| l.dispatch(CopyJob));
 }
 
+/// A streaming copy stores non-temporally only whole lines (`stream_lines`): its span starts and ends on lines,
+/// leaves less than a line on either side to regular stores, and is `None` only for outputs that cover no whole line.
+#[test]
+fn streamed_spans_are_whole_lines() {
+    for past in 0..64usize {
+        for bytes in 0..300usize {
+            let whole = (past + bytes) / 64 > past.div_ceil(64);
+            match super::stream_lines(4096 + past, bytes) {
+                Some((head, end)) => {
+                    assert!((past + head) % 64 == 0 && (past + end) % 64 == 0, "{past} {bytes}: {head}..{end}");
+                    assert!(
+                        head < 64 && head < end && end <= bytes && bytes - end < 64,
+                        "{past} {bytes}: {head}..{end}"
+                    );
+                }
+                None => assert!(!whole, "{past} {bytes}"),
+            }
+        }
+    }
+}
+
 /// A row of `n` `N`-byte elements read with stride `k` (elements) into a contiguous output, through `f`, which
 /// returns the elements it did; checks them and that nothing past them was written.
 /// `misalign`: the output starts that many bytes past a 64-byte boundary (`None`: on the boundary).

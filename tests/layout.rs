@@ -132,6 +132,39 @@ fn identity_transposes_with_line_multiple_strides() {
     }
 }
 
+/// Transposes through whole-line tiles on buffers that start past a line by whole elements, as numpy's large arrays
+/// start 16 bytes past one: a block's first rows (and columns, for the input) go through smaller tiles so that the
+/// rest starts on lines on both sides. Whole and partial tiles, either side aligned or both misaligned.
+#[test]
+fn identity_transposes_on_buffers_past_a_line() {
+    for dt in [DataType::Float16, DataType::Float32] {
+        let w = dt.size_in_bytes();
+        for (n_i, nj) in [(64u32, 64u32), (45, 77), (128, 40), (20, 300)] {
+            // Rows 320 elements apart on both sides: a multiple of a line for both widths.
+            let input = TensorDesc::with_strides(dt, &[n_i, nj], &[320, 1]).unwrap();
+            let output = TensorDesc::with_strides(dt, &[n_i, nj], &[1, 320]).unwrap();
+            let op = Identity::new(&input, &output).unwrap();
+            assert!(matches!(op.row_kind(), strider::RowKind::Transpose { .. }), "{dt} {n_i}x{nj}: {}", op.row_kind());
+            let mut rng = common::rng(u64::from(n_i + nj));
+            let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+            for (past_in, past_out) in [(16, 16), (0, 48), (32, 0), (w, 64 - w), (60, 2 * w)] {
+                let src = Buf::random(input.addressed_bytes() as usize, past_in, &mut rng);
+                want.fill(SENTINEL);
+                common::reference_identity(&input, &output, src.bytes(), &mut want);
+                for (threads, opts) in common::configs() {
+                    let mut dst = Buf::filled(want.len(), past_out, SENTINEL);
+                    common::with_threads(threads, || op.execute_with(src.bytes(), dst.bytes_mut(), &opts)).unwrap();
+                    assert!(
+                        dst.bytes() == &want[..],
+                        "{dt} {n_i}x{nj}, input {past_in} and output {past_out} bytes past a line, {opts:?} on \
+                         {threads}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// Transposes whose input and output rows are both a multiple of 1 KiB apart (1- and 2-byte elements go through a
 /// buffer there): whole and partial 64-element blocks, both directions, every width; then the same in a child process
 /// whose L1 is said to be on the other side of `params::TRANSPOSE_DIAGONAL_L1_WAYS`, so that the square blocks of

@@ -390,7 +390,9 @@ fn transpose(walk: &Walk, iw: usize, ow: usize, converting: bool) -> Option<(Geo
     let ipos = rank.saturating_sub(1);
     let i: Dim = dims[ipos];
     let (iws, ows) = (iw as isize, ow as isize);
-    if i.out_stride != ows || i.in_stride == iws {
+    // (A row that repeats one input element is a broadcast, not a transpose of identical input rows: the
+    // broadcast rows fill whole output lines, streamed where the policy says so.)
+    if i.out_stride != ows || i.in_stride == iws || i.in_stride == 0 {
         return None;
     }
     // J: contiguous in the input, forwards — or backwards for a deinterleave, whose tables reverse the channels.
@@ -451,6 +453,9 @@ mod tests {
         assert_eq!(kind(4, &[(20, 4, 80), (20, 80, 4)]), RowKind::Transpose { rows: 20 });
         assert_eq!(kind(2, &[(64, 2, 6), (3, 128, 2)]), RowKind::Interleave { planes: 3 });
         assert_eq!(kind(2, &[(3, 2, 128), (64, 6, 2)]), RowKind::Deinterleave { planes: 3 });
+        // One value per channel spread over its plane (a per-channel bias materialized): broadcast rows, not a
+        // transpose of identical input rows.
+        assert_eq!(kind(4, &[(64, 4, 50176), (12544, 0, 4)]), RowKind::Broadcast);
     }
 
     #[test]

@@ -386,7 +386,7 @@ impl<A: Arch> WidthVisitor for ByWidth<'_, '_, A> {
             Request::Gather { stride, lanes } => {
                 f(&Runner(gather::GatherBody::<A, N> { a, len, stride, lanes, stream }))
             }
-            Request::Broadcast => f(&Runner(broadcast::BroadcastBody::<A, N> { a, len })),
+            Request::Broadcast => f(&Runner(broadcast::BroadcastBody::<A, N> { a, len, stream })),
             Request::Strided { in_stride, out_stride } => {
                 f(&Runner(strided::StridedBody::<A, N> { a, len, in_stride, out_stride }))
             }

@@ -267,8 +267,10 @@ pub(crate) fn peel<A: Arch, const N: usize>(
     dj: isize,
     stream: bool,
 ) -> Option<(usize, usize)> {
+    // (Levels and widths without whole-line tiles: nothing, known at compile time, so no edge code either.)
+    let wide = A::tile_shape::<N>() != (8, 8) || A::stack_tiles::<N>();
     let (d, s) = (dst as usize % 64, src as usize % 64);
-    if (d == 0 && s == 0) || !d.is_multiple_of(N) || !s.is_multiple_of(N) {
+    if !wide || (d == 0 && s == 0) || !d.is_multiple_of(N) || !s.is_multiple_of(N) {
         return None;
     }
     let pi = (64 - d) % 64 / N;
@@ -351,7 +353,7 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
                 // cj rows of `pitch` ≥ ci·N bytes and overlaps neither operand; buffer row j holds output row
                 // jb + j's elements ib..ib+ci, contiguous in the output.
                 unsafe {
-                    into.direct(ci, cj);
+                    into.aligned(ci, cj);
                     for j in 0..cj {
                         let to = d.wrapping_offset(j as isize * self.dj);
                         crate::arch::copy(self.a, b.add(j * pitch), to, ci * N, stream);
@@ -400,7 +402,7 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
                             crate::arch::copy(self.a, self.at(i + r, j).0, b.add(r * pitch), c * N, false);
                         }
                         let from = Block { src: b, si: pitch as isize, dst: self.at(i, j).1, ..*self };
-                        from.direct(rows, c);
+                        from.aligned(rows, c);
                     }
                     j += c;
                 }
@@ -410,7 +412,7 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
         }
         if nit < ni {
             // SAFETY: rows nit..ni, all columns, of the block.
-            unsafe { self.shift(nit, 0).direct(ni - nit, nj) };
+            unsafe { self.shift(nit, 0).aligned(ni - nit, nj) };
         }
     }
 
@@ -438,18 +440,17 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
     /// As [`transpose_block`], for the block's `ni × nj` elements.
     #[inline(always)]
     unsafe fn direct(&self, ni: usize, nj: usize) {
-        if let Some((pi, pj)) = peel::<A, N>(self.src, self.dst, (ni, nj), self.si, self.dj, self.stores.stream) {
-            // SAFETY: rows 0..pi and then columns 0..pj of the rest are elements of the block, as is the rest from
-            // (pi, pj) on (pi ≤ ni, pj ≤ nj by [`peel`]).
-            unsafe {
-                self.corner(pi, nj);
-                self.shift(pi, 0).corner(ni - pi, pj);
-                self.shift(pi, pj).aligned(ni - pi, nj - pj);
-            }
-            return;
+        // (One expansion of the sweeps and one of the edge tiles for both cases: `direct` is inlined into every
+        // transposing kernel, and a second copy of each added 13% to the text and tripled the test build.)
+        let (pi, pj) =
+            peel::<A, N>(self.src, self.dst, (ni, nj), self.si, self.dj, self.stores.stream).unwrap_or((0, 0));
+        for (i0, rows, cols) in [(0, pi, nj), (pi, ni - pi, pj)] {
+            // SAFETY: rows 0..pi, then columns 0..pj of rows pi..ni, are elements of the block (pi ≤ ni, pj ≤ nj by
+            // [`peel`]); nothing when nothing is peeled.
+            unsafe { self.shift(i0, 0).corner(rows, cols) };
         }
-        // SAFETY: forwarded contract.
-        unsafe { self.aligned(ni, nj) }
+        // SAFETY: the rest of the block, from (pi, pj) on.
+        unsafe { self.shift(pi, pj).aligned(ni - pi, nj - pj) }
     }
 
     /// [`Block::direct`] once the block is peeled (see [`peel`]).

@@ -667,20 +667,7 @@ pub(crate) unsafe fn copy<A: Arch>(a: A, src: *const u8, dst: *mut u8, bytes: us
         // stays inside both ranges.
         unsafe {
             a.small_copy(src, dst, head);
-            let mut i = head;
-            while i + 4 * v <= end {
-                let (x0, x1) = (a.load(src.add(i)), a.load(src.add(i + v)));
-                let (x2, x3) = (a.load(src.add(i + 2 * v)), a.load(src.add(i + 3 * v)));
-                a.stream(dst.add(i), x0);
-                a.stream(dst.add(i + v), x1);
-                a.stream(dst.add(i + 2 * v), x2);
-                a.stream(dst.add(i + 3 * v), x3);
-                i += 4 * v;
-            }
-            while i < end {
-                a.stream(dst.add(i), a.load(src.add(i)));
-                i += v;
-            }
+            copy_registers::<A, true>(a, src, dst, head, end);
             a.small_copy(src.add(end), dst.add(end), bytes - end);
         }
         return;
@@ -693,26 +680,60 @@ pub(crate) unsafe fn copy<A: Arch>(a: A, src: *const u8, dst: *mut u8, bytes: us
         let last = a.load(src.add(bytes - v));
         let head = v - (dst as usize & (v - 1));
         let end = bytes - v;
-        let mut i = head;
-        while i + 4 * v <= end {
-            let (x0, x1) = (a.load(src.add(i)), a.load(src.add(i + v)));
-            let (x2, x3) = (a.load(src.add(i + 2 * v)), a.load(src.add(i + 3 * v)));
-            a.store(dst.add(i), x0);
-            a.store(dst.add(i + v), x1);
-            a.store(dst.add(i + 2 * v), x2);
-            a.store(dst.add(i + 3 * v), x3);
-            i += 4 * v;
-        }
-        while i + v <= end {
-            a.store(dst.add(i), a.load(src.add(i)));
-            i += v;
-        }
+        let i = copy_registers::<A, false>(a, src, dst, head, end);
         if i < end {
             a.store(dst.add(i), a.load(src.add(i)));
         }
         a.store(dst, first);
         a.store(dst.add(end), last);
     }
+}
+
+/// Moves whole registers from byte `i` of `src` to the same bytes of `dst` while one ends at or before `end`, four
+/// per step (a step's loads before its stores), non-temporally with `STREAM`; returns the offset it stopped at.
+///
+/// # Safety
+///
+/// `src+i..src+end` readable, `dst+i..dst+end` writable, not overlapping; with `STREAM`, `dst + i` is aligned to
+/// the register.
+#[inline(always)]
+unsafe fn copy_registers<A: Arch, const STREAM: bool>(
+    a: A,
+    src: *const u8,
+    dst: *mut u8,
+    mut i: usize,
+    end: usize,
+) -> usize {
+    let v = A::BYTES;
+    /// Stores `x` at `p`, non-temporally with `STREAM` (a function, not a closure: a closure kept out of line
+    /// loses the level's target features).
+    ///
+    /// # Safety
+    ///
+    /// A register's bytes writable at `p`, aligned to the register with `STREAM`.
+    #[inline(always)]
+    unsafe fn put<A: Arch, const STREAM: bool>(a: A, p: *mut u8, x: A::Reg) {
+        // SAFETY: forwarded contract.
+        unsafe { if STREAM { a.stream(p, x) } else { a.store(p, x) } }
+    }
+    // SAFETY: every register moved lies in [i, end) of both ranges (the contract); streamed ones stay aligned, as
+    // they start at an aligned `i` and advance by whole registers.
+    unsafe {
+        while i + 4 * v <= end {
+            let (x0, x1) = (a.load(src.add(i)), a.load(src.add(i + v)));
+            let (x2, x3) = (a.load(src.add(i + 2 * v)), a.load(src.add(i + 3 * v)));
+            put::<A, STREAM>(a, dst.add(i), x0);
+            put::<A, STREAM>(a, dst.add(i + v), x1);
+            put::<A, STREAM>(a, dst.add(i + 2 * v), x2);
+            put::<A, STREAM>(a, dst.add(i + 3 * v), x3);
+            i += 4 * v;
+        }
+        while i + v <= end {
+            put::<A, STREAM>(a, dst.add(i), a.load(src.add(i)));
+            i += v;
+        }
+    }
+    i
 }
 
 /// The bytes `[head, end)` of an output of `bytes` bytes at address `dst` that a streaming copy stores non-temporally:

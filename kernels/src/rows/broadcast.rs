@@ -61,8 +61,8 @@ impl<A: Arch, const N: usize> BroadcastBody<A, N> {
             }
             return;
         }
-        // SAFETY: registers at offsets 0, v, 2v, … while whole, then the last one ending at `total` (each with the
-        // pattern's phase at its offset), all inside the row.
+        // SAFETY: registers at offsets 0, v, 2v, … while whole, then the last one ending at `total`, all inside the
+        // row; every offset is a multiple of N (v and total are), so all take the pattern at phase 0.
         unsafe {
             let r = reg(0);
             let mut i = 0;
@@ -70,7 +70,7 @@ impl<A: Arch, const N: usize> BroadcastBody<A, N> {
                 a.store(dst.add(i), r);
                 i += v;
             }
-            a.store(dst.add(total - v), reg(total - v));
+            a.store(dst.add(total - v), r);
         }
     }
 }

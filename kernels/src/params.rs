@@ -98,6 +98,14 @@ pub const PREFETCH_BYTES: usize = 2 << 10;
 /// from a 48 MiB input): one row ahead 369–402 µs, two 346–365, four 292–307, eight 294–298. The same gather from a
 /// packed input holding only the rows read ran in 175–184 µs, so the rest is the sparse access itself. Rows that
 /// follow each other lost from it: the public 1080p hflip (5760-byte rows) 112–114 → 125–126 µs four rows ahead.
+///
+/// These rows are prefetched into L2 only (`prefetcht1`), not into L1: one process alternating the two 16–20 times,
+/// buffers on 2 MiB pages as numpy's, Zen 4, one thread: crop 384 median 1446 → 1244 µs (lower in 16 of 16 rounds),
+/// the public `f32_nchw_1x64x256x256_hw_stride2` 253 → 204 µs (16 of 16); two threads 271 → 224 µs and 116 → 99 µs
+/// (14 of 16 each); on 4 KiB pages 1557 → 1228 µs and 497 → 378 µs. (A prefetch into L1 holds one of its few miss
+/// buffers for the whole trip to memory; the loads find the lines in L2 and the L1 streamer takes them from there.)
+/// Eight rows ahead into L2 tied with four (10 and 12 of 20 rounds). Through `strider bench` (8 alternations, best):
+/// crop 384 829 → 627 µs, hw_stride2 212 → 180 µs; two threads crop 384 427 → 279 µs.
 pub const PREFETCH_ROWS: usize = 4;
 
 /// Rows whose input starts at most this many bytes past the previous row's lead count as adjacent: the hardware

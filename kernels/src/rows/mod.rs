@@ -160,33 +160,41 @@ pub(crate) fn rows_ahead(lead: usize, in_step: isize) -> usize {
     if lead == 0 || lead >= PREFETCH_BYTES || adjacent { 1 } else { PREFETCH_ROWS }
 }
 
-/// Prefetches the bytes `[a, b)` of the row at `row` into L1.
+/// Prefetches the bytes `[a, b)` of the row at `row`: into L1, or only into L2 when `far` (rows fetched several
+/// rows ahead, see [`params::PREFETCH_ROWS`](crate::params::PREFETCH_ROWS)).
 #[inline(always)]
-pub(crate) fn prefetch(row: *const u8, a: isize, b: isize) {
+pub(crate) fn prefetch(row: *const u8, a: isize, b: isize, far: bool) {
     #[cfg(target_arch = "x86_64")]
     {
-        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let line = |p: isize| {
-            // SAFETY: a prefetch is only a hint and never faults, whatever the address.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(row.wrapping_offset(p).cast()) }
-        };
-        let mut p = a;
-        // PERF: four lines per step: a run of rows of 1 KiB prefetches 16 lines per row, and one per step spent
-        // four instructions on each.
-        while p + 192 < b {
-            line(p);
-            line(p + 64);
-            line(p + 128);
-            line(p + 192);
-            p += 256;
-        }
-        while p < b {
-            line(p);
-            p += 64;
-        }
+        use core::arch::x86_64::{_MM_HINT_T0, _MM_HINT_T1};
+        if far { lines::<_MM_HINT_T1>(row, a, b) } else { lines::<_MM_HINT_T0>(row, a, b) }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (row, a, b);
+    let _ = (row, a, b, far);
+}
+
+/// [`prefetch`] with the hint `H`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn lines<const H: i32>(row: *const u8, a: isize, b: isize) {
+    let line = |p: isize| {
+        // SAFETY: a prefetch is only a hint and never faults, whatever the address.
+        unsafe { core::arch::x86_64::_mm_prefetch::<H>(row.wrapping_offset(p).cast()) }
+    };
+    let mut p = a;
+    // PERF: four lines per step: a run of rows of 1 KiB prefetches 16 lines per row, and one per step spent four
+    // instructions on each.
+    while p + 192 < b {
+        line(p);
+        line(p + 64);
+        line(p + 128);
+        line(p + 192);
+        p += 256;
+    }
+    while p < b {
+        line(p);
+        p += 64;
+    }
 }
 
 /// The lead `[a, b)` of a row reading `n` elements of `N` bytes with stride `k` elements from `src`: forward from
@@ -271,14 +279,15 @@ impl<B: Body> NullaryFnOnce for Run<'_, B> {
         // PERF: hardware prefetchers follow a stream into the *adjacent* row but not a jump (a vertical flip reads
         // rows backwards; crops skip part of each row): fetching the start of the next row while this one is moved
         // took a descending-row copy from 1.41x to 1.11x of memcpy. Short rows far apart are fetched several rows
-        // ahead (see `rows_ahead`).
+        // ahead (see `rows_ahead`), into L2 only (see `params::PREFETCH_ROWS`).
+        let far = ahead > 1;
         for k in 1..ahead {
-            prefetch(s.wrapping_offset(in_step.wrapping_mul(k as isize)), a, b);
+            prefetch(s.wrapping_offset(in_step.wrapping_mul(k as isize)), a, b, far);
         }
-        let far = in_step.wrapping_mul(ahead as isize);
+        let next = in_step.wrapping_mul(ahead as isize);
         for r in 0..count {
             if r + ahead < count {
-                prefetch(s.wrapping_offset(far), a, b);
+                prefetch(s.wrapping_offset(next), a, b, far);
             }
             // SAFETY: row r of the run, in bounds by the Rows contract.
             unsafe { body.run(s, d, len) };

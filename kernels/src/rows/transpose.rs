@@ -568,7 +568,7 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
                         // (Prefetches never fault: past the block's end they are only wasted.)
                         let mut s = self.at(0, j + ahead).0;
                         for _ in 0..nit {
-                            super::prefetch(s, 0, 1);
+                            super::prefetch(s, 0, 1, false);
                             s = s.wrapping_offset(self.si);
                         }
                         // SAFETY: rows 0..nit, columns j..j+tj are a column of whole tiles of the block (nit ≤ ni

@@ -143,24 +143,47 @@ fn identity_transposes_on_buffers_past_a_line() {
             // Rows 320 elements apart on both sides: a multiple of a line for both widths.
             let input = TensorDesc::with_strides(dt, &[n_i, nj], &[320, 1]).unwrap();
             let output = TensorDesc::with_strides(dt, &[n_i, nj], &[1, 320]).unwrap();
-            let op = Identity::new(&input, &output).unwrap();
-            assert!(matches!(op.row_kind(), strider::RowKind::Transpose { .. }), "{dt} {n_i}x{nj}: {}", op.row_kind());
-            let mut rng = common::rng(u64::from(n_i + nj));
-            let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
-            for (past_in, past_out) in [(16, 16), (0, 48), (32, 0), (w, 64 - w), (60, 2 * w)] {
-                let src = Buf::random(input.addressed_bytes() as usize, past_in, &mut rng);
-                want.fill(SENTINEL);
-                common::reference_identity(&input, &output, src.bytes(), &mut want);
-                for (threads, opts) in common::configs() {
-                    let mut dst = Buf::filled(want.len(), past_out, SENTINEL);
-                    common::with_threads(threads, || op.execute_with(src.bytes(), dst.bytes_mut(), &opts)).unwrap();
-                    assert!(
-                        dst.bytes() == &want[..],
-                        "{dt} {n_i}x{nj}, input {past_in} and output {past_out} bytes past a line, {opts:?} on \
-                         {threads}"
-                    );
-                }
-            }
+            transposes_past_a_line(&input, &output, &[(16, 16), (0, 48), (32, 0), (w, 64 - w), (60, 2 * w)]);
+        }
+    }
+}
+
+/// Transposes into packed rows (NCHW → NHWC: output rows of whole lines, one after the other) on buffers past a line:
+/// the rotated blocks (`rows::transpose::rotation`) with their wrapped first rows, the edges around them, and the
+/// blocks too narrow to rotate, across placements of both operands, channel counts on both sweeps (all strips and
+/// super-blocks), input rows a multiple of a line apart or not.
+#[test]
+fn identity_transposes_into_packed_rows_past_a_line() {
+    for dt in [DataType::Float16, DataType::Float32] {
+        let w = dt.size_in_bytes();
+        for (c, p, pitch) in [(64u32, 300u32, 320u32), (16, 100, 112), (32, 40, 48), (96, 37, 37), (128, 17, 32)] {
+            let input = TensorDesc::with_strides(dt, &[c, p], &[pitch, 1]).unwrap();
+            let output = TensorDesc::with_strides(dt, &[c, p], &[1, c]).unwrap();
+            transposes_past_a_line(&input, &output, &[(16, 16), (0, 48), (w, w), (16, 64 - w), (60, 2 * w), (0, 0)]);
+        }
+    }
+}
+
+/// The transpose `input` → `output` against the reference with its buffers `(input, output)` bytes past a line, in
+/// every configuration.
+fn transposes_past_a_line(input: &TensorDesc, output: &TensorDesc, placements: &[(usize, usize)]) {
+    let op = Identity::new(input, output).unwrap();
+    let what = format!("{} {:?} → {:?}", input.data_type(), input.strides(), output.strides());
+    assert!(matches!(op.row_kind(), strider::RowKind::Transpose { .. }), "{what}: {}", op.row_kind());
+    let mut rng = common::rng(input.addressed_bytes() + output.addressed_bytes());
+    let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+    for &(past_in, past_out) in placements {
+        let src = Buf::random(input.addressed_bytes() as usize, past_in, &mut rng);
+        want.fill(SENTINEL);
+        common::reference_identity(input, output, src.bytes(), &mut want);
+        for (threads, opts) in common::configs() {
+            let mut dst = Buf::filled(want.len(), past_out, SENTINEL);
+            common::with_threads(threads, || op.execute_with(src.bytes(), dst.bytes_mut(), &opts)).unwrap();
+            assert!(
+                dst.bytes() == &want[..],
+                "{what} {:?}, input {past_in} and output {past_out} bytes past a line, {opts:?} on {threads}",
+                input.sizes()
+            );
         }
     }
 }

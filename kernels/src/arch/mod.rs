@@ -307,18 +307,20 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     }
 
     /// Transposes `count` tiles of [`Arch::tile`], tile `k` at `src + k·steps.0` and `dst + k·steps.1` (a column
-    /// or a row of tiles of a block). Where the level has registers for it, each tile's stores are interleaved
-    /// with the next tile's loads; the default is one [`Arch::tile`] after the other.
+    /// or a row of tiles of a block), the first `wrap.rows` source rows of the first or every tile (see [`Wrap`])
+    /// `wrap.offset` bytes past their strided place. Where the level has registers for it, each tile's stores are interleaved with the next
+    /// tile's loads; the default is one [`Arch::tile`] after the other.
     ///
     /// # Safety
     ///
-    /// As [`Arch::tile`], for each of the `count` tiles.
+    /// As [`Arch::tile`], for each of the `count` tiles with its rows wrapped.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     unsafe fn tile_run<const N: usize, M: TileMap>(
         self,
         src: *const u8,
         ss: isize,
+        wrap: Wrap,
         dst: *mut u8,
         ds: isize,
         count: usize,
@@ -327,7 +329,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         m: M,
     ) {
         // SAFETY: forwarded contract.
-        unsafe { tile_run_by_one::<Self, N, M>(self, src, ss, dst, ds, count, steps, stream, m) }
+        unsafe { tile_run_by_one::<Self, N, M>(self, src, ss, wrap, dst, ds, count, steps, stream, m) }
     }
 
     /// Whether [`Arch::tile_stack`] moves `N`-byte elements in one register pass (else it is [`Arch::tile8`]s
@@ -571,6 +573,7 @@ pub(super) unsafe fn tile_run_by_one<A: Arch, const N: usize, M: TileMap>(
     a: A,
     src: *const u8,
     ss: isize,
+    wrap: Wrap,
     dst: *mut u8,
     ds: isize,
     count: usize,
@@ -578,11 +581,18 @@ pub(super) unsafe fn tile_run_by_one<A: Arch, const N: usize, M: TileMap>(
     stream: bool,
     m: M,
 ) {
-    let (mut s, mut d) = (src, dst);
+    let (mut s, mut d, mut wrap) = (src, dst, wrap);
     for _ in 0..count {
-        // SAFETY: forwarded contract, for tile k.
-        unsafe { a.tile::<N, M>(s, ss, d, ds, stream, m) };
-        (s, d) = (s.wrapping_offset(steps.0), d.wrapping_offset(steps.1));
+        // SAFETY: forwarded contract, for tile k (wrapped rows one element at a time: the transposes wrap rows
+        // only for tiles whose rows are whole lines, which levels with their own `tile_run` have).
+        unsafe {
+            if wrap.rows == 0 {
+                a.tile::<N, M>(s, ss, d, ds, stream, m)
+            } else {
+                tile_elements::<N, M>(A::tile_shape::<N>(), s, ss, wrap, d, ds, m)
+            }
+        };
+        (s, d, wrap) = (s.wrapping_offset(steps.0), d.wrapping_offset(steps.1), wrap.rest());
     }
 }
 
@@ -619,14 +629,70 @@ pub(crate) unsafe fn tile8_elements<const N: usize, M: TileMap>(
     ds: isize,
     m: M,
 ) {
-    for r in 0..8isize {
-        for c in 0..8isize {
+    // SAFETY: forwarded contract, an 8×8 tile without wrapped rows.
+    unsafe { tile_elements::<N, M>((8, 8), src, ss, Wrap::NONE, dst, ds, m) }
+}
+
+/// Transposes a tile of `rows × cols` `N`-byte elements one element at a time: `dst` row `c` element `r` ← `m`(the
+/// element `c` of the source row `r`, at `src + r·ss + wrap.of(r)`).
+///
+/// # Safety
+///
+/// The tile's source rows of `cols` elements are readable and its `cols` destination rows of `rows` elements `ds`
+/// bytes apart writable, not overlapping.
+#[inline(always)]
+pub(crate) unsafe fn tile_elements<const N: usize, M: TileMap>(
+    (rows, cols): (usize, usize),
+    src: *const u8,
+    ss: isize,
+    wrap: Wrap,
+    dst: *mut u8,
+    ds: isize,
+    m: M,
+) {
+    for r in 0..rows {
+        let row = src.wrapping_offset(r as isize * ss + wrap.of(r));
+        for c in 0..cols {
             // SAFETY: element (r, c) of the tile, in bounds by the contract.
             unsafe {
-                let v = src.wrapping_offset(r * ss + c * N as isize).cast::<[u8; N]>().read_unaligned();
-                dst.wrapping_offset(c * ds + r * N as isize).cast::<[u8; N]>().write_unaligned(m.element(v));
+                let v = row.wrapping_add(c * N).cast::<[u8; N]>().read_unaligned();
+                dst.wrapping_offset(c as isize * ds)
+                    .wrapping_add(r * N)
+                    .cast::<[u8; N]>()
+                    .write_unaligned(m.element(v));
             }
         }
+    }
+}
+
+/// The first source rows of the tiles of a run that lie elsewhere than their stride says: rows `0..rows` at
+/// `offset` bytes past `src + r·ss`, in the run's first tile or in `every` tile (a transpose block rotated so that
+/// its output rows start on lines, see `rotation` in `rows::transpose`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Wrap {
+    /// Rows of a tile that are wrapped (from the first).
+    pub(crate) rows: usize,
+    /// Bytes past its strided place where a wrapped row is.
+    pub(crate) offset: isize,
+    /// Whether every tile of the run has them wrapped (a run across a row of tiles), or only the first (down a
+    /// column).
+    pub(crate) every: bool,
+}
+
+impl Wrap {
+    /// No row wrapped.
+    pub(crate) const NONE: Wrap = Wrap { rows: 0, offset: 0, every: false };
+
+    /// The wrap of the run's tiles after the first.
+    #[inline(always)]
+    pub(crate) fn rest(self) -> Wrap {
+        if self.every { self } else { Wrap::NONE }
+    }
+
+    /// The offset of source row `r` of a tile.
+    #[inline(always)]
+    pub(crate) fn of(self, r: usize) -> isize {
+        if r < self.rows { self.offset } else { 0 }
     }
 }
 

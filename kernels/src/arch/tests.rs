@@ -237,10 +237,19 @@ fn check_tiles<A: Arch, const N: usize, M: TileMap + core::fmt::Debug>(a: A, m: 
             }
         }
         // Runs of 0 to 3 of the level's tiles down a column of tiles and across a row of them: exactly the runs'
-        // elements (streamed into rows on line boundaries).
-        for (count, down, stream) in
-            [(3, true, false), (3, false, false), (2, true, true), (3, false, true), (0, true, false)]
-        {
+        // elements (streamed into rows on line boundaries); and with the first rows of each tile wrapped (read two
+        // elements further along their rows).
+        let wrapped = |every| Wrap { rows: tr / 2 + 1, offset: 2 * N as isize, every };
+        for (count, down, stream, wrap) in [
+            (3, true, false, Wrap::NONE),
+            (3, false, false, Wrap::NONE),
+            (2, true, true, Wrap::NONE),
+            (3, false, true, Wrap::NONE),
+            (0, true, false, Wrap::NONE),
+            (3, true, true, wrapped(false)),
+            (3, false, false, wrapped(true)),
+            (2, false, true, wrapped(false)),
+        ] {
             let (rows, cols) = if down { (3 * tr, tc) } else { (tr, 3 * tc) };
             let ss = (3 * tc + 3) * N;
             let ds = if stream { (3 * tr * N).div_ceil(64) * 64 + 64 } else { (3 * tr + 2) * N };
@@ -250,10 +259,12 @@ fn check_tiles<A: Arch, const N: usize, M: TileMap + core::fmt::Debug>(a: A, m: 
             let dst = &mut buf[lead..lead + 3 * tc * ds];
             let steps =
                 if down { ((tr * ss) as isize, (tr * N) as isize) } else { ((tc * N) as isize, (tc * ds) as isize) };
-            // SAFETY: tiles k < count at (k·tr, 0) or (0, k·tc), inside the 3tr × (3tc + 3) source and the 3tc rows
-            // of 3tr + 2 elements (or a line past them) of the destination, on line boundaries when streamed.
+            // SAFETY: tiles k < count at (k·tr, 0) or (0, k·tc), inside the 3tr × (3tc + 3) source (wrapped rows two
+            // elements further, still inside) and the 3tc rows of 3tr + 2 elements (or a line past them) of the
+            // destination, on line boundaries when streamed.
             a.vectorize(|| unsafe {
-                a.tile_run::<N, M>(src.as_ptr(), ss as isize, dst.as_mut_ptr(), ds as isize, count, steps, stream, m);
+                let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+                a.tile_run::<N, M>(s, ss as isize, wrap, d, ds as isize, count, steps, stream, m);
                 core::arch::x86_64::_mm_sfence();
             });
             let (rows, cols) = if count == 0 { (0, 0) } else { (rows.min(count * tr), cols.min(count * tc)) };
@@ -261,10 +272,12 @@ fn check_tiles<A: Arch, const N: usize, M: TileMap + core::fmt::Debug>(a: A, m: 
                 for r in 0..3 * tr {
                     let got = &dst[c * ds + r * N..][..N];
                     if r < rows && c < cols {
+                        let wrapped = r % tr < wrap.rows && (wrap.every || r < tr && c < tc);
+                        let shift = if wrapped { 2 } else { 0 };
                         assert_eq!(
                             got,
-                            mapped(&src, ss, r, c),
-                            "{:?} run {count} down {down} N {N} ({r}, {c})",
+                            mapped(&src, ss, r, c + shift),
+                            "{:?} run {count} down {down} {wrap:?} N {N} ({r}, {c})",
                             A::ISA
                         );
                     } else {

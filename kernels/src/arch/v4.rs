@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 use pulp::NullaryFnOnce;
 
 use super::x86::{Put16, by_planes, by_types, lane_reverse_mask, normalize_bytes, ramp16};
-use super::{Arch, ByteNorm, FloatNorm, FusedConvert, Isa, RowRun, TileMap};
+use super::{Arch, ByteNorm, FloatNorm, FusedConvert, Isa, RowRun, TileMap, Wrap};
 use crate::tables::Planar;
 
 /// Proof that the CPU runs x86-64-v4 (pulp's `V4`: AVX-512 F/BW/CD/DQ/VL on top of x86-64-v3).
@@ -206,8 +206,8 @@ unsafe impl Arch for V4 {
         // with `stream`); AVX2 and AVX-512 F/BW via the token.
         unsafe {
             match N {
-                4 => whole_tiles::<Tile16x4, M>(src, ss, dst, ds, 1, (0, 0), stream, m),
-                2 => whole_tiles::<Tile32x16x2, M>(src, ss, dst, ds, 1, (0, 0), stream, m),
+                4 => whole_tiles::<Tile16x4, M>(src, ss, Wrap::NONE, dst, ds, 1, (0, 0), stream, m),
+                2 => whole_tiles::<Tile32x16x2, M>(src, ss, Wrap::NONE, dst, ds, 1, (0, 0), stream, m),
                 _ => super::x86::avx2_tile8::<N, M>(src, ss, dst, ds, m),
             }
         }
@@ -218,6 +218,7 @@ unsafe impl Arch for V4 {
         self,
         src: *const u8,
         ss: isize,
+        wrap: Wrap,
         dst: *mut u8,
         ds: isize,
         count: usize,
@@ -228,9 +229,9 @@ unsafe impl Arch for V4 {
         // SAFETY: forwarded contract, for the shape `tile_shape::<N>()` reports; AVX-512 F/BW via the token.
         unsafe {
             match N {
-                4 => whole_tiles::<Tile16x4, M>(src, ss, dst, ds, count, steps, stream, m),
-                2 => whole_tiles::<Tile32x16x2, M>(src, ss, dst, ds, count, steps, stream, m),
-                _ => super::tile_run_by_one::<Self, N, M>(self, src, ss, dst, ds, count, steps, stream, m),
+                4 => whole_tiles::<Tile16x4, M>(src, ss, wrap, dst, ds, count, steps, stream, m),
+                2 => whole_tiles::<Tile32x16x2, M>(src, ss, wrap, dst, ds, count, steps, stream, m),
+                _ => super::tile_run_by_one::<Self, N, M>(self, src, ss, wrap, dst, ds, count, steps, stream, m),
             }
         }
     }
@@ -597,12 +598,13 @@ unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, cons
 /// A register tile of AVX-512 whose 16 destination rows are whole 64-byte lines: 16 input registers, a shuffle
 /// network, 16 output registers (output `c` is destination row `c`).
 trait WholeTile {
-    /// Input register `i` of the tile whose first source row is at `src`, rows `ss` bytes apart.
+    /// Input register `i` of the tile whose first source row is at `src`, rows `ss` bytes apart, row `r` a further
+    /// `wrap.of(r)` bytes.
     ///
     /// # Safety
     ///
     /// The tile's source rows are readable; AVX-512 F/BW available.
-    unsafe fn load(src: *const u8, ss: isize, i: usize) -> __m512i;
+    unsafe fn load(src: *const u8, ss: isize, wrap: Wrap, i: usize) -> __m512i;
 
     /// The shuffle network: the 16 destination rows of the 16 input registers.
     ///
@@ -621,9 +623,9 @@ struct Tile16x4;
 
 impl WholeTile for Tile16x4 {
     #[inline(always)]
-    unsafe fn load(src: *const u8, ss: isize, i: usize) -> __m512i {
+    unsafe fn load(src: *const u8, ss: isize, wrap: Wrap, i: usize) -> __m512i {
         // SAFETY: row i of the tile is readable (the contract).
-        unsafe { _mm512_loadu_si512(src.wrapping_offset(i as isize * ss).cast()) }
+        unsafe { _mm512_loadu_si512(src.wrapping_offset(i as isize * ss + wrap.of(i)).cast()) }
     }
 
     #[inline(always)]
@@ -676,8 +678,8 @@ struct Tile32x16x2;
 
 impl WholeTile for Tile32x16x2 {
     #[inline(always)]
-    unsafe fn load(src: *const u8, ss: isize, i: usize) -> __m512i {
-        let row = |i: usize| src.wrapping_offset(i as isize * ss).cast::<__m256i>();
+    unsafe fn load(src: *const u8, ss: isize, wrap: Wrap, i: usize) -> __m512i {
+        let row = |i: usize| src.wrapping_offset(i as isize * ss + wrap.of(i)).cast::<__m256i>();
         // SAFETY: rows i and i + 16 of the tile are readable (the contract).
         unsafe {
             _mm512_inserti64x4::<1>(_mm512_castsi256_si512(_mm256_loadu_si256(row(i))), _mm256_loadu_si256(row(i + 16)))
@@ -731,14 +733,15 @@ impl WholeTile for Tile32x16x2 {
 ///
 /// # Safety
 ///
-/// Every tile's source rows are readable and its 16 destination rows of 64 bytes, `ds` bytes apart, writable, not
-/// overlapping any source row; AVX-512 F/BW available; with `stream`, every destination row starts on a 64-byte
-/// boundary.
+/// Every tile's source rows (wrapped by `wrap`) are readable and its 16 destination rows of 64 bytes, `ds` bytes
+/// apart, writable, not overlapping any source row; AVX-512 F/BW available; with `stream`, every destination row
+/// starts on a 64-byte boundary.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn whole_tiles<T: WholeTile, M: TileMap>(
     src: *const u8,
     ss: isize,
+    wrap: Wrap,
     dst: *mut u8,
     ds: isize,
     count: usize,
@@ -755,15 +758,15 @@ unsafe fn whole_tiles<T: WholeTile, M: TileMap>(
     unsafe {
         let mut r = [_mm512_setzero_si512(); 16];
         for (i, v) in r.iter_mut().enumerate() {
-            *v = T::load(src, ss, i);
+            *v = T::load(src, ss, wrap, i);
         }
-        let (mut s, mut d) = (src, dst);
+        let (mut s, mut d, rest) = (src, dst, wrap.rest());
         for _ in 1..count {
             let out = T::net(r);
             s = s.wrapping_offset(steps.0);
             for c in 0..16 {
                 put_line(d.wrapping_offset(c as isize * ds), m.m512(out[c]), stream);
-                r[c] = T::load(s, ss, c);
+                r[c] = T::load(s, ss, rest, c);
             }
             d = d.wrapping_offset(steps.1);
         }

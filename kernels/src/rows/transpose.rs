@@ -5,7 +5,7 @@
 use pulp::NullaryFnOnce;
 
 use super::{Body, Rows, Runner};
-use crate::arch::{Arch, Ident, TileMap};
+use crate::arch::{Arch, Ident, TileMap, Wrap};
 use crate::params::{
     TRANSPOSE_OUT_ROW_BYTES as OUT_ROW_BYTES, TRANSPOSE_OUT_ROWS as OUT_ROWS,
     TRANSPOSE_ROWS_CHUNK_BYTES as ROWS_CHUNK_BYTES, TRANSPOSE_ROWS_PER_SET as MAX_ROWS_PER_SET,
@@ -36,7 +36,7 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize, M: TileMap>(
     m: M,
 ) {
     const { assert!(N.is_multiple_of(M::LANE), "a map's lanes divide the elements it maps") };
-    let block = Block::<A, N, M> { a, src, si, dst, dj, stores, m };
+    let block = Block::<A, N, M> { a, src, si, dst, dj, stores, m, wrap: Wrap::NONE };
     // SAFETY: (all three) forwarded contract.
     unsafe {
         if buffered::<A, N>(ni, si, dj, stores.stream) {
@@ -255,9 +255,8 @@ pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize,
 ///
 /// PERF: numpy places large arrays 16 bytes past a line. There the tiles' whole-line stores split in two and
 /// cannot stream: one thread, the public f32 2048² transpose ran at 3.2 ms against 1.2 ms on lines; peeled, 1.35
-/// ms. Not for short output rows: f32 NCHW → NHWC with 64 channels (256-byte output rows, one following the other)
-/// stays at 2.0–2.5 ms against 0.9–1.1 ms on lines, peeled or not (the line each row shares with the next is written
-/// in two passes), and through a line-aligned buffer streamed out as one run it was no better (2.0–3.1 ms).
+/// ms. Output rows that follow each other (NHWC) are rotated instead (see [`rotation`]): peeled, each line a row
+/// shares with the next is written in two passes.
 #[inline(always)]
 pub(crate) fn peel<A: Arch, const N: usize>(
     src: *const u8,
@@ -279,6 +278,47 @@ pub(crate) fn peel<A: Arch, const N: usize>(
     let tile = tile_for::<A, N>(ri, si, dj, stream);
     let (ti, tj) = tile.shape::<N>();
     ((pi, pj) != (0, 0) && tile.whole_lines::<N>() && ri >= ti && rj >= tj).then_some((pi, pj))
+}
+
+/// The rotation of a block whose output rows follow each other (`dj = ni·N`, a multiple of a line) but start `e`
+/// elements past a line, if [`Block::direct`] transposes it rotated: `(e, j0)`. The rotated block starts `e`
+/// elements earlier in the output, on a line, and its tiles' rows `0..e` are the block's last `e` rows one column
+/// earlier ([`Wrap`]), so that every output line is one whole-line tile row (streamed where the policy says so);
+/// it starts at column `j0` ≥ 1 (the first whose input is on a line when the input rows are a multiple of a line
+/// apart), and the edges around it go through 8×8 and partial tiles. `None` without whole-line tiles (the level's
+/// wide tiles, output rows not a critical stride apart), or when nothing is past a line.
+///
+/// PERF: numpy places large arrays 16 bytes past a line, where NHWC output rows of 64 f32 channels (256 bytes, one
+/// after the other) share a line with the next. One thread, f32 NCHW → NHWC 1×64×256², both buffers 16 bytes past a
+/// line (best of 4 alternations): peeled 2.56–3.04 ms, rotated 1.13–1.20 ms (on lines: 0.85 ms); the same with
+/// scale-bias 2.80 → 1.32 ms, f16 NCHW → NHWC 16×3×512² 1.93 → 1.67 ms. (Peeled, the line each row shares with the
+/// next was written in two passes; through a line-aligned buffer streamed out as one run, 2.0–3.1 ms.)
+#[inline(always)]
+pub(crate) fn rotation<A: Arch, const N: usize>(
+    src: *const u8,
+    dst: *const u8,
+    (ni, nj): (usize, usize),
+    si: isize,
+    dj: isize,
+    stream: bool,
+) -> Option<(usize, usize)> {
+    let (_, tj) = A::tile_shape::<N>();
+    let d = dst as usize % 64;
+    let row = ni.checked_mul(N)?;
+    let packed = dj >= 0 && dj as usize == row && row.is_multiple_of(64);
+    let critical = dj.unsigned_abs().is_multiple_of(crate::params::TRANSPOSE_CRITICAL_STRIDE);
+    if d == 0
+        || !d.is_multiple_of(N)
+        || !packed
+        || critical
+        || !matches!(tile_for::<A, N>(ni, si, dj, stream), Tile::Wide(..))
+    {
+        return None;
+    }
+    let s = src as usize;
+    let j0 =
+        1 + if si.unsigned_abs().is_multiple_of(64) && s.is_multiple_of(N) { (64 - (s + N) % 64) % 64 / N } else { 0 };
+    (nj >= j0 + tj).then_some((d / N, j0))
 }
 
 /// The direction of a run of tiles: down a column (along i) or across a row (along j).
@@ -305,6 +345,9 @@ struct Block<A, const N: usize, M> {
     stores: Stores,
     /// The map applied to every element (in the tiles' registers, or one element at a time at the edges).
     m: M,
+    /// Input rows read elsewhere than `i·si` by the whole wide tiles, the block's only tiles when any are (a
+    /// rotated block, see [`rotation`]).
+    wrap: Wrap,
 }
 
 impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
@@ -440,17 +483,52 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
     /// As [`transpose_block`], for the block's `ni × nj` elements.
     #[inline(always)]
     unsafe fn direct(&self, ni: usize, nj: usize) {
-        // (One expansion of the sweeps and one of the edge tiles for both cases: `direct` is inlined into every
+        // (One expansion of the sweeps and one of the edge tiles for every case: `direct` is inlined into every
         // transposing kernel, and a second copy of each added 13% to the text and tripled the test build.)
-        let (pi, pj) =
-            peel::<A, N>(self.src, self.dst, (ni, nj), self.si, self.dj, self.stores.stream).unwrap_or((0, 0));
-        for (i0, rows, cols) in [(0, pi, nj), (pi, ni - pi, pj)] {
-            // SAFETY: rows 0..pi, then columns 0..pj of rows pi..ni, are elements of the block (pi ≤ ni, pj ≤ nj by
-            // [`peel`]); nothing when nothing is peeled.
-            unsafe { self.shift(i0, 0).corner(rows, cols) };
+        let (si, dj) = (self.si, self.dj);
+        let tj = A::tile_shape::<N>().1;
+        // The rest of the block: from (pi, pj) on, rotated by e rows (nothing peeled or rotated: all of it).
+        let ((pi, pj), e, (ri, rj), edges) =
+            match rotation::<A, N>(self.src, self.dst, (ni, nj), si, dj, self.stores.stream) {
+                Some((e, j0)) => {
+                    // Columns j0..j1 of the rotated block: its row i' is the block's row i' - e, or for i' < e the row
+                    // ni - e + i' one column earlier (whose output precedes, dj = ni·N).
+                    let j1 = j0 + (nj - j0) / tj * tj;
+                    let edges =
+                        [(0, 0, ni, j0 - 1), (0, j0 - 1, ni - e, 1), (ni - e, j1 - 1, e, 1), (0, j1, ni, nj - j1)];
+                    ((0, j0), e, (ni, j1 - j0), edges)
+                }
+                None => {
+                    let (pi, pj) =
+                        peel::<A, N>(self.src, self.dst, (ni, nj), si, dj, self.stores.stream).unwrap_or((0, 0));
+                    (
+                        (pi, pj),
+                        0,
+                        (ni - pi, nj - pj),
+                        [(0, 0, pi, nj), (pi, 0, ni - pi, pj), (0, 0, 0, 0), (0, 0, 0, 0)],
+                    )
+                }
+            };
+        // (Blocks on lines skip the loop: its four empty rectangles cost the 8×8-tile rank-5 permutation's 4096
+        // blocks of 32 × 8 about 100 instructions each.)
+        for (i0, j0, rows, cols) in edges.into_iter().take(if (pi, pj) == (0, 0) { 0 } else { 4 }) {
+            // SAFETY: each rectangle is in the block: peeled, rows 0..pi then columns 0..pj of rows pi..ni (pi ≤ ni,
+            // pj ≤ nj by `peel`); rotated, what columns j0..j1 of the rotated block leave (1 ≤ j0 ≤ j1 ≤ nj, e < ni
+            // by `rotation`).
+            unsafe { self.shift(i0, j0).corner(rows, cols) };
         }
-        // SAFETY: the rest of the block, from (pi, pj) on.
-        unsafe { self.shift(pi, pj).aligned(ni - pi, nj - pj) }
+        let (src, dst) = self.at(pi, pj);
+        let offset = (ni as isize).wrapping_mul(si).wrapping_sub(N as isize);
+        let rest = Block {
+            src: src.wrapping_offset(-(e as isize) * si),
+            dst: dst.wrapping_sub(e * N),
+            wrap: Wrap { rows: e, offset, every: false },
+            ..*self
+        };
+        // SAFETY: peeled, the rest of the block from (pi, pj) on; rotated, element (i', j) of the rotated block is
+        // the block's (i' - e, j0 + j), or for i' < e its (ni - e + i', j0 + j - 1): elements of the block for
+        // j < j1 - j0 (j0 ≥ 1), at the same addresses (dj = ni·N); its tiles are wide, with every row of them.
+        unsafe { rest.aligned(ri, rj) }
     }
 
     /// [`Block::direct`] once the block is peeled (see [`peel`]).
@@ -643,10 +721,13 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
             Run::Across => (0, tj),
         };
         if K == WIDE {
+            // Wrapped rows (block rows 0..wrap.rows < ti) are in the first tile of a run down from row 0, in every
+            // tile of a run across row 0.
+            let wrap = if i == 0 { Wrap { every: matches!(run, Run::Across), ..self.wrap } } else { Wrap::NONE };
             let ((s, d), (s1, d1)) = (self.at(i, j), self.at(i + di, j + dj));
             let steps = ((s1 as isize).wrapping_sub(s as isize), (d1 as isize).wrapping_sub(d as isize));
             // SAFETY: forwarded contract; tile k of the run is at (i + k·di, j + k·dj), `steps` apart.
-            unsafe { self.a.tile_run::<N, M>(s, self.si, d, self.dj, count, steps, self.stores.stream, self.m) };
+            unsafe { self.a.tile_run::<N, M>(s, self.si, wrap, d, self.dj, count, steps, self.stores.stream, self.m) };
             return;
         }
         for k in 0..count {
@@ -770,7 +851,8 @@ impl<A: Arch, const N: usize, M: TileMap> Body for OutRowsBody<A, N, M> {
     unsafe fn run(&self, src: *const u8, dst: *mut u8, len: usize) {
         let t = &self.0;
         const { assert!(N.is_multiple_of(M::LANE), "a map's lanes divide the elements it maps") };
-        let block = Block::<A, N, M> { a: t.a, src, si: t.si, dst, dj: t.dj, stores: t.stores, m: t.m };
+        let block =
+            Block::<A, N, M> { a: t.a, src, si: t.si, dst, dj: t.dj, stores: t.stores, m: t.m, wrap: Wrap::NONE };
         // SAFETY: the row's block is in bounds (Rows contract).
         unsafe { block.through_out_rows(t.ni, len) }
     }
@@ -855,7 +937,7 @@ pub(crate) fn block_fn<A: Arch>(tile: TileWidth, stream: bool, out_rows: bool) -
             // Staged conversions keep tiles in columns (the order they were measured with).
             let stores = Stores { stream: STREAM, cached: false };
             if OUT {
-                let block = Block::<A, N, Ident> { a, src, si, dst, dj, stores, m: Ident };
+                let block = Block::<A, N, Ident> { a, src, si, dst, dj, stores, m: Ident, wrap: Wrap::NONE };
                 // SAFETY: forwarded from the BlockFn contract (that of transpose_block).
                 unsafe { block.through_out_rows(ni, nj) }
             } else {
@@ -999,6 +1081,34 @@ mod tests {
         assert_eq!(super::peel::<V4, 4>(at(16), at(16), (27, 64), 8192, 8192, true), None);
         assert_eq!(super::peel::<V4, 4>(at(16), at(16), (2048, 2048), 8016, 8016, true), None);
         assert_eq!(super::peel::<V3, 4>(at(16), at(16), (2048, 2048), 8192, 8192, true), None);
+    }
+
+    /// Pins which blocks [`Block::direct`] rotates: output rows packed one after another (whole lines), past a line
+    /// by whole elements, on wide tiles; the rotated block starts at the first column past 0 whose input is on a line
+    /// when the input rows are a multiple of a line apart.
+    #[test]
+    fn rotated_blocks() {
+        let at = |past: usize| (4096 + past) as *const u8;
+        // f32 NCHW → NHWC, 64 channels: 256-byte output rows; input planes 256 KiB apart.
+        let nhwc = |s, d, nj| super::rotation::<V4, 4>(at(s), at(d), (64, nj), 256 << 10, 256, true);
+        assert_eq!(nhwc(16, 16, 65536), Some((4, 12)));
+        assert_eq!(nhwc(0, 16, 65536), Some((4, 16)));
+        assert_eq!(nhwc(60, 4, 65536), Some((1, 1)));
+        assert_eq!(nhwc(16, 0, 65536), None); // the output on a line: peeled, not rotated
+        assert_eq!(nhwc(16, 2, 65536), None); // not element-aligned
+        assert_eq!(nhwc(16, 16, 28), Some((4, 12)));
+        assert_eq!(nhwc(16, 16, 27), None); // no whole tile after the first columns
+        // Input elements that no column puts on a line: from column 1; input rows not a multiple of a line apart
+        // take no wide tiles.
+        assert_eq!(super::rotation::<V4, 4>(at(17), at(16), (64, 300), 320 * 4, 256, false), Some((4, 1)));
+        assert_eq!(super::rotation::<V4, 4>(at(16), at(16), (64, 300), 300 * 4, 256, false), None);
+        // f16, 32×16 tiles: rows of 32 channels (one line), 2 bytes past one.
+        assert_eq!(super::rotation::<V4Vbmi, 2>(at(16), at(2), (32, 4096), 8192, 64, true), Some((1, 24)));
+        // Output rows that are not packed, not whole lines, or a critical stride apart; levels without wide tiles.
+        assert_eq!(super::rotation::<V4, 4>(at(16), at(16), (64, 4096), 16384, 320, true), None);
+        assert_eq!(super::rotation::<V4, 4>(at(16), at(16), (24, 4096), 16384, 96, true), None);
+        assert_eq!(super::rotation::<V4, 4>(at(16), at(16), (1024, 4096), 16384, 4096, true), None);
+        assert_eq!(super::rotation::<V3, 4>(at(16), at(16), (64, 4096), 16384, 256, true), None);
     }
 
     /// Pins which blocks of tiles are swept in diagonals: whole-line tiles with both strides critical, stores

@@ -235,7 +235,9 @@ impl Program {
         self.strategy.kind()
     }
 
-    /// Whether non-temporal stores are used by default on one thread (the footprint leaves the caches). Runs split
+    /// Whether non-temporal stores are used by default on one thread (the footprint leaves the caches; transposes
+    /// into rows that share L1 sets from half of it,
+    /// [`params::STREAM_ALIASED_PLANES_FRACTION`](crate::params::STREAM_ALIASED_PLANES_FRACTION)). Runs split
     /// across threads stream from a larger footprint
     /// ([`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for)).
     pub fn streams_by_default(&self) -> bool {

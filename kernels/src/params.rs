@@ -65,6 +65,22 @@ pub const OVERLAP_SEARCH_BUDGET: u64 = 1 << 20;
 /// flip ran in 164–178 µs with regular stores against 287–295 µs streaming.
 pub const STREAM_LLC_FRACTION: (usize, usize) = (3, 2);
 
+/// The fraction (numerator, denominator) of the streaming threshold from which transposes into output rows a multiple
+/// of [`L1_WAY_BYTES`] apart stream (NHWC → NCHW into planes of such sizes, 2-D transposes of such rows): their
+/// tiles' stores all fall into one L1 set, so that the lines of the output rows are written back and fetched again
+/// between tiles, and on VMs whose last-level cache is shared with other tenants they fall out of it well before the
+/// threshold (here a 16 MiB footprint already runs at memory speed).
+///
+/// PERF: Zen 4 VM (32 MiB L3 reported, 24 MiB one-thread threshold), one thread, best of 3–5 alternations, policy's
+/// regular stores → streamed, 16 MiB footprints: f16 NHWC → NCHW 16 × 16 channels × 128² (the public case) 615–793
+/// → 415–428 µs, 8 × 32 channels 912 → 558 µs, 4 × 64 channels 905 → 590 µs; f32 4 × 32 channels × 128² 499 → 428
+/// µs, 8 × 32 channels 1.09 → 1.00 ms; f32 1024 × 2048 transposes 786 → 522 µs and 919 → 535 µs (output rows 4 and 8
+/// KiB apart). At half those footprints a tie (f16 8 × 16 channels: 176 → 173 µs, `--streaming on`), at a quarter
+/// regular stores won (f32 2 × 32 channels: 155 → 171 µs). Two threads (32 MiB threshold → 16): the f32 transposes
+/// 356–360 → 313–320 µs, the f32 → f16 NHWC → NCHW cast 16 × 16 × 128² 551 → 365 µs; f16 NHWC → NCHW a tie (medians
+/// 333–381 → 338–383 µs).
+pub const STREAM_ALIASED_PLANES_FRACTION: (usize, usize) = (1, 2);
+
 /// Rows shorter than this never stream, whatever the footprint.
 ///
 /// PERF: each row's first and last cache lines are written with regular stores; with short rows those partial

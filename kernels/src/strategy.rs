@@ -300,7 +300,17 @@ impl Strategy {
     /// Whether non-temporal stores are the default when the walk is split across `threads` threads (the footprint
     /// leaves the caches those threads share, and rows are long).
     pub(crate) fn stream(&self, threads: usize) -> bool {
-        self.streamable && self.footprint >= CacheSizes::get().stream_threshold_for(threads)
+        let threshold = CacheSizes::get().stream_threshold_for(threads);
+        let (num, den) = if self.aliased_planes() { params::STREAM_ALIASED_PLANES_FRACTION } else { (1, 1) };
+        self.streamable && self.footprint >= threshold.checked_div(den).unwrap_or(threshold).saturating_mul(num)
+    }
+
+    /// Whether this is a transpose into output rows a multiple of [`params::L1_WAY_BYTES`] apart (NHWC → NCHW into
+    /// planes of 2K f16 or 1K f32 elements, 2-D transposes of such rows), whose tiles' stores all fall into one L1
+    /// set: these stream from a smaller footprint (see [`params::STREAM_ALIASED_PLANES_FRACTION`]).
+    fn aliased_planes(&self) -> bool {
+        let dj = self.geometry.row().out_stride.unsigned_abs();
+        matches!(self.movement, Movement::Transpose(_)) && dj.is_multiple_of(params::L1_WAY_BYTES)
     }
 
     /// Whether the footprint stays in the caches: below the one-thread streaming threshold.
@@ -456,6 +466,35 @@ mod tests {
         // One value per channel spread over its plane (a per-channel bias materialized): broadcast rows, not a
         // transpose of identical input rows.
         assert_eq!(kind(4, &[(64, 4, 50176), (12544, 0, 4)]), RowKind::Broadcast);
+    }
+
+    /// Pins the streaming policy of transposes: output rows a multiple of an L1 way apart stream from half the
+    /// threshold, other transposes (and copies) from the threshold itself — on whatever caches this host reports.
+    #[test]
+    fn transposes_into_aliased_rows_stream_from_half_the_threshold() {
+        let threshold = CacheSizes::get().stream_threshold_for(1);
+        // An f32 transpose of ni rows of nj (output rows ni elements apart) whose footprint (8·ni·nj bytes) is
+        // `share` of the threshold.
+        let transpose = |ni: usize, share: f64| {
+            let nj = (threshold as f64 * share / (8 * ni) as f64) as usize;
+            let dims = vec![
+                Dim { extent: nj, in_stride: 4, out_stride: 4 * ni as isize },
+                Dim { extent: ni, in_stride: 4 * nj as isize, out_stride: 4 },
+            ];
+            let s = Strategy::choose(&Walk::new(&Plan::copy(4, 0, 0, dims)).unwrap()).unwrap();
+            assert_eq!(s.kind(), RowKind::Transpose { rows: ni });
+            s
+        };
+        // 4 KiB output rows: streamed from half the threshold on.
+        assert!(transpose(1024, 0.75).stream(1));
+        assert!(!transpose(1024, 0.45).stream(1));
+        // 4160-byte rows: from the threshold.
+        assert!(!transpose(1040, 0.75).stream(1));
+        assert!(transpose(1040, 1.05).stream(1));
+        // A copy of the same footprint as the streamed transpose: regular stores.
+        let n = threshold * 3 / 4 / 8; // f32 elements: 8 bytes of footprint each
+        let copy = Walk::new(&Plan::copy(4, 0, 0, vec![Dim { extent: n, in_stride: 4, out_stride: 4 }])).unwrap();
+        assert!(!Strategy::choose(&copy).unwrap().stream(1));
     }
 
     #[test]

@@ -291,8 +291,8 @@ pub(crate) fn peel<A: Arch, const N: usize>(
 /// PERF: numpy places large arrays 16 bytes past a line, where NHWC output rows of 64 f32 channels (256 bytes, one
 /// after the other) share a line with the next. One thread, f32 NCHW → NHWC 1×64×256², both buffers 16 bytes past a
 /// line (best of 4 alternations): peeled 2.56–3.04 ms, rotated 1.13–1.20 ms (on lines: 0.85 ms); the same with
-/// scale-bias 2.80 → 1.32 ms, f16 NCHW → NHWC 16×3×512² 1.93 → 1.67 ms. (Peeled, the line each row shares with the
-/// next was written in two passes; through a line-aligned buffer streamed out as one run, 2.0–3.1 ms.)
+/// scale-bias 2.80 → 1.32 ms. (Peeled, the line each row shares with the next was written in two passes; through a
+/// line-aligned buffer streamed out as one run, 2.0–3.1 ms.)
 #[inline(always)]
 pub(crate) fn rotation<A: Arch, const N: usize>(
     src: *const u8,

@@ -308,8 +308,8 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
 
     /// Transposes `count` tiles of [`Arch::tile`], tile `k` at `src + k·steps.0` and `dst + k·steps.1` (a column
     /// or a row of tiles of a block), the first `wrap.rows` source rows of the first or every tile (see [`Wrap`])
-    /// `wrap.offset` bytes past their strided place. Where the level has registers for it, each tile's stores are interleaved with the next
-    /// tile's loads; the default is one [`Arch::tile`] after the other.
+    /// `wrap.offset` bytes past their strided place. Where the level has registers for it, each tile's stores are
+    /// interleaved with the next tile's loads; the default is one [`Arch::tile`] after the other.
     ///
     /// # Safety
     ///

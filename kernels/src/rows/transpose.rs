@@ -272,8 +272,8 @@ pub(crate) fn peel<A: Arch, const N: usize>(
     if !wide || (d == 0 && s == 0) || !d.is_multiple_of(N) || !s.is_multiple_of(N) {
         return None;
     }
-    let pi = (64 - d) % 64 / N;
-    let pj = if si.unsigned_abs().is_multiple_of(64) { (64 - s) % 64 / N } else { 0 };
+    let pi = to_line::<N>(dst as usize);
+    let pj = if si.unsigned_abs().is_multiple_of(64) { to_line::<N>(src as usize) } else { 0 };
     let (ri, rj) = (ni.checked_sub(pi)?, nj.checked_sub(pj)?);
     let tile = tile_for::<A, N>(ri, si, dj, stream);
     let (ti, tj) = tile.shape::<N>();
@@ -306,19 +306,23 @@ pub(crate) fn rotation<A: Arch, const N: usize>(
     let d = dst as usize % 64;
     let row = ni.checked_mul(N)?;
     let packed = dj >= 0 && dj as usize == row && row.is_multiple_of(64);
-    let critical = dj.unsigned_abs().is_multiple_of(crate::params::TRANSPOSE_CRITICAL_STRIDE);
     if d == 0
         || !d.is_multiple_of(N)
         || !packed
-        || critical
+        || critical(dj)
         || !matches!(tile_for::<A, N>(ni, si, dj, stream), Tile::Wide(..))
     {
         return None;
     }
     let s = src as usize;
-    let j0 =
-        1 + if si.unsigned_abs().is_multiple_of(64) && s.is_multiple_of(N) { (64 - (s + N) % 64) % 64 / N } else { 0 };
+    let j0 = 1 + if si.unsigned_abs().is_multiple_of(64) && s.is_multiple_of(N) { to_line::<N>(s + N) } else { 0 };
     (nj >= j0 + tj).then_some((d / N, j0))
+}
+
+/// Elements of `N` bytes from `addr` up to the next line (none on a line).
+#[inline(always)]
+fn to_line<const N: usize>(addr: usize) -> usize {
+    addr.wrapping_neg() % 64 / N
 }
 
 /// The direction of a run of tiles: down a column (along i) or across a row (along j).

@@ -235,13 +235,14 @@ impl Program {
         self.strategy.kind()
     }
 
-    /// Whether non-temporal stores are used by default on one thread (the footprint leaves the caches; transposes
-    /// into rows that share L1 sets from half of it,
-    /// [`params::STREAM_ALIASED_PLANES_FRACTION`](crate::params::STREAM_ALIASED_PLANES_FRACTION)). Runs split
-    /// across threads stream from a larger footprint
+    /// Whether non-temporal stores are used by default on one thread, into an output buffer that starts on a cache
+    /// line (the footprint leaves the caches; transposes into rows that share L1 sets from half of it,
+    /// [`params::STREAM_ALIASED_PLANES_FRACTION`](crate::params::STREAM_ALIASED_PLANES_FRACTION); rows shorter
+    /// than [`params::STREAM_MIN_ROW_BYTES`](crate::params::STREAM_MIN_ROW_BYTES) only when every row is whole
+    /// lines, which depends on where the buffer is). Runs split across threads stream from a larger footprint
     /// ([`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for)).
     pub fn streams_by_default(&self) -> bool {
-        self.strategy.stream(1)
+        self.strategy.stream(1, self.walk.plan().out_base())
     }
 
     /// Moves `src` into `dst` as planned. Bytes of `dst` that the plan does not address are not written.
@@ -326,7 +327,8 @@ impl Program {
         let threads = || pool.map_or_else(rayon::current_num_threads, rayon::ThreadPool::current_num_threads);
         let sched =
             schedule(g.rows(), g.row().extent, self.walk.bytes_written(), self.kind(), opts.parallelism, threads);
-        let stream = opts.streaming.unwrap_or_else(|| self.strategy.stream(sched.chunks));
+        let out = (dst as usize).wrapping_add(self.walk.plan().out_base());
+        let stream = opts.streaming.unwrap_or_else(|| self.strategy.stream(sched.chunks, out));
         let units = g.rows() * sched.pieces;
         let chunk = move |c: usize, src: SendPtr, dst: SendPtr| Chunk {
             program: self,

@@ -81,11 +81,32 @@ pub const STREAM_LLC_FRACTION: (usize, usize) = (3, 2);
 /// 333–381 → 338–383 µs).
 pub const STREAM_ALIASED_PLANES_FRACTION: (usize, usize) = (1, 2);
 
-/// Rows shorter than this never stream, whatever the footprint.
+/// Rows shorter than this stream only when each of them is whole cache lines (contiguous output rows a multiple of
+/// 64 bytes long, starting on lines), whatever the footprint.
 ///
 /// PERF: each row's first and last cache lines are written with regular stores; with short rows those partial
 /// lines interleave with non-temporal ones and thrash the write-combining buffers (600-byte rows: 18× slower).
+/// (That was measured before streamed rows kept their partial lines apart, `arch::stream_lines`.) Short rows of
+/// whole lines have no partial lines. Zen 4 VM, one process, buffers on 2 MiB pages, paired rounds,
+/// regular → streamed stores, medians: the public crop 384 with stride 2 (768-byte output rows) 600–777 → 453–535
+/// µs (lower in 32 of 32 rounds), at two threads 270 → 251 µs (10 of 10); its output 16 bytes past a line instead
+/// 720 → 843 µs (lower in 1 of 12): regular stores there. A copy of 768-byte rows (f32 crop of 16 × 3 × 384 × 192,
+/// 27 MiB) gained either way: 1097–1265 → 798–1026 µs on lines, 1322 → 1037 µs 16 bytes past one (10 of 10).
 pub const STREAM_MIN_ROW_BYTES: usize = 4 << 10;
+
+/// The hardware prefetchers fetch lines ahead of a stream of reads up to the end of its page of this many bytes
+/// (AMD and Intel alike): rows read with gaps of less than a page between them (a crop's or a subsample's rows
+/// of every other input row) have the gaps' lines brought into the caches too, so the streaming policy counts the
+/// whole step from one row to the next as read (`strategy::prefetched`).
+///
+/// PERF: Zen 4 VM (24 MiB one-thread threshold), one thread, one process, 2 MiB pages, paired rounds, regular →
+/// streamed stores, medians; lines read + output / with the gaps: f32 crop 384 with stride 2 of 16 × 3 × 512²
+/// (rows 4 KiB apart) 20 / 43 MiB 600–777 → 453–535 µs (lower in 32 of 32 rounds), the same of 12 images 15 / 32
+/// MiB 383 → 305 µs (9 of 10), of 8 images 10 / 21 MiB a tie (200 → 179, lower in 4 of 10); the public
+/// `hw_stride2` (rows 2 KiB apart) 12 / 20 MiB 199 → 237 µs (1 of 10); every other channel of 64 × 256² f32 (planes
+/// 256 KiB apart, not counted) 16 / 16 MiB 221 → 314 µs (0 of 12). Counting only the lines read cannot tell the
+/// crops that gain from the plane select that loses.
+pub const PREFETCH_PAGE_BYTES: usize = 4 << 10;
 
 /// Rows shorter than this many bytes absorb the next dimensions into a table row (see `RowKind::Table`).
 pub const TABLE_ROW_BYTES: usize = 64;

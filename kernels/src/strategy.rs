@@ -192,8 +192,23 @@ pub(crate) struct Strategy {
     op: ElementOp,
     /// Bytes the walk touches (output plus the input lines it reads).
     footprint: usize,
-    /// Whether the rows may stream at all (long enough, not a table).
-    streamable: bool,
+    /// The footprint as the caches see it: with the lines between rows that the hardware prefetchers bring in too
+    /// (see [`params::PREFETCH_PAGE_BYTES`]); decides streaming.
+    reach: usize,
+    /// Whether the rows may stream at all, and when.
+    streamable: Streamable,
+}
+
+/// Which rows may store non-temporally (when the footprint asks for it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Streamable {
+    /// Never: table rows, or short rows that share lines.
+    No,
+    /// Rows of at least [`params::STREAM_MIN_ROW_BYTES`].
+    Always,
+    /// Shorter rows of whole lines, when the output is placed so that every row starts on a line (known at run
+    /// time): contiguous output rows and outer output strides that are whole lines.
+    WholeLines,
 }
 
 impl Strategy {
@@ -255,6 +270,7 @@ impl Strategy {
         };
         let read = walk.elements().saturating_mul(iw).saturating_mul(amplification);
         let footprint = out_bytes.saturating_add(read);
+        let reach = out_bytes.saturating_add(read.max(prefetched(&geometry, iw)));
         if footprint <= CacheSizes::get().l2 {
             geometry.lengthen_runs();
         }
@@ -264,8 +280,19 @@ impl Strategy {
             _ => 1,
         };
         let row_bytes = geometry.row().extent.saturating_mul(ow).saturating_mul(block_rows);
-        let streamable = row_bytes >= params::STREAM_MIN_ROW_BYTES && geometry.table().is_none();
-        Ok(Strategy { geometry, movement, width, op, footprint, streamable })
+        let lines = |b: isize| b.unsigned_abs().is_multiple_of(64);
+        let g = &geometry;
+        let whole_lines = matches!(movement, Movement::Copy | Movement::Gather { .. } | Movement::Reverse(_))
+            && g.row().out_stride.unsigned_abs() == ow
+            && lines(row_bytes as isize)
+            && g.out_strides()[..g.outer_rank()].iter().all(|&s| lines(s));
+        let streamable = match () {
+            _ if geometry.table().is_some() => Streamable::No,
+            _ if row_bytes >= params::STREAM_MIN_ROW_BYTES => Streamable::Always,
+            _ if whole_lines => Streamable::WholeLines,
+            _ => Streamable::No,
+        };
+        Ok(Strategy { geometry, movement, width, op, footprint, reach, streamable })
     }
 
     /// The geometry the nest and row kernel walk.
@@ -297,12 +324,24 @@ impl Strategy {
         g.table().filter(|t| simple && one_row && t.inputs().len() <= params::TINY_MAX)
     }
 
-    /// Whether non-temporal stores are the default when the walk is split across `threads` threads (the footprint
-    /// leaves the caches those threads share, and rows are long).
-    pub(crate) fn stream(&self, threads: usize) -> bool {
+    /// Whether non-temporal stores are the default when the walk is split across `threads` threads and its first
+    /// output element is at address `out`: the footprint leaves the caches those threads share
+    /// ([`Strategy::threshold`]), and rows are long or, when short, whole lines at line-aligned addresses.
+    pub(crate) fn stream(&self, threads: usize, out: usize) -> bool {
+        let rows = match self.streamable {
+            Streamable::No => false,
+            Streamable::Always => true,
+            Streamable::WholeLines => out.is_multiple_of(64),
+        };
+        rows && self.reach >= self.threshold(threads)
+    }
+
+    /// The footprint from which a walk split across `threads` threads leaves the caches: the machine's streaming
+    /// threshold, a fraction of it for transposes into rows that share L1 sets.
+    fn threshold(&self, threads: usize) -> usize {
         let threshold = CacheSizes::get().stream_threshold_for(threads);
         let (num, den) = if self.aliased_planes() { params::STREAM_ALIASED_PLANES_FRACTION } else { (1, 1) };
-        self.streamable && self.footprint >= threshold.checked_div(den).unwrap_or(threshold).saturating_mul(num)
+        threshold.checked_div(den).unwrap_or(threshold).saturating_mul(num)
     }
 
     /// Whether this is a transpose into output rows a multiple of [`params::L1_WAY_BYTES`] apart (NHWC → NCHW into
@@ -313,9 +352,10 @@ impl Strategy {
         matches!(self.movement, Movement::Transpose(_)) && dj.is_multiple_of(params::L1_WAY_BYTES)
     }
 
-    /// Whether the footprint stays in the caches: below the one-thread streaming threshold.
+    /// Whether the footprint stays in the caches: below the one-thread streaming threshold (the same one
+    /// [`Strategy::stream`] uses).
     pub(crate) fn cached(&self) -> bool {
-        self.footprint < CacheSizes::get().stream_threshold_for(1)
+        self.reach < self.threshold(1)
     }
 
     /// Whether the footprint fits the last-level cache one thread can count on.
@@ -354,6 +394,18 @@ fn row_geometry(walk: &Walk, iw: usize, ow: usize) -> Result<(Geometry, Movement
         _ => Movement::Strided,
     };
     Ok((g, movement, Width::from_bytes(iw).ok_or(PlanError::Inconsistent)?))
+}
+
+/// The input bytes the caches see a row walk read when the hardware prefetchers run past its rows: for rows read
+/// one after another with gaps, each a page ([`params::PREFETCH_PAGE_BYTES`]) or less from the next, the whole step
+/// from one row to the next (a crop's or a subsample's rows of every other input row); 0 otherwise (transposes,
+/// tables, rows farther apart than a page, whose gaps the prefetchers do not cross).
+fn prefetched(g: &Geometry, iw: usize) -> usize {
+    let Some(inner) = g.outer_rank().checked_sub(1) else { return 0 };
+    let (row, step) = (g.row(), g.in_strides()[inner].unsigned_abs());
+    let span = row.extent.saturating_sub(1).saturating_mul(row.in_stride.unsigned_abs()).saturating_add(iw);
+    let gapped = g.fold().is_none() && g.table().is_none() && step > span && step <= params::PREFETCH_PAGE_BYTES;
+    if gapped { g.rows().saturating_mul(step) } else { 0 }
 }
 
 /// Recognizes a channel swap of a copy: the innermost dimension (channels) reads backwards one element at a time
@@ -486,15 +538,50 @@ mod tests {
             s
         };
         // 4 KiB output rows: streamed from half the threshold on.
-        assert!(transpose(1024, 0.75).stream(1));
-        assert!(!transpose(1024, 0.45).stream(1));
+        assert!(transpose(1024, 0.75).stream(1, 0));
+        assert!(!transpose(1024, 0.45).stream(1, 0));
         // 4160-byte rows: from the threshold.
-        assert!(!transpose(1040, 0.75).stream(1));
-        assert!(transpose(1040, 1.05).stream(1));
+        assert!(!transpose(1040, 0.75).stream(1, 0));
+        assert!(transpose(1040, 1.05).stream(1, 0));
         // A copy of the same footprint as the streamed transpose: regular stores.
         let n = threshold * 3 / 4 / 8; // f32 elements: 8 bytes of footprint each
         let copy = Walk::new(&Plan::copy(4, 0, 0, vec![Dim { extent: n, in_stride: 4, out_stride: 4 }])).unwrap();
-        assert!(!Strategy::choose(&copy).unwrap().stream(1));
+        assert!(!Strategy::choose(&copy).unwrap().stream(1, 0));
+    }
+
+    /// Pins the streaming policy of rows read with gaps: the gaps up to a page count as read (the prefetchers
+    /// fetch them), and short rows stream only as whole lines on line-aligned outputs.
+    #[test]
+    fn gapped_rows_count_their_gaps_and_short_rows_stream_as_whole_lines() {
+        let threshold = CacheSizes::get().stream_threshold_for(1);
+        // f32 rows of `len` elements read with stride 2 from rows `step` bytes apart into packed output rows: 12
+        // bytes of lines read and output per element, `step` + 4·len with the gaps. `rows` makes the former 3/4
+        // of the threshold.
+        let gather = |len: usize, step: usize| {
+            let rows = threshold * 3 / 4 / (12 * len);
+            let dims = vec![
+                Dim { extent: rows, in_stride: step as isize, out_stride: 4 * len as isize },
+                Dim { extent: len, in_stride: 8, out_stride: 4 },
+            ];
+            let s = Strategy::choose(&Walk::new(&Plan::copy(4, 0, 0, dims)).unwrap()).unwrap();
+            assert_eq!(s.kind(), RowKind::Gather { stride: 2 });
+            s
+        };
+        // Rows of 192 (768 bytes, whole lines) a page apart: reach 2.4× the lines read; streamed on line-aligned
+        // outputs only, and the transposes' sweep choice sees the same footprint.
+        let crop = gather(192, 4096);
+        assert!(crop.stream(1, 0) && crop.stream(1, 128));
+        assert!(!crop.stream(1, 16) && !crop.stream(1, 4));
+        assert!(!crop.cached());
+        // Farther than a page apart: only the lines read count.
+        let far = gather(192, 4096 + 64);
+        assert!(!far.stream(1, 0) && far.cached());
+        // Rows of 150 (600 bytes): short rows that share lines never stream.
+        assert!(!gather(150, 4096).stream(1, 0));
+        // Long rows stream wherever the output is.
+        let dims = vec![Dim { extent: threshold / 8 + 1, in_stride: 4, out_stride: 4 }];
+        let copy = Strategy::choose(&Walk::new(&Plan::copy(4, 0, 0, dims)).unwrap()).unwrap();
+        assert!(copy.stream(1, 16) && copy.stream(1, 4));
     }
 
     #[test]

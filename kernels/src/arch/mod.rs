@@ -958,8 +958,14 @@ unsafe fn gather2_loop<A: Arch, const N: usize, const NEG: bool, const STREAM: b
             (part(p, lo.min(b), hi.min(b)), part(p.wrapping_add(b), lo.max(b) - b, hi.max(b) - b))
         {
             let v = a.pick2::<N, NEG>(x, y);
-            // SAFETY: the r·N bytes at dst+i·N are the outputs.
-            if unsafe { a.store_part(dst.add(i * N), v, r * N) } {
+            let d = dst.wrapping_add(i * N);
+            if STREAM && r == per {
+                // SAFETY: the r·N = BYTES bytes at d are the outputs; d is aligned to the register as every
+                // streamed one (the contract, advanced by whole registers).
+                unsafe { a.stream(d, v) };
+                i = n;
+            // SAFETY: the r·N bytes at d are the outputs.
+            } else if unsafe { a.store_part(d, v, r * N) } {
                 i = n;
             }
         }

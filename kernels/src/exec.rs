@@ -74,7 +74,9 @@ pub struct ExecOptions {
     /// Force non-temporal stores on or off (`None`: on when the bytes the walk touches — its output plus the input
     /// it actually reads — reach 1.5× the share of the last-level cache the threads the run is split across can
     /// count on (at most the whole cache), and rows (a transpose's blocks) are long enough; see
-    /// [`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for)).
+    /// [`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for); short copied rows, and short
+    /// gathered rows of whole lines on a line-aligned output, from 2/3 of that:
+    /// [`params::STREAM_SHORT_ROWS_FRACTION`](crate::params::STREAM_SHORT_ROWS_FRACTION)).
     /// Streaming suits outputs that are not read again soon; turn it off when the next step consumes the output
     /// right away.
     pub streaming: Option<bool>,
@@ -238,8 +240,10 @@ impl Program {
     /// Whether non-temporal stores are used by default on one thread, into an output buffer that starts on a cache
     /// line (the footprint leaves the caches; transposes into rows that share L1 sets from half of it,
     /// [`params::STREAM_ALIASED_PLANES_FRACTION`](crate::params::STREAM_ALIASED_PLANES_FRACTION); rows shorter
-    /// than [`params::STREAM_MIN_ROW_BYTES`](crate::params::STREAM_MIN_ROW_BYTES) only when every row is whole
-    /// lines, which depends on where the buffer is). Runs split across threads stream from a larger footprint
+    /// than [`params::STREAM_MIN_ROW_BYTES`](crate::params::STREAM_MIN_ROW_BYTES) from 2/3 of it when copied, and
+    /// when gathered only if every row is whole lines, which depends on where the buffer is:
+    /// [`params::STREAM_SHORT_ROWS_FRACTION`](crate::params::STREAM_SHORT_ROWS_FRACTION)). Runs split across
+    /// threads stream from a larger footprint
     /// ([`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for)).
     pub fn streams_by_default(&self) -> bool {
         self.strategy.stream(1, self.walk.plan().out_base())

@@ -81,32 +81,36 @@ pub const STREAM_LLC_FRACTION: (usize, usize) = (3, 2);
 /// 333–381 → 338–383 µs).
 pub const STREAM_ALIASED_PLANES_FRACTION: (usize, usize) = (1, 2);
 
-/// Rows shorter than this stream only when each of them is whole cache lines (contiguous output rows a multiple of
-/// 64 bytes long, starting on lines), whatever the footprint.
+/// Rows shorter than this stream only as [`STREAM_SHORT_ROWS_FRACTION`] says.
 ///
 /// PERF: each row's first and last cache lines are written with regular stores; with short rows those partial
-/// lines interleave with non-temporal ones and thrash the write-combining buffers (600-byte rows: 18× slower).
-/// (That was measured before streamed rows kept their partial lines apart, `arch::stream_lines`.) Short rows of
-/// whole lines have no partial lines. Zen 4 VM, one process, buffers on 2 MiB pages, paired rounds,
-/// regular → streamed stores, medians: the public crop 384 with stride 2 (768-byte output rows) 600–777 → 453–535
-/// µs (lower in 32 of 32 rounds), at two threads 270 → 251 µs (10 of 10); its output 16 bytes past a line instead
-/// 720 → 843 µs (lower in 1 of 12): regular stores there. A copy of 768-byte rows (f32 crop of 16 × 3 × 384 × 192,
-/// 27 MiB) gained either way: 1097–1265 → 798–1026 µs on lines, 1322 → 1037 µs 16 bytes past one (10 of 10).
+/// lines interleaved with non-temporal ones and thrashed the write-combining buffers (600-byte rows: 18× slower),
+/// before streamed rows kept their partial lines apart (`arch::stream_lines`).
 pub const STREAM_MIN_ROW_BYTES: usize = 4 << 10;
 
-/// The hardware prefetchers fetch lines ahead of a stream of reads up to the end of its page of this many bytes
-/// (AMD and Intel alike): rows read with gaps of less than a page between them (a crop's or a subsample's rows
-/// of every other input row) have the gaps' lines brought into the caches too, so the streaming policy counts the
-/// whole step from one row to the next as read (`strategy::prefetched`).
+/// Rows shorter than this never stream.
 ///
-/// PERF: Zen 4 VM (24 MiB one-thread threshold), one thread, one process, 2 MiB pages, paired rounds, regular →
-/// streamed stores, medians; lines read + output / with the gaps: f32 crop 384 with stride 2 of 16 × 3 × 512²
-/// (rows 4 KiB apart) 20 / 43 MiB 600–777 → 453–535 µs (lower in 32 of 32 rounds), the same of 12 images 15 / 32
-/// MiB 383 → 305 µs (9 of 10), of 8 images 10 / 21 MiB a tie (200 → 179, lower in 4 of 10); the public
-/// `hw_stride2` (rows 2 KiB apart) 12 / 20 MiB 199 → 237 µs (1 of 10); every other channel of 64 × 256² f32 (planes
-/// 256 KiB apart, not counted) 16 / 16 MiB 221 → 314 µs (0 of 12). Counting only the lines read cannot tell the
-/// crops that gain from the plane select that loses.
-pub const PREFETCH_PAGE_BYTES: usize = 4 << 10;
+/// PERF: unmeasured below it; 600- and 768-byte rows gain ([`STREAM_SHORT_ROWS_FRACTION`]).
+pub const STREAM_MIN_SHORT_ROW_BYTES: usize = 512;
+
+/// The fraction (numerator, denominator) of the streaming threshold from which rows between
+/// [`STREAM_MIN_SHORT_ROW_BYTES`] and [`STREAM_MIN_ROW_BYTES`] stream: copied rows wherever the output is, gathered
+/// rows when every row is whole lines on a line-aligned output (16 bytes past a line they lose streamed). Regular
+/// stores of short rows that jump pay for every row's lines to be fetched, which the prefetchers hide for long
+/// rows: short rows leave the caches' advantage from a smaller footprint.
+///
+/// PERF: Zen 4 VM (24 MiB one-thread threshold → 16), one thread, one process, 2 MiB pages, paired rounds, regular →
+/// streamed stores, medians (lower in how many rounds), on lines / 16 bytes past one. Copies: f32 crop into
+/// 768-byte rows (16 × 3 × 384 × 192, 27 MiB footprint) 1097–1265 → 798–1026 µs (10 of 10) / 1322 → 1037 µs (10
+/// of 10); 12 images (20 MiB) 1272 → 783 (8 of 8) / 843 → 573 µs (8 of 8); 8 images (13.5 MiB) 210 → 269 µs (1 of
+/// 8); u8 NHWC crop 200 of 224 (600-byte rows), 128 images (32 MiB) 1218 → 849 (8 of 8) / 1089 → 750 µs (8 of 8),
+/// 80 images (20 MiB) 879 → 464 (7 of 8) / 481 → 365 µs (8 of 8), 48 images (12 MiB) 144 → 206 (0 of 8) / 150 →
+/// 206 µs (0 of 8). Gathers: the public f32 crop 384 with stride 2 (768-byte rows, 20 MiB) 600–1035 → 453–740 µs
+/// (lower in 62 of 64 rounds, seven runs) / 720 → 843 µs (1 of 12), the same with input rows 8 KiB apart alike
+/// (862–894 → 551–708 µs); 12 images (15 MiB) 383 → 305 µs (9 of 10); `hw_stride2` (512-byte rows, 12 MiB) 199 →
+/// 237 µs (1 of 10). Long rows keep the whole threshold: a 16 MiB plane select 221 → 314 µs (0 of 12), u8 → f32 casts of
+/// 4M (20 MiB) 390 → 620 µs (`strider bench`, best of 5).
+pub const STREAM_SHORT_ROWS_FRACTION: (usize, usize) = (2, 3);
 
 /// Rows shorter than this many bytes absorb the next dimensions into a table row (see `RowKind::Table`).
 pub const TABLE_ROW_BYTES: usize = 64;

@@ -192,22 +192,21 @@ pub(crate) struct Strategy {
     op: ElementOp,
     /// Bytes the walk touches (output plus the input lines it reads).
     footprint: usize,
-    /// The footprint as the caches see it: with the lines between rows that the hardware prefetchers bring in too
-    /// (see [`params::PREFETCH_PAGE_BYTES`]); decides streaming.
-    reach: usize,
-    /// Whether the rows may stream at all, and when.
+    /// Whether the rows may stream at all, and where.
     streamable: Streamable,
 }
 
 /// Which rows may store non-temporally (when the footprint asks for it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Streamable {
-    /// Never: table rows, or short rows that share lines.
+    /// Never: table rows, rows shorter than [`params::STREAM_MIN_SHORT_ROW_BYTES`], short rows of other kinds.
     No,
     /// Rows of at least [`params::STREAM_MIN_ROW_BYTES`].
     Always,
-    /// Shorter rows of whole lines, when the output is placed so that every row starts on a line (known at run
-    /// time): contiguous output rows and outer output strides that are whole lines.
+    /// Shorter copied rows, wherever the output is (the copy keeps their partial lines apart).
+    Short,
+    /// Shorter gathered rows of whole lines, when the output is placed so that every row starts on a line (known
+    /// at run time): contiguous output rows and outer output strides that are whole lines.
     WholeLines,
 }
 
@@ -270,7 +269,6 @@ impl Strategy {
         };
         let read = walk.elements().saturating_mul(iw).saturating_mul(amplification);
         let footprint = out_bytes.saturating_add(read);
-        let reach = out_bytes.saturating_add(read.max(prefetched(&geometry, iw)));
         if footprint <= CacheSizes::get().l2 {
             geometry.lengthen_runs();
         }
@@ -282,17 +280,17 @@ impl Strategy {
         let row_bytes = geometry.row().extent.saturating_mul(ow).saturating_mul(block_rows);
         let lines = |b: isize| b.unsigned_abs().is_multiple_of(64);
         let g = &geometry;
-        let whole_lines = matches!(movement, Movement::Copy | Movement::Gather { .. } | Movement::Reverse(_))
-            && g.row().out_stride.unsigned_abs() == ow
+        let whole_lines = g.row().out_stride.unsigned_abs() == ow
             && lines(row_bytes as isize)
             && g.out_strides()[..g.outer_rank()].iter().all(|&s| lines(s));
-        let streamable = match () {
-            _ if geometry.table().is_some() => Streamable::No,
+        let streamable = match movement {
+            _ if geometry.table().is_some() || row_bytes < params::STREAM_MIN_SHORT_ROW_BYTES => Streamable::No,
             _ if row_bytes >= params::STREAM_MIN_ROW_BYTES => Streamable::Always,
-            _ if whole_lines => Streamable::WholeLines,
+            Movement::Copy => Streamable::Short,
+            Movement::Gather { .. } if whole_lines => Streamable::WholeLines,
             _ => Streamable::No,
         };
-        Ok(Strategy { geometry, movement, width, op, footprint, reach, streamable })
+        Ok(Strategy { geometry, movement, width, op, footprint, streamable })
     }
 
     /// The geometry the nest and row kernel walk.
@@ -325,22 +323,26 @@ impl Strategy {
     }
 
     /// Whether non-temporal stores are the default when the walk is split across `threads` threads and its first
-    /// output element is at address `out`: the footprint leaves the caches those threads share
-    /// ([`Strategy::threshold`]), and rows are long or, when short, whole lines at line-aligned addresses.
+    /// output element is at address `out`: the footprint reaches [`Strategy::threshold`], and the rows are long,
+    /// copied, or gathered as whole lines at line-aligned addresses ([`Streamable`]).
     pub(crate) fn stream(&self, threads: usize, out: usize) -> bool {
         let rows = match self.streamable {
             Streamable::No => false,
-            Streamable::Always => true,
+            Streamable::Always | Streamable::Short => true,
             Streamable::WholeLines => out.is_multiple_of(64),
         };
-        rows && self.reach >= self.threshold(threads)
+        rows && self.footprint >= self.threshold(threads)
     }
 
-    /// The footprint from which a walk split across `threads` threads leaves the caches: the machine's streaming
-    /// threshold, a fraction of it for transposes into rows that share L1 sets.
+    /// The footprint from which a walk split across `threads` threads streams: the machine's streaming threshold,
+    /// a fraction of it for transposes into rows that share L1 sets and for short rows.
     fn threshold(&self, threads: usize) -> usize {
         let threshold = CacheSizes::get().stream_threshold_for(threads);
-        let (num, den) = if self.aliased_planes() { params::STREAM_ALIASED_PLANES_FRACTION } else { (1, 1) };
+        let (num, den) = match self.streamable {
+            _ if self.aliased_planes() => params::STREAM_ALIASED_PLANES_FRACTION,
+            Streamable::Short | Streamable::WholeLines => params::STREAM_SHORT_ROWS_FRACTION,
+            _ => (1, 1),
+        };
         threshold.checked_div(den).unwrap_or(threshold).saturating_mul(num)
     }
 
@@ -355,7 +357,7 @@ impl Strategy {
     /// Whether the footprint stays in the caches: below the one-thread streaming threshold (the same one
     /// [`Strategy::stream`] uses).
     pub(crate) fn cached(&self) -> bool {
-        self.reach < self.threshold(1)
+        self.footprint < self.threshold(1)
     }
 
     /// Whether the footprint fits the last-level cache one thread can count on.
@@ -394,18 +396,6 @@ fn row_geometry(walk: &Walk, iw: usize, ow: usize) -> Result<(Geometry, Movement
         _ => Movement::Strided,
     };
     Ok((g, movement, Width::from_bytes(iw).ok_or(PlanError::Inconsistent)?))
-}
-
-/// The input bytes the caches see a row walk read when the hardware prefetchers run past its rows: for rows read
-/// one after another with gaps, each a page ([`params::PREFETCH_PAGE_BYTES`]) or less from the next, the whole step
-/// from one row to the next (a crop's or a subsample's rows of every other input row); 0 otherwise (transposes,
-/// tables, rows farther apart than a page, whose gaps the prefetchers do not cross).
-fn prefetched(g: &Geometry, iw: usize) -> usize {
-    let Some(inner) = g.outer_rank().checked_sub(1) else { return 0 };
-    let (row, step) = (g.row(), g.in_strides()[inner].unsigned_abs());
-    let span = row.extent.saturating_sub(1).saturating_mul(row.in_stride.unsigned_abs()).saturating_add(iw);
-    let gapped = g.fold().is_none() && g.table().is_none() && step > span && step <= params::PREFETCH_PAGE_BYTES;
-    if gapped { g.rows().saturating_mul(step) } else { 0 }
 }
 
 /// Recognizes a channel swap of a copy: the innermost dimension (channels) reads backwards one element at a time
@@ -549,39 +539,47 @@ mod tests {
         assert!(!Strategy::choose(&copy).unwrap().stream(1, 0));
     }
 
-    /// Pins the streaming policy of rows read with gaps: the gaps up to a page count as read (the prefetchers
-    /// fetch them), and short rows stream only as whole lines on line-aligned outputs.
+    /// Pins the streaming policy of short rows: copied ones stream from 2/3 of the threshold wherever the output
+    /// is, gathered ones only as whole lines on line-aligned outputs, shorter ones and other kinds never; long rows
+    /// from the threshold itself — on whatever caches this host reports.
     #[test]
-    fn gapped_rows_count_their_gaps_and_short_rows_stream_as_whole_lines() {
+    fn short_rows_stream_from_two_thirds_of_the_threshold() {
         let threshold = CacheSizes::get().stream_threshold_for(1);
-        // f32 rows of `len` elements read with stride 2 from rows `step` bytes apart into packed output rows: 12
-        // bytes of lines read and output per element, `step` + 4·len with the gaps. `rows` makes the former 3/4
-        // of the threshold.
-        let gather = |len: usize, step: usize| {
-            let rows = threshold * 3 / 4 / (12 * len);
+        // Rows of `len` f32 read with input stride `k` elements from rows 64 KiB apart into packed output rows, as
+        // many as make the footprint (`per` bytes of lines read and output per element) `share` of the threshold.
+        let rows = |len: usize, k: isize, per: usize, share: f64| {
+            let rows = (threshold as f64 * share / (per * len) as f64) as usize;
             let dims = vec![
-                Dim { extent: rows, in_stride: step as isize, out_stride: 4 * len as isize },
-                Dim { extent: len, in_stride: 8, out_stride: 4 },
+                Dim { extent: rows, in_stride: 65536, out_stride: 4 * len as isize },
+                Dim { extent: len, in_stride: 4 * k, out_stride: 4 },
             ];
-            let s = Strategy::choose(&Walk::new(&Plan::copy(4, 0, 0, dims)).unwrap()).unwrap();
+            Strategy::choose(&Walk::new(&Plan::copy(4, 0, 0, dims)).unwrap()).unwrap()
+        };
+        let gather = |len: usize, share: f64| {
+            let s = rows(len, 2, 12, share);
             assert_eq!(s.kind(), RowKind::Gather { stride: 2 });
             s
         };
-        // Rows of 192 (768 bytes, whole lines) a page apart: reach 2.4× the lines read; streamed on line-aligned
-        // outputs only, and the transposes' sweep choice sees the same footprint.
-        let crop = gather(192, 4096);
-        assert!(crop.stream(1, 0) && crop.stream(1, 128));
-        assert!(!crop.stream(1, 16) && !crop.stream(1, 4));
-        assert!(!crop.cached());
-        // Farther than a page apart: only the lines read count.
-        let far = gather(192, 4096 + 64);
-        assert!(!far.stream(1, 0) && far.cached());
-        // Rows of 150 (600 bytes): short rows that share lines never stream.
-        assert!(!gather(150, 4096).stream(1, 0));
-        // Long rows stream wherever the output is.
-        let dims = vec![Dim { extent: threshold / 8 + 1, in_stride: 4, out_stride: 4 }];
-        let copy = Strategy::choose(&Walk::new(&Plan::copy(4, 0, 0, dims)).unwrap()).unwrap();
-        assert!(copy.stream(1, 16) && copy.stream(1, 4));
+        let copy = |len: usize, share: f64| {
+            let s = rows(len, 1, 8, share);
+            assert_eq!(s.kind(), RowKind::Copy);
+            s
+        };
+        // 768-byte gathered rows (whole lines): from 2/3 of the threshold, on line-aligned outputs only; the
+        // transposes' sweep choice sees the same threshold.
+        assert!(gather(192, 0.7).stream(1, 0) && gather(192, 0.7).stream(1, 128));
+        assert!(!gather(192, 0.7).stream(1, 16) && !gather(192, 0.7).stream(1, 4));
+        assert!(!gather(192, 0.6).stream(1, 0));
+        assert!(!gather(192, 0.7).cached() && gather(192, 0.6).cached());
+        // 600-byte rows: copied ones stream wherever the output is, gathered ones (sharing lines) never.
+        assert!(copy(150, 0.7).stream(1, 0) && copy(150, 0.7).stream(1, 16));
+        assert!(!copy(150, 0.6).stream(1, 16));
+        assert!(!gather(150, 2.0).stream(1, 0));
+        // Rows under 512 bytes never.
+        assert!(!copy(100, 2.0).stream(1, 0));
+        // Long rows from the whole threshold, wherever the output is.
+        assert!(!copy(2048, 0.9).stream(1, 0));
+        assert!(copy(2048, 1.05).stream(1, 16) && copy(2048, 1.05).stream(1, 4));
     }
 
     #[test]

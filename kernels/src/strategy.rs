@@ -278,11 +278,10 @@ impl Strategy {
             _ => 1,
         };
         let row_bytes = geometry.row().extent.saturating_mul(ow).saturating_mul(block_rows);
-        let lines = |b: isize| b.unsigned_abs().is_multiple_of(64);
         let g = &geometry;
         let whole_lines = g.row().out_stride.unsigned_abs() == ow
-            && lines(row_bytes as isize)
-            && g.out_strides()[..g.outer_rank()].iter().all(|&s| lines(s));
+            && row_bytes.is_multiple_of(64)
+            && g.out_strides()[..g.outer_rank()].iter().all(|&s| s.unsigned_abs().is_multiple_of(64));
         let streamable = match movement {
             _ if geometry.table().is_some() || row_bytes < params::STREAM_MIN_SHORT_ROW_BYTES => Streamable::No,
             _ if row_bytes >= params::STREAM_MIN_ROW_BYTES => Streamable::Always,

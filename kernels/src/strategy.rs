@@ -480,10 +480,15 @@ mod tests {
     use super::*;
     use crate::plan::Plan;
 
-    fn kind(width: usize, dims: &[(usize, isize, isize)]) -> RowKind {
+    /// The strategy of a copy of `width`-byte elements from input byte `in_base` over `(extent, in_stride,
+    /// out_stride)` dimensions (byte strides).
+    fn strategy(width: usize, in_base: usize, dims: &[(usize, isize, isize)]) -> Strategy {
         let dims = dims.iter().map(|&(extent, in_stride, out_stride)| Dim { extent, in_stride, out_stride }).collect();
-        let walk = Walk::new(&Plan::copy(width, 4096, 0, dims)).unwrap();
-        Strategy::choose(&walk).unwrap().kind()
+        Strategy::choose(&Walk::new(&Plan::copy(width, in_base, 0, dims)).unwrap()).unwrap()
+    }
+
+    fn kind(width: usize, dims: &[(usize, isize, isize)]) -> RowKind {
+        strategy(width, 4096, dims).kind()
     }
 
     #[test]
@@ -518,11 +523,7 @@ mod tests {
         // `share` of the threshold.
         let transpose = |ni: usize, share: f64| {
             let nj = (threshold as f64 * share / (8 * ni) as f64) as usize;
-            let dims = vec![
-                Dim { extent: nj, in_stride: 4, out_stride: 4 * ni as isize },
-                Dim { extent: ni, in_stride: 4 * nj as isize, out_stride: 4 },
-            ];
-            let s = Strategy::choose(&Walk::new(&Plan::copy(4, 0, 0, dims)).unwrap()).unwrap();
+            let s = strategy(4, 0, &[(nj, 4, 4 * ni as isize), (ni, 4 * nj as isize, 4)]);
             assert_eq!(s.kind(), RowKind::Transpose { rows: ni });
             s
         };
@@ -534,8 +535,7 @@ mod tests {
         assert!(transpose(1040, 1.05).stream(1, 0));
         // A copy of the same footprint as the streamed transpose: regular stores.
         let n = threshold * 3 / 4 / 8; // f32 elements: 8 bytes of footprint each
-        let copy = Walk::new(&Plan::copy(4, 0, 0, vec![Dim { extent: n, in_stride: 4, out_stride: 4 }])).unwrap();
-        assert!(!Strategy::choose(&copy).unwrap().stream(1, 0));
+        assert!(!strategy(4, 0, &[(n, 4, 4)]).stream(1, 0));
     }
 
     /// Pins the streaming policy of short rows: copied ones stream from 2/3 of the threshold wherever the output
@@ -548,11 +548,7 @@ mod tests {
         // many as make the footprint (`per` bytes of lines read and output per element) `share` of the threshold.
         let rows = |len: usize, k: isize, per: usize, share: f64| {
             let rows = (threshold as f64 * share / (per * len) as f64) as usize;
-            let dims = vec![
-                Dim { extent: rows, in_stride: 65536, out_stride: 4 * len as isize },
-                Dim { extent: len, in_stride: 4 * k, out_stride: 4 },
-            ];
-            Strategy::choose(&Walk::new(&Plan::copy(4, 0, 0, dims)).unwrap()).unwrap()
+            strategy(4, 0, &[(rows, 65536, 4 * len as isize), (len, 4 * k, 4)])
         };
         let gather = |len: usize, share: f64| {
             let s = rows(len, 2, 12, share);
@@ -585,10 +581,7 @@ mod tests {
     fn short_runs_of_rows_are_lengthened_in_cache_only() {
         // 64-byte reversed rows (i16) in runs of 4 under a dimension of 32: in cache the 32 go innermost.
         let geometry = |scale: usize| {
-            let dims = [(2 * scale, 65536, 8192), (32, 512, 256), (4, 64, 64), (32, -2, 2)];
-            let dims = dims.iter().map(|&(extent, in_stride, out_stride)| Dim { extent, in_stride, out_stride });
-            let walk = Walk::new(&Plan::copy(2, 62, 0, dims.collect())).unwrap();
-            let s = Strategy::choose(&walk).unwrap();
+            let s = strategy(2, 62, &[(2 * scale, 65536, 8192), (32, 512, 256), (4, 64, 64), (32, -2, 2)]);
             assert_eq!(s.kind(), RowKind::Reverse);
             let g = s.geometry();
             (g.outer_rank(), g.extents()[..g.outer_rank()].to_vec(), g.in_strides()[..g.outer_rank()].to_vec())
@@ -602,10 +595,8 @@ mod tests {
     #[test]
     fn table_rows_of_the_public_rank8_case_run_through_lanes() {
         let dims = [(3, 32768, 1536), (3, 8192, 512), (4, -2048, 128), (2, 1024, 64), (2, -256, 32), (4, 32, 8)];
-        let dims = dims.iter().chain(&[(2, -24, 4), (2, 6, 2)]);
-        let dims = dims.map(|&(extent, in_stride, out_stride)| Dim { extent, in_stride, out_stride }).collect();
-        let walk = Walk::new(&Plan::copy(2, 14744, 0, dims)).unwrap();
-        let s = Strategy::choose(&walk).unwrap();
+        let dims: Vec<_> = dims.iter().chain(&[(2, -24, 4), (2, 6, 2)]).copied().collect();
+        let s = strategy(2, 14744, &dims);
         assert_eq!(s.kind(), RowKind::Table { len: 256 });
         let Movement::Table(lanes) = s.movement() else { panic!("{:?}", s.movement()) };
         // All eight 64-byte lanes and all 32 16-byte lanes: the whole 512-byte row runs through registers.

@@ -27,7 +27,7 @@ mod x86 {
 
     use core::arch::x86_64::*;
 
-    use strider::{DataType, ExecOptions, Identity, Slice1, TensorDesc};
+    use strider::{Cast, DataType, ExecOptions, Identity, Slice1, TensorDesc};
 
     /// A 64-byte-aligned byte buffer.
     struct Buf {
@@ -114,6 +114,11 @@ mod x86 {
 
     fn slice1(input: TensorDesc, output: TensorDesc, offsets: [u32; 4], window: [u32; 4]) -> Operator {
         let op = Slice1::new(&input, &output, &offsets, &window, &[1, 1, 2, 2]).unwrap();
+        Box::new(move |s, d| op.execute_with(s, d, &ExecOptions::sequential()).unwrap())
+    }
+
+    fn cast(input: TensorDesc, output: TensorDesc) -> Operator {
+        let op = Cast::new(&input, &output).unwrap();
         Box::new(move |s, d| op.execute_with(s, d, &ExecOptions::sequential()).unwrap())
     }
 
@@ -214,6 +219,60 @@ mod x86 {
                     // SAFETY: pixels p..p + 32 ≤ 16384 of batch b, plane c < 16.
                     unsafe { mv::<64>(src.add(s + c * 64), dst.add(d + c * 32768)) };
                 }
+            }
+        }
+    }
+
+    /// `cast_f32_nhwc_to_f16_nchw_16x16x128x128` with only the conversions' register work: 32 pixels of 16 f32
+    /// channels (2 KiB, read in order) converted and written as one whole f16 line into each of the 16 planes 32 KiB
+    /// apart (the transposing shuffles left out), stored regularly or streamed.
+    ///
+    /// # Safety
+    ///
+    /// As [`Pattern`] (16 MiB in, 8 MiB out).
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn cast_lines<const STREAM: bool>(src: *const u8, dst: *mut u8) {
+        for b in 0..16 {
+            for p in (0..16384).step_by(32) {
+                let (s, d) = (src.wrapping_add(b * 1048576 + p * 64), dst.wrapping_add(b * 524288 + p * 2));
+                for c in 0..16 {
+                    // SAFETY: pixels p..p + 32 ≤ 16384 of batch b (2 KiB from s), plane c < 16 (aligned lines: the
+                    // buffer is, and p·2 is a multiple of 64).
+                    unsafe {
+                        let half = |k: usize| {
+                            _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm512_loadu_ps(
+                                s.add(128 * c + 64 * k).cast(),
+                            ))
+                        };
+                        let v = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(half(0)), half(1));
+                        let to = d.add(c * 32768).cast();
+                        if STREAM { _mm512_stream_si512(to, v) } else { _mm512_storeu_si512(to, v) }
+                    }
+                }
+            }
+        }
+        _mm_sfence();
+    }
+
+    /// `i8_4096x4096_inner_stride3`: every line of each 4 KiB input row read, three per output line (as the
+    /// kernel's picks read them), into 1366-byte output rows (the last 22 bytes of a row from its last line).
+    ///
+    /// # Safety
+    ///
+    /// As [`Pattern`] (16 MiB in, 4096 × 1366 bytes out).
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn stride3(src: *const u8, dst: *mut u8) {
+        for r in 0..4096 {
+            let (s, d) = (src.wrapping_add(r * 4096), dst.wrapping_add(r * 1366));
+            // SAFETY: lines 0..63 of input row r < 4096; bytes 0..1366 of output row r.
+            unsafe {
+                for k in 0..21 {
+                    let line = |j: usize| _mm512_loadu_si512(s.add(192 * k + 64 * j).cast());
+                    let v = _mm512_or_si512(_mm512_or_si512(line(0), line(1)), line(2));
+                    _mm512_storeu_si512(d.add(64 * k).cast(), v);
+                }
+                let last = _mm512_loadu_si512(s.add(4032).cast());
+                _mm512_mask_storeu_epi8(d.add(1344).cast(), (1 << 22) - 1, last);
             }
         }
     }
@@ -321,6 +380,33 @@ mod x86 {
                 out_len: 27 << 18,
                 must_move: (27 << 19) + (27 << 18),
                 patterns: vec![("line pairs of the rows read", crop384)],
+            },
+            Case {
+                name: "i8_4096x4096_inner_stride3",
+                op: {
+                    let i8s = |sizes: &[u32]| TensorDesc::new(DataType::Int8, sizes).unwrap();
+                    let op =
+                        Slice1::new(&i8s(&[4096, 4096]), &i8s(&[4096, 1366]), &[0, 0], &[4096, 4096], &[1, 3]).unwrap();
+                    Box::new(move |s, d| op.execute_with(s, d, &ExecOptions::sequential()).unwrap())
+                },
+                in_len: 16 << 20,
+                out_len: 4096 * 1366,
+                must_move: (16 << 20) + 4096 * 1366,
+                patterns: vec![("line triples of every row", stride3)],
+            },
+            Case {
+                name: "cast_f32_nhwc_to_f16_nchw_16x16x128x128",
+                op: cast(
+                    TensorDesc::with_strides(DataType::Float32, &[16, 16, 128, 128], &[262144, 1, 2048, 16]).unwrap(),
+                    TensorDesc::new(f16, &[16, 16, 128, 128]).unwrap(),
+                ),
+                in_len: 16 << 20,
+                out_len: 8 << 20,
+                must_move: 24 << 20,
+                patterns: vec![
+                    ("conversions into plane lines", cast_lines::<false>),
+                    ("the same, streamed", cast_lines::<true>),
+                ],
             },
         ]
     }

@@ -386,6 +386,44 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         false
     }
 
+    /// Transposes and converts f32 into f16 (rounding to nearest even, as [`Arch::f32_to_f16`]): `ni` input rows
+    /// `si` bytes apart, each of `nj` contiguous f32, into `nj` output rows `dj` bytes apart, each of `ni`
+    /// contiguous f16; with `stream` the output lines may be stored non-temporally (the caller fences). Levels with
+    /// wide 2-byte tiles ([`Arch::tile_shape`]`::<2>()` = (32, 16)) convert in the tiles' registers as they load
+    /// them; the default moves one element at a time.
+    ///
+    /// # Safety
+    ///
+    /// `ni` and `nj` are multiples of [`Arch::tile_shape`]`::<2>()`'s rows and columns; the `ni × nj` input
+    /// elements are readable and the output elements writable, not overlapping them; with `stream`, every output
+    /// row starts on a 64-byte boundary and `dj` is a multiple of 64.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn tiles_f32_to_f16(
+        self,
+        src: *const u8,
+        si: isize,
+        dst: *mut u8,
+        dj: isize,
+        ni: usize,
+        nj: usize,
+        _stream: bool,
+    ) {
+        for i in 0..ni {
+            for j in 0..nj {
+                let (s, d) = (
+                    src.wrapping_offset(i as isize * si + 4 * j as isize),
+                    dst.wrapping_offset(2 * i as isize + j as isize * dj),
+                );
+                // SAFETY: element (i, j) on both sides (the contract).
+                unsafe {
+                    let x = f32::from_bits(u32::from_le_bytes(s.cast::<[u8; 4]>().read_unaligned()));
+                    d.cast::<[u8; 2]>().write_unaligned(crate::convert::f32_to_f16_scalar(x).to_le_bytes());
+                }
+            }
+        }
+    }
+
     /// Interleaves a prefix of `n` pixels from `planes` planes (`plane_stride` bytes apart) into contiguous pixels of
     /// `planes` elements at `dst`; returns the pixels done.
     ///

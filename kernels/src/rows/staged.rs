@@ -505,6 +505,57 @@ struct StagedTranspose {
     len: usize,
     /// Whole output lines of the blocks stream (the strategy's policy); the span fences.
     stream: bool,
+    /// Converts and transposes blocks of whole tiles in registers, without the buffer ([`cast_tiles`]): blocks one
+    /// tile wide (16 columns), or of any multiple of 16 columns with `cached`.
+    tiles: Option<CastTilesFn>,
+    /// The walk's footprint stays in the caches.
+    cached: bool,
+}
+
+/// Whether a block of `ci` input rows × `cj` columns goes through the converting tiles ([`cast_tiles`]): whole
+/// 32×16 tiles, one tile wide unless the walk stays in the caches (`cached`).
+///
+/// PERF: out of the caches, only blocks one tile wide: the tiles of wider rows read every second or fourth line of
+/// a strip of rows and come back for the others, which the prefetchers do not follow (one thread, streamed, f32
+/// NHWC → f16 NCHW of 4 × 64 channels × 128², the buffer → tiles: 939 → 2580 µs; 32 channels tied), where
+/// converting whole runs into the buffer reads them in order. In the caches wider blocks gain (4 × 64 × 56²: 153 →
+/// 95 µs).
+fn tiles_take(ci: usize, cj: usize, cached: bool) -> bool {
+    ci.is_multiple_of(32) && (cj == 16 || (cached && cj.is_multiple_of(16)))
+}
+
+/// [`Arch::tiles_f32_to_f16`] compiled for a level: `(src, si, dst, dj, ni, nj, stream)`.
+type CastTilesFn = unsafe fn(*const u8, isize, *mut u8, isize, usize, usize, bool);
+
+/// The tiles that convert f32 into f16 in registers while they transpose ([`Arch::tiles_f32_to_f16`]), for a plain
+/// cast on a level that has them, when its blocks would not go through the buffer of output rows (`out_rows`: such
+/// blocks keep it) and either stream or write output rows not [`params::TALL_TILE_ALIAS_BYTES`] apart (where the
+/// transposes keep 8×8 tiles).
+///
+/// [`params::TALL_TILE_ALIAS_BYTES`]: crate::params::TALL_TILE_ALIAS_BYTES
+fn cast_tiles<A: Arch>(op: &ElementOp, stream: bool, out_rows: bool, dj: isize) -> Option<CastTilesFn> {
+    struct Job<A>(A, *const u8, isize, *mut u8, isize, usize, usize, bool);
+    impl<A: Arch> NullaryFnOnce for Job<A> {
+        type Output = ();
+        #[inline(always)]
+        fn call(self) {
+            let Job(a, src, si, dst, dj, ni, nj, stream) = self;
+            // SAFETY: forwarded from the CastTilesFn contract (that of Arch::tiles_f32_to_f16).
+            unsafe { a.tiles_f32_to_f16(src, si, dst, dj, ni, nj, stream) };
+        }
+    }
+    /// # Safety
+    ///
+    /// As [`Arch::tiles_f32_to_f16`] on a level that has the tiles, on a CPU running level `A`.
+    unsafe fn entry<A: Arch>(src: *const u8, si: isize, dst: *mut u8, dj: isize, ni: usize, nj: usize, stream: bool) {
+        // SAFETY: the caller guarantees the level.
+        let a = unsafe { A::assume() };
+        a.vectorize(Job(a, src, si, dst, dj, ni, nj, stream))
+    }
+    let cast = matches!(op, ElementOp::Cast { from: ElemType::F32, to: ElemType::F16 });
+    let aliased = dj.unsigned_abs().is_multiple_of(crate::params::TALL_TILE_ALIAS_BYTES);
+    let wide = A::tile_shape::<2>() == (32, 16);
+    (cast && wide && !out_rows && (stream || !aliased)).then_some(entry::<A> as CastTilesFn)
 }
 
 /// Whether a converting transpose from `iw`-byte into `ow`-byte elements transposes first (the input elements into
@@ -580,6 +631,17 @@ impl Rows for StagedTranspose {
             let mut i0 = 0;
             while i0 < self.ni {
                 let ci = bi.min(self.ni - i0);
+                if let Some(tiles) = self.tiles.filter(|_| tiles_take(ci, cj, self.cached)) {
+                    let s = src.wrapping_offset(i0 as isize * self.si + (j0 * self.iw) as isize);
+                    let d = dst.wrapping_offset((i0 * self.ow) as isize + j0 as isize * self.dj);
+                    let lines = (d as usize).is_multiple_of(64) && self.dj.unsigned_abs().is_multiple_of(64);
+                    // SAFETY: rows i0..i0+ci, columns j0..j0+cj are elements of the block (Rows contract), ci and
+                    // cj multiples of the 32×16 tiles `cast_tiles` requires; streamed only with every output row
+                    // of the block on a line.
+                    unsafe { tiles(s, self.si, d, self.dj, ci, cj, self.stream && lines) };
+                    i0 += ci;
+                    continue;
+                }
                 // SAFETY: rows i0..i0+ci, columns j0..j0+cj are elements of the block (Rows contract), with their
                 // parameter pairs; each input run of cj elements is contiguous (the row dimension is the input's
                 // contiguous one), and with `adjacent` the ci runs are one contiguous range; the buffer holds
@@ -949,6 +1011,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 Some(TileMapOf::F16(m)) => return transpose::build_mapped::<_, 2, _>(t, m, ni, si, dj, len, stores, f),
                 None => {}
             }
+            let mut tiles = None;
             let order = match TileWidth::of(iw).filter(|_| transposes_first(iw, ow, stream, near)) {
                 Some(w) => Order::TransposeFirst(block_fn::<A::Tiles>(w, false, false)),
                 None => {
@@ -956,10 +1019,13 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                     let (bi, bj) = block_shape(ni, len, ow, stream);
                     let out_rows =
                         transpose::out_rows_of::<A::Tiles>(*tile, bi, (bj * ow) as isize, dj, stores.0, near);
+                    tiles = cast_tiles::<A::Tiles>(op, stream, out_rows, dj);
                     Order::ConvertFirst(block_fn::<A::Tiles>(*tile, stream, out_rows))
                 }
             };
-            f(&StagedTranspose { convert, order, ni, si, ai: g.fold_aux(), dj, aj: g.row_aux(), iw, ow, len, stream })
+            let (ai, aj) = (g.fold_aux(), g.row_aux());
+            let cached = strategy.cached();
+            f(&StagedTranspose { convert, order, ni, si, ai, dj, aj, iw, ow, len, stream, tiles, cached })
         }
         Movement::Swap { .. } => unreachable!("Strategy::choose picks channel swaps for plain copies only"),
         Movement::Interleave(tables) | Movement::Deinterleave(tables) => {
@@ -988,6 +1054,39 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
 #[cfg(test)]
 mod tests {
     use super::{TileMapOf, block_shape, tile_map};
+
+    #[test]
+    fn converting_tiles_take_whole_tiles_one_wide_out_of_the_caches() {
+        use super::tiles_take;
+        // (rows, columns, cached)
+        assert!(tiles_take(256, 16, false));
+        assert!(tiles_take(32, 16, false));
+        assert!(!tiles_take(128, 32, false));
+        assert!(tiles_take(128, 32, true));
+        assert!(tiles_take(64, 64, true));
+        assert!(!tiles_take(41, 16, true));
+        assert!(!tiles_take(256, 24, true));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn converting_tiles_for_plain_f32_to_f16_casts() {
+        use super::cast_tiles;
+        use crate::arch::{Scalar, V3, V4, V4Vbmi};
+        let cast = |from, to| ElementOp::Cast { from, to };
+        let f32_f16 = cast(ElemType::F32, ElemType::F16);
+        // (op, stream, out_rows, dj): planes of 128² f16 are 32 KiB apart (a multiple of the alias bytes), of 112² not.
+        assert!(cast_tiles::<V4>(&f32_f16, true, false, 32768).is_some());
+        assert!(cast_tiles::<V4Vbmi>(&f32_f16, false, false, 25088).is_some());
+        assert!(cast_tiles::<V4>(&f32_f16, false, false, 32768).is_none(), "regular stores into aliased rows");
+        assert!(cast_tiles::<V4>(&f32_f16, false, true, 25088).is_none(), "blocks through the buffer of output rows");
+        assert!(cast_tiles::<V4>(&cast(ElemType::F32, ElemType::U8), true, false, 25088).is_none());
+        assert!(cast_tiles::<V4>(&cast(ElemType::F16, ElemType::F32), true, false, 25088).is_none());
+        let normalize = ElementOp::Normalize { from: ElemType::F32, to: ElemType::F16 };
+        assert!(cast_tiles::<V4>(&normalize, true, false, 25088).is_none());
+        assert!(cast_tiles::<V3>(&f32_f16, true, false, 25088).is_none(), "no wide tiles");
+        assert!(cast_tiles::<Scalar>(&f32_f16, true, false, 25088).is_none());
+    }
     use crate::arch::{AffineF16, AffineF32};
     use crate::convert::ElemType;
     use crate::plan::ElementOp;

@@ -9,8 +9,9 @@
 //! remaining time is the kernel's. Orders that the kernels do not use (a transpose's tiles in diagonals rather than
 //! columns, whole-line against half-line moves) are timed beside them, so the choice of order is measured too.
 //!
-//! `cargo bench -p strider-kernels --bench patterns [-- FILTER]`: one thread, best and median of 7 alternating
-//! rounds, each the median of as many runs as fit 40 ms. x86-64 only (the non-temporal line stores).
+//! `cargo bench -p strider-kernels --bench patterns [-- FILTER] [--threads=1,2]`: at one and two threads (the
+//! operator with the pool's default split at two, each pattern's outermost loop and the limit copy halved), best and
+//! median of 7 alternating rounds, each the median of as many runs as fit 40 ms. x86-64 with AVX-512 only.
 
 fn main() {
     #[cfg(target_arch = "x86_64")]
@@ -82,16 +83,40 @@ mod x86 {
         runs[runs.len() / 2]
     }
 
-    /// A pattern: what it is, and one run of it from an input into an output of its case's sizes.
+    /// Part `k` of `of` of a pattern's outermost loop (the threads of a run split it as the walks split theirs).
+    #[derive(Clone, Copy)]
+    struct Part {
+        k: usize,
+        of: usize,
+    }
+
+    impl Part {
+        /// This part's share of `0..n`.
+        fn range(self, n: usize) -> std::ops::Range<usize> {
+            n * self.k / self.of..n * (self.k + 1) / self.of
+        }
+    }
+
+    /// A pattern: what it is, and one run of one part of it from an input into an output of its case's sizes.
     ///
     /// # Safety (of calling it)
     ///
     /// AVX-512F is available; the input holds the case's `in_len` readable bytes, the output `out_len` writable ones,
-    /// both aligned to 64 (every offset a pattern touches is inside its case's sizes, by construction).
-    type Pattern = (&'static str, unsafe fn(*const u8, *mut u8));
+    /// both aligned to 64 (every offset a pattern touches is inside its case's sizes, by construction); parts run
+    /// at the same time write disjoint output bytes.
+    type Pattern = (&'static str, unsafe fn(*const u8, *mut u8, Part));
 
-    /// The operator of a case, run on one thread.
-    type Operator = Box<dyn Fn(&[u8], &mut [u8])>;
+    /// The operator of a case with the given options (sequential at one thread, the pool's threads at two).
+    type Operator = Box<dyn Fn(&[u8], &mut [u8], &ExecOptions) + Sync>;
+
+    /// Runs `f` on every part of `threads` (1 or 2), the second on the pool's other thread.
+    fn in_parts(pool: &rayon::ThreadPool, threads: usize, f: &(dyn Fn(Part) + Sync)) {
+        if threads == 1 {
+            f(Part { k: 0, of: 1 })
+        } else {
+            pool.install(|| rayon::join(|| f(Part { k: 0, of: 2 }), || f(Part { k: 1, of: 2 })));
+        }
+    }
 
     /// A public workload: the operator, the bytes it must move (for the limit copy), and its patterns.
     struct Case {
@@ -109,17 +134,17 @@ mod x86 {
 
     fn identity(input: TensorDesc, output: TensorDesc) -> Operator {
         let op = Identity::new(&input, &output).unwrap();
-        Box::new(move |s, d| op.execute_with(s, d, &ExecOptions::sequential()).unwrap())
+        Box::new(move |s, d, o| op.execute_with(s, d, o).unwrap())
     }
 
     fn slice1(input: TensorDesc, output: TensorDesc, offsets: [u32; 4], window: [u32; 4]) -> Operator {
         let op = Slice1::new(&input, &output, &offsets, &window, &[1, 1, 2, 2]).unwrap();
-        Box::new(move |s, d| op.execute_with(s, d, &ExecOptions::sequential()).unwrap())
+        Box::new(move |s, d, o| op.execute_with(s, d, o).unwrap())
     }
 
     fn cast(input: TensorDesc, output: TensorDesc) -> Operator {
         let op = Cast::new(&input, &output).unwrap();
-        Box::new(move |s, d| op.execute_with(s, d, &ExecOptions::sequential()).unwrap())
+        Box::new(move |s, d, o| op.execute_with(s, d, o).unwrap())
     }
 
     /// `f32_rank5_perm_04213_8x16x32x32x8`: blocks (d0, d2, d1; d1 innermost) of 32 input rows of 8 f32 (1 KiB, read
@@ -130,8 +155,8 @@ mod x86 {
     ///
     /// As [`Pattern`] (4 MiB each way).
     #[target_feature(enable = "avx512f")]
-    unsafe fn rank5<const N: usize>(src: *const u8, dst: *mut u8) {
-        for d0 in 0..8 {
+    unsafe fn rank5<const N: usize>(src: *const u8, dst: *mut u8, part: Part) {
+        for d0 in part.range(8) {
             for d2 in 0..32 {
                 for d1 in 0..16 {
                     let (s, d) = (d0 * 524288 + d1 * 32768 + d2 * 1024, d0 * 524288 + d2 * 2048 + d1 * 128);
@@ -153,9 +178,9 @@ mod x86 {
     ///
     /// As [`Pattern`] (16 MiB each way).
     #[target_feature(enable = "avx512f")]
-    unsafe fn transpose<const DIAGONAL: bool>(src: *const u8, dst: *mut u8) {
+    unsafe fn transpose<const DIAGONAL: bool>(src: *const u8, dst: *mut u8, part: Part) {
         const B: usize = 512 / 16;
-        for jb in (0..2048).step_by(512) {
+        for jb in part.range(4).map(|k| 512 * k) {
             for ib in (0..2048).step_by(512) {
                 for d in 0..B {
                     for t in 0..B {
@@ -184,8 +209,8 @@ mod x86 {
     ///
     /// As [`Pattern`] (8 MiB each way).
     #[target_feature(enable = "avx512f")]
-    unsafe fn nhwc_tiles(src: *const u8, dst: *mut u8) {
-        for b in 0..16 {
+    unsafe fn nhwc_tiles(src: *const u8, dst: *mut u8, part: Part) {
+        for b in part.range(16) {
             for p0 in (0..16384).step_by(128) {
                 let (s, d) = (b * 524288 + p0 * 32, b * 524288 + p0 * 2);
                 for u in 0..2 {
@@ -211,8 +236,8 @@ mod x86 {
     ///
     /// As [`Pattern`] (8 MiB each way).
     #[target_feature(enable = "avx512f")]
-    unsafe fn nhwc_lines(src: *const u8, dst: *mut u8) {
-        for b in 0..16 {
+    unsafe fn nhwc_lines(src: *const u8, dst: *mut u8, part: Part) {
+        for b in part.range(16) {
             for p in (0..16384).step_by(32) {
                 let (s, d) = (b * 524288 + p * 32, b * 524288 + p * 2);
                 for c in 0..16 {
@@ -231,8 +256,8 @@ mod x86 {
     ///
     /// As [`Pattern`] (16 MiB in, 8 MiB out).
     #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn cast_lines<const STREAM: bool>(src: *const u8, dst: *mut u8) {
-        for b in 0..16 {
+    unsafe fn cast_lines<const STREAM: bool>(src: *const u8, dst: *mut u8, part: Part) {
+        for b in part.range(16) {
             for p in (0..16384).step_by(32) {
                 let (s, d) = (src.wrapping_add(b * 1048576 + p * 64), dst.wrapping_add(b * 524288 + p * 2));
                 for c in 0..16 {
@@ -261,8 +286,8 @@ mod x86 {
     ///
     /// As [`Pattern`] (16 MiB in, 4096 × 1366 bytes out).
     #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn stride3(src: *const u8, dst: *mut u8) {
-        for r in 0..4096 {
+    unsafe fn stride3(src: *const u8, dst: *mut u8, part: Part) {
+        for r in part.range(4096) {
             let (s, d) = (src.wrapping_add(r * 4096), dst.wrapping_add(r * 1366));
             // SAFETY: lines 0..63 of input row r < 4096; bytes 0..1366 of output row r.
             unsafe {
@@ -306,8 +331,8 @@ mod x86 {
     ///
     /// As [`Pattern`] (16 MiB in, 4 MiB out).
     #[target_feature(enable = "avx512f")]
-    unsafe fn hw_stride2(src: *const u8, dst: *mut u8) {
-        for c in 0..64 {
+    unsafe fn hw_stride2(src: *const u8, dst: *mut u8, part: Part) {
+        for c in part.range(64) {
             // SAFETY: rows 0, 2, …, 254 of plane c < 64; output plane c of 64 KiB.
             unsafe { gather_rows(src.add(c * 262144), dst.add(c * 65536), 128, 2048, 8) };
         }
@@ -320,8 +345,8 @@ mod x86 {
     ///
     /// As [`Pattern`] (48 MiB in, 6.75 MiB out).
     #[target_feature(enable = "avx512f")]
-    unsafe fn crop384(src: *const u8, dst: *mut u8) {
-        for p in 0..48 {
+    unsafe fn crop384(src: *const u8, dst: *mut u8, part: Part) {
+        for p in part.range(48) {
             // SAFETY: rows 64..446 of plane p < 48 from byte 256 (1.5 KiB of each 2 KiB row); output plane p of
             // 144 KiB.
             unsafe { gather_rows(src.add(p * 1048576 + 64 * 2048 + 256), dst.add(p * 147456), 192, 4096, 12) };
@@ -387,7 +412,7 @@ mod x86 {
                     let i8s = |sizes: &[u32]| TensorDesc::new(DataType::Int8, sizes).unwrap();
                     let op =
                         Slice1::new(&i8s(&[4096, 4096]), &i8s(&[4096, 1366]), &[0, 0], &[4096, 4096], &[1, 3]).unwrap();
-                    Box::new(move |s, d| op.execute_with(s, d, &ExecOptions::sequential()).unwrap())
+                    Box::new(move |s, d, o| op.execute_with(s, d, o).unwrap())
                 },
                 in_len: 16 << 20,
                 out_len: 4096 * 1366,
@@ -412,46 +437,65 @@ mod x86 {
     }
 
     pub fn main() {
-        let filter = std::env::args().skip(1).find(|a| !a.starts_with('-')).unwrap_or_default();
-        if !std::arch::is_x86_feature_detected!("avx512f") {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let filter = args.iter().find(|a| !a.starts_with('-')).cloned().unwrap_or_default();
+        let threads: Vec<usize> = match args.iter().find_map(|a| a.strip_prefix("--threads=")) {
+            Some(list) => list.split(',').map(|t| t.parse().expect("--threads=1,2")).collect(),
+            None => vec![1, 2],
+        };
+        assert!(threads.iter().all(|t| (1..=2).contains(t)), "the patterns split into one or two parts");
+        if !std::arch::is_x86_feature_detected!("avx512f") || !std::arch::is_x86_feature_detected!("avx512bw") {
             println!("the patterns move lines through AVX-512 registers, which this CPU lacks: nothing to measure");
             return;
         }
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a pool of two threads");
         println!(
-            "one thread; µs: best / median of 7 alternating rounds; ×op = pattern ÷ operator, ×limit = ÷ limit copy"
+            "µs: best / median of 7 alternating rounds; ×op = pattern ÷ operator, ×limit = ÷ limit copy (the same \
+             threads)"
         );
         for case in cases().into_iter().filter(|c| c.name.contains(filter.as_str())) {
             let (mut input, mut output) = (Buf::new(case.in_len), Buf::new(case.out_len));
             let half = case.must_move / 2;
             let (copy_from, mut copy_to) = (Buf::new(half), Buf::new(half));
-            let mut rows: Vec<(String, Vec<f64>)> = vec![("operator".into(), vec![]), ("limit copy".into(), vec![])];
-            rows.extend(case.patterns.iter().map(|(name, _)| (format!("pattern: {name}"), vec![])));
             input.slice_mut(case.in_len).fill(0x3C);
-            for _ in 0..7 {
-                let (src, dst) = (input.slice(case.in_len), output.slice_mut(case.out_len));
-                rows[0].1.push(time(&mut || (case.op)(src, &mut *dst)));
-                let (a, b) = (copy_from.slice(half), copy_to.slice_mut(half));
-                rows[1].1.push(time(&mut || b.copy_from_slice(black_box(a))));
-                for (k, (_, pattern)) in case.patterns.iter().enumerate() {
-                    let dst = output.slice_mut(case.out_len);
-                    // SAFETY: AVX-512F checked above; buffers of the case's sizes, aligned to 64 (`Buf`).
-                    rows[2 + k].1.push(time(&mut || unsafe { pattern(black_box(src.as_ptr()), dst.as_mut_ptr()) }));
+            for &t in &threads {
+                let mut rows: Vec<(String, Vec<f64>)> =
+                    vec![("operator".into(), vec![]), ("limit copy".into(), vec![])];
+                rows.extend(case.patterns.iter().map(|(name, _)| (format!("pattern: {name}"), vec![])));
+                let opts = if t == 1 { ExecOptions::sequential() } else { ExecOptions::default() };
+                for _ in 0..7 {
+                    let (src, dst) = (input.slice(case.in_len), output.slice_mut(case.out_len));
+                    rows[0].1.push(time(&mut || pool.install(|| (case.op)(src, &mut *dst, &opts))));
+                    let (a, b) = (copy_from.slice(half), copy_to.slice_mut(half));
+                    rows[1].1.push(time(&mut || {
+                        let (a, mid) = (black_box(a), half / t / 64 * 64);
+                        let (b0, b1) = b.split_at_mut(if t == 1 { half } else { mid });
+                        let (a0, a1) = a.split_at(b0.len());
+                        pool.install(|| rayon::join(|| b0.copy_from_slice(a0), || b1.copy_from_slice(a1)));
+                    }));
+                    for (k, (_, pattern)) in case.patterns.iter().enumerate() {
+                        let (s, d) = (src.as_ptr() as usize, output.slice_mut(case.out_len).as_mut_ptr() as usize);
+                        // SAFETY: AVX-512 F/BW checked above; buffers of the case's sizes, aligned to 64 (`Buf`);
+                        // the parts write disjoint output bytes.
+                        let run = |part| unsafe { pattern(black_box(s as *const u8), d as *mut u8, part) };
+                        rows[2 + k].1.push(time(&mut || in_parts(&pool, t, &run)));
+                    }
                 }
-            }
-            let stat = |v: &[f64]| {
-                let mut v = v.to_vec();
-                v.sort_by(f64::total_cmp);
-                (v[0] * 1e6, v[v.len() / 2] * 1e6)
-            };
-            let (op, limit) = (stat(&rows[0].1).1, stat(&rows[1].1).1);
-            println!("{}", case.name);
-            for (name, times) in &rows {
-                let (best, median) = stat(times);
-                println!(
-                    "  {name:40} {best:9.1} / {median:9.1} µs   ×op {:5.2}   ×limit {:5.2}",
-                    median / op,
-                    median / limit
-                );
+                let stat = |v: &[f64]| {
+                    let mut v = v.to_vec();
+                    v.sort_by(f64::total_cmp);
+                    (v[0] * 1e6, v[v.len() / 2] * 1e6)
+                };
+                let (op, limit) = (stat(&rows[0].1).1, stat(&rows[1].1).1);
+                println!("{}, {t} thread{}", case.name, if t == 1 { "" } else { "s" });
+                for (name, times) in &rows {
+                    let (best, median) = stat(times);
+                    println!(
+                        "  {name:40} {best:9.1} / {median:9.1} µs   ×op {:5.2}   ×limit {:5.2}",
+                        median / op,
+                        median / limit
+                    );
+                }
             }
         }
     }

@@ -631,14 +631,15 @@ impl Rows for StagedTranspose {
             let mut i0 = 0;
             while i0 < self.ni {
                 let ci = bi.min(self.ni - i0);
+                // The block's first input and output elements.
+                let first = src.wrapping_offset(i0 as isize * self.si + (j0 * self.iw) as isize);
+                let d = dst.wrapping_offset((i0 * self.ow) as isize + j0 as isize * self.dj);
                 if let Some(tiles) = self.tiles.filter(|_| tiles_take(ci, cj, self.cached)) {
-                    let s = src.wrapping_offset(i0 as isize * self.si + (j0 * self.iw) as isize);
-                    let d = dst.wrapping_offset((i0 * self.ow) as isize + j0 as isize * self.dj);
                     let lines = (d as usize).is_multiple_of(64) && self.dj.unsigned_abs().is_multiple_of(64);
                     // SAFETY: rows i0..i0+ci, columns j0..j0+cj are elements of the block (Rows contract), ci and
                     // cj multiples of the 32×16 tiles `cast_tiles` requires; streamed only with every output row
                     // of the block on a line.
-                    unsafe { tiles(s, self.si, d, self.dj, ci, cj, self.stream && lines) };
+                    unsafe { tiles(first, self.si, d, self.dj, ci, cj, self.stream && lines) };
                     i0 += ci;
                     continue;
                 }
@@ -647,7 +648,6 @@ impl Rows for StagedTranspose {
                 // contiguous one), and with `adjacent` the ci runs are one contiguous range; the buffer holds
                 // ci · cj output elements; the block function is the level's.
                 unsafe {
-                    let first = src.wrapping_offset(i0 as isize * self.si + (j0 * self.iw) as isize);
                     let x = aux.wrapping_offset(i0 as isize * self.ai + j0 as isize * self.aj);
                     if adjacent {
                         self.convert.apply(first, scr, ci * cj, x, self.aj);
@@ -658,7 +658,6 @@ impl Rows for StagedTranspose {
                             self.convert.apply(s, scr.add(i * pitch), cj, xi, self.aj);
                         }
                     }
-                    let d = dst.wrapping_offset((i0 * self.ow) as isize + j0 as isize * self.dj);
                     block(scr, pitch as isize, d, self.dj, ci, cj);
                 }
                 i0 += ci;
@@ -1054,6 +1053,10 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
 #[cfg(test)]
 mod tests {
     use super::{TileMapOf, block_shape, tile_map};
+    use crate::arch::{AffineF16, AffineF32};
+    use crate::convert::ElemType;
+    use crate::plan::ElementOp;
+    use crate::strategy::TileWidth;
 
     #[test]
     fn converting_tiles_take_whole_tiles_one_wide_out_of_the_caches() {
@@ -1087,10 +1090,6 @@ mod tests {
         assert!(cast_tiles::<V3>(&f32_f16, true, false, 25088).is_none(), "no wide tiles");
         assert!(cast_tiles::<Scalar>(&f32_f16, true, false, 25088).is_none());
     }
-    use crate::arch::{AffineF16, AffineF32};
-    use crate::convert::ElemType;
-    use crate::plan::ElementOp;
-    use crate::strategy::TileWidth;
 
     #[test]
     fn widening_transposes_in_cache_transpose_first() {

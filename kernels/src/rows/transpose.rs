@@ -72,12 +72,7 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize, M: TileMap>(
 /// [`tile_for`]; its code around the tiles is what a column of them does without.)
 #[inline(always)]
 pub(crate) fn column_stacks<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize) -> bool {
-    N == 4
-        && A::stack_tiles::<N>()
-        && ni >= 64 / N
-        && si.unsigned_abs().is_multiple_of(8 * N)
-        && !crowded(64 / N, si)
-        && dj.unsigned_abs().is_multiple_of(64)
+    N == 4 && A::stack_tiles::<N>() && fits::<N>(ni, si, dj, (64 / N, 8)) && !crowded(64 / N, si)
 }
 
 /// The rows of a tile whose input rows crowd into too few L1 sets (see [`crowded`]), if a block goes
@@ -263,9 +258,7 @@ impl Tile {
 /// through 8×8 tiles, 141 µs through stacks).
 #[inline(always)]
 pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize, stream: bool) -> Tile {
-    let fits = |rows: usize, cols: usize| {
-        ni >= rows && si.unsigned_abs().is_multiple_of(cols * N) && dj.unsigned_abs().is_multiple_of(rows * N)
-    };
+    let fits = |rows: usize, cols: usize| fits::<N>(ni, si, dj, (rows, cols));
     let (rows, cols) = A::tile_shape::<N>();
     let aliased = rows > cols && dj.unsigned_abs().is_multiple_of(crate::params::TALL_TILE_ALIAS_BYTES);
     if (rows, cols) != (8, 8) && fits(rows, cols) && !aliased {
@@ -275,6 +268,14 @@ pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize,
     } else {
         Tile::Small
     }
+}
+
+/// Whether tiles of `rows` input rows × `cols` columns of `N`-byte elements fit a block of `ni` input rows `si`
+/// bytes apart, output rows `dj` apart, without splitting a load or store across lines: the block has that many
+/// rows, input rows a multiple of a tile row's bytes apart, output rows a multiple of a tile column's.
+#[inline(always)]
+fn fits<const N: usize>(ni: usize, si: isize, dj: isize, (rows, cols): (usize, usize)) -> bool {
+    ni >= rows && si.unsigned_abs().is_multiple_of(cols * N) && dj.unsigned_abs().is_multiple_of(rows * N)
 }
 
 /// The rows `pi` and columns `pj` of a block at `src` / `dst` that [`Block::direct`] moves through 8×8 and partial
@@ -1272,7 +1273,6 @@ mod tests {
         tile_for::<A, N>(ni, si, dj, false)
     }
 
-    /// Pins which blocks go through the buffer: 8×8 tiles of 1- or 2-byte elements with both strides critical.
     #[test]
     fn column_stack_blocks() {
         use super::column_stacks;
@@ -1289,6 +1289,7 @@ mod tests {
         assert!(!column_stacks::<V3, 4>(32, 32, 65536), "no stacks on AVX2");
     }
 
+    /// Pins which blocks go through the buffer: 8×8 tiles of 1- or 2-byte elements with both strides critical.
     #[test]
     fn buffered_blocks() {
         let cases: [Case<bool>; 9] = [

@@ -109,12 +109,17 @@ mod x86 {
     /// The operator of a case with the given options (sequential at one thread, the pool's threads at two).
     type Operator = Box<dyn Fn(&[u8], &mut [u8], &ExecOptions) + Sync>;
 
+    /// Runs `f` on the calling thread at one thread, in the two-thread pool at two.
+    fn on<R: Send>(pool: &rayon::ThreadPool, threads: usize, f: impl FnOnce() -> R + Send) -> R {
+        if threads == 1 { f() } else { pool.install(f) }
+    }
+
     /// Runs `f` on every part of `threads` (1 or 2), the second on the pool's other thread.
     fn in_parts(pool: &rayon::ThreadPool, threads: usize, f: &(dyn Fn(Part) + Sync)) {
         if threads == 1 {
             f(Part { k: 0, of: 1 })
         } else {
-            pool.install(|| rayon::join(|| f(Part { k: 0, of: 2 }), || f(Part { k: 1, of: 2 })));
+            on(pool, threads, || rayon::join(|| f(Part { k: 0, of: 2 }), || f(Part { k: 1, of: 2 })));
         }
     }
 
@@ -465,12 +470,14 @@ mod x86 {
                 let opts = if t == 1 { ExecOptions::sequential() } else { ExecOptions::default() };
                 for _ in 0..7 {
                     let (src, dst) = (input.slice(case.in_len), output.slice_mut(case.out_len));
-                    rows[0].1.push(time(&mut || pool.install(|| (case.op)(src, &mut *dst, &opts))));
+                    rows[0].1.push(time(&mut || on(&pool, t, || (case.op)(src, &mut *dst, &opts))));
                     let (a, b) = (copy_from.slice(half), copy_to.slice_mut(half));
                     rows[1].1.push(time(&mut || {
-                        let (a, mid) = (black_box(a), half / t / 64 * 64);
-                        let (b0, b1) = b.split_at_mut(if t == 1 { half } else { mid });
-                        let (a0, a1) = a.split_at(b0.len());
+                        if t == 1 {
+                            return b.copy_from_slice(black_box(a));
+                        }
+                        let (b0, b1) = b.split_at_mut(half / 2 / 64 * 64);
+                        let (a0, a1) = black_box(a).split_at(b0.len());
                         pool.install(|| rayon::join(|| b0.copy_from_slice(a0), || b1.copy_from_slice(a1)));
                     }));
                     for (k, (_, pattern)) in case.patterns.iter().enumerate() {

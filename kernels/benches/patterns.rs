@@ -358,6 +358,28 @@ mod x86 {
         }
     }
 
+    /// `f32_padded_rows_pitch2816_to_packed_1440x2560`: each 10 KiB row (of 11 KiB pitch) copied line by line into
+    /// the packed output, stored regularly or streamed: the operator's own pattern, so the two say which stores the
+    /// machine rewards at this footprint (29.5 MiB moved, near the streaming threshold).
+    ///
+    /// # Safety
+    ///
+    /// As [`Pattern`] (1440 rows of 11 KiB in, of 10 KiB out).
+    #[target_feature(enable = "avx512f")]
+    unsafe fn padded_rows<const STREAM: bool>(src: *const u8, dst: *mut u8, part: Part) {
+        for r in part.range(1440) {
+            for k in 0..160 {
+                // SAFETY: line k < 160 of input row r < 1440 (11264 bytes apart), of output row r (10240 apart).
+                unsafe {
+                    let v = _mm512_loadu_si512(src.add(r * 11264 + 64 * k).cast());
+                    let to = dst.add(r * 10240 + 64 * k).cast();
+                    if STREAM { _mm512_stream_si512(to, v) } else { _mm512_storeu_si512(to, v) }
+                }
+            }
+        }
+        _mm_sfence();
+    }
+
     fn cases() -> Vec<Case> {
         let f16 = DataType::Float16;
         vec![
@@ -423,6 +445,17 @@ mod x86 {
                 out_len: 4096 * 1366,
                 must_move: (16 << 20) + 4096 * 1366,
                 patterns: vec![("line triples of every row", stride3)],
+            },
+            Case {
+                name: "f32_padded_rows_pitch2816_to_packed_1440x2560",
+                op: identity(
+                    TensorDesc::with_strides(DataType::Float32, &[1440, 2560], &[2816, 1]).unwrap(),
+                    f32s(&[1440, 2560]),
+                ),
+                in_len: 1440 * 11264,
+                out_len: 1440 * 10240,
+                must_move: 2 * 1440 * 10240,
+                patterns: vec![("rows, regular stores", padded_rows::<false>), ("rows, streamed", padded_rows::<true>)],
             },
             Case {
                 name: "cast_f32_nhwc_to_f16_nchw_16x16x128x128",

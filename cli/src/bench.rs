@@ -516,7 +516,8 @@ pub struct Options {
 /// The store policy the operators run with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Streaming {
-    /// The library's choice (from the footprint and the detected cache sizes).
+    /// The library's choice (from the footprint and the detected cache sizes; near the threshold, measured by
+    /// each operator over its own calls).
     Auto,
     /// Non-temporal stores wherever a kernel has them.
     On,

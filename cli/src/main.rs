@@ -162,7 +162,8 @@ struct BenchArgs {
     /// do (for side-by-side comparisons: `python3 benches/peers/casts.py`, `benches/peers/normalize.py`).
     #[arg(long, value_enum, default_value_t = bench::Method::Interleaved)]
     method: bench::Method,
-    /// Non-temporal stores: chosen per case from the cache sizes (auto), or forced on or off.
+    /// Non-temporal stores: chosen per case from the cache sizes, measured near the threshold (auto), or forced on
+    /// or off.
     #[arg(long, value_enum, default_value_t = bench::Streaming::Auto)]
     streaming: bench::Streaming,
     /// Force an instruction-set level (scalar, v3, v4, v4-vbmi) instead of the best this CPU has.

@@ -4,12 +4,15 @@
 
 use core::fmt;
 
+use std::time::Instant;
+
 use crate::arch::{Arch, Isa, Job, Level};
+use crate::measure::{Pick, StoreProbe};
 use crate::nest::nest;
 use crate::params;
 use crate::plan::Plan;
 use crate::rows::{Rows, with_rows};
-use crate::strategy::{RowKind, Strategy};
+use crate::strategy::{RowKind, Stores, Strategy};
 use crate::walk::{PlanError, Walk};
 
 /// Whether a program may use more than the calling thread.
@@ -76,7 +79,10 @@ pub struct ExecOptions {
     /// count on (at most the whole cache), and rows (a transpose's blocks) are long enough; see
     /// [`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for); short copied rows, and short
     /// gathered rows of whole lines on a line-aligned output, from 2/3 of that:
-    /// [`params::STREAM_SHORT_ROWS_FRACTION`](crate::params::STREAM_SHORT_ROWS_FRACTION)).
+    /// [`params::STREAM_SHORT_ROWS_FRACTION`](crate::params::STREAM_SHORT_ROWS_FRACTION)). From that threshold
+    /// up to [`params::STORE_PROBE_BAND`](crate::params::STORE_PROBE_BAND) times it (not for transposes), where
+    /// which kind wins depends on what else uses the cache at the time, a program times its own calls with both
+    /// kinds and keeps the faster: its first calls use the rule's kind, and every 256 calls it probes both again.
     /// Streaming suits outputs that are not read again soon; turn it off when the next step consumes the output
     /// right away.
     pub streaming: Option<bool>,
@@ -208,6 +214,8 @@ impl std::error::Error for RunError {}
 pub struct Program {
     walk: Walk,
     strategy: Strategy,
+    /// Times of its calls near the streaming threshold, where the store kind is measured (`measure`).
+    stores: StoreProbe,
 }
 
 impl Program {
@@ -219,7 +227,7 @@ impl Program {
     pub fn new(plan: &Plan) -> Result<Program, PlanError> {
         let walk = Walk::new(plan)?;
         let strategy = Strategy::choose(&walk)?;
-        Ok(Program { walk, strategy })
+        Ok(Program { walk, strategy, stores: StoreProbe::default() })
     }
 
     /// The proven walk.
@@ -244,7 +252,8 @@ impl Program {
     /// when gathered only if every row is whole lines, which depends on where the buffer is:
     /// [`params::STREAM_SHORT_ROWS_FRACTION`](crate::params::STREAM_SHORT_ROWS_FRACTION)). Runs split across
     /// threads stream from a larger footprint
-    /// ([`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for)).
+    /// ([`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for)). This is the rule's kind:
+    /// near the threshold later calls measure both kinds ([`ExecOptions::streaming`]).
     pub fn streams_by_default(&self) -> bool {
         self.strategy.stream(1, self.walk.plan().out_base())
     }
@@ -332,7 +341,13 @@ impl Program {
         let sched =
             schedule(g.rows(), g.row().extent, self.walk.bytes_written(), self.kind(), opts.parallelism, threads);
         let out = (dst as usize).wrapping_add(self.walk.plan().out_base());
-        let stream = opts.streaming.unwrap_or_else(|| self.strategy.stream(sched.chunks, out));
+        let split = sched.chunks > 1;
+        let pick = match (opts.streaming, self.strategy.stores(sched.chunks, out)) {
+            (Some(stream), _) | (None, Stores::Rule(stream)) => Pick { stream, timed: false },
+            (None, Stores::Measured { rule }) => self.stores.pick(split, rule),
+        };
+        let stream = pick.stream;
+        let started = pick.timed.then(Instant::now);
         let units = g.rows() * sched.pieces;
         let chunk = move |c: usize, src: SendPtr, dst: SendPtr| Chunk {
             program: self,
@@ -343,15 +358,18 @@ impl Program {
             stream,
         };
         let (s, d) = (SendPtr(src.cast_mut()), SendPtr(dst));
-        if sched.chunks == 1 {
+        if split {
+            // PERF: the caller works on chunks itself, whether it is a pool thread or not (a C or Python thread, a
+            // plain `main`): handing all of them over and sleeping costs a second wake-up (~10 µs on the project's
+            // VM) and left two threads doing what one pool thread does: a 3 MiB crop took 86 µs at "2 threads" from
+            // Python against 60 µs at one. How the chunks are shared: `team`.
+            crate::team::split(pool, sched.chunks, &|c| level.dispatch(chunk(c, s, d)));
+        } else {
             level.dispatch(chunk(0, s, d));
-            return;
         }
-        // PERF: the caller works on chunks itself, whether it is a pool thread or not (a C or Python thread, a plain
-        // `main`): handing all of them over and sleeping costs a second wake-up (~10 µs on the project's VM) and
-        // left two threads doing what one pool thread does: a 3 MiB crop took 86 µs at "2 threads" from Python
-        // against 60 µs at one. How the chunks are shared: `team`.
-        crate::team::split(pool, sched.chunks, &|c| level.dispatch(chunk(c, s, d)));
+        if let Some(started) = started {
+            self.stores.record(split, pick, started.elapsed());
+        }
     }
 }
 
@@ -555,4 +573,45 @@ fn schedule(
         (chunks / gcd(rows, chunks)).min((row_bytes / min_piece).max(1)).min(row_len)
     };
     Schedule { chunks: chunks.min(rows * pieces), pieces }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::CacheSizes;
+    use crate::plan::Dim;
+
+    /// Calls of a program whose footprint is just over its streaming threshold go through the store probe (and move the
+    /// right bytes whichever kind each call picks); forced kinds and programs far from the threshold do not.
+    #[test]
+    fn calls_near_the_threshold_measure_their_store_kind() {
+        // Bytes each way: a footprint 5% over the threshold (which the rule streams).
+        let half = CacheSizes::get().stream_threshold_for(1) / 40 * 21 / 64 * 64;
+        // Rows of 8 KiB, 16 KiB apart in the input (so that they do not coalesce into one long row).
+        let rows = half.div_ceil(8192);
+        let copy = |rows: usize| {
+            let dims = vec![
+                Dim { extent: rows, in_stride: 16384, out_stride: 8192 },
+                Dim { extent: 2048, in_stride: 4, out_stride: 4 },
+            ];
+            Program::new(&Plan::copy(4, 0, 0, dims)).unwrap()
+        };
+        let near = copy(rows);
+        let src: Vec<u8> = (0..rows * 16384).map(|i| (i % 251) as u8).collect();
+        let mut dst = vec![0u8; rows * 8192];
+        let calls = params::STORE_PROBE_START + 2 * params::STORE_PROBE_RUN + 1; // through a probe of both kinds
+        for call in 0..calls {
+            dst.fill(0);
+            near.run(&src, &mut dst, &ExecOptions::sequential()).unwrap();
+            let same = (0..rows).all(|r| src[r * 16384..r * 16384 + 8192] == dst[r * 8192..(r + 1) * 8192]);
+            assert!(same, "call {call}");
+        }
+        assert_eq!(near.stores.calls(false), calls);
+        near.run(&src, &mut dst, &ExecOptions::sequential().with_streaming(true)).unwrap();
+        assert_eq!(near.stores.calls(false), calls, "a forced kind is not measured");
+        // Far below the threshold (a quarter): the rule alone.
+        let far = copy(rows / 4);
+        far.run(&src, &mut dst, &ExecOptions::sequential()).unwrap();
+        assert_eq!(far.stores.calls(false), 0);
+    }
 }

@@ -20,6 +20,7 @@
 //! | `rows/` | row kernels, one file per kind, type-erased; conversions staged through small buffers |
 //! | `nest` | generated loop nests (one per outer rank) |
 //! | `team` | how a split's chunks are shared between the caller and pool threads (claims, spinning, lingering) |
+//! | `measure` | store kinds chosen by timing a program's own calls, near the streaming threshold |
 //! | `exec` | **where it runs**: [`Program`], scheduling across threads, level dispatch |
 //!
 //! ```
@@ -42,6 +43,7 @@ mod arch;
 mod cache;
 mod convert;
 mod exec;
+mod measure;
 mod nest;
 pub mod overlap;
 pub mod params;

@@ -112,6 +112,44 @@ pub const STREAM_MIN_SHORT_ROW_BYTES: usize = 512;
 /// 4M (20 MiB) 390 → 620 µs (`strider bench`, best of 5).
 pub const STREAM_SHORT_ROWS_FRACTION: (usize, usize) = (2, 3);
 
+/// Walks whose rows the rule streams (the footprint reached the threshold) with a footprint below this factor times
+/// the threshold choose their store kind by measuring their own calls (`measure`: the rule's kind first, both kinds
+/// probed every [`STORE_PROBE_PERIOD`] calls); transposes and every other walk keep the rule's kind.
+///
+/// PERF: the same walks on the same kind of VM (Zen 4, 32 MiB L3), the two kinds forced in turn (`strider bench
+/// --streaming off|on`), on different days: two threads, the f16 mid slice (32 MiB footprint) 587–1040 µs with
+/// regular stores against 350–674 streamed one day, 337–365 against 608–636 another (torch at two threads, regular
+/// stores, 402–443 that day), the packed f32 copy (32 MiB) 236–373 against 320–655 that day; one thread that day,
+/// the f16 → f32 cast of 4M (24 MiB) 499–525 against 629–669, while the f32 vertical flip of the same footprint
+/// kept streaming's lead (489–512 against 783–1020). Measured (three alternations with the rule alone, the default
+/// suite): two threads, the f16 mid slice 627 → 358 µs, the packed f32 copy 623 → 319 µs, i32 → f32 of 4M 603 →
+/// 313 µs, the vertical flip 265 → 162 µs, the 64 MiB reverse 2513 → 1666 µs; one thread, f16 → f32 of 4M 647 → 464
+/// µs. Below the threshold measuring lost: the padded-rows copy at two threads (29.5 MiB, regular by the rule) 195
+/// → 374 µs, its regular stores' advantage (the footprint kept in the cache from call to call) unseen by probes
+/// that follow streamed calls; and transposes, whose blocks take other tiles when streamed, measured noisily both
+/// ways (f16 NHWC → NCHW at two threads: regular 272–736 µs, streamed 310–315, in three minutes).
+pub const STORE_PROBE_BAND: usize = 2;
+
+/// Calls in a period of a measured store kind ([`STORE_PROBE_BAND`]): from [`STORE_PROBE_START`] on,
+/// `2 · STORE_PROBE_RUN` probe the two kinds, the rest of the period and the start of the next use the faster. The
+/// probes' cost is bounded by their share, 8 of 256 calls with the kind that may be slower.
+pub const STORE_PROBE_PERIOD: u64 = 256;
+
+/// The call of a period at which its probe starts; the calls before it use the last probe's choice (the rule's
+/// kind before any).
+///
+/// PERF: probing from a program's first call chose wrong: in `strider bench`'s two-thread loop of the f32 → f16
+/// cast of 4M (24 MiB footprint), its first calls took 617–716 µs with regular stores (pool threads waking, caches
+/// filling) against the 205 µs they settle to, and streamed calls (~300 µs settled) won the probe.
+pub const STORE_PROBE_START: u64 = 32;
+
+/// Calls of each kind in a probe; the first half of each run is not timed (it settles the caches into the state the
+/// kind leaves them; regular stores after streamed ones find the output out of the cache).
+pub const STORE_PROBE_RUN: u64 = 8;
+
+/// How much faster (percent) the other kind's best probe must be than the rule's for a period to switch to it.
+pub const STORE_PROBE_MARGIN_PERCENT: u64 = 5;
+
 /// Rows shorter than this many bytes absorb the next dimensions into a table row (see `RowKind::Table`).
 pub const TABLE_ROW_BYTES: usize = 64;
 

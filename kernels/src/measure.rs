@@ -15,7 +15,7 @@
 //! FFTW's planner ("measure") and ATLAS's tuning choose code the same way, once; here the choice is renewed,
 //! because the conditions it depends on change while a program lives.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
 use crate::params::{STORE_PROBE_MARGIN_PERCENT, STORE_PROBE_PERIOD, STORE_PROBE_RUN, STORE_PROBE_START};
@@ -41,19 +41,11 @@ pub(crate) struct StoreProbe {
 struct Slot {
     /// Calls so far.
     calls: AtomicU64,
-    /// The best time in nanoseconds of this period's timed calls with regular stores (`[0]`) and streamed (`[1]`);
-    /// `u64::MAX` before any.
+    /// The best time in nanoseconds of the last probe's timed calls with regular stores (`[0]`) and streamed
+    /// (`[1]`): reset to `u64::MAX` when a probe starts, kept until the next one (the calls before it decide from
+    /// them); 0 before the first probe (neither kind faster: the rule's).
     best: [AtomicU64; 2],
-    /// The kind the last probe chose: [`RULE`] before any, else [`REGULAR`] or [`STREAMED`].
-    choice: AtomicU8,
 }
-
-/// [`Slot::choice`] before any probe: the rule's kind.
-const RULE: u8 = 0;
-/// [`Slot::choice`]: regular stores.
-const REGULAR: u8 = 1;
-/// [`Slot::choice`]: non-temporal stores.
-const STREAMED: u8 = 2;
 
 impl Clone for StoreProbe {
     /// A copy of a program measures afresh.
@@ -72,12 +64,7 @@ impl StoreProbe {
                 best.store(u64::MAX, Relaxed);
             }
         }
-        let best = [slot.best[0].load(Relaxed), slot.best[1].load(Relaxed)];
-        let pick = decide(n, rule, slot.choice.load(Relaxed), best);
-        if n >= STORE_PROBE_START + 2 * STORE_PROBE_RUN {
-            slot.choice.store(if pick.stream { STREAMED } else { REGULAR }, Relaxed);
-        }
-        pick
+        decide(n, rule, [slot.best[0].load(Relaxed), slot.best[1].load(Relaxed)])
     }
 
     /// The calls counted so far on one thread or `split`.
@@ -97,14 +84,11 @@ impl StoreProbe {
     }
 }
 
-/// The pick of call `n` of a period (`n < STORE_PROBE_PERIOD`) for a rule that says `rule`, given the last probe's
-/// `choice` and the best times recorded so far in the period (`[regular, streamed]`).
-fn decide(n: u64, rule: bool, choice: u8, best: [u64; 2]) -> Pick {
+/// The pick of call `n` of a period (`n < STORE_PROBE_PERIOD`) for a rule that says `rule`, given the best times
+/// of the last probe (`[regular, streamed]`: this period's once its probe has run, the previous period's before).
+fn decide(n: u64, rule: bool, best: [u64; 2]) -> Pick {
     let (start, run) = (STORE_PROBE_START, STORE_PROBE_RUN);
-    if n < start {
-        return Pick { stream: if choice == RULE { rule } else { choice == STREAMED }, timed: false };
-    }
-    if n < start + 2 * run {
+    if (start..start + 2 * run).contains(&n) {
         let k = n - start;
         return Pick { stream: rule ^ (k >= run), timed: k % run >= run / 2 };
     }
@@ -199,10 +183,10 @@ mod tests {
     fn a_kind_never_timed_is_not_chosen() {
         let decided = DECIDED as u64;
         // Only the rule's kind was recorded (the other's calls raced elsewhere): keep the rule.
-        assert_eq!(decide(decided, false, RULE, [1000, u64::MAX]), Pick { stream: false, timed: false });
+        assert_eq!(decide(decided, false, [1000, u64::MAX]), Pick { stream: false, timed: false });
         // Only the other kind was: it is the only measurement there is.
-        assert_eq!(decide(decided, false, RULE, [u64::MAX, 1000]), Pick { stream: true, timed: false });
+        assert_eq!(decide(decided, false, [u64::MAX, 1000]), Pick { stream: true, timed: false });
         // Times beyond any realistic call do not overflow the comparison.
-        assert_eq!(decide(decided, true, RULE, [u64::MAX - 1, u64::MAX]), Pick { stream: true, timed: false });
+        assert_eq!(decide(decided, true, [u64::MAX - 1, u64::MAX]), Pick { stream: true, timed: false });
     }
 }

@@ -12,7 +12,7 @@ use crate::nest::nest;
 use crate::params;
 use crate::plan::Plan;
 use crate::rows::{Rows, with_rows};
-use crate::strategy::{RowKind, Stores, Strategy};
+use crate::strategy::{RowKind, StoreChoice, Strategy};
 use crate::walk::{PlanError, Walk};
 
 /// Whether a program may use more than the calling thread.
@@ -215,7 +215,7 @@ pub struct Program {
     walk: Walk,
     strategy: Strategy,
     /// Times of its calls near the streaming threshold, where the store kind is measured (`measure`).
-    stores: StoreProbe,
+    probe: StoreProbe,
 }
 
 impl Program {
@@ -227,7 +227,7 @@ impl Program {
     pub fn new(plan: &Plan) -> Result<Program, PlanError> {
         let walk = Walk::new(plan)?;
         let strategy = Strategy::choose(&walk)?;
-        Ok(Program { walk, strategy, stores: StoreProbe::default() })
+        Ok(Program { walk, strategy, probe: StoreProbe::default() })
     }
 
     /// The proven walk.
@@ -342,9 +342,11 @@ impl Program {
             schedule(g.rows(), g.row().extent, self.walk.bytes_written(), self.kind(), opts.parallelism, threads);
         let out = (dst as usize).wrapping_add(self.walk.plan().out_base());
         let split = sched.chunks > 1;
-        let pick = match (opts.streaming, self.strategy.stores(sched.chunks, out)) {
-            (Some(stream), _) | (None, Stores::Rule(stream)) => Pick { stream, timed: false },
-            (None, Stores::Measured { rule }) => self.stores.pick(split, rule),
+        // A forced kind is the only choice; otherwise the strategy says whether to measure.
+        let choice = opts.streaming.map_or_else(|| self.strategy.store_choice(sched.chunks, out), StoreChoice::Rule);
+        let pick = match choice {
+            StoreChoice::Rule(stream) => Pick { stream, timed: false },
+            StoreChoice::Measured { rule } => self.probe.pick(split, rule),
         };
         let stream = pick.stream;
         let started = pick.timed.then(Instant::now);
@@ -368,7 +370,7 @@ impl Program {
             level.dispatch(chunk(0, s, d));
         }
         if let Some(started) = started {
-            self.stores.record(split, pick, started.elapsed());
+            self.probe.record(split, pick, started.elapsed());
         }
     }
 }
@@ -606,12 +608,12 @@ mod tests {
             let same = (0..rows).all(|r| src[r * 16384..r * 16384 + 8192] == dst[r * 8192..(r + 1) * 8192]);
             assert!(same, "call {call}");
         }
-        assert_eq!(near.stores.calls(false), calls);
+        assert_eq!(near.probe.calls(false), calls);
         near.run(&src, &mut dst, &ExecOptions::sequential().with_streaming(true)).unwrap();
-        assert_eq!(near.stores.calls(false), calls, "a forced kind is not measured");
+        assert_eq!(near.probe.calls(false), calls, "a forced kind is not measured");
         // Far below the threshold (a quarter): the rule alone.
         let far = copy(rows / 4);
         far.run(&src, &mut dst, &ExecOptions::sequential()).unwrap();
-        assert_eq!(far.stores.calls(false), 0);
+        assert_eq!(far.probe.calls(false), 0);
     }
 }

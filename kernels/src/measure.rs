@@ -2,7 +2,7 @@
 //! of the last-level cache the machine leaves a walk at the time — other tenants of a VM's cache, the other cores'
 //! work — which nothing the library can read tells apart: the same walk on the same kind of VM ran faster streamed
 //! one day and with regular stores another. There a [`Program`](crate::Program) times its own calls with each kind
-//! and keeps the faster (`Strategy::stores` says where; everywhere else the rule alone decides).
+//! and keeps the faster (`Strategy::store_choice` says where; everywhere else the rule alone decides).
 //!
 //! Every [`STORE_PROBE_PERIOD`] calls of a program (counted apart on one thread and split across threads), from
 //! call [`STORE_PROBE_START`] on, [`STORE_PROBE_RUN`] calls use the rule's kind and as many the other kind; the best

@@ -196,9 +196,9 @@ pub(crate) struct Strategy {
     streamable: Streamable,
 }
 
-/// How a call chooses its store kind ([`Strategy::stores`]).
+/// How a call chooses its store kind ([`Strategy::store_choice`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stores {
+pub(crate) enum StoreChoice {
     /// The rule's kind (non-temporal when `true`).
     Rule(bool),
     /// Measured between the two kinds, starting from the rule's.
@@ -206,6 +206,15 @@ pub(crate) enum Stores {
         /// The rule's kind.
         rule: bool,
     },
+}
+
+impl StoreChoice {
+    /// The rule's kind (non-temporal when `true`).
+    pub(crate) fn rule(self) -> bool {
+        match self {
+            StoreChoice::Rule(rule) | StoreChoice::Measured { rule } => rule,
+        }
+    }
 }
 
 /// Which rows may store non-temporally (when the footprint asks for it).
@@ -337,7 +346,7 @@ impl Strategy {
     /// output element is at address `out`: the footprint reaches [`Strategy::threshold`], and the rows are long,
     /// copied, or gathered as whole lines at line-aligned addresses ([`Streamable`]).
     pub(crate) fn stream(&self, threads: usize, out: usize) -> bool {
-        self.rows_stream(out) && self.footprint >= self.threshold(threads)
+        self.store_choice(threads, out).rule()
     }
 
     /// How the store kind of a call split across `threads` threads with its first output element at `out` is
@@ -347,13 +356,14 @@ impl Strategy {
     /// threshold, where the rule's regular stores win by keeping the footprint in the cache from call to call,
     /// which a short probe after streamed calls does not see; not for transposes, whose blocks take other tiles
     /// when they stream (see the constant's measurements).
-    pub(crate) fn stores(&self, threads: usize, out: usize) -> Stores {
-        let stream = self.stream(threads, out);
-        let near = self.footprint < self.threshold(threads).saturating_mul(params::STORE_PROBE_BAND);
+    pub(crate) fn store_choice(&self, threads: usize, out: usize) -> StoreChoice {
+        let threshold = self.threshold(threads);
+        let stream = self.rows_stream(out) && self.footprint >= threshold;
+        let near = self.footprint < threshold.saturating_mul(params::STORE_PROBE_BAND);
         if stream && near && !matches!(self.movement, Movement::Transpose(_)) {
-            Stores::Measured { rule: stream }
+            StoreChoice::Measured { rule: stream }
         } else {
-            Stores::Rule(stream)
+            StoreChoice::Rule(stream)
         }
     }
 
@@ -614,7 +624,7 @@ mod tests {
     /// times the threshold of the thread count, not transposes, on whatever caches this host reports.
     #[test]
     fn store_kinds_are_measured_just_above_the_threshold_only() {
-        use super::Stores::{Measured, Rule};
+        use super::StoreChoice::{Measured, Rule};
         let band = params::STORE_PROBE_BAND as f64;
         // Rows of `len` f32 read with input stride `k` from rows 64 KiB apart, as many as make the footprint (`per`
         // bytes each) `share` of the threshold of `threads` threads.
@@ -623,25 +633,25 @@ mod tests {
             let rows = (threshold as f64 * share / (per * len) as f64) as usize;
             strategy(4, 0, &[(rows, 65536, 4 * len as isize), (len, 4 * k, 4)])
         };
-        let long = |share: f64| rows(1, 2048, 1, 8, share).stores(1, 0);
+        let long = |share: f64| rows(1, 2048, 1, 8, share).store_choice(1, 0);
         assert_eq!(long(0.95), Rule(false));
         assert_eq!(long(1.05), Measured { rule: true });
         assert_eq!(long(0.95 * band), Measured { rule: true });
         assert_eq!(long(1.05 * band), Rule(true));
         // Split across two threads: their own threshold.
-        assert_eq!(rows(2, 2048, 1, 8, 1.05).stores(2, 0), Measured { rule: true });
-        assert_eq!(rows(2, 2048, 1, 8, 1.05 * band).stores(2, 0), Rule(true));
+        assert_eq!(rows(2, 2048, 1, 8, 1.05).store_choice(2, 0), Measured { rule: true });
+        assert_eq!(rows(2, 2048, 1, 8, 1.05 * band).store_choice(2, 0), Rule(true));
         // Rows that never stream: the rule (regular stores).
-        assert_eq!(rows(1, 100, 1, 8, 1.05).stores(1, 0), Rule(false));
+        assert_eq!(rows(1, 100, 1, 8, 1.05).store_choice(1, 0), Rule(false));
         // Gathered short rows of whole lines (streamed from 2/3 of the threshold): on line-aligned outputs only.
-        assert_eq!(rows(1, 192, 2, 12, 1.0).stores(1, 0), Measured { rule: true });
-        assert_eq!(rows(1, 192, 2, 12, 1.0).stores(1, 16), Rule(false));
+        assert_eq!(rows(1, 192, 2, 12, 1.0).store_choice(1, 0), Measured { rule: true });
+        assert_eq!(rows(1, 192, 2, 12, 1.0).store_choice(1, 16), Rule(false));
         // A transpose the rule streams: the rule.
         let threshold = CacheSizes::get().stream_threshold_for(1);
         let (ni, nj) = (1040, threshold * 21 / 20 / (8 * 1040));
         let transpose = strategy(4, 0, &[(nj, 4, 4 * ni as isize), (ni, 4 * nj as isize, 4)]);
         assert_eq!(transpose.kind(), RowKind::Transpose { rows: ni });
-        assert_eq!(transpose.stores(1, 0), Rule(true));
+        assert_eq!(transpose.store_choice(1, 0), Rule(true));
     }
 
     #[test]

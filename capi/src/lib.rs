@@ -16,7 +16,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 #[cfg(test)]
 use strider_core::DataType;
-use strider_core::{ExecOptions, Isa, Parallelism};
+use strider_core::{Error, ExecOptions, Isa, Operand, Parallelism};
 
 use crate::read::{Failure, Op};
 pub use crate::types::*;
@@ -184,10 +184,24 @@ pub unsafe extern "C" fn strider_operator_execute_with(
                 op.execute(src, dst, &opts)
             }
             Some(identity) => {
+                // Each operand against its own length: the one buffer is readable for `input_bytes` and writable
+                // for `output_bytes`, and only the shorter is both.
+                for (operand, desc, bytes) in [
+                    (Operand::Input, identity.input(), input_bytes),
+                    (Operand::Output, identity.output(), output_bytes),
+                ] {
+                    let required = desc.required_buffer_bytes();
+                    if (bytes as u64) < required {
+                        let data_type = desc.data_type();
+                        let e = Error::BufferTooSmall { operand, data_type, required, actual: bytes };
+                        return Err(Failure::from_error(op.name(), e));
+                    }
+                }
                 // SAFETY: `input == output`: one buffer, readable for `input_bytes` and writable for
-                // `output_bytes` bytes, so valid for the larger; no other slice of it exists during the call.
+                // `output_bytes` bytes, so both for the shorter of the two; no other slice of it exists during the
+                // call.
                 let buffer =
-                    unsafe { core::slice::from_raw_parts_mut(output.cast::<u8>(), input_bytes.max(output_bytes)) };
+                    unsafe { core::slice::from_raw_parts_mut(output.cast::<u8>(), input_bytes.min(output_bytes)) };
                 identity.execute_in_place_with(buffer, &opts)
             }
         };

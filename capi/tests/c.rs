@@ -65,9 +65,23 @@ fn compile(source: &str, link: Link) -> PathBuf {
     out
 }
 
+/// A command that runs `program` against this build's shared library: cargo puts `<target>/<profile>` on
+/// `LD_LIBRARY_PATH`, which the dynamic loader searches before the program's run path, and the `libstrider.so` there
+/// is whatever the last `cargo build` of the C library left (an older checkout's, after a `cargo test`).
+fn test_command(program: &Path) -> Command {
+    let mut cmd = Command::new(program);
+    let mut path = std::ffi::OsString::from(libdir());
+    if let Some(old) = std::env::var_os("LD_LIBRARY_PATH") {
+        path.push(":");
+        path.push(old);
+    }
+    cmd.env("LD_LIBRARY_PATH", path);
+    cmd
+}
+
 /// Runs a compiled program; returns its standard output.
 fn run(program: &Path) -> String {
-    let output = Command::new(program).output().unwrap_or_else(|e| panic!("run {}: {e}", program.display()));
+    let output = test_command(program).output().unwrap_or_else(|e| panic!("run {}: {e}", program.display()));
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
@@ -126,7 +140,8 @@ fn c_test_under_memcheck() {
         return;
     }
     let program = compile("tests/c/capi_test.c", Link::Shared);
-    let output = Command::new("valgrind")
+    let mut valgrind = test_command(Path::new("valgrind"));
+    let output = valgrind
         .args([
             "--error-exitcode=99",
             "--leak-check=full",

@@ -3,7 +3,10 @@
  * examples, every error class, NULL pointers, in-place identity, options, and concurrent execution from threads.
  * Built and run (against the shared and the static library, and under valgrind) by capi/tests/c.rs.
  */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS */
 #include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -180,6 +183,40 @@ enum { N = 2, C = 3, H = 5, W = 7, COUNT = N * C * H * W, BYTES = (COUNT + 3) / 
 static const uint32_t image_sizes[4] = {N, C, H, W};
 static const uint32_t nhwc_strides[4] = {H * W * C, 1, W * C, C};
 
+/* In place, each buffer length is checked against its own tensor: an output_bytes shorter than the output's
+ * TotalTensorSizeInBytes is STRIDER_BUFFER_TOO_SMALL even when input_bytes is long enough, and nothing is written
+ * (the bytes past output_bytes are read-only here: a write there would crash the test). */
+static void in_place_checks_each_length(void) {
+    const uint32_t four[1] = {4};
+    long page = sysconf(_SC_PAGESIZE);
+    unsigned char* map;
+    float* x;
+    Tensor t;
+    StriderElementWiseIdentityOperatorDesc d;
+    StriderScaleBias sb = {2.0f, 1.0f};
+    StriderOperator* op;
+    map = mmap(NULL, (size_t)(2 * page), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(map != MAP_FAILED);
+    if (map == MAP_FAILED) return;
+    x = (float*)(map + page - 8); /* elements 0, 1 writable; 2, 3 on the next page */
+    x[0] = 1.0f;
+    x[1] = 2.0f;
+    ((float*)(map + page))[0] = 3.0f;
+    ((float*)(map + page))[1] = 4.0f;
+    CHECK(mprotect(map + page, (size_t)page, PROT_READ) == 0);
+    tensor_init(&t, STRIDER_TENSOR_DATA_TYPE_FLOAT32, 1, four, NULL);
+    CHECK(t.buffer.TotalTensorSizeInBytes == 16);
+    d.InputTensor = &t.tensor;
+    d.OutputTensor = &t.tensor;
+    d.ScaleBias = &sb;
+    op = create(STRIDER_OPERATOR_ELEMENT_WISE_IDENTITY, &d);
+    CHECK_ERROR(strider_operator_execute(op, x, 16, x, 8), STRIDER_BUFFER_TOO_SMALL, "output buffer holds 8 bytes");
+    CHECK_ERROR(strider_operator_execute(op, x, 8, x, 16), STRIDER_BUFFER_TOO_SMALL, "input buffer holds 8 bytes");
+    CHECK(x[0] == 1.0f && x[1] == 2.0f && x[2] == 3.0f && x[3] == 4.0f);
+    strider_operator_destroy(op);
+    CHECK(munmap(map, (size_t)(2 * page)) == 0);
+}
+
 static void identity(void) {
     uint8_t pixels[BYTES], planes[BYTES]; /* TotalTensorSizeInBytes: rounded up to 4 bytes */
     float f_in[COUNT], f_out[COUNT];
@@ -224,6 +261,7 @@ static void identity(void) {
                 STRIDER_INVALID_ARGUMENT, "overlap");
     CHECK(memcmp(f_in, f_out, sizeof f_in) == 0);
     strider_operator_destroy(op);
+    in_place_checks_each_length();
 }
 
 static void cast(void) {

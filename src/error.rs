@@ -137,6 +137,18 @@ pub enum Error {
         /// The dimension.
         dim: usize,
     },
+    /// A window stride does not fit DirectML's 32-bit signed window strides (a builder's step above
+    /// 2147483647).
+    #[error(
+        "the window stride of dimension {dim} would be {stride}; DML_SLICE1 window strides are 32-bit signed \
+         integers, at most 2147483647 in magnitude"
+    )]
+    WindowStrideOutOfRange {
+        /// The dimension.
+        dim: usize,
+        /// The step asked for.
+        stride: u64,
+    },
     /// An output size is larger than the window can fill.
     #[error(
         "the output size {output_size} of dimension {dim} exceeds the {max} element(s) the window can copy \

@@ -40,3 +40,21 @@ fn identity_into_an_injective_int16_layout_is_decided() {
     let output = TensorDesc::with_strides(DataType::Int16, &sizes, &[1 << 30, u32::MAX, u32::MAX]).unwrap();
     Identity::new(&input, &output).unwrap();
 }
+
+// Issue 40: what outside fuzzing found.
+
+#[test]
+fn subsample_step_above_i32_max_is_an_error_not_a_clamp() {
+    // Used to clamp the step to i32::MAX (keeping columns 0 and 2^31 − 1) while the output size used the real step.
+    let width = 3 * (1u32 << 30) + 1;
+    let input = TensorDesc::with_strides(DataType::Uint8, &[1, 1, width], &[0, 0, 0]).unwrap();
+    let err = strider::Normalize::image(&input).subsample(1, 3 << 30).build().unwrap_err();
+    assert_eq!(err, strider::Error::WindowStrideOutOfRange { dim: 2, stride: 3 << 30 });
+    assert!(err.to_string().contains("3221225472"), "{err}");
+    // The largest representable step still builds, forwards and backwards.
+    for flip in [false, true] {
+        let b = strider::Normalize::image(&input).subsample(1, i32::MAX as u32);
+        let b = if flip { b.flip_horizontal() } else { b };
+        assert_eq!(b.build().unwrap().output().sizes(), &[1, 1, 2]);
+    }
+}

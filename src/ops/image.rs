@@ -114,7 +114,8 @@ impl ImageNormalize {
     }
 
     /// Keeps every `rows`-th row and every `columns`-th column of the crop (the first of each kept). A step of 0
-    /// is reported by [`ImageNormalize::build`].
+    /// or above 2147483647 (DirectML's window strides are 32-bit signed) is reported by
+    /// [`ImageNormalize::build`].
     pub fn subsample(mut self, rows: u32, columns: u32) -> Self {
         self.window[H].2 = rows;
         self.window[W].2 = columns;
@@ -216,7 +217,8 @@ impl ImageNormalize {
     ///
     /// # Errors
     ///
-    /// As [`ImageNormalize::output_desc`] and [`Normalize::new`]: a crop outside the image
+    /// As [`ImageNormalize::output_desc`] and [`Normalize::new`]: a subsample step above 2147483647
+    /// ([`Error::WindowStrideOutOfRange`]), a crop outside the image
     /// ([`Error::WindowOutOfBounds`]), parameters of the wrong length ([`Error::ParameterLength`], naming `mean`,
     /// `std`, `scale` or `bias`), a non-finite mean or std, or a standard deviation so small (0) that the scale is
     /// infinite ([`Error::NonFiniteParameter`]).
@@ -230,7 +232,8 @@ impl ImageNormalize {
             let dim = rank - 3 + axis;
             offsets[dim] = offset;
             sizes[dim] = size;
-            let step = i32::try_from(step).unwrap_or(i32::MAX);
+            let step =
+                i32::try_from(step).map_err(|_| Error::WindowStrideOutOfRange { dim, stride: u64::from(step) })?;
             strides[dim] = if reversed { -step } else { step };
         }
         let (scale, bias) = self.scale_bias_values(output.sizes()[rank - 3])?;

@@ -196,7 +196,7 @@ fn transposes_past_a_line(input: &TensorDesc, output: &TensorDesc, placements: &
 fn identity_transposes_with_critical_strides_on_both_sides() {
     critical_stride_transposes();
     let diagonal = strider_kernels::params::TRANSPOSE_DIAGONAL_L1_WAYS;
-    let ways = if strider::CacheSizes::get().l1d_ways >= diagonal { diagonal - 1 } else { diagonal };
+    let ways = if strider::CacheSizes::get().l1d_ways() >= diagonal { diagonal - 1 } else { diagonal };
     common::run_ignored_with_env(
         "critical_stride_transposes_in_the_other_order",
         "STRIDER_CACHE",

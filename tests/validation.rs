@@ -274,3 +274,46 @@ fn nhwc_sizes_in_the_wrong_order_get_a_hint() {
     assert_eq!(e, Error::OutputSizeMismatch { dim: 1, output_size: 3, expected: 224 });
     says(&e, &["logical order", "TensorDesc::nhwc"]);
 }
+
+/// Environment variables out of range are reported in one line each and change nothing else: no panic, no other
+/// behaviour (issue 40).
+#[test]
+fn bad_environment_values_warn_once_and_are_ignored() {
+    for (key, value, says) in [
+        (
+            "STRIDER_CACHE",
+            "l3=18446744073709551615",
+            &["STRIDER_CACHE=\"l3=18446744073709551615\" ignored", "4KiB to 64GiB", "using the detected l2="][..],
+        ),
+        ("STRIDER_CACHE", "l2=1M,sharing=0", &["sharing=\"0\"", "must be an integer from 1 to 65536"][..]),
+        ("STRIDER_MAX_ISA", "avx9", &["STRIDER_MAX_ISA=\"avx9\" ignored", "scalar, v3, v4, v4-vbmi"][..]),
+        ("RAYON_NUM_THREADS", "two", &["RAYON_NUM_THREADS=\"two\" is not a thread count"][..]),
+        ("RAYON_NUM_THREADS", "100000", &["RAYON_NUM_THREADS=\"100000\" is above 256", "one per CPU"][..]),
+    ] {
+        let stderr = common::run_ignored_with_env_stderr("environment_values_in_a_child", key, value);
+        let warnings: Vec<&str> = stderr.lines().filter(|l| l.starts_with("strider: warning:")).collect();
+        assert_eq!(warnings.len(), 1, "{key}={value}: {stderr}");
+        for s in says {
+            assert!(warnings[0].contains(s), "{key}={value}: {:?} lacks {s:?}", warnings[0]);
+        }
+    }
+}
+
+/// Run by `bad_environment_values_warn_once_and_are_ignored` with one bad variable set (ignored otherwise): every
+/// operator still runs, split across threads too, with the detected (or default) settings.
+#[test]
+#[ignore = "run in a child process with a bad environment variable"]
+fn environment_values_in_a_child() {
+    let c = strider::CacheSizes::get();
+    assert!(c.llc() <= 64 << 30 && c.llc_sharing() >= 1, "{c:?}");
+    assert!(strider::Isa::available().contains(&strider::Isa::Scalar));
+    let t = f32s(&[1 << 16]);
+    let op = Slice1::new(&t, &t, &[0], &[1 << 16], &[-1]).unwrap();
+    let x: Vec<u8> = (0..1 << 18).map(|i| (i % 251) as u8).collect();
+    let mut y = vec![0u8; 1 << 18];
+    for _ in 0..2 {
+        let opts = strider::ExecOptions::default().with_parallelism(strider::Parallelism::Grain(1 << 12));
+        op.execute_with(&x, &mut y, &opts).unwrap();
+    }
+    assert_eq!(&y[..4], &x[(1 << 18) - 4..]);
+}

@@ -46,10 +46,10 @@ pub fn report() -> String {
         "caches:          L1 data {}-way, L2 {:.1} MiB, last level {:.1} MiB shared by {} CPU(s); stores stream from {:.1} \
          MiB footprints ({:.1} MiB split across {} threads; set STRIDER_CACHE=l2=..,l3=..,sharing=..,l1ways=.. to \
          override)\n",
-        c.l1d_ways,
-        mib(c.l2),
-        mib(c.llc),
-        c.llc_sharing,
+        c.l1d_ways(),
+        mib(c.l2()),
+        mib(c.llc()),
+        c.llc_sharing(),
         mib(c.stream_threshold()),
         mib(c.stream_threshold_for(threads)),
         threads,

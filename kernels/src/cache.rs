@@ -7,23 +7,77 @@
 
 use std::sync::OnceLock;
 
-/// Data cache sizes in bytes.
+/// Data cache sizes in bytes, each within a plausible range ([`CacheSizes::new`]).
+///
+/// # Examples
+///
+/// ```
+/// use strider::CacheSizes;
+/// let zen = CacheSizes::new(1 << 20, 32 << 20, 2, 12).unwrap();
+/// assert_eq!(zen.stream_threshold(), 24 << 20); // 1.5× the 16 MiB share of one CPU
+/// assert!(CacheSizes::new(1 << 20, usize::MAX, 2, 12).is_none()); // an LLC of 16 EiB is no cache
+/// let here = CacheSizes::get(); // detected once (or STRIDER_CACHE)
+/// assert!(here.llc() >= 4096 && here.llc_sharing() >= 1);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CacheSizes {
     /// The level-2 cache of one core.
-    pub l2: usize,
+    l2: usize,
     /// The last-level cache (L3, or L2 when there is no L3), shared by all cores that share it.
-    pub llc: usize,
+    llc: usize,
     /// How many logical CPUs share the last-level cache (at least 1).
-    pub llc_sharing: usize,
+    llc_sharing: usize,
     /// The associativity (ways) of one core's level-1 data cache.
-    pub l1d_ways: usize,
+    l1d_ways: usize,
+}
+
+/// The accepted range of a cache size (bytes): 4 KiB to 64 GiB. Sizes outside it are misreports or typos, and
+/// every threshold derived from them stays far from overflowing.
+const SIZE_RANGE: (usize, usize) = (4 << 10, 64 << 30);
+/// The accepted range of the CPUs sharing the last-level cache.
+const SHARING_RANGE: (usize, usize) = (1, 1 << 16);
+/// The accepted range of the L1 data cache's ways.
+const WAYS_RANGE: (usize, usize) = (1, 256);
+
+fn within(v: usize, (lo, hi): (usize, usize)) -> bool {
+    (lo..=hi).contains(&v)
 }
 
 impl CacheSizes {
     /// Used when nothing can be detected: 1 MiB of L2, 32 MiB of last-level cache shared by 8 CPUs (a recent
     /// desktop or server core complex), an 8-way L1.
     pub const FALLBACK: CacheSizes = CacheSizes { l2: 1 << 20, llc: 32 << 20, llc_sharing: 8, l1d_ways: 8 };
+
+    /// Cache sizes from their values: `l2` and `llc` (the last-level cache) in bytes, each 4 KiB to 64 GiB;
+    /// `llc_sharing` CPUs (1 to 65536) share the last-level cache; the L1 data cache has `l1d_ways` ways (1 to
+    /// 256). `None` when a value is outside its range.
+    pub fn new(l2: usize, llc: usize, llc_sharing: usize, l1d_ways: usize) -> Option<CacheSizes> {
+        let valid = within(l2, SIZE_RANGE)
+            && within(llc, SIZE_RANGE)
+            && within(llc_sharing, SHARING_RANGE)
+            && within(l1d_ways, WAYS_RANGE);
+        valid.then_some(CacheSizes { l2, llc, llc_sharing, l1d_ways })
+    }
+
+    /// The level-2 cache of one core, in bytes.
+    pub fn l2(&self) -> usize {
+        self.l2
+    }
+
+    /// The last-level cache (L3, or L2 when there is no L3), in bytes, shared by [`CacheSizes::llc_sharing`] CPUs.
+    pub fn llc(&self) -> usize {
+        self.llc
+    }
+
+    /// How many logical CPUs share the last-level cache.
+    pub fn llc_sharing(&self) -> usize {
+        self.llc_sharing
+    }
+
+    /// The associativity (ways) of one core's level-1 data cache.
+    pub fn l1d_ways(&self) -> usize {
+        self.l1d_ways
+    }
 
     /// The last-level cache one thread can count on: its share when every CPU sharing the cache is busy.
     pub fn llc_per_thread(&self) -> usize {
@@ -34,7 +88,7 @@ impl CacheSizes {
     /// share of the last-level cache one thread can count on (glibc's rule for `memcpy`).
     pub fn stream_threshold(&self) -> usize {
         let (num, den) = crate::params::STREAM_LLC_FRACTION;
-        self.llc_per_thread() / den * num
+        (self.llc_per_thread() / den).saturating_mul(num)
     }
 
     /// The footprint from which stores are non-temporal by default when a walk is split across `threads` threads:
@@ -59,34 +113,64 @@ impl CacheSizes {
         self.stream_threshold().saturating_mul(k).min(self.llc.max(self.stream_threshold()))
     }
 
-    /// The sizes of this machine, detected once (see the module documentation for the sources).
+    /// The sizes of this machine, detected once (see the module documentation for the sources). A
+    /// `STRIDER_CACHE` that does not parse, or gives a value outside its range, is ignored with a one-line warning
+    /// on standard error that names it, says what it accepts, and gives the detected sizes used instead.
     pub fn get() -> CacheSizes {
         static SIZES: OnceLock<CacheSizes> = OnceLock::new();
         *SIZES.get_or_init(|| {
             let detected = detect_sysfs().unwrap_or(CacheSizes::FALLBACK);
-            match std::env::var("STRIDER_CACHE") {
-                Ok(spec) => parse_override(&spec, detected).unwrap_or(detected),
-                Err(_) => detected,
+            match crate::env::var("STRIDER_CACHE") {
+                None => detected,
+                Some(spec) => parse_override(&spec, detected).unwrap_or_else(|why| {
+                    crate::env::warn(&format!(
+                        "STRIDER_CACHE={spec:?} ignored: {why}; using the detected {}",
+                        detected.describe()
+                    ));
+                    detected
+                }),
             }
         })
+    }
+
+    /// `l2=1MiB,l3=32MiB,sharing=2,l1ways=12`: the sizes in the form `STRIDER_CACHE` takes.
+    pub fn describe(&self) -> String {
+        let size = |b: usize| {
+            if b.is_multiple_of(1 << 20) { format!("{}MiB", b >> 20) } else { format!("{}KiB", b >> 10) }
+        };
+        format!("l2={},l3={},sharing={},l1ways={}", size(self.l2), size(self.llc), self.llc_sharing, self.l1d_ways)
     }
 }
 
 /// Parses `l2=SIZE,l3=SIZE,sharing=N,l1ways=N` (sizes in bytes, or with a `K`/`KiB`/`M`/`MiB`/`G`/`GiB` suffix; any
-/// subset of the keys) over `base`; `None` when the text is not of that form.
-pub fn parse_override(spec: &str, base: CacheSizes) -> Option<CacheSizes> {
+/// subset of the keys) over `base`; the error says which part is wrong and what it accepts.
+fn parse_override(spec: &str, base: CacheSizes) -> Result<CacheSizes, String> {
     let mut out = base;
     for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let (key, value) = part.split_once('=')?;
-        match key.trim().to_ascii_lowercase().as_str() {
-            "l2" => out.l2 = parse_size(value.trim())?,
-            "l3" | "llc" => out.llc = parse_size(value.trim())?,
-            "sharing" => out.llc_sharing = value.trim().parse().ok().filter(|&n| n > 0)?,
-            "l1ways" => out.l1d_ways = value.trim().parse().ok().filter(|&n| n > 0)?,
-            _ => return None,
+        let Some((key, value)) = part.split_once('=') else {
+            return Err(format!("{part:?} is not key=value (keys l2, l3, sharing, l1ways)"));
+        };
+        let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
+        let number =
+            |range: (usize, usize), what: &str| {
+                value.parse().ok().filter(|&n| within(n, range)).ok_or_else(|| {
+                    format!("{key}={value:?}: {what} must be an integer from {} to {}", range.0, range.1)
+                })
+            };
+        let size = || {
+            parse_size(value).filter(|&b| within(b, SIZE_RANGE)).ok_or_else(|| {
+                format!("{key}={value:?}: a cache size must be 4KiB to 64GiB (bytes, or with a K, M or G suffix)")
+            })
+        };
+        match key.as_str() {
+            "l2" => out.l2 = size()?,
+            "l3" | "llc" => out.llc = size()?,
+            "sharing" => out.llc_sharing = number(SHARING_RANGE, "the CPUs sharing the last-level cache")?,
+            "l1ways" => out.l1d_ways = number(WAYS_RANGE, "the L1 ways")?,
+            _ => return Err(format!("unknown key {key:?} (keys l2, l3, sharing, l1ways)")),
         }
     }
-    Some(out)
+    Ok(out)
 }
 
 /// `1048576`, `1024K`, `1024KiB`, `1M`, `1MiB`, `1G`, … → bytes.
@@ -135,20 +219,23 @@ fn detect_sysfs() -> Option<CacheSizes> {
     }
     let l2 = l2?;
     let l1d_ways = ways.unwrap_or(CacheSizes::FALLBACK.l1d_ways);
-    Some(CacheSizes { l2, llc: l3.unwrap_or(l2), llc_sharing: sharing.flatten().unwrap_or(1), l1d_ways })
+    // Implausible values (a misreporting virtual machine) count as undetected.
+    CacheSizes::new(l2, l3.unwrap_or(l2), sharing.flatten().unwrap_or(1), l1d_ways)
 }
 
 /// The number of CPUs in a Linux CPU list (`0-3,8,10-11`); `None` when malformed.
 fn count_cpus(list: &str) -> Option<usize> {
-    let mut n = 0;
+    let mut n: usize = 0;
     for part in list.trim().split(',').filter(|p| !p.is_empty()) {
-        n += match part.split_once('-') {
-            Some((a, b)) => b.trim().parse::<usize>().ok()?.checked_sub(a.trim().parse::<usize>().ok()?)? + 1,
+        n = n.checked_add(match part.split_once('-') {
+            Some((a, b)) => {
+                b.trim().parse::<usize>().ok()?.checked_sub(a.trim().parse::<usize>().ok()?)?.checked_add(1)?
+            }
             None => {
                 part.trim().parse::<usize>().ok()?;
                 1
             }
-        };
+        })?;
     }
     (n > 0).then_some(n)
 }
@@ -172,16 +259,44 @@ mod tests {
     #[test]
     fn overrides_parse() {
         let base = CacheSizes::FALLBACK;
-        assert_eq!(parse_override("l3=480MiB", base), Some(CacheSizes { llc: 480 << 20, ..base }));
+        assert_eq!(parse_override("l3=480MiB", base), Ok(CacheSizes { llc: 480 << 20, ..base }));
         assert_eq!(
             parse_override(" l2=2M , L3=32M,sharing=2 ", base),
-            Some(CacheSizes { l2: 2 << 20, llc: 32 << 20, llc_sharing: 2, ..base })
+            Ok(CacheSizes { l2: 2 << 20, llc: 32 << 20, llc_sharing: 2, ..base })
         );
-        assert_eq!(parse_override("l4=1M", base), None);
-        assert_eq!(parse_override("l3", base), None);
-        assert_eq!(parse_override("sharing=0", base), None);
-        assert_eq!(parse_override("l1ways=12", base), Some(CacheSizes { l1d_ways: 12, ..base }));
-        assert_eq!(parse_override("l1ways=0", base), None);
+        assert_eq!(parse_override("l1ways=12", base), Ok(CacheSizes { l1d_ways: 12, ..base }));
+        let err = |spec: &str| parse_override(spec, base).unwrap_err();
+        assert!(err("l4=1M").contains("unknown key \"l4\""));
+        assert!(err("l3").contains("not key=value"));
+        assert!(err("sharing=0").contains("sharing=\"0\": the CPUs sharing the last-level cache must be an integer"));
+        assert!(err("l1ways=0").contains("from 1 to 256"));
+        // Values that would overflow the thresholds derived from them, or are no cache at all.
+        for bad in ["l3=18446744073709551615", "l3=17179869184G", "l2=65G", "l2=1K", "llc=0"] {
+            assert!(err(bad).contains("4KiB to 64GiB"), "{bad}: {}", err(bad));
+        }
+        assert!(err("sharing=100000").contains("to 65536"));
+    }
+
+    #[test]
+    fn sizes_are_range_checked_and_thresholds_never_overflow() {
+        assert_eq!(CacheSizes::new(1 << 20, usize::MAX, 1, 8), None);
+        assert_eq!(CacheSizes::new(0, 32 << 20, 1, 8), None);
+        assert_eq!(CacheSizes::new(1 << 20, 32 << 20, 0, 8), None);
+        assert_eq!(CacheSizes::new(1 << 20, 32 << 20, 1, 0), None);
+        for l2 in [SIZE_RANGE.0, SIZE_RANGE.1] {
+            for llc in [SIZE_RANGE.0, SIZE_RANGE.1] {
+                for sharing in [SHARING_RANGE.0, SHARING_RANGE.1] {
+                    let c = CacheSizes::new(l2, llc, sharing, 8).unwrap();
+                    for threads in [0, 1, 2, usize::MAX] {
+                        let t = c.stream_threshold_for(threads);
+                        assert!(t >= c.stream_threshold().min(c.llc()) && t <= c.llc().max(c.stream_threshold()));
+                    }
+                }
+            }
+        }
+        let c = CacheSizes::new(4 << 10, 64 << 30, 1, 8).unwrap();
+        assert_eq!(c.stream_threshold(), 96 << 30);
+        assert_eq!(c.describe(), "l2=4KiB,l3=65536MiB,sharing=1,l1ways=8");
     }
 
     #[test]

@@ -337,7 +337,7 @@ impl Program {
         opts: &ExecOptions,
     ) {
         let g = self.strategy.geometry();
-        let threads = || pool.map_or_else(rayon::current_num_threads, rayon::ThreadPool::current_num_threads);
+        let threads = || pool.map_or_else(crate::env::pool_threads, rayon::ThreadPool::current_num_threads);
         let sched =
             schedule(g.rows(), g.row().extent, self.walk.bytes_written(), self.kind(), opts.parallelism, threads);
         let out = (dst as usize).wrapping_add(self.walk.plan().out_base());

@@ -10,7 +10,7 @@
 //!
 //! | module | role |
 //! |---|---|
-//! | `params`, `cache`, `width`, `overlap` | tuning constants, detected cache sizes, element widths, the injectivity decision |
+//! | `params`, `env`, `cache`, `width`, `overlap` | tuning constants, environment variables, detected cache sizes, element widths, the injectivity decision |
 //! | `arch/` | instruction-set levels: detection, the vector trait, one file per level; copy/reverse/gather loops written once |
 //! | `convert` | element conversions: helper steps and the generated (source, destination) routes |
 //! | `plan` | [`Plan`]: what to move (plain data) |
@@ -42,6 +42,7 @@
 mod arch;
 mod cache;
 mod convert;
+mod env;
 mod exec;
 mod measure;
 mod nest;

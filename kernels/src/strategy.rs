@@ -290,7 +290,7 @@ impl Strategy {
         };
         let read = walk.elements().saturating_mul(iw).saturating_mul(amplification);
         let footprint = out_bytes.saturating_add(read);
-        if footprint <= CacheSizes::get().l2 {
+        if footprint <= CacheSizes::get().l2() {
             geometry.lengthen_runs();
         }
         // A transposing row moves a whole block: its folded rows count.
@@ -665,7 +665,7 @@ mod tests {
         };
         assert_eq!(geometry(1), (3, vec![2, 4, 32], vec![65536, 64, 512]));
         // Beyond the L2 cache the walk keeps its order (and its prefetch-friendly access pattern).
-        let big = CacheSizes::get().l2 / 16384 + 1; // 16 KiB of output per unit of scale
+        let big = CacheSizes::get().l2() / 16384 + 1; // 16 KiB of output per unit of scale
         assert_eq!(geometry(big), (3, vec![2 * big, 32, 4], vec![65536, 512, 64]));
     }
 

@@ -205,13 +205,20 @@ pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R 
 /// `value` (for process-wide settings read once, such as `STRIDER_MAX_ISA` or `STRIDER_CACHE`), and asserts that it
 /// passed.
 pub fn run_ignored_with_env(name: &str, key: &str, value: &str) {
+    run_ignored_with_env_stderr(name, key, value);
+}
+
+/// [`run_ignored_with_env`], returning what the child printed on standard error.
+pub fn run_ignored_with_env_stderr(name: &str, key: &str, value: &str) -> String {
     let child = std::process::Command::new(std::env::current_exe().unwrap())
         .args(["--exact", name, "--include-ignored", "--nocapture"])
         .env(key, value)
         .output()
         .unwrap();
     let out = String::from_utf8_lossy(&child.stdout);
-    assert!(child.status.success() && out.contains("1 passed"), "{out}{}", String::from_utf8_lossy(&child.stderr));
+    let err = String::from_utf8_lossy(&child.stderr).into_owned();
+    assert!(child.status.success() && out.contains("1 passed"), "{out}{err}");
+    err
 }
 
 /// Packed row-major strides.

@@ -1075,13 +1075,21 @@ impl Level {
 }
 
 /// The widest level `STRIDER_MAX_ISA` allows (`scalar`, `v3`, `v4`, `v4-vbmi`), read once; `None` when unset or
-/// unrecognized. Levels above it count as unavailable, as on a CPU without them: to compare levels, to work around a
-/// CPU or virtual machine that misreports a feature, or to test the fallbacks.
+/// unrecognized (with a one-line warning). Levels above it count as unavailable, as on a CPU without them: to
+/// compare levels, to work around a CPU or virtual machine that misreports a feature, or to test the fallbacks.
 fn max_isa() -> Option<Isa> {
     static MAX: OnceLock<Option<Isa>> = OnceLock::new();
     *MAX.get_or_init(|| {
-        let name = std::env::var("STRIDER_MAX_ISA").ok()?;
-        Isa::ALL.into_iter().find(|i| i.name().eq_ignore_ascii_case(name.trim()))
+        let name = crate::env::var("STRIDER_MAX_ISA")?;
+        let isa = Isa::ALL.into_iter().find(|i| i.name().eq_ignore_ascii_case(name.trim()));
+        if isa.is_none() {
+            let names: Vec<&str> = Isa::ALL.iter().map(|i| i.name()).collect();
+            crate::env::warn(&format!(
+                "STRIDER_MAX_ISA={name:?} ignored: it must be one of {}; every level of this CPU is used",
+                names.join(", ")
+            ));
+        }
+        isa
     })
 }
 

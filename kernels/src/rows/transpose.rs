@@ -629,7 +629,7 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
             // apart: 389–399 µs in columns, 415–439 in diagonals). 8×8 tiles keep columns, whose next tile
             // completes the lines this one half-writes. All on the Zen 5 VM: the Zen 4 VM, whose L1 has fewer
             // ways, ran every case faster in columns (see params::TRANSPOSE_DIAGONAL_L1_WAYS).
-            let diagonal = diagonals(wide, self.si, self.stores, crate::cache::CacheSizes::get().l1d_ways);
+            let diagonal = diagonals(wide, self.si, self.stores, crate::cache::CacheSizes::get().l1d_ways());
             let mut jb = 0;
             while jb < full {
                 let je = (jb + b).min(full);

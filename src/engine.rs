@@ -142,22 +142,16 @@ impl Engine {
         let (sizes, out_strides) = (self.output.sizes(), self.output.strides());
         let mut c = vec![0u32; sizes.len()];
         loop {
-            // Validation bounded every coordinate: the offsets are inside the checked buffers.
-            let i = in_offset(&c) as usize * iw;
-            let o = c.iter().zip(out_strides).map(|(&x, &s)| u64::from(x) * u64::from(s)).sum::<u64>() as usize * ow;
-            element(&c, &input[i..i + iw], &mut output[o..o + ow]);
-            // next output coordinate, last dimension fastest
-            let mut k = c.len();
-            loop {
-                if k == 0 {
-                    return Ok(());
-                }
-                k -= 1;
-                c[k] += 1;
-                if c[k] < sizes[k] {
-                    break;
-                }
-                c[k] = 0;
+            // Validation bounded every coordinate: the offsets are inside the checked buffers (checked again here,
+            // as the slicing below is).
+            let i = u64::try_from(in_offset(&c)).ok().and_then(|e| byte_range(e, iw));
+            let o = dot(&c, out_strides).and_then(|e| byte_range(e, ow));
+            let (Some(i), Some(o)) = (i, o) else {
+                return Err(Error::Internal { detail: format!("reference offset of {c:?} overflows") });
+            };
+            element(&c, &input[i], &mut output[o]);
+            if !next_coordinate(&mut c, sizes) {
+                return Ok(());
             }
         }
     }
@@ -165,9 +159,8 @@ impl Engine {
     /// [`Engine::execute_reference`] of an elementwise operator: input coordinate = output coordinate.
     pub(crate) fn execute_reference_elementwise(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
         let strides = self.input.strides();
-        self.execute_reference(input, output, |c| {
-            c.iter().zip(strides).map(|(&x, &s)| i64::from(x) * i64::from(s)).sum()
-        })
+        // Σ cᵢ·sᵢ ≤ the input's addressed extent, which validation bounded below i64::MAX.
+        self.execute_reference(input, output, |c| dot(c, strides).and_then(|e| i64::try_from(e).ok()).unwrap_or(-1))
     }
 
     pub(crate) fn execute(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
@@ -214,6 +207,30 @@ impl Engine {
         }
         self.execute(bytemuck::cast_slice(input), bytemuck::cast_slice_mut(output), opts)
     }
+}
+
+/// `Σ cᵢ·sᵢ` in checked arithmetic.
+pub(crate) fn dot(c: &[u32], strides: &[u32]) -> Option<u64> {
+    c.iter().zip(strides).try_fold(0u64, |acc, (&x, &s)| acc.checked_add(u64::from(x).checked_mul(u64::from(s))?))
+}
+
+/// The bytes of element `element` of `width` bytes.
+fn byte_range(element: u64, width: usize) -> Option<core::ops::Range<usize>> {
+    let start = usize::try_from(element).ok()?.checked_mul(width)?;
+    Some(start..start.checked_add(width)?)
+}
+
+/// Steps `c` to the next coordinate of `sizes` in C order (last dimension fastest); `false` after the last.
+pub(crate) fn next_coordinate(c: &mut [u32], sizes: &[u32]) -> bool {
+    for k in (0..c.len()).rev() {
+        // c[k] < sizes[k] ≤ u32::MAX
+        c[k] = c[k].saturating_add(1);
+        if c[k] < sizes[k] {
+            return true;
+        }
+        c[k] = 0;
+    }
+    false
 }
 
 fn check_buffer(operand: Operand, desc: &TensorDesc, buf: &[u8]) -> Result<(), Error> {

@@ -406,10 +406,11 @@ fn per_channel(channels: Option<u32>) -> String {
 
 /// `bytes` counted in elements of `data_type`, for [`Error::BufferTooSmall`]'s message.
 fn elements(bytes: u64, data_type: DataType) -> String {
-    let size = data_type.size_in_bytes() as u64;
-    match bytes % size {
-        0 => format!("{} elements", bytes / size),
-        1 => format!("{} elements and 1 byte", bytes / size),
-        rest => format!("{} elements and {rest} bytes", bytes / size),
+    let size = core::num::NonZeroU64::new(data_type.size_in_bytes() as u64).unwrap_or(core::num::NonZeroU64::MIN);
+    let (count, rest) = (bytes / size, bytes % size);
+    match rest {
+        0 => format!("{count} elements"),
+        1 => format!("{count} elements and 1 byte"),
+        rest => format!("{count} elements and {rest} bytes"),
     }
 }

@@ -35,6 +35,7 @@
 //! checks buffer lengths only, never allocates on small outputs, and splits large ones across rayon's current
 //! pool; [`ExecOptions`] forces sequential execution or an instruction set.
 #![forbid(unsafe_code)]
+#![deny(clippy::arithmetic_side_effects)]
 #![warn(missing_docs)]
 
 mod desc;

@@ -6,6 +6,8 @@
 //! operators) → this file (the exported functions: NULL checks, buffers, threads, errors, and `catch_unwind` so that
 //! no panic crosses the boundary).
 
+#![deny(clippy::arithmetic_side_effects)]
+
 mod read;
 mod types;
 

@@ -258,7 +258,7 @@ fn slice1(a: Slice1Args) -> Result<()> {
     };
     let out_desc = strider::TensorDesc::new(t.desc.data_type(), &out_sizes).context("invalid output sizes")?;
     let op = Slice1::new(&t.desc, &out_desc, &w.offsets, &w.sizes, &w.strides).context("invalid window")?;
-    let mut out = vec![0u8; out_desc.addressed_bytes() as usize];
+    let mut out = output_buffer(out_desc.addressed_bytes())?;
     let start = Instant::now();
     op.execute(&t.bytes, &mut out)?;
     let took = start.elapsed();
@@ -313,7 +313,7 @@ fn normalize(a: NormalizeArgs) -> Result<()> {
     let op =
         strider::Normalize::new(&input, &output, &offsets, &sizes, &window_strides, Some(channel_axis), &scale, &bias)
             .context("invalid normalization")?;
-    let mut out = vec![0u8; output.addressed_bytes() as usize];
+    let mut out = output_buffer(output.addressed_bytes())?;
     let start = Instant::now();
     op.execute(&t.bytes, &mut out)?;
     let took = start.elapsed();
@@ -398,4 +398,13 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A zeroed output buffer of `bytes` bytes, or an error saying that it cannot be allocated.
+fn output_buffer(bytes: u64) -> Result<Vec<u8>> {
+    let n = usize::try_from(bytes).with_context(|| format!("an output of {bytes} bytes does not fit this machine"))?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).with_context(|| format!("cannot allocate the {n}-byte output"))?;
+    out.resize(n, 0);
+    Ok(out)
 }

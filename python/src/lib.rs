@@ -6,6 +6,8 @@
 //! boundary with NumPy: reading an array's data pointer and flags (`view`), allocating an output and turning two
 //! arrays' memory into Rust slices (here), each with its invariant.
 
+#![deny(clippy::arithmetic_side_effects)]
+
 mod plan;
 mod view;
 
@@ -152,6 +154,12 @@ fn execute(py: Python<'_>, plan: &Arc<Planned>, x: &View, out: &View, opts: Exec
     result.map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Axis `a` of `ndim` dimensions by Python's rule (negative counts from the end); `None` when out of range.
+fn axis_index(a: isize, ndim: usize) -> Option<usize> {
+    let index = if a < 0 { ndim.checked_sub(a.unsigned_abs())? } else { a.unsigned_abs() };
+    (index < ndim).then_some(index)
+}
+
 /// A sequence of Python ints as u32 (a `ValueError` naming `what` for a negative or too large value).
 fn u32s(values: Vec<i64>, what: &str) -> PyResult<Vec<u32>> {
     values
@@ -187,12 +195,21 @@ fn slice_spec(offsets: Vec<i64>, sizes: Vec<i64>, strides: Vec<i64>) -> PyResult
     })
 }
 
-fn identity_spec(scale: Option<f64>, bias: Option<f64>) -> Spec {
+fn identity_spec(scale: Option<f64>, bias: Option<f64>) -> PyResult<Spec> {
     let scale_bias = match (scale, bias) {
         (None, None) => None,
-        (s, b) => Some(((s.unwrap_or(1.0) as f32).to_bits(), (b.unwrap_or(0.0) as f32).to_bits())),
+        (s, b) => Some((f32_arg(s.unwrap_or(1.0), "scale")?.to_bits(), f32_arg(b.unwrap_or(0.0), "bias")?.to_bits())),
     };
-    Spec::Identity { scale_bias }
+    Ok(Spec::Identity { scale_bias })
+}
+
+/// A float argument DirectML takes as a float32: rounded to nearest, an error when a finite value overflows it.
+fn f32_arg(v: f64, what: &str) -> PyResult<f32> {
+    let f = v as f32;
+    if f.is_infinite() && v.is_finite() {
+        return Err(PyValueError::new_err(format!("{what}={v:e} does not fit a float32 (at most {:e})", f32::MAX)));
+    }
+    Ok(f)
 }
 
 /// A float or a sequence of floats.
@@ -218,16 +235,9 @@ fn normalize_spec(
     let (mean, std) = (floats(mean, "mean")?, floats(std, "std")?);
     let axis = match channel_axis {
         None => None,
-        Some(a) => {
-            let n = ndim.max(1) as isize;
-            let a2 = if a < 0 { a + n } else { a };
-            if !(0..n).contains(&a2) {
-                return Err(PyValueError::new_err(format!(
-                    "channel_axis={a} is not an axis of a {ndim}-dimensional x"
-                )));
-            }
-            Some(a2 as usize)
-        }
+        Some(a) => Some(axis_index(a, ndim.max(1)).ok_or_else(|| {
+            PyValueError::new_err(format!("channel_axis={a} is not an axis of a {ndim}-dimensional x"))
+        })?),
     };
     if mean.len() != std.len() && mean.len() != 1 && std.len() != 1 {
         return Err(PyValueError::new_err(format!(
@@ -246,8 +256,20 @@ fn normalize_spec(
     }
     let n = mean.len().max(std.len());
     let at = |v: &[f64], k: usize| if v.len() == 1 { v[0] } else { v[k] };
-    let scale = (0..n).map(|k| ((1.0 / at(&std, k)) as f32).to_bits()).collect();
-    let bias = (0..n).map(|k| ((-at(&mean, k) / at(&std, k)) as f32).to_bits()).collect();
+    let (mut scale, mut bias) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for k in 0..n {
+        let (m, s) = (at(&mean, k), at(&std, k));
+        let fits = |v: f64, what: &str| {
+            f32_arg(v, what).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "mean[{k}]={m:?} and std[{k}]={s:?} give {what} {v:e}, which does not fit a float32 (at most {:e})",
+                    f32::MAX
+                ))
+            })
+        };
+        scale.push(fits(1.0 / s, "a scale 1/std")?.to_bits());
+        bias.push(fits(-m / s, "a bias -mean/std")?.to_bits());
+    }
     Ok(Spec::Normalize { dtype, window, axis, scale, bias, lens: (mean.len(), std.len()) })
 }
 
@@ -308,7 +330,7 @@ fn identity<'py>(
     bias: Option<f64>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    run(py, &PLANS, &identity_spec(scale, bias), x, Some(out), threads)
+    run(py, &PLANS, &identity_spec(scale, bias)?, x, Some(out), threads)
 }
 
 /// DML_CAST: `x` converted to `dtype`.
@@ -425,8 +447,8 @@ fn slice_op(offsets: Vec<i64>, sizes: Vec<i64>, strides: Vec<i64>) -> PyResult<O
 /// `strider.Identity(scale=None, bias=None)`: a reusable identity; call it as `op(x, out)`.
 #[pyfunction]
 #[pyo3(name = "Identity", signature = (*, scale=None, bias=None))]
-fn identity_op(scale: Option<f64>, bias: Option<f64>) -> Operator {
-    Operator::new(identity_spec(scale, bias), "Identity")
+fn identity_op(scale: Option<f64>, bias: Option<f64>) -> PyResult<Operator> {
+    Ok(Operator::new(identity_spec(scale, bias)?, "Identity"))
 }
 
 /// `strider.Cast(dtype)`: a reusable cast.

@@ -24,7 +24,10 @@ impl Window {
         self.sizes
             .iter()
             .zip(&self.strides)
-            .map(|(&w, &t)| if w == 0 || t == 0 { 1 } else { 1 + (w as usize - 1) / t.unsigned_abs() as usize })
+            .map(|(&w, &t)| {
+                let most = w.saturating_sub(1).checked_div(t.unsigned_abs()).unwrap_or(0); // 1 for an invalid window
+                (most as usize).saturating_add(1)
+            })
             .collect()
     }
 
@@ -44,23 +47,25 @@ impl Window {
     fn to_memory(&self, x: &View, out: &View) -> Option<Window> {
         let mut w = self.clone();
         for d in 0..w.sizes.len() {
+            // u32 values in i64: the checked steps below never fail for them, but say so rather than assume it.
             let (o, size, t) = (i64::from(w.offsets[d]), i64::from(w.sizes[d]), i64::from(w.strides[d]));
             let (n_in, n_out) = (i64::from(*x.desc.sizes().get(d)?), i64::from(*out.desc.sizes().get(d)?));
-            if size < 1 || t == 0 || o + size > n_in || n_out > 1 + (size - 1) / t.abs() {
+            let most = size.checked_sub(1)?.checked_div(t.checked_abs()?)?.checked_add(1)?;
+            if size < 1 || o.checked_add(size)? > n_in || n_out > most {
                 return None;
             }
             let (mut o, mut size, mut t) = (o, size, t);
             if out.flipped[d] {
-                let span = (n_out - 1) * t.abs() + 1;
+                let span = n_out.checked_sub(1)?.checked_mul(t.checked_abs()?)?.checked_add(1)?;
                 if t < 0 {
-                    o += size - span; // the window's end stays where reading starts
+                    o = o.checked_add(size.checked_sub(span)?)?; // the window's end stays where reading starts
                 }
                 size = span;
-                t = -t;
+                t = t.checked_neg()?;
             }
             if x.flipped[d] {
-                o = n_in - o - size;
-                t = -t;
+                o = n_in.checked_sub(o)?.checked_sub(size)?;
+                t = t.checked_neg()?;
             }
             w.offsets[d] = u32::try_from(o).ok()?;
             w.sizes[d] = u32::try_from(size).ok()?;
@@ -220,7 +225,8 @@ impl Spec {
                 let window = (|| {
                     let mut w = Window { offsets: offsets.clone(), sizes: vec![], strides: vec![] };
                     for (&s, &t) in sizes.iter().zip(strides) {
-                        let span = u32::try_from(u64::from(s.checked_sub(1)?) * u64::from(t) + 1).ok()?;
+                        let span = u64::from(s.checked_sub(1)?).checked_mul(u64::from(t))?.checked_add(1)?;
+                        let span = u32::try_from(span).ok()?;
                         w.sizes.push(span);
                         w.strides.push(i32::try_from(t).ok().filter(|&t| t > 0)?);
                     }

@@ -123,19 +123,21 @@ impl View {
             })?;
             // A stride of a 1-element axis is never used: NumPy leaves arbitrary values there.
             let s = if n == 1 { 0 } else { s };
-            if s % item != 0 {
+            if s.checked_rem(item) != Some(0) {
                 return Err(PyValueError::new_err(format!(
                     "{what} has a stride of {s} bytes along axis {axis}, not a multiple of its {item}-byte items; \
                      DirectML strides count whole elements (copy it with numpy.ascontiguousarray first)"
                 )));
             }
-            let elements = u32::try_from(s.unsigned_abs() / item as usize).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "{what} has a stride of {s} bytes along axis {axis}; DirectML strides are 32-bit element counts"
-                ))
-            })?;
+            let elements =
+                u32::try_from(s.unsigned_abs().checked_div(item.unsigned_abs()).unwrap_or(0)).map_err(|_| {
+                    PyValueError::new_err(format!(
+                        "{what} has a stride of {s} bytes along axis {axis}; DirectML strides are 32-bit element counts"
+                    ))
+                })?;
             if s < 0 {
-                back = (n - 1)
+                back = n
+                    .saturating_sub(1)
                     .checked_mul(s.unsigned_abs())
                     .and_then(|b| back.checked_add(b))
                     .ok_or_else(|| PyValueError::new_err(format!("{what} spans more bytes than memory holds")))?;

@@ -346,6 +346,14 @@ def test_errors():
         strider.normalize(x, np.float32, mean=0.0, std=[1.0, 2.0], channel_axis=1)
     with pytest.raises(ValueError, match="0-dimensional"):
         strider.slice1(np.ones(()), [], [], [])
+    # Values that do not fit DirectML's float32 parameters are errors, never infinities (issue 40).
+    f = np.zeros(4, np.float32)
+    with pytest.raises(ValueError, match="scale=1e300 does not fit a float32"):
+        strider.identity(f, f.copy(), scale=1e300)
+    with pytest.raises(ValueError, match="bias=-1e300 does not fit a float32"):
+        strider.Identity(bias=-1e300)
+    with pytest.raises(ValueError, match=r"std\[0\]=1e-300 give a scale 1/std"):
+        strider.normalize(x, np.float32, mean=0.0, std=1e-300, channel_axis=None)
 
 
 def test_zero_dimensional_cast_and_identity():

@@ -67,7 +67,7 @@ impl Normalize {
     /// Rank errors are reported by [`ImageNormalize::build`].
     pub fn image(input: &TensorDesc) -> ImageNormalize {
         let rank = input.rank();
-        let size = |k: usize| if rank >= 3 { input.sizes()[rank - 3 + k] } else { 1 };
+        let size = |k: usize| image_dim(rank, k).map_or(1, |d| input.sizes()[d]);
         ImageNormalize {
             input: input.clone(),
             window: [(0, size(0), 1, false), (0, size(1), 1, false), (0, size(2), 1, false)],
@@ -77,6 +77,12 @@ impl Normalize {
             layout: ImageLayout::Nchw,
         }
     }
+}
+
+/// The dimension of image axis `axis` (C, H or W) in a tensor of `rank` dimensions: its last three; `None` below
+/// rank 3.
+fn image_dim(rank: usize, axis: usize) -> Option<usize> {
+    rank.checked_sub(3)?.checked_add(axis)
 }
 
 /// Window axes of the builder.
@@ -171,8 +177,7 @@ impl ImageNormalize {
     }
 
     fn input_size(&self, axis: usize) -> u32 {
-        let rank = self.input.rank();
-        if rank >= 3 { self.input.sizes()[rank - 3 + axis] } else { 1 }
+        image_dim(self.input.rank(), axis).map_or(1, |d| self.input.sizes()[d])
     }
 
     /// The output tensor the builder would create: the window's sizes, the chosen type and layout, packed.
@@ -187,8 +192,7 @@ impl ImageNormalize {
             return Err(Error::InvalidRank { rank });
         }
         let mut sizes: Vec<u32> = self.input.sizes().to_vec();
-        for (axis, &(_, size, step, _)) in self.window.iter().enumerate() {
-            let dim = rank - 3 + axis;
+        for (dim, &(_, size, step, _)) in (rank.saturating_sub(3)..).zip(&self.window) {
             if step == 0 {
                 return Err(Error::ZeroWindowStride { dim });
             }
@@ -228,16 +232,16 @@ impl ImageNormalize {
         let mut offsets = vec![0u32; rank];
         let mut sizes: Vec<u32> = self.input.sizes().to_vec();
         let mut strides = vec![1i32; rank];
-        for (axis, &(offset, size, step, reversed)) in self.window.iter().enumerate() {
-            let dim = rank - 3 + axis;
+        let channel = rank.saturating_sub(3); // output_desc checked rank ≥ 3
+        for (dim, &(offset, size, step, reversed)) in (channel..).zip(&self.window) {
             offsets[dim] = offset;
             sizes[dim] = size;
             let step =
                 i32::try_from(step).map_err(|_| Error::WindowStrideOutOfRange { dim, stride: u64::from(step) })?;
-            strides[dim] = if reversed { -step } else { step };
+            strides[dim] = if reversed { step.wrapping_neg() } else { step }; // 1 ≤ step ≤ i32::MAX
         }
-        let (scale, bias) = self.scale_bias_values(output.sizes()[rank - 3])?;
-        Normalize::new(&self.input, &output, &offsets, &sizes, &strides, Some(rank - 3), &scale, &bias)
+        let (scale, bias) = self.scale_bias_values(output.sizes()[channel])?;
+        Normalize::new(&self.input, &output, &offsets, &sizes, &strides, Some(channel), &scale, &bias)
     }
 }
 

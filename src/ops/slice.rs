@@ -62,21 +62,24 @@ impl Slice {
             if size != output.sizes()[dim] {
                 return Err(Error::OutputSizeMismatch { dim, output_size: output.sizes()[dim], expected: size });
             }
-            // size ≥ 1: it equals the output's size, which the descriptor checked.
-            let last = u64::from(offset) + u64::from(size - 1) * u64::from(stride);
+            // size ≥ 1: it equals the output's size, which the descriptor checked; u32 + u32 × u32 fits u64.
+            let last = u64::from(size.saturating_sub(1))
+                .checked_mul(u64::from(stride))
+                .and_then(|span| span.checked_add(u64::from(offset)))
+                .unwrap_or(u64::MAX);
             let input_size = input.sizes()[dim];
             if last >= u64::from(input_size) {
                 return Err(Error::SliceOutOfBounds { dim, offset, size, stride, last, input_size });
             }
             let s = input.strides()[dim];
             // offset < input_size, so offset·s is at most the tensor's addressed extent, which fits in u64.
-            in_base += u64::from(offset) * u64::from(s);
+            in_base = in_base.saturating_add(u64::from(offset).saturating_mul(u64::from(s)));
             // stride·s may not fit i64 (u32 × u32), but only when size is 1: otherwise (size − 1)·stride < input_size
             // and the product is at most the addressed extent. A size-1 dimension's stride is never used.
             in_strides[dim] = if size == 1 {
                 0
             } else {
-                i64::try_from(u64::from(stride) * u64::from(s)).map_err(|_| Error::Internal {
+                i64::try_from(u64::from(stride).saturating_mul(u64::from(s))).map_err(|_| Error::Internal {
                     detail: format!("slice stride {stride} × tensor stride {s} of dimension {dim} overflows"),
                 })?
             };

@@ -44,14 +44,16 @@ impl Window {
             if size == 0 {
                 return Err(Error::EmptyWindow { dim });
             }
-            let end = u64::from(offset) + u64::from(size);
+            let end = u64::from(offset).saturating_add(u64::from(size)); // u32 + u32 fits
             if end > u64::from(input_size) {
                 return Err(Error::WindowOutOfBounds { dim, offset, size, end, input_size });
             }
             if stride == 0 {
                 return Err(Error::ZeroWindowStride { dim });
             }
-            let max = 1 + u64::from(size - 1) / u64::from(stride.unsigned_abs());
+            // size ≥ 1 and stride ≠ 0 here
+            let max = u64::from(size.saturating_sub(1)).checked_div(u64::from(stride.unsigned_abs())).unwrap_or(0);
+            let max = max.saturating_add(1);
             let output_size = output.sizes()[dim];
             if u64::from(output_size) > max {
                 return Err(Error::OutputSizeOutOfRange {
@@ -63,11 +65,12 @@ impl Window {
                 });
             }
             // The first element read; every later one stays inside the window because output_size ≤ max.
-            let start = if stride < 0 { end - 1 } else { u64::from(offset) };
+            let start = if stride < 0 { end.saturating_sub(1) } else { u64::from(offset) };
             let s = input.strides()[dim];
-            // start < input_size, so start·s is at most the tensor's addressed extent, which fits in u64.
-            w.in_base += start * u64::from(s);
-            w.in_strides[dim] = i64::from(stride) * i64::from(s);
+            // start < input_size, so start·s is at most the tensor's addressed extent, which fits in u64; an i32
+            // times a u32 fits i64.
+            w.in_base = w.in_base.saturating_add(start.saturating_mul(u64::from(s)));
+            w.in_strides[dim] = i64::from(stride).saturating_mul(i64::from(s));
         }
         w.offsets[..rank].copy_from_slice(offsets);
         w.sizes[..rank].copy_from_slice(sizes);
@@ -100,12 +103,17 @@ impl Window {
     /// The spec's formula, for the reference executions: the input element offset of output coordinate `c`,
     /// `Σ (startᵢ + window_stridesᵢ·cᵢ)·input_stridesᵢ` with `startᵢ` the window's first or last index.
     pub(crate) fn reference_offset(&self, input: &TensorDesc, c: &[u32]) -> i64 {
-        (0..self.rank)
+        // Every term is at most the input's addressed extent in magnitude (validation), far inside i64; i128 keeps
+        // the intermediate products exact whatever they are.
+        let sum: i128 = (0..self.rank)
             .map(|i| {
-                let s = self.strides[i];
-                let start = i64::from(self.offsets[i]) + if s < 0 { i64::from(self.sizes[i]) - 1 } else { 0 };
-                (start + i64::from(s) * i64::from(c[i])) * i64::from(input.strides()[i])
+                let s = i128::from(self.strides[i]);
+                let last = i128::from(self.sizes[i]).saturating_sub(1);
+                let start = i128::from(self.offsets[i]).saturating_add(if s < 0 { last } else { 0 });
+                let index = start.saturating_add(s.saturating_mul(i128::from(c[i])));
+                index.saturating_mul(i128::from(input.strides()[i]))
             })
-            .sum()
+            .fold(0, i128::saturating_add);
+        i64::try_from(sum).unwrap_or(-1)
     }
 }

@@ -439,6 +439,28 @@ pub(crate) fn apply_one(op: &crate::plan::ElementOp, src: &[u8], dst: &mut [u8])
             None => dst.copy_from_slice(src),
         },
         ElementOp::Normalize { .. } => normalize_one(op, src, dst, 1.0, 0.0),
+        ElementOp::Sequence { .. } => {}
+    }
+}
+
+/// Whether a sequence of `ty` computes in f64 (else in 64-bit wrapping integers).
+pub(crate) fn sequence_in_f64(ty: ElemType) -> bool {
+    matches!(ty, ElemType::F16 | ElemType::F32 | ElemType::F64)
+}
+
+/// Element `index` of a sequence through the scalar level's kernels (width checked by the caller).
+pub(crate) fn sequence_one(op: &crate::plan::ElementOp, index: u64, dst: &mut [u8]) {
+    use crate::arch::Scalar;
+    use crate::plan::ElementOp;
+    if let ElementOp::Sequence { ty, start, delta } = *op {
+        let (wide, from) = if sequence_in_f64(ty) {
+            let v = f64::from_bits(start) + index as f64 * f64::from_bits(delta);
+            (v.to_bits(), ElemType::F64)
+        } else {
+            (start.wrapping_add(index.wrapping_mul(delta)), ElemType::U64)
+        };
+        // SAFETY: one element each side; the scalar level runs everywhere.
+        unsafe { cast_fn::<Scalar>(from, ty)(wide.to_le_bytes().as_ptr(), dst.as_mut_ptr(), 1) };
     }
 }
 

@@ -171,6 +171,26 @@ pub enum RunError {
     InvalidThreadCount(usize),
     /// The threads of a pool could not be started.
     ThreadPool(String),
+    /// A [`Batch`](crate::Batch) was given another number of input or output buffers than it has operands.
+    OperandCount {
+        /// `"input"` or `"output"`.
+        operand: &'static str,
+        /// Buffers the batch takes.
+        expected: usize,
+        /// Buffers given.
+        actual: usize,
+    },
+    /// A buffer of a [`Batch`](crate::Batch) is shorter than the bytes its moves address.
+    OperandTooSmall {
+        /// `"input"` or `"output"`.
+        operand: &'static str,
+        /// Which input or output.
+        index: usize,
+        /// Bytes the moves address.
+        required: usize,
+        /// Bytes the buffer holds.
+        actual: usize,
+    },
 }
 
 impl fmt::Display for RunError {
@@ -187,6 +207,12 @@ impl fmt::Display for RunError {
                 write!(f, "{n} threads asked for; a thread count must be 1 to {MAX_THREADS}")
             }
             RunError::ThreadPool(detail) => f.write_str(detail),
+            RunError::OperandCount { operand, expected, actual } => {
+                write!(f, "{actual} {operand} buffers given; the operator has {expected}")
+            }
+            RunError::OperandTooSmall { operand, index, required, actual } => {
+                write!(f, "{operand} buffer {index} holds {actual} bytes but the operator addresses {required}")
+            }
         }
     }
 }
@@ -258,7 +284,8 @@ impl Program {
         self.strategy.stream(1, self.walk.plan().out_base())
     }
 
-    /// Moves `src` into `dst` as planned. Bytes of `dst` that the plan does not address are not written.
+    /// Moves `src` into `dst` as planned. Bytes of `dst` that the plan does not address are not written. A
+    /// sequence ([`ElementOp::Sequence`](crate::ElementOp::Sequence)) reads nothing: `src` may be empty.
     ///
     /// # Errors
     ///
@@ -267,7 +294,8 @@ impl Program {
     /// lacks. Nothing is written then.
     pub fn run(&self, src: &[u8], dst: &mut [u8], opts: &ExecOptions) -> Result<(), RunError> {
         let w = &self.walk;
-        if src.len() < w.input_bytes_needed() {
+        let sequence = w.plan().op().is_sequence();
+        if src.len() < w.input_bytes_needed() && !sequence {
             return Err(RunError::BufferTooSmall {
                 operand: "input",
                 required: w.input_bytes_needed(),
@@ -288,9 +316,11 @@ impl Program {
             run_tiny(self.walk.plan(), table, src, dst);
             return Ok(());
         }
+        // A sequence's input addresses are its indices, counted from a null base and never read.
+        let src = if sequence { core::ptr::null() } else { src.as_ptr() };
         // SAFETY: `src` and `dst` are distinct buffers (a shared and an exclusive borrow) at least as long as the
-        // walk needs.
-        unsafe { self.execute(src.as_ptr(), dst.as_mut_ptr(), level, pool.as_deref(), opts) };
+        // walk needs, or `src` is a sequence's base of indices.
+        unsafe { self.execute(src, dst.as_mut_ptr(), level, pool.as_deref(), opts) };
         Ok(())
     }
 
@@ -328,7 +358,7 @@ impl Program {
     ///
     /// `src` has `input_bytes_needed` readable bytes and `dst` `output_bytes_needed` writable bytes, either distinct
     /// or — for an in-place walk with a converting element operation — the same buffer.
-    unsafe fn execute(
+    pub(crate) unsafe fn execute(
         &self,
         src: *const u8,
         dst: *mut u8,
@@ -375,6 +405,27 @@ impl Program {
     }
 }
 
+impl Program {
+    /// Runs the whole program on the calling thread at `level`, with the store kind of `opts` or else the rule's
+    /// for one thread (no measuring: a part of a larger operator).
+    ///
+    /// # Safety
+    ///
+    /// As [`Program::execute`].
+    pub(crate) unsafe fn run_here(&self, src: *const u8, dst: *mut u8, level: Level, opts: &ExecOptions) {
+        let out = (dst as usize).wrapping_add(self.walk.plan().out_base());
+        let stream = opts.streaming.unwrap_or_else(|| self.strategy.stream(1, out));
+        let rows = self.strategy.geometry().rows();
+        let chunk = Chunk { program: self, src, dst, units: (0, rows), pieces: 1, stream };
+        level.dispatch(chunk);
+    }
+
+    /// Bytes the program writes (for splitting operators of many programs).
+    pub(crate) fn bytes(&self) -> usize {
+        self.walk.bytes_written()
+    }
+}
+
 /// Moves the elements of a one-row table walk one at a time with bounds-checked slice copies (no SIMD, no
 /// `unsafe`): the buffers' lengths were checked against the walk, and every offset is one of its proven elements.
 fn run_tiny(plan: &Plan, table: &crate::walk::Table, src: &[u8], dst: &mut [u8]) {
@@ -413,11 +464,11 @@ fn run_tiny(plan: &Plan, table: &crate::walk::Table, src: &[u8], dst: &mut [u8])
 }
 
 /// The kept pool `opts` asks for.
-fn pool(opts: &ExecOptions) -> Result<Option<std::sync::Arc<rayon::ThreadPool>>, RunError> {
+pub(crate) fn pool(opts: &ExecOptions) -> Result<Option<std::sync::Arc<rayon::ThreadPool>>, RunError> {
     opts.threads.map(thread_pool).transpose()
 }
 
-fn level(opts: &ExecOptions) -> Result<Level, RunError> {
+pub(crate) fn level(opts: &ExecOptions) -> Result<Level, RunError> {
     match opts.isa {
         None => Ok(crate::arch::best()),
         Some(isa) => Level::of(isa).ok_or(RunError::IsaUnavailable(isa)),
@@ -427,7 +478,7 @@ fn level(opts: &ExecOptions) -> Result<Level, RunError> {
 /// A raw pointer that may cross threads. Sound here because the chunks of one program address disjoint output
 /// bytes (the walk's output is injective) and, outside their own elements, only read.
 #[derive(Clone, Copy)]
-struct SendPtr(*mut u8);
+pub(crate) struct SendPtr(pub(crate) *mut u8);
 
 // SAFETY: see the type's documentation; the pointee is only accessed through the walk's disjoint chunks.
 unsafe impl Send for SendPtr {}

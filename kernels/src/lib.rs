@@ -22,6 +22,7 @@
 //! | `team` | how a split's chunks are shared between the caller and pool threads (claims, spinning, lingering) |
 //! | `measure` | store kinds chosen by timing a program's own calls, near the streaming threshold |
 //! | `exec` | **where it runs**: [`Program`], scheduling across threads, level dispatch |
+//! | `batch` | operators of many operands: stages of moves between many buffers, split across threads as one piece of work |
 //!
 //! ```
 //! use strider_kernels::{Dim, ElemType, ElementOp, ExecOptions, Plan, Program};
@@ -40,6 +41,7 @@
 #![warn(clippy::undocumented_unsafe_blocks, missing_docs)]
 
 mod arch;
+mod batch;
 mod cache;
 mod convert;
 mod env;
@@ -57,6 +59,7 @@ mod walk;
 mod width;
 
 pub use arch::Isa;
+pub use batch::{Batch, Move, Source};
 pub use cache::CacheSizes;
 pub use convert::ElemType;
 pub use exec::{ExecOptions, MAX_THREADS, Parallelism, Program, RunError, thread_pool};

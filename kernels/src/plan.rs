@@ -59,6 +59,20 @@ pub enum ElementOp {
         /// Addend.
         bias: f32,
     },
+    /// No input: element `i` of the output is `start + i·delta` (`DML_FILL_VALUE_SEQUENCE`), where `i` is the
+    /// element's *index*, which the plan addresses as its input: the input "bytes" of a sequence are indices
+    /// (`in_width` 1, input strides in indices), never memory. Integer types compute in 64-bit wrapping arithmetic
+    /// (`start` and `delta` are the values' two's-complement bits) and keep the low bits; float types compute
+    /// `start + (i as f64)·delta` in f64 (`start` and `delta` are f64 bits), a product then a sum, each rounded to
+    /// nearest even, then round once to the type.
+    Sequence {
+        /// The output type.
+        ty: ElemType,
+        /// The value at index 0 (bits, see above).
+        start: u64,
+        /// The step (bits, see above).
+        delta: u64,
+    },
 }
 
 impl ElementOp {
@@ -68,6 +82,7 @@ impl ElementOp {
             ElementOp::Copy { width } => width,
             ElementOp::Cast { from, .. } | ElementOp::Normalize { from, .. } => from.width(),
             ElementOp::ScaleBias { ty, .. } => ty.width(),
+            ElementOp::Sequence { .. } => 1,
         }
     }
 
@@ -76,14 +91,15 @@ impl ElementOp {
         match *self {
             ElementOp::Copy { width } => width,
             ElementOp::Cast { to, .. } | ElementOp::Normalize { to, .. } => to.width(),
-            ElementOp::ScaleBias { ty, .. } => ty.width(),
+            ElementOp::ScaleBias { ty, .. } | ElementOp::Sequence { ty, .. } => ty.width(),
         }
     }
 
     /// Applies the operation to one element with the portable scalar code (for references and checks: the
     /// slowest, most obvious way). `src` must hold exactly one input element and `dst` one output element; returns
     /// `false`, writing nothing, otherwise. A normalization applies `scale = 1, bias = 0` here; see
-    /// [`ElementOp::normalize_one`] for its parameters.
+    /// [`ElementOp::normalize_one`] for its parameters. A sequence has no input element: `false` (see
+    /// [`ElementOp::sequence_one`]).
     ///
     /// # Examples
     ///
@@ -94,7 +110,7 @@ impl ElementOp {
     /// assert_eq!(i16::from_le_bytes(out), -2);
     /// ```
     pub fn apply_one(&self, src: &[u8], dst: &mut [u8]) -> bool {
-        if src.len() != self.in_width() || dst.len() != self.out_width() {
+        if src.len() != self.in_width() || dst.len() != self.out_width() || self.is_sequence() {
             return false;
         }
         crate::convert::apply_one(self, src, dst);
@@ -122,6 +138,31 @@ impl ElementOp {
         true
     }
 
+    /// Element `index` of a sequence, by the portable scalar code (for references). `false` (nothing written) unless
+    /// `self` is a sequence and `dst` holds one output element.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use strider_kernels::{ElemType, ElementOp};
+    /// let op = ElementOp::Sequence { ty: ElemType::F32, start: 0.5f64.to_bits(), delta: 0.25f64.to_bits() };
+    /// let mut y = [0u8; 4];
+    /// assert!(op.sequence_one(6, &mut y)); // 0.5 + 6·0.25
+    /// assert_eq!(f32::from_le_bytes(y), 2.0);
+    /// ```
+    pub fn sequence_one(&self, index: u64, dst: &mut [u8]) -> bool {
+        if !self.is_sequence() || dst.len() != self.out_width() {
+            return false;
+        }
+        crate::convert::sequence_one(self, index, dst);
+        true
+    }
+
+    /// Whether this is a [`ElementOp::Sequence`] (an operation without input).
+    pub fn is_sequence(&self) -> bool {
+        matches!(self, ElementOp::Sequence { .. })
+    }
+
     /// Whether elements are moved unchanged (no value is looked at).
     pub fn is_copy(&self) -> bool {
         matches!(self, ElementOp::Copy { .. }) || matches!(self, ElementOp::Cast { from, to } if from == to)
@@ -135,6 +176,7 @@ impl fmt::Display for ElementOp {
             ElementOp::Cast { from, to } => write!(f, "cast {}", ElemType::cast_route(from, to)),
             ElementOp::ScaleBias { ty, scale, bias } => write!(f, "{} ·{scale} +{bias}", ty.name()),
             ElementOp::Normalize { from, to } => write!(f, "normalize {} → f32 → {}", from.name(), to.name()),
+            ElementOp::Sequence { ty, .. } => write!(f, "sequence of {}", ty.name()),
         }
     }
 }

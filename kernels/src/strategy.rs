@@ -68,6 +68,8 @@ pub enum RowKind {
         /// Channels per pixel.
         channels: usize,
     },
+    /// No input: the row's values are computed from their indices (`DML_FILL_VALUE_SEQUENCE`).
+    Sequence,
 }
 
 impl fmt::Display for RowKind {
@@ -83,6 +85,7 @@ impl fmt::Display for RowKind {
             RowKind::Interleave { planes } => write!(f, "interleave of {planes} planes"),
             RowKind::Deinterleave { planes } => write!(f, "deinterleave into {planes} planes"),
             RowKind::Swap { channels } => write!(f, "channel swap of {channels}-channel pixels"),
+            RowKind::Sequence => f.write_str("sequence computed from indices"),
         }
     }
 }
@@ -179,6 +182,8 @@ pub(crate) enum Movement {
     /// Pixels (the row) whose channels (the folded dimension, input stride −1 element) are written in reverse
     /// order: `unit` is the channel width, `lanes` the swapping shuffle tables of the pixel width and stride.
     Swap { unit: usize, lanes: Lanes },
+    /// Values computed from their indices (a sequence: the "input" addresses are indices, never read).
+    Generate,
 }
 
 /// A walk's chosen execution: geometry, movement, and the default store policy.
@@ -248,7 +253,11 @@ impl Strategy {
         let converting = !matches!(op, ElementOp::Copy { .. });
         let width_of = |bytes: usize| Width::from_bytes(bytes).ok_or(PlanError::Inconsistent);
 
-        let (mut geometry, movement, width) = if let Some((g, m, w)) = swap(walk, iw, converting) {
+        let (mut geometry, movement, width) = if op.is_sequence() {
+            // Values from indices: the last dimension is the row, whatever its strides (no input to tile).
+            let g = walk.geometry(last, None).ok_or(PlanError::Inconsistent)?;
+            (g, Movement::Generate, width_of(ow)?)
+        } else if let Some((g, m, w)) = swap(walk, iw, converting) {
             (g, m, w)
         } else if let Some((g, m, w)) = transpose(walk, iw, ow, converting) {
             (g, m, w)
@@ -288,7 +297,7 @@ impl Strategy {
                     as usize
             }
         };
-        let read = walk.elements().saturating_mul(iw).saturating_mul(amplification);
+        let read = if op.is_sequence() { 0 } else { walk.elements().saturating_mul(iw).saturating_mul(amplification) };
         let footprint = out_bytes.saturating_add(read);
         if footprint <= CacheSizes::get().l2() {
             geometry.lengthen_runs();
@@ -306,7 +315,7 @@ impl Strategy {
         let streamable = match movement {
             _ if geometry.table().is_some() || row_bytes < params::STREAM_MIN_SHORT_ROW_BYTES => Streamable::No,
             _ if row_bytes >= params::STREAM_MIN_ROW_BYTES => Streamable::Always,
-            Movement::Copy => Streamable::Short,
+            Movement::Copy | Movement::Generate => Streamable::Short,
             Movement::Gather { .. } if whole_lines => Streamable::WholeLines,
             _ => Streamable::No,
         };
@@ -337,7 +346,8 @@ impl Strategy {
     /// element without the machinery of larger walks.
     pub(crate) fn tiny(&self) -> Option<&crate::walk::Table> {
         let g = &self.geometry;
-        let simple = !matches!(self.op, ElementOp::Normalize { .. }); // parameters go through the row kernels
+        // Parameters go through the row kernels; a sequence has no input elements to move.
+        let simple = !matches!(self.op, ElementOp::Normalize { .. } | ElementOp::Sequence { .. });
         let one_row = g.rows() == 1 && matches!(self.movement, Movement::Table(_));
         g.table().filter(|t| simple && one_row && t.inputs().len() <= params::TINY_MAX)
     }
@@ -421,6 +431,7 @@ impl Strategy {
             Movement::Interleave(t) => RowKind::Interleave { planes: t.planes },
             Movement::Deinterleave(t) => RowKind::Deinterleave { planes: t.planes },
             Movement::Swap { .. } => RowKind::Swap { channels: g.fold().map_or(1, |d| d.extent) },
+            Movement::Generate => RowKind::Sequence,
         }
     }
 }

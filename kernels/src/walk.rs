@@ -68,7 +68,9 @@ impl std::error::Error for PlanError {}
 #[derive(Clone, Debug)]
 pub struct Walk {
     plan: Plan,
+    in_lo: usize,
     in_need: usize,
+    out_lo: usize,
     out_need: usize,
     elements: usize,
     bytes_written: usize,
@@ -116,7 +118,7 @@ impl Walk {
                     return Err(PlanError::Op);
                 }
             }
-            ElementOp::Normalize { .. } => {}
+            ElementOp::Normalize { .. } | ElementOp::Sequence { .. } => {}
         }
         if let Some(k) = dims.iter().position(|d| d.extent == 0) {
             return Err(PlanError::EmptyDim(k));
@@ -140,8 +142,9 @@ impl Walk {
             (_, None) => {}
         }
         let (iw, ow) = (plan.in_width(), plan.out_width());
-        let (_, in_hi) = reach(plan.in_base(), iw, dims, |d| d.in_stride).ok_or(PlanError::AddressRange("input"))?;
-        let (_, out_hi) =
+        let (in_lo, in_hi) =
+            reach(plan.in_base(), iw, dims, |d| d.in_stride).ok_or(PlanError::AddressRange("input"))?;
+        let (out_lo, out_hi) =
             reach(plan.out_base(), ow, dims, |d| d.out_stride).ok_or(PlanError::AddressRange("output"))?;
         // Byte-level injectivity of the output. When every stride is a multiple of the element width, elements
         // occupy disjoint, aligned slots of that width and injectivity of the element offsets is the same question
@@ -172,7 +175,7 @@ impl Walk {
         let bytes_written = elements.checked_mul(ow).ok_or(overflow.clone())?;
         let in_need = in_hi.checked_add(1).ok_or(PlanError::AddressRange("input"))?;
         let out_need = out_hi.checked_add(1).ok_or(overflow)?;
-        Ok(Walk { plan: plan.clone(), in_need, out_need, elements, bytes_written })
+        Ok(Walk { plan: plan.clone(), in_lo, in_need, out_lo, out_need, elements, bytes_written })
     }
 
     /// The plan this walk executes.
@@ -188,6 +191,16 @@ impl Walk {
     /// Bytes the output buffer must hold.
     pub fn output_bytes_needed(&self) -> usize {
         self.out_need
+    }
+
+    /// The bytes `[lo, hi)` of the input buffer between the lowest and the highest byte the walk reads.
+    pub fn input_range(&self) -> core::ops::Range<usize> {
+        self.in_lo..self.in_need
+    }
+
+    /// The bytes `[lo, hi)` of the output buffer between the lowest and the highest byte the walk writes.
+    pub fn output_range(&self) -> core::ops::Range<usize> {
+        self.out_lo..self.out_need
     }
 
     /// Elements written.

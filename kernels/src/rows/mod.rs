@@ -35,6 +35,7 @@ mod copy;
 mod gather;
 mod planar;
 mod reverse;
+mod sequence;
 mod staged;
 mod strided;
 mod swap;
@@ -447,6 +448,7 @@ pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mu
             let pixel = strategy.width().bytes() as isize;
             Request::Swap { lanes, unit: *unit, k: row.in_stride / pixel }
         }
+        Movement::Generate => unreachable!("Strategy::choose generates for sequences only, which are not copies"),
     };
     build(a, req, strategy.width(), row.extent, stream, f)
 }

@@ -266,6 +266,7 @@ impl Converter {
                 bytes: byte_norm(op).map(|k| (byte_norm_fn::<A>(), k)),
             },
             ElementOp::Copy { .. } => unreachable!("with_rows sends copies to the copy kernels"),
+            ElementOp::Sequence { .. } => unreachable!("build_staged sends sequences to their own rows"),
         }
     }
 
@@ -307,9 +308,9 @@ impl Converter {
 }
 
 /// A streaming copy out of a staging buffer, compiled for a level.
-type FlushFn = unsafe fn(*const u8, *mut u8, usize);
+pub(super) type FlushFn = unsafe fn(*const u8, *mut u8, usize);
 
-fn flush_fn<A: Arch>() -> FlushFn {
+pub(super) fn flush_fn<A: Arch>() -> FlushFn {
     struct Job<A>(A, *const u8, *mut u8, usize);
     impl<A: Arch> NullaryFnOnce for Job<A> {
         type Output = ();
@@ -332,7 +333,7 @@ fn flush_fn<A: Arch>() -> FlushFn {
 }
 
 /// Fences the non-temporal stores of a run before the chunk reports completion to other threads.
-fn fence() {
+pub(super) fn fence() {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: SSE is part of the x86-64 baseline.
     unsafe {
@@ -944,6 +945,9 @@ fn maybe<A: Arch>(a: A, req: Option<Request<'_>>, width: Width, len: usize, f: &
 /// Calls `f` with the converting row kernel of `strategy` at level `a`.
 pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mut dyn FnMut(&dyn Rows)) {
     let op = strategy.op();
+    if op.is_sequence() {
+        return super::sequence::build_sequence(a, strategy, stream, f);
+    }
     let (iw, ow) = (op.in_width(), op.out_width());
     let convert = Converter::of::<A>(op);
     let normalize = matches!(op, ElementOp::Normalize { .. });
@@ -1027,6 +1031,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             f(&StagedTranspose { convert, order, ni, si, ai, dj, aj, iw, ow, len, stream, tiles, cached })
         }
         Movement::Swap { .. } => unreachable!("Strategy::choose picks channel swaps for plain copies only"),
+        Movement::Generate => unreachable!("sequences are built by build_sequence"),
         Movement::Interleave(tables) | Movement::Deinterleave(tables) => {
             let ps = if tables.interleave { fold().in_stride } else { fold().out_stride };
             f(&StagedPlanar {

@@ -1,11 +1,17 @@
-//! What every operator shares after its own validation: the output-overlap check, planning, and the checked
-//! execution of the program.
+//! What every operator shares after its own validation: the output-overlap check, planning, the proof that the
+//! moves of an operator write each output element once, and the checked execution of the whole list.
+//!
+//! An operator is a list of *moves* — strided copies (or conversions) from an input, from an output written in an
+//! earlier stage, from a constant, or from nothing (a sequence) — each writing a *region* (a box of coordinates) of
+//! one output. [`Builder`] plans each move ([`plan`]) and, when it finishes, proves over the regions that no two moves
+//! write the same output element and (where the operator says so) that together they write every one; the kernels'
+//! [`Batch`] proves the memory safety of running them, on any number of threads.
 
 use strider_kernels::overlap::{Overlap, find_overlap};
-use strider_kernels::{ElementOp, ExecOptions, Plan, Program, RowKind, RunError};
+use strider_kernels::{Batch, ElementOp, ExecOptions, Move, Plan, Program, RowKind, RunError, Source};
 
 use crate::plan::{Problem, plan};
-use crate::{Element, Error, Operand, TensorDesc};
+use crate::{Element, Error, Operand, Scalar, TensorDesc};
 
 /// Rejects an output layout that maps two coordinates to one element (writes would race and the result would
 /// depend on the order).
@@ -23,12 +29,215 @@ pub(crate) fn check_output_disjoint(output: &TensorDesc) -> Result<(), Error> {
     }
 }
 
-/// A planned elementwise move between two validated tensors.
+/// Where a move reads.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum From {
+    /// Input `i`.
+    Input(usize),
+    /// Output `k` as earlier stages wrote it.
+    Output(usize),
+    /// A constant.
+    Value(Scalar),
+}
+
+/// A box of coordinates of one output: `lo[d] .. lo[d] + sizes[d]` in every dimension.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Region {
+    pub(crate) output: usize,
+    pub(crate) lo: Vec<u32>,
+    pub(crate) sizes: Vec<u32>,
+}
+
+impl Region {
+    /// All of output `output` of `sizes`.
+    pub(crate) fn whole(output: usize, sizes: &[u32]) -> Region {
+        Region { output, lo: vec![0; sizes.len()], sizes: sizes.to_vec() }
+    }
+
+    /// The number of coordinates (u32 sizes: at most 2^256, so u128 saturates only past 4 dimensions of 2^32).
+    fn volume(&self) -> u128 {
+        self.sizes.iter().fold(1u128, |v, &n| v.saturating_mul(u128::from(n)))
+    }
+
+    /// Whether the two boxes share no coordinate (some dimension where their ranges are apart).
+    fn apart(&self, other: &Region) -> bool {
+        let end = |lo: u32, n: u32| u64::from(lo).saturating_add(u64::from(n));
+        self.output != other.output
+            || (0..self.lo.len()).any(|d| {
+                end(self.lo[d], self.sizes[d]) <= u64::from(other.lo[d])
+                    || end(other.lo[d], other.sizes[d]) <= u64::from(self.lo[d])
+            })
+            || self.volume() == 0
+            || other.volume() == 0
+    }
+}
+
+/// Collects an operator's moves stage by stage, then proves and plans them ([`Builder::finish`]).
+pub(crate) struct Builder {
+    inputs: Vec<TensorDesc>,
+    outputs: Vec<TensorDesc>,
+    stages: Vec<Vec<Move>>,
+    /// Every region written, for the proof.
+    written: Vec<Region>,
+}
+
+impl Builder {
+    /// An operator over these tensors; rejects an output that maps two coordinates to one element.
+    pub(crate) fn new(inputs: &[TensorDesc], outputs: &[TensorDesc]) -> Result<Builder, Error> {
+        for output in outputs {
+            check_output_disjoint(output)?;
+        }
+        Ok(Builder {
+            inputs: inputs.to_vec(),
+            outputs: outputs.to_vec(),
+            stages: vec![Vec::new()],
+            written: Vec::new(),
+        })
+    }
+
+    /// Starts a stage: the moves added from now on run after every move added before (and may read what those
+    /// wrote).
+    pub(crate) fn next_stage(&mut self) {
+        if self.stages.last().is_some_and(|s| !s.is_empty()) {
+            self.stages.push(Vec::new());
+        }
+    }
+
+    /// A move writing `region`: the element at coordinate `c` of the region (counted from its corner) is `op` of the
+    /// source element at element offset `in_base + Σ cᵢ·in_stridesᵢ`. The caller has validated that every source
+    /// element reached lies inside its tensor.
+    pub(crate) fn copy(
+        &mut self,
+        from: From,
+        region: Region,
+        in_strides: &[i64],
+        in_base: u64,
+        op: ElementOp,
+    ) -> Result<(), Error> {
+        let out = &self.outputs[region.output];
+        let out_strides: Vec<i64> = out.strides().iter().map(|&s| i64::from(s)).collect();
+        let out_base = crate::engine::dot(&region.lo, out.strides())
+            .ok_or_else(|| Error::Internal { detail: format!("region {region:?} overflows") })?;
+        let extents = region.sizes.clone();
+        let problem =
+            Problem { op, extents: &extents, in_strides, out_strides: &out_strides, in_base, out_base, params: None };
+        self.view(from, region, &problem)
+    }
+
+    /// A move over any view of the output: `problem` says which elements it writes (extents, output strides and
+    /// base in elements of the output tensor), and `region` is the box of output coordinates those elements are —
+    /// what the proof counts. The caller guarantees that the two describe the same elements.
+    pub(crate) fn view(&mut self, from: From, region: Region, problem: &Problem<'_>) -> Result<(), Error> {
+        let source = match from {
+            From::Input(i) => Source::Input(i),
+            From::Output(k) => Source::Output(k),
+            From::Value(v) => Source::Value(v.bytes().to_vec()),
+        };
+        let plan = if problem.op.is_sequence() { plan_sequence(problem)? } else { plan(problem)? };
+        self.push(source, region, plan);
+        Ok(())
+    }
+
+    /// A fill of `region` with `value` (of the output's type).
+    pub(crate) fn fill(&mut self, region: Region, value: Scalar) -> Result<(), Error> {
+        let zeros = vec![0i64; region.sizes.len()];
+        let width = value.data_type().size_in_bytes();
+        self.copy(From::Value(value), region, &zeros, 0, ElementOp::Copy { width })
+    }
+
+    /// Output `k` (all of it) as the sequence `op` (an [`ElementOp::Sequence`]): element `c` has the index of `c`
+    /// in C order over the output's sizes.
+    pub(crate) fn sequence(&mut self, k: usize, op: ElementOp) -> Result<(), Error> {
+        let out = &self.outputs[k];
+        let sizes = out.sizes().to_vec();
+        // The index strides of C order.
+        let mut index_strides = vec![0i64; sizes.len()];
+        let mut acc = 1i64;
+        for d in (0..sizes.len()).rev() {
+            index_strides[d] = acc;
+            acc = acc.saturating_mul(i64::from(sizes[d]));
+        }
+        let out_strides: Vec<i64> = out.strides().iter().map(|&s| i64::from(s)).collect();
+        let problem = Problem {
+            op,
+            extents: &sizes,
+            in_strides: &index_strides,
+            out_strides: &out_strides,
+            in_base: 0,
+            out_base: 0,
+            params: None,
+        };
+        let plan = plan_sequence(&problem)?;
+        self.push(Source::Index, Region::whole(k, &sizes), plan);
+        Ok(())
+    }
+
+    fn push(&mut self, source: Source, region: Region, plan: Plan) {
+        let output = region.output;
+        self.written.push(region);
+        if let Some(stage) = self.stages.last_mut() {
+            stage.push(Move { source, output, plan });
+        }
+    }
+
+    /// Proves that no two moves write the same element of an output (their regions are apart) and, with `covers`,
+    /// that together they write every element of every output; plans the batch and checks that its moves stay
+    /// inside what the tensors address.
+    pub(crate) fn finish(self, covers: bool) -> Result<Engine, Error> {
+        let internal = |what: String| Error::Internal { detail: what };
+        for (i, a) in self.written.iter().enumerate() {
+            let sizes = self.outputs[a.output].sizes();
+            let inside =
+                a.lo.iter()
+                    .zip(&a.sizes)
+                    .zip(sizes)
+                    .all(|((&lo, &n), &size)| u64::from(lo).saturating_add(u64::from(n)) <= u64::from(size));
+            if !inside || a.lo.len() != sizes.len() {
+                return Err(internal(format!("move {i} writes {a:?}, outside output sizes {sizes:?}")));
+            }
+            if let Some(j) = self.written[..i].iter().position(|b| !a.apart(b)) {
+                return Err(internal(format!("moves {j} and {i} both write elements of {a:?}")));
+            }
+        }
+        if covers {
+            for (k, out) in self.outputs.iter().enumerate() {
+                let total = out.sizes().iter().fold(1u128, |v, &n| v.saturating_mul(u128::from(n)));
+                let written =
+                    self.written.iter().filter(|r| r.output == k).fold(0u128, |v, r| v.saturating_add(r.volume()));
+                if written != total {
+                    return Err(internal(format!("the moves write {written} of the {total} elements of output {k}")));
+                }
+            }
+        }
+        let stages: Vec<Vec<Move>> = self.stages.into_iter().filter(|s| !s.is_empty()).collect();
+        let batch = Batch::new(self.inputs.len(), self.outputs.len(), stages)
+            .map_err(|e| internal(format!("planned moves rejected: {e}")))?;
+        // The moves must not need more than the tensors address: that is what `execute` checks buffers against.
+        for (i, t) in self.inputs.iter().enumerate() {
+            if batch.input_bytes_needed(i) as u64 > t.addressed_bytes() {
+                return Err(internal(format!("a move reaches beyond input {i}")));
+            }
+        }
+        for (k, t) in self.outputs.iter().enumerate() {
+            if batch.output_bytes_needed(k) as u64 > t.addressed_bytes() {
+                return Err(internal(format!("a move reaches beyond output {k}")));
+            }
+        }
+        Ok(Engine { inputs: self.inputs, outputs: self.outputs, batch })
+    }
+}
+
+/// The plan of a sequence: the planner's normal form, never widened (its "input" are indices).
+fn plan_sequence(problem: &Problem<'_>) -> Result<Plan, Error> {
+    plan(problem)
+}
+
+/// A planned operator: its tensors and its proven moves.
 #[derive(Clone, Debug)]
 pub(crate) struct Engine {
-    input: TensorDesc,
-    output: TensorDesc,
-    program: Program,
+    inputs: Vec<TensorDesc>,
+    outputs: Vec<TensorDesc>,
+    batch: Batch,
 }
 
 impl Engine {
@@ -54,9 +263,9 @@ impl Engine {
         in_base: u64,
         params: Option<(&[[f32; 2]], &[i64])>,
     ) -> Result<Engine, Error> {
-        check_output_disjoint(output)?;
+        let mut b = Builder::new(core::slice::from_ref(input), core::slice::from_ref(output))?;
         let out_strides: Vec<i64> = output.strides().iter().map(|&s| i64::from(s)).collect();
-        let plan = plan(&Problem {
+        let problem = Problem {
             op,
             extents: output.sizes(),
             in_strides,
@@ -64,17 +273,9 @@ impl Engine {
             in_base,
             out_base: 0,
             params,
-        })?;
-        let program =
-            Program::new(&plan).map_err(|e| Error::Internal { detail: format!("planned walk rejected: {e}") })?;
-        // The walk must not need more than the tensors address: that is what `execute` checks buffers against.
-        let walk = program.walk();
-        if walk.input_bytes_needed() as u64 > input.addressed_bytes()
-            || walk.output_bytes_needed() as u64 > output.addressed_bytes()
-        {
-            return Err(Error::Internal { detail: format!("plan {plan} reaches beyond its tensors") });
-        }
-        Ok(Engine { input: input.clone(), output: output.clone(), program })
+        };
+        b.view(From::Input(0), Region::whole(0, output.sizes()), &problem)?;
+        b.finish(true)
     }
 
     /// A plain copy of the input's elements (`op` = copy of the input's element width).
@@ -88,26 +289,91 @@ impl Engine {
         Engine::new(input, output, op, in_strides, in_base)
     }
 
-    pub(crate) fn input(&self) -> &TensorDesc {
-        &self.input
+    /// The input tensors.
+    pub(crate) fn inputs(&self) -> &[TensorDesc] {
+        &self.inputs
     }
 
+    /// The output tensors.
+    pub(crate) fn outputs(&self) -> &[TensorDesc] {
+        &self.outputs
+    }
+
+    /// The one input of a single-input operator.
+    pub(crate) fn input(&self) -> &TensorDesc {
+        &self.inputs[0]
+    }
+
+    /// The one output of a single-output operator.
     pub(crate) fn output(&self) -> &TensorDesc {
-        &self.output
+        &self.outputs[0]
+    }
+
+    /// The program of the move that writes the most bytes (the whole operator for single-move ones).
+    pub(crate) fn main_program(&self) -> &Program {
+        let mut moves = self.batch.moves().map(|(_, _, p)| p);
+        let first = moves.next().expect("an engine has at least one move");
+        moves.fold(first, |best, p| if p.walk().bytes_written() > best.walk().bytes_written() { p } else { best })
     }
 
     pub(crate) fn plan(&self) -> &Plan {
-        self.program.plan()
+        self.main_program().plan()
     }
 
     pub(crate) fn row_kind(&self) -> RowKind {
-        self.program.kind()
+        self.main_program().kind()
     }
 
-    /// Rejects buffers shorter than their tensors require (the total size when set, the addressed bytes otherwise)
-    /// or placed against a guaranteed alignment.
+    /// The moves in words, one line each: what each reads and writes, and its row kernel.
+    pub(crate) fn explain(&self) -> String {
+        let mut text = String::new();
+        for (source, output, program) in self.batch.moves() {
+            let from = match source {
+                Source::Input(i) => format!("input {i}"),
+                Source::Output(k) => format!("output {k}"),
+                Source::Value(_) => "a value".to_owned(),
+                Source::Index => "indices".to_owned(),
+            };
+            text.push_str(&format!("{from} → output {output}: {}; {}\n", program.plan(), program.kind()));
+        }
+        text
+    }
+
+    /// Rejects buffers of the wrong count, shorter than their tensors require (the total size when set, the
+    /// addressed bytes otherwise) or placed against a guaranteed alignment.
+    pub(crate) fn check_many(&self, inputs: &[&[u8]], outputs: &[&mut [u8]]) -> Result<(), Error> {
+        for (operand, expected, actual) in
+            [("input", self.inputs.len(), inputs.len()), ("output", self.outputs.len(), outputs.len())]
+        {
+            if expected != actual {
+                return Err(Error::OperandCount { operand, expected, actual });
+            }
+        }
+        let many_in = self.inputs.len() > 1;
+        for (i, (desc, buf)) in self.inputs.iter().zip(inputs).enumerate() {
+            check_buffer(if many_in { Operand::InputAt(i) } else { Operand::Input }, desc, buf)?;
+        }
+        let many_out = self.outputs.len() > 1;
+        for (k, (desc, buf)) in self.outputs.iter().zip(outputs).enumerate() {
+            check_buffer(if many_out { Operand::OutputAt(k) } else { Operand::Output }, desc, buf)?;
+        }
+        Ok(())
+    }
+
+    /// Runs every move with many operands.
+    pub(crate) fn execute_many(
+        &self,
+        inputs: &[&[u8]],
+        outputs: &mut [&mut [u8]],
+        opts: &ExecOptions,
+    ) -> Result<(), Error> {
+        self.check_many(inputs, outputs)?;
+        self.batch.run(inputs, outputs, opts).map_err(run_error)
+    }
+
+    /// Rejects buffers shorter than their tensors require or placed against a guaranteed alignment.
     pub(crate) fn check_buffers(&self, input: &[u8], output: &[u8]) -> Result<(), Error> {
-        for (operand, desc, buf) in [(Operand::Input, &self.input, input), (Operand::Output, &self.output, output)] {
+        for (operand, desc, buf) in [(Operand::Input, self.input(), input), (Operand::Output, self.output(), output)] {
             check_buffer(operand, desc, buf)?;
         }
         Ok(())
@@ -121,9 +387,9 @@ impl Engine {
         output: &mut [u8],
         in_offset: impl Fn(&[u32]) -> i64,
     ) -> Result<(), Error> {
-        let op = *self.program.plan().op();
+        let op = *self.plan().op();
         // The plan's op may be a widened copy; the reference moves one element of the tensors at a time.
-        let op = if op.is_copy() { ElementOp::Copy { width: self.input.data_type().size_in_bytes() } } else { op };
+        let op = if op.is_copy() { ElementOp::Copy { width: self.input().data_type().size_in_bytes() } } else { op };
         self.execute_reference_by(input, output, in_offset, |_, x, y| {
             op.apply_one(x, y);
         })
@@ -138,8 +404,8 @@ impl Engine {
         element: impl Fn(&[u32], &[u8], &mut [u8]),
     ) -> Result<(), Error> {
         self.check_buffers(input, output)?;
-        let (iw, ow) = (self.input.data_type().size_in_bytes(), self.output.data_type().size_in_bytes());
-        let (sizes, out_strides) = (self.output.sizes(), self.output.strides());
+        let (iw, ow) = (self.input().data_type().size_in_bytes(), self.output().data_type().size_in_bytes());
+        let (sizes, out_strides) = (self.output().sizes(), self.output().strides());
         let mut c = vec![0u32; sizes.len()];
         loop {
             // Validation bounded every coordinate: the offsets are inside the checked buffers (checked again here,
@@ -158,22 +424,22 @@ impl Engine {
 
     /// [`Engine::execute_reference`] of an elementwise operator: input coordinate = output coordinate.
     pub(crate) fn execute_reference_elementwise(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        let strides = self.input.strides();
+        let strides = self.input().strides();
         // Σ cᵢ·sᵢ ≤ the input's addressed extent, which validation bounded below i64::MAX.
         self.execute_reference(input, output, |c| dot(c, strides).and_then(|e| i64::try_from(e).ok()).unwrap_or(-1))
     }
 
     pub(crate) fn execute(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
         self.check_buffers(input, output)?;
-        self.program.run(input, output, opts).map_err(run_error)
+        self.batch.run(&[input], &mut [output], opts).map_err(run_error)
     }
 
     /// Runs with `buffer` as both operands; the caller has checked that input and output address the same
     /// elements in the same order.
     pub(crate) fn execute_in_place(&self, buffer: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
-        check_buffer(Operand::Input, &self.input, buffer)?;
-        check_buffer(Operand::Output, &self.output, buffer)?;
-        self.program.run_in_place(buffer, opts).map_err(run_error)
+        check_buffer(Operand::Input, self.input(), buffer)?;
+        check_buffer(Operand::Output, self.output(), buffer)?;
+        self.main_program().run_in_place(buffer, opts).map_err(run_error)
     }
 
     /// [`Engine::execute`] over typed slices of one element type, that of the input.
@@ -183,7 +449,7 @@ impl Engine {
         output: &mut [T],
         opts: &ExecOptions,
     ) -> Result<(), Error> {
-        let expected = self.input.data_type();
+        let expected = self.input().data_type();
         if T::DATA_TYPE != expected {
             return Err(Error::ElementTypeMismatch { expected, actual: T::DATA_TYPE });
         }
@@ -198,8 +464,8 @@ impl Engine {
         opts: &ExecOptions,
     ) -> Result<(), Error> {
         for (operand, expected, actual) in [
-            (Operand::Input, self.input.data_type(), I::DATA_TYPE),
-            (Operand::Output, self.output.data_type(), O::DATA_TYPE),
+            (Operand::Input, self.input().data_type(), I::DATA_TYPE),
+            (Operand::Output, self.output().data_type(), O::DATA_TYPE),
         ] {
             if expected != actual {
                 return Err(Error::TypedOperandMismatch { operand, expected, actual });
@@ -215,7 +481,7 @@ pub(crate) fn dot(c: &[u32], strides: &[u32]) -> Option<u64> {
 }
 
 /// The bytes of element `element` of `width` bytes.
-fn byte_range(element: u64, width: usize) -> Option<core::ops::Range<usize>> {
+pub(crate) fn byte_range(element: u64, width: usize) -> Option<core::ops::Range<usize>> {
     let start = usize::try_from(element).ok()?.checked_mul(width)?;
     Some(start..start.checked_add(width)?)
 }

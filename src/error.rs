@@ -6,19 +6,26 @@ use crate::{DataType, Isa};
 
 /// Which operand of an operator an error is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Operand {
-    /// The input tensor.
+    /// The input tensor (of an operator with one).
     Input,
-    /// The output tensor.
+    /// The output tensor (of an operator with one).
     Output,
+    /// Input `i` of an operator with a list of them (`DML_JOIN`'s `InputTensors[i]`).
+    InputAt(usize),
+    /// Output `k` of an operator with a list of them (`DML_SPLIT`'s `OutputTensors[k]`).
+    OutputAt(usize),
 }
 
 impl fmt::Display for Operand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Operand::Input => "input",
-            Operand::Output => "output",
-        })
+        match self {
+            Operand::Input => f.write_str("input"),
+            Operand::Output => f.write_str("output"),
+            Operand::InputAt(i) => write!(f, "input {i}"),
+            Operand::OutputAt(k) => write!(f, "output {k}"),
+        }
     }
 }
 
@@ -386,6 +393,156 @@ pub enum Error {
         threads: usize,
         /// The most accepted.
         max: usize,
+    },
+    /// An operator was given another number of buffers than it has tensors of that kind.
+    #[error("{actual} {operand} buffer(s) given; the operator has {expected} {operand} tensor(s)")]
+    OperandCount {
+        /// `"input"` or `"output"`.
+        operand: &'static str,
+        /// Tensors the operator has.
+        expected: usize,
+        /// Buffers given.
+        actual: usize,
+    },
+    /// A list of tensors that must not be empty is (`DML_JOIN`'s inputs, `DML_SPLIT`'s outputs).
+    #[error("{argument} is empty; the operator needs at least one tensor there")]
+    EmptyTensorList {
+        /// The list.
+        argument: &'static str,
+    },
+    /// An operand's rank differs from the others'.
+    #[error("the {operand} tensor has {rank} dimensions but the operator's other tensors have {expected}")]
+    OperandRankMismatch {
+        /// The operand.
+        operand: Operand,
+        /// Its rank.
+        rank: usize,
+        /// The rank of the others.
+        expected: usize,
+    },
+    /// An operand's data type differs from the others'.
+    #[error("the {operand} tensor is {data_type} but the operator's other tensors are {expected}; they must be equal")]
+    OperandDataTypeMismatch {
+        /// The operand.
+        operand: Operand,
+        /// Its type.
+        data_type: DataType,
+        /// The type of the others.
+        expected: DataType,
+    },
+    /// An operator's tensors must have a given rank (`DML_DEPTH_TO_SPACE`'s are 4-dimensional).
+    #[error("{operator} takes {expected}-dimensional tensors, not {rank}-dimensional ones")]
+    UnsupportedRank {
+        /// The operator.
+        operator: &'static str,
+        /// The rank given.
+        rank: usize,
+        /// The rank it takes.
+        expected: usize,
+    },
+    /// An axis argument is not a dimension of the tensors.
+    #[error("axis {axis} is not a dimension of the {rank}-dimensional tensors (0 to {})", rank.saturating_sub(1))]
+    AxisOutOfRange {
+        /// The axis given.
+        axis: u32,
+        /// The tensors' rank.
+        rank: usize,
+    },
+    /// An operand's size in a dimension is not the one the operator needs there.
+    #[error("the {operand} tensor has size {size} in dimension {dim} but {expected} is needed ({why})")]
+    OperandSizeMismatch {
+        /// The operand.
+        operand: Operand,
+        /// The dimension.
+        dim: usize,
+        /// Its size there.
+        size: u32,
+        /// The size needed (computed without overflow).
+        expected: u64,
+        /// Where that size comes from, in words.
+        why: &'static str,
+    },
+    /// The sizes of a list of tensors along the axis do not add up to the size of the one tensor.
+    #[error(
+        "the {list} sizes along axis {axis} add up to {sum} but the {operand} tensor has {size}; they must be equal"
+    )]
+    AxisSizeSum {
+        /// The list (`"input"`, `"output"`).
+        list: &'static str,
+        /// The axis.
+        axis: usize,
+        /// Their sum.
+        sum: u64,
+        /// The single operand.
+        operand: Operand,
+        /// Its size along the axis.
+        size: u32,
+    },
+    /// A block size of 0.
+    #[error("the block size is 0; it must be at least 1")]
+    ZeroBlockSize,
+    /// A size the block size (or its square, for channels) must divide.
+    #[error(
+        "block size {block_size}: the {operand} tensor's size {size} in dimension {dim} is not a multiple of {divisor}"
+    )]
+    BlockSizeNotDivisor {
+        /// The block size.
+        block_size: u32,
+        /// The operand.
+        operand: Operand,
+        /// The dimension.
+        dim: usize,
+        /// Its size there.
+        size: u32,
+        /// What must divide it: the block size (rows, columns) or its square (channels).
+        divisor: u64,
+    },
+    /// A scalar argument's data type differs from the output's.
+    #[error("{argument} is {data_type} but the output is {expected}; they must be equal")]
+    ScalarDataTypeMismatch {
+        /// The argument (`value`, `start`, `delta`).
+        argument: &'static str,
+        /// Its type.
+        data_type: DataType,
+        /// The output's type.
+        expected: DataType,
+    },
+    /// A repeat count of 0.
+    #[error("repeats[{dim}] is 0; every repeat must be at least 1")]
+    ZeroRepeat {
+        /// The dimension.
+        dim: usize,
+    },
+    /// Reflection padding of a dimension with one element (nothing to mirror).
+    #[error(
+        "REFLECTION padding of dimension {dim} ({start} before, {end} after) mirrors a dimension of size 1, which has \
+         nothing to mirror; use EDGE or SYMMETRIC there"
+    )]
+    ReflectionOfSingleElement {
+        /// The dimension.
+        dim: usize,
+        /// Padding before.
+        start: u32,
+        /// Padding after.
+        end: u32,
+    },
+    /// Buffers of one call that must not overlap do (the C interface's outputs, or an output and an input).
+    #[error(
+        "the {first} buffer ({first_bytes} bytes at {first_address:#x}) and the {second} buffer ({second_bytes} bytes at {second_address:#x}) overlap"
+    )]
+    OverlappingBuffers {
+        /// One operand.
+        first: Operand,
+        /// Its address.
+        first_address: usize,
+        /// Its length.
+        first_bytes: usize,
+        /// The other.
+        second: Operand,
+        /// Its address.
+        second_address: usize,
+        /// Its length.
+        second_bytes: usize,
     },
     /// A bug in Strider: a validated operator could not be planned or run.
     #[error("internal error in strider (please report it): {detail}")]

@@ -44,17 +44,24 @@ mod engine;
 mod error;
 mod ops;
 mod plan;
+mod scalar;
 mod threads;
 
 pub use desc::{MAX_RANK, TensorDesc, TensorFlags, calc_buffer_tensor_size};
 pub use dtype::{DataType, Element};
 pub use error::{Error, Operand};
 pub use ops::cast::Cast;
+pub use ops::depth_space::{DepthSpaceOrder, DepthToSpace, SpaceToDepth};
+pub use ops::fill::{Fill, FillValues};
 pub use ops::identity::{Identity, ScaleBias};
 pub use ops::image::{IMAGENET_MEAN, IMAGENET_STD, ImageLayout, ImageNormalize, mean_std_to_scale_bias};
+pub use ops::join::{Join, Split};
 pub use ops::normalize::Normalize;
+pub use ops::padding::{Padding, PaddingMode};
 pub use ops::slice::Slice;
 pub use ops::slice1::Slice1;
+pub use ops::tile::Tile;
+pub use scalar::Scalar;
 pub use strider_kernels::{
     CacheSizes, Dim, ElemType, ElementOp, ExecOptions, Isa, MAX_THREADS, Parallelism, Params, Plan, RowKind,
 };

@@ -106,19 +106,90 @@ macro_rules! operator_methods {
         pub fn row_kind(&self) -> RowKind {
             self.engine.row_kind()
         }
+
+        /// How the operator runs, in words: each move (what it reads and writes) with its plan and row kernel, one
+        /// per line.
+        pub fn explain(&self) -> String {
+            self.engine.explain()
+        }
     };
 }
 
 pub(crate) mod cast;
+pub(crate) mod depth_space;
+pub(crate) mod fill;
 pub(crate) mod identity;
 pub(crate) mod image;
+pub(crate) mod join;
 pub(crate) mod normalize;
+pub(crate) mod padding;
 pub(crate) mod slice;
 pub(crate) mod slice1;
+pub(crate) mod tile;
 pub(crate) mod window;
 
 use crate::Error;
 use crate::desc::TensorDesc;
+use crate::engine::{byte_range, dot, next_coordinate};
+
+/// A tensor's buffer as the references read it: element bytes by coordinate.
+pub(crate) struct Tensor<'a> {
+    desc: &'a TensorDesc,
+    bytes: &'a [u8],
+}
+
+impl<'a> Tensor<'a> {
+    pub(crate) fn new(desc: &'a TensorDesc, bytes: &'a [u8]) -> Tensor<'a> {
+        Tensor { desc, bytes }
+    }
+
+    /// The bytes of element `c` (empty if `c` is outside the buffer, which validation and the buffer checks rule
+    /// out).
+    pub(crate) fn element(&self, c: &[u32]) -> &'a [u8] {
+        let w = self.desc.data_type().size_in_bytes();
+        dot(c, self.desc.strides()).and_then(|e| byte_range(e, w)).and_then(|r| self.bytes.get(r)).unwrap_or(&[])
+    }
+}
+
+/// Copies one element (nothing when the lengths differ, which the references never cause).
+pub(crate) fn put(y: &mut [u8], x: &[u8]) {
+    if y.len() == x.len() {
+        y.copy_from_slice(x);
+    }
+}
+
+/// The references' loop: `f(c, element)` for every coordinate `c` of `output` in C order, with the bytes of that
+/// output element (the caller has checked the buffer).
+pub(crate) fn reference_each(output: &TensorDesc, out: &mut [u8], mut f: impl FnMut(&[u32], &mut [u8])) {
+    let w = output.data_type().size_in_bytes();
+    let sizes = output.sizes();
+    let mut c = vec![0u32; sizes.len()];
+    loop {
+        let range = dot(&c, output.strides()).and_then(|e| byte_range(e, w));
+        if let Some(y) = range.and_then(|r| out.get_mut(r)) {
+            f(&c, y);
+        }
+        if !next_coordinate(&mut c, sizes) {
+            return;
+        }
+    }
+}
+
+/// The checks every operator of many tensors starts with: a non-empty list, and equal ranks and data types (the
+/// first tensor of `tensors` is the reference); returns the rank.
+pub(crate) fn check_tensors(argument: &'static str, tensors: &[(crate::Operand, &TensorDesc)]) -> Result<usize, Error> {
+    let Some(&(_, first)) = tensors.first() else { return Err(Error::EmptyTensorList { argument }) };
+    let (rank, dt) = (first.rank(), first.data_type());
+    for &(operand, t) in tensors {
+        if t.rank() != rank {
+            return Err(Error::OperandRankMismatch { operand, rank: t.rank(), expected: rank });
+        }
+        if t.data_type() != dt {
+            return Err(Error::OperandDataTypeMismatch { operand, data_type: t.data_type(), expected: dt });
+        }
+    }
+    Ok(rank)
+}
 
 /// The checks every copy operator starts with: [`check_ranks`] and equal data types.
 pub(crate) fn check_operands(

@@ -1,0 +1,482 @@
+//! The data-movement family against references written from NumPy's definitions, on logical arrays: pad (every
+//! mode, borders wider than the input), join, split, tile, depth↔space (both orders, through an explicit
+//! reshape–transpose–reshape) and the fills — every data type, ranks 1 to 8, padded, permuted and broadcast
+//! operands, misaligned sentinel-filled outputs, every instruction set and thread configuration.
+
+mod common;
+
+use common::{Buf, SENTINEL, check_configs, note_isas, rng};
+use rand::Rng;
+use rand::rngs::StdRng;
+use strider::{
+    DataType, DepthSpaceOrder, DepthToSpace, Error, Fill, Join, Operand, Padding, PaddingMode, Scalar, SpaceToDepth,
+    Split, TensorDesc, Tile,
+};
+
+/// A logical tensor: sizes and its elements' bytes in C order.
+#[derive(Clone, Debug, PartialEq)]
+struct Array {
+    sizes: Vec<u32>,
+    width: usize,
+    data: Vec<u8>,
+}
+
+impl Array {
+    fn count(sizes: &[u32]) -> usize {
+        sizes.iter().map(|&n| n as usize).product()
+    }
+
+    /// The element at logical coordinate `c`.
+    fn at(&self, c: &[usize]) -> &[u8] {
+        let mut i = 0;
+        for (&x, &n) in c.iter().zip(&self.sizes) {
+            i = i * n as usize + x;
+        }
+        &self.data[i * self.width..(i + 1) * self.width]
+    }
+
+    /// `f(c)` for every coordinate of `sizes`, in C order.
+    fn build(sizes: &[u32], width: usize, mut f: impl FnMut(&[usize]) -> Vec<u8>) -> Array {
+        let mut data = Vec::with_capacity(Array::count(sizes) * width);
+        common::for_each_coord(sizes, |c| data.extend(f(c)));
+        Array { sizes: sizes.to_vec(), width, data }
+    }
+
+    /// The logical elements of a strided buffer.
+    fn read(desc: &TensorDesc, bytes: &[u8]) -> Array {
+        let w = desc.data_type().size_in_bytes();
+        Array::build(desc.sizes(), w, |c| {
+            let off: usize = c.iter().zip(desc.strides()).map(|(&x, &s)| x * s as usize).sum();
+            bytes[off * w..(off + 1) * w].to_vec()
+        })
+    }
+
+    /// The buffer of `desc` holding these elements, every other byte the sentinel.
+    fn write(&self, desc: &TensorDesc) -> Vec<u8> {
+        let mut out = vec![SENTINEL; desc.addressed_bytes() as usize];
+        let w = self.width;
+        let mut i = 0;
+        common::for_each_coord(desc.sizes(), |c| {
+            let off: usize = c.iter().zip(desc.strides()).map(|(&x, &s)| x * s as usize).sum();
+            out[off * w..(off + 1) * w].copy_from_slice(&self.data[i * w..(i + 1) * w]);
+            i += 1;
+        });
+        out
+    }
+
+    /// `np.transpose` after `np.reshape(shape)`: element `c` of the result is element `c` permuted back.
+    fn reshape_transpose(&self, shape: &[u32], perm: &[usize]) -> Array {
+        assert_eq!(Array::count(shape), Array::count(&self.sizes));
+        let reshaped = Array { sizes: shape.to_vec(), ..self.clone() };
+        let out_shape: Vec<u32> = perm.iter().map(|&p| shape[p]).collect();
+        Array::build(&out_shape, self.width, |c| {
+            let mut src = vec![0; shape.len()];
+            for (k, &p) in perm.iter().enumerate() {
+                src[p] = c[k];
+            }
+            reshaped.at(&src).to_vec()
+        })
+    }
+}
+
+/// A random layout of `sizes`: packed, or row-major in a random order with random padding; for inputs, some
+/// dimensions may be broadcast (stride 0).
+fn layout(r: &mut StdRng, dt: DataType, sizes: &[u32], input: bool) -> TensorDesc {
+    let rank = sizes.len();
+    match r.random_range(0..4) {
+        0 => TensorDesc::new(dt, sizes).unwrap(),
+        _ => {
+            let mut perm: Vec<usize> = (0..rank).collect();
+            if r.random_bool(0.5) {
+                for i in (1..rank).rev() {
+                    perm.swap(i, r.random_range(0..=i));
+                }
+            }
+            let pad: Vec<u32> = (0..rank).map(|_| if r.random_bool(0.3) { r.random_range(1..4) } else { 0 }).collect();
+            let mut strides = common::cases::ordered(sizes, &perm, &pad);
+            if input && r.random_bool(0.3) {
+                let d = r.random_range(0..rank);
+                strides[d] = 0;
+            }
+            TensorDesc::with_strides(dt, sizes, &strides).unwrap()
+        }
+    }
+}
+
+fn random_input(r: &mut StdRng, desc: &TensorDesc) -> Buf {
+    Buf::random(desc.addressed_bytes() as usize, r.random_range(0..8), r)
+}
+
+fn data_type(r: &mut StdRng) -> DataType {
+    DataType::ALL[r.random_range(0..DataType::ALL.len())]
+}
+
+/// Sizes of a random rank-`rank` tensor of at most a few thousand elements.
+fn sizes(r: &mut StdRng, rank: usize) -> Vec<u32> {
+    let max = [0, 70, 20, 9, 6, 4, 3, 3, 2][rank];
+    (0..rank).map(|_| r.random_range(1..=max)).collect()
+}
+
+/// NumPy's index for position `t` of a padded dimension of `n` (relative to the first input element), by
+/// bouncing off the edges one at a time — a different computation from the library's periodic one.
+fn numpy_pad_index(mode: PaddingMode, t: i64, n: i64) -> Option<i64> {
+    let mut i = t;
+    loop {
+        if (0..n).contains(&i) {
+            return Some(i);
+        }
+        i = match mode {
+            PaddingMode::Constant => return None,
+            PaddingMode::Edge => i.clamp(0, n - 1),
+            PaddingMode::Reflection if i < 0 => -i,
+            PaddingMode::Reflection => 2 * (n - 1) - i,
+            PaddingMode::Symmetric if i < 0 => -i - 1,
+            PaddingMode::Symmetric => 2 * n - 1 - i,
+            PaddingMode::Wrap if i < 0 => i + n,
+            PaddingMode::Wrap => i - n,
+        };
+    }
+}
+
+const MODES: [PaddingMode; 5] =
+    [PaddingMode::Constant, PaddingMode::Edge, PaddingMode::Reflection, PaddingMode::Symmetric, PaddingMode::Wrap];
+
+#[test]
+fn padding_matches_numpy() {
+    note_isas();
+    let mut r = rng(35);
+    for case in 0..160 {
+        let (rank, dt, mode) = (1 + case % 8, data_type(&mut r), MODES[case % 5]);
+        let in_sizes = sizes(&mut r, rank);
+        let wide = case % 7 == 0; // borders wider than the input: NumPy folds them
+        let pads: Vec<(u32, u32)> = (0..rank)
+            .map(|d| {
+                let n = in_sizes[d];
+                if mode == PaddingMode::Reflection && n == 1 || r.random_bool(0.3) {
+                    return (0, 0);
+                }
+                let most = if wide { 3 * n + 5 } else { n.min(4) };
+                (r.random_range(0..=most), r.random_range(0..=most))
+            })
+            .collect();
+        let mut pads = pads;
+        let out_count = |pads: &[(u32, u32)]| {
+            in_sizes.iter().zip(pads).map(|(&n, &(s, e))| (n + s + e) as usize).product::<usize>()
+        };
+        // Keep outputs small (the folded borders of rank 8 would be millions of elements): narrow borders one
+        // dimension at a time.
+        let mut d = 0;
+        while out_count(&pads) > 40_000 {
+            let keep = if d < rank { 1 } else { 0 }; // then none at all
+            pads[d % rank] = (pads[d % rank].0.min(keep), pads[d % rank].1.min(keep));
+            d += 1;
+        }
+        let out_sizes: Vec<u32> = in_sizes.iter().zip(&pads).map(|(&n, &(s, e))| n + s + e).collect();
+        let input = layout(&mut r, dt, &in_sizes, true);
+        let output = layout(&mut r, dt, &out_sizes, false);
+        let value = Scalar::from_union(dt, r.random());
+        let (start, end): (Vec<u32>, Vec<u32>) = pads.iter().copied().unzip();
+        let op = Padding::new(&input, &output, mode, value, &start, &end).unwrap();
+        let x = random_input(&mut r, &input);
+        let a = Array::read(&input, x.bytes());
+        let want = Array::build(&out_sizes, dt.size_in_bytes(), |c| {
+            let mut at = Vec::with_capacity(rank);
+            for d in 0..rank {
+                let t = c[d] as i64 - i64::from(start[d]);
+                match numpy_pad_index(mode, t, i64::from(in_sizes[d])) {
+                    Some(i) => at.push(i as usize),
+                    None => return value.bytes().to_vec(),
+                }
+            }
+            a.at(&at).to_vec()
+        })
+        .write(&output);
+        let what = || format!("case {case}: {mode:?} {dt} {input:?} → {output:?} start {start:?} end {end:?}");
+        check_configs(dt, &want, case, &what, |y, o| op.execute_with(x.bytes(), y, o));
+        let mut y = vec![SENTINEL; want.len()];
+        op.execute_reference(x.bytes(), &mut y).unwrap();
+        assert!(y == want, "{} (execute_reference)", what());
+    }
+}
+
+#[test]
+fn join_and_split_match_numpy() {
+    let mut r = rng(36);
+    for case in 0..120 {
+        let (rank, dt) = (1 + case % 8, data_type(&mut r));
+        let axis = r.random_range(0..rank);
+        let base = sizes(&mut r, rank);
+        let parts = r.random_range(1..=5);
+        let part_sizes: Vec<Vec<u32>> = (0..parts)
+            .map(|_| {
+                let mut s = base.clone();
+                s[axis] = r.random_range(1..=base[axis].max(2));
+                s
+            })
+            .collect();
+        let mut whole = base.clone();
+        whole[axis] = part_sizes.iter().map(|s| s[axis]).sum();
+        let ins: Vec<TensorDesc> = part_sizes.iter().map(|s| layout(&mut r, dt, s, true)).collect();
+        let out = layout(&mut r, dt, &whole, false);
+        let xs: Vec<Buf> = ins.iter().map(|t| random_input(&mut r, t)).collect();
+        let arrays: Vec<Array> = ins.iter().zip(&xs).map(|(t, b)| Array::read(t, b.bytes())).collect();
+        // np.concatenate
+        let joined = Array::build(&whole, dt.size_in_bytes(), |c| {
+            let mut at = c.to_vec();
+            for a in &arrays {
+                if at[axis] < a.sizes[axis] as usize {
+                    return a.at(&at).to_vec();
+                }
+                at[axis] -= a.sizes[axis] as usize;
+            }
+            unreachable!()
+        });
+        let join = Join::new(&ins, &out, axis as u32).unwrap();
+        let refs: Vec<&[u8]> = xs.iter().map(Buf::bytes).collect();
+        let want = joined.write(&out);
+        let what = || format!("join case {case}: {dt} axis {axis} {ins:?} → {out:?}");
+        check_configs(dt, &want, case, &what, |y, o| join.execute_with(&refs, y, o));
+        // Split the joined tensor back (from a strided copy of it), into fresh layouts.
+        let src = layout(&mut r, dt, &whole, true);
+        let src = TensorDesc::with_strides(dt, &whole, &strip_zeros(&src)).unwrap();
+        let x = joined.write(&src);
+        let outs: Vec<TensorDesc> = part_sizes.iter().map(|s| layout(&mut r, dt, s, false)).collect();
+        let split = Split::new(&src, &outs, axis as u32).unwrap();
+        for (threads, opts) in common::configs() {
+            let mut bufs: Vec<Buf> =
+                outs.iter().map(|t| Buf::filled(t.addressed_bytes() as usize, case % 7, SENTINEL)).collect();
+            let mut ys: Vec<&mut [u8]> = bufs.iter_mut().map(Buf::bytes_mut).collect();
+            common::with_threads(threads, || split.execute_with(&x, &mut ys, &opts)).unwrap();
+            for (k, (t, b)) in outs.iter().zip(&bufs).enumerate() {
+                assert!(b.bytes() == arrays[k].write(t), "split case {case} output {k} with {opts:?}");
+            }
+        }
+    }
+}
+
+/// The strides of `t` with broadcast (0) strides replaced by packed ones, so that a split input holds distinct
+/// elements (a broadcast input would make the expected blocks differ from the joined array).
+fn strip_zeros(t: &TensorDesc) -> Vec<u32> {
+    if t.strides().contains(&0) {
+        TensorDesc::new(t.data_type(), t.sizes()).unwrap().strides().to_vec()
+    } else {
+        t.strides().to_vec()
+    }
+}
+
+#[test]
+fn tile_matches_numpy() {
+    let mut r = rng(37);
+    for case in 0..120 {
+        let (rank, dt) = (1 + case % 8, data_type(&mut r));
+        let in_sizes = sizes(&mut r, rank);
+        let repeats: Vec<u32> = (0..rank).map(|_| if r.random_bool(0.5) { 1 } else { r.random_range(2..4) }).collect();
+        let out_sizes: Vec<u32> = in_sizes.iter().zip(&repeats).map(|(&n, &k)| n * k).collect();
+        if Array::count(&out_sizes) > 200_000 {
+            continue;
+        }
+        let input = layout(&mut r, dt, &in_sizes, true);
+        let output = layout(&mut r, dt, &out_sizes, false);
+        let op = Tile::new(&input, &output, &repeats).unwrap();
+        let x = random_input(&mut r, &input);
+        let a = Array::read(&input, x.bytes());
+        let want = Array::build(&out_sizes, dt.size_in_bytes(), |c| {
+            let at: Vec<usize> = c.iter().zip(&in_sizes).map(|(&o, &n)| o % n as usize).collect();
+            a.at(&at).to_vec()
+        })
+        .write(&output);
+        let what = || format!("tile case {case}: {dt} {input:?} × {repeats:?} → {output:?}");
+        check_configs(dt, &want, case, &what, |y, o| op.execute_with(x.bytes(), y, o));
+    }
+}
+
+#[test]
+fn depth_to_space_and_back_match_onnx() {
+    let mut r = rng(38);
+    for case in 0..100 {
+        let dt = data_type(&mut r);
+        let b = r.random_range(1..=3u32);
+        let (n, c, h, w) = (r.random_range(1..3), r.random_range(1..4), r.random_range(1..6), r.random_range(1..6));
+        let order = if case % 2 == 0 { DepthSpaceOrder::DepthColumnRow } else { DepthSpaceOrder::ColumnRowDepth };
+        let depth_sizes = [n, c * b * b, h, w];
+        let space_sizes = [n, c, h * b, w * b];
+        let input = layout(&mut r, dt, &depth_sizes, true);
+        let output = layout(&mut r, dt, &space_sizes, false);
+        let x = random_input(&mut r, &input);
+        let a = Array::read(&input, x.bytes());
+        // ONNX DepthToSpace: reshape, transpose, reshape.
+        let space = match order {
+            DepthSpaceOrder::DepthColumnRow => a.reshape_transpose(&[n, b, b, c, h, w], &[0, 3, 4, 1, 5, 2]),
+            DepthSpaceOrder::ColumnRowDepth => a.reshape_transpose(&[n, c, b, b, h, w], &[0, 1, 4, 2, 5, 3]),
+        };
+        let space = Array { sizes: space_sizes.to_vec(), ..space };
+        let op = DepthToSpace::new(&input, &output, b, order).unwrap();
+        let what = || format!("depth→space case {case}: {dt} b {b} {order:?} {input:?} → {output:?}");
+        check_configs(dt, &space.write(&output), case, &what, |y, o| op.execute_with(x.bytes(), y, o));
+        // And back: space → depth gives the depth array again (from a layout without broadcast).
+        let src = layout(&mut r, dt, &space_sizes, false);
+        let back = layout(&mut r, dt, &depth_sizes, false);
+        let inverse = SpaceToDepth::new(&src, &back, b, order).unwrap();
+        let what = || format!("space→depth case {case}: {dt} b {b} {order:?} {src:?} → {back:?}");
+        let xs = space.write(&src);
+        let want = Array::read(&input, x.bytes()).write(&back);
+        // A broadcast input repeats elements: the round trip holds for the logical array either way.
+        check_configs(dt, &want, case, &what, |y, o| inverse.execute_with(&xs, y, o));
+    }
+}
+
+/// NumPy's `arange(start, stop, delta).astype(dt)` in closed form: integers wrap, floats round once from f64.
+fn sequence_value(dt: DataType, i: u64, start: f64, delta: f64, istart: i64, idelta: i64) -> Vec<u8> {
+    let wrap = (istart as i128 + i as i128 * idelta as i128) as u64; // the low 64 bits: wrapping arithmetic
+    let f = start + i as f64 * delta;
+    match dt {
+        DataType::Float64 => f.to_le_bytes().to_vec(),
+        DataType::Float32 => (f as f32).to_le_bytes().to_vec(),
+        DataType::Float16 => strider::half::f16::from_f64(f).to_le_bytes().to_vec(),
+        _ => wrap.to_le_bytes()[..dt.size_in_bytes()].to_vec(),
+    }
+}
+
+#[test]
+fn fills_match_numpy() {
+    let mut r = rng(39);
+    for case in 0..120 {
+        let (rank, dt) = (1 + case % 8, data_type(&mut r));
+        let out_sizes = sizes(&mut r, rank);
+        let output = layout(&mut r, dt, &out_sizes, false);
+        let value = Scalar::from_union(dt, r.random());
+        let fill = Fill::constant(&output, value).unwrap();
+        let want = Array::build(&out_sizes, dt.size_in_bytes(), |_| value.bytes().to_vec()).write(&output);
+        let what = || format!("fill case {case}: {value} into {output:?}");
+        check_configs(dt, &want, case, &what, |y, o| fill.execute_with(y, o));
+        // Sequences: floats from f64 start and delta, integers from any 64-bit values.
+        let (start, delta) = (r.random_range(-1e6..1e6f64), r.random_range(-1e3..1e3f64) / 7.0);
+        let (istart, idelta): (i64, i64) = (r.random(), r.random_range(-300..300));
+        let seq = if dt.is_float() {
+            Fill::sequence(&output, Scalar::from(start), Scalar::from(delta)).unwrap()
+        } else {
+            Fill::sequence(&output, Scalar::from(istart), Scalar::from(idelta)).unwrap()
+        };
+        let mut i = 0u64;
+        let want = Array::build(&out_sizes, dt.size_in_bytes(), |_| {
+            i += 1;
+            sequence_value(dt, i - 1, start, delta, istart, idelta)
+        })
+        .write(&output);
+        let what = || format!("sequence case {case}: {dt} into {output:?}");
+        check_configs(dt, &want, case, &what, |y, o| seq.execute_with(y, o));
+        let mut y = vec![SENTINEL; want.len()];
+        seq.execute_reference(&mut y).unwrap();
+        assert!(y == want, "{} (execute_reference)", what());
+    }
+}
+
+/// Long sequences reach the vector loops, the staging chunks and the streamed stores.
+#[test]
+fn long_sequences_are_exact() {
+    for dt in [DataType::Int64, DataType::Float32, DataType::Float16, DataType::Uint8, DataType::Float64] {
+        let n = 100_003u32;
+        let out = TensorDesc::new(dt, &[n]).unwrap();
+        let (start, delta) = if dt.is_float() {
+            (Scalar::from(-12.5f64), Scalar::from(0.1f64))
+        } else {
+            (Scalar::from(7i64), Scalar::from(-3i64))
+        };
+        let op = Fill::sequence(&out, start, delta).unwrap();
+        let want: Vec<u8> = (0..u64::from(n)).flat_map(|i| sequence_value(dt, i, -12.5, 0.1, 7, -3)).collect();
+        let what = || format!("sequence of {n} {dt}");
+        check_configs(dt, &want, 3, &what, |y, o| op.execute_with(y, o));
+    }
+}
+
+#[test]
+fn validation_rules_name_the_field() {
+    let t = |dt, s: &[u32]| TensorDesc::new(dt, s).unwrap();
+    let f32s = |s: &[u32]| t(DataType::Float32, s);
+    let says = |e: Error, words: &[&str]| {
+        let text = e.to_string();
+        for w in words {
+            assert!(text.contains(w), "{text:?} lacks {w:?}");
+        }
+    };
+    // Padding
+    let e = Padding::new(&f32s(&[2, 3]), &f32s(&[4, 3]), PaddingMode::Constant, Scalar::from(0u8), &[1, 0], &[1, 0]);
+    assert_eq!(
+        e.unwrap_err(),
+        Error::ScalarDataTypeMismatch { argument: "value", data_type: DataType::Uint8, expected: DataType::Float32 }
+    );
+    let e = Padding::new(&f32s(&[2, 3]), &f32s(&[5, 3]), PaddingMode::Edge, Scalar::from(0f32), &[1, 0], &[1, 0])
+        .unwrap_err();
+    says(e, &["output tensor has size 5 in dimension 0 but 4 is needed"]);
+    let e = Padding::new(&f32s(&[1, 3]), &f32s(&[2, 3]), PaddingMode::Reflection, Scalar::from(0f32), &[1, 0], &[0, 0]);
+    assert_eq!(e.unwrap_err(), Error::ReflectionOfSingleElement { dim: 0, start: 1, end: 0 });
+    let e = Padding::new(&f32s(&[2]), &f32s(&[4]), PaddingMode::Wrap, Scalar::from(0f32), &[1], &[1, 1]).unwrap_err();
+    says(e, &["end has 2 entries"]);
+    // Join / Split
+    assert_eq!(Join::new(&[], &f32s(&[2]), 0).unwrap_err(), Error::EmptyTensorList { argument: "inputs" });
+    let e = Join::new(&[f32s(&[2, 2]), f32s(&[2, 3])], &f32s(&[2, 5]), 2).unwrap_err();
+    assert_eq!(e, Error::AxisOutOfRange { axis: 2, rank: 2 });
+    let e = Join::new(&[f32s(&[2, 2]), f32s(&[3, 3])], &f32s(&[2, 5]), 1).unwrap_err();
+    says(e, &["input 1 tensor has size 3 in dimension 0 but 2 is needed"]);
+    let e = Join::new(&[f32s(&[2, 2]), f32s(&[2, 3])], &f32s(&[2, 6]), 1).unwrap_err();
+    assert_eq!(e, Error::AxisSizeSum { list: "input", axis: 1, sum: 5, operand: Operand::Output, size: 6 });
+    let e = Join::new(&[f32s(&[2]), t(DataType::Float16, &[2])], &f32s(&[4]), 0).unwrap_err();
+    assert_eq!(
+        e,
+        Error::OperandDataTypeMismatch {
+            operand: Operand::InputAt(1),
+            data_type: DataType::Float16,
+            expected: DataType::Float32
+        }
+    );
+    let e = Split::new(&f32s(&[4]), &[f32s(&[2]), f32s(&[1, 2])], 0).unwrap_err();
+    assert_eq!(e, Error::OperandRankMismatch { operand: Operand::OutputAt(1), rank: 2, expected: 1 });
+    let e = Split::new(&f32s(&[4]), &[f32s(&[2]), f32s(&[3])], 0).unwrap_err();
+    assert_eq!(e, Error::AxisSizeSum { list: "output", axis: 0, sum: 5, operand: Operand::Input, size: 4 });
+    // Tile
+    assert_eq!(Tile::new(&f32s(&[2]), &f32s(&[2]), &[0]).unwrap_err(), Error::ZeroRepeat { dim: 0 });
+    says(
+        Tile::new(&f32s(&[2]), &f32s(&[5]), &[2]).unwrap_err(),
+        &["size 5 in dimension 0 but 4 is needed", "times the repeat"],
+    );
+    // Depth ↔ space
+    let order = DepthSpaceOrder::DepthColumnRow;
+    let e = DepthToSpace::new(&f32s(&[1, 4, 1]), &f32s(&[1, 1, 2]), 2, order).unwrap_err();
+    assert_eq!(e, Error::UnsupportedRank { operator: "DML_DEPTH_TO_SPACE", rank: 3, expected: 4 });
+    assert_eq!(
+        DepthToSpace::new(&f32s(&[1, 4, 1, 1]), &f32s(&[1, 4, 1, 1]), 0, order).unwrap_err(),
+        Error::ZeroBlockSize
+    );
+    let e = DepthToSpace::new(&f32s(&[1, 6, 1, 1]), &f32s(&[1, 1, 2, 2]), 2, order).unwrap_err();
+    says(e, &["block size 2", "size 6 in dimension 1 is not a multiple of 4"]);
+    let e = SpaceToDepth::new(&f32s(&[1, 1, 3, 2]), &f32s(&[1, 4, 1, 1]), 2, order).unwrap_err();
+    says(e, &["input tensor's size 3 in dimension 2 is not a multiple of 2"]);
+    let e = DepthToSpace::new(&f32s(&[1, 8, 1, 1]), &f32s(&[1, 2, 2, 3]), 2, order).unwrap_err();
+    says(e, &["output tensor has size 3 in dimension 3 but 2 is needed"]);
+    // Fills
+    let e = Fill::constant(&f32s(&[2]), Scalar::from(1f64)).unwrap_err();
+    assert_eq!(
+        e,
+        Error::ScalarDataTypeMismatch { argument: "value", data_type: DataType::Float64, expected: DataType::Float32 }
+    );
+    let e = Fill::sequence(&t(DataType::Int32, &[2]), Scalar::from(0i32), Scalar::from(1.0f32)).unwrap_err();
+    assert_eq!(
+        e,
+        Error::ScalarDataTypeMismatch { argument: "delta", data_type: DataType::Float32, expected: DataType::Int32 }
+    );
+    // Outputs that map two coordinates to one element, and buffers.
+    let aliased = TensorDesc::with_strides(DataType::Float32, &[2, 2], &[1, 1]).unwrap();
+    assert!(matches!(Fill::constant(&aliased, Scalar::from(0f32)).unwrap_err(), Error::OverlappingOutput { .. }));
+    let join = Join::new(&[f32s(&[2]), f32s(&[2])], &f32s(&[4]), 0).unwrap();
+    let mut y = [0u8; 16];
+    assert_eq!(
+        join.execute(&[&[0; 8]], &mut y).unwrap_err(),
+        Error::OperandCount { operand: "input", expected: 2, actual: 1 }
+    );
+    let e = join.execute(&[&[0; 8], &[0; 7]], &mut y).unwrap_err();
+    assert_eq!(
+        e,
+        Error::BufferTooSmall { operand: Operand::InputAt(1), data_type: DataType::Float32, required: 8, actual: 7 }
+    );
+    assert_eq!(y, [0; 16], "nothing written");
+}

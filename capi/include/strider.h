@@ -1,13 +1,16 @@
 /*
  * strider.h: Strider's C interface. DirectML-shaped operator descriptions (DML_SLICE1, DML_SLICE, DML_CAST,
- * DML_ELEMENT_WISE_IDENTITY) validated once and run on the CPU with SIMD kernels.
+ * DML_ELEMENT_WISE_IDENTITY, DML_PADDING1, DML_JOIN, DML_SPLIT, DML_TILE, DML_DEPTH_TO_SPACE1, DML_SPACE_TO_DEPTH1,
+ * DML_FILL_VALUE_CONSTANT, DML_FILL_VALUE_SEQUENCE and Strider's NORMALIZE) validated once and run on the CPU with
+ * SIMD kernels.
  *
  * Plain C99, usable from C++. Structs have DirectML's field order and types; include strider_dml.h to use
  * DirectML's own names (DML_OPERATOR_DESC, DML_SLICE1_OPERATOR_DESC, ...) for them.
  *
  *   StriderOperator* op;
  *   if (strider_operator_create(&desc, &op) != STRIDER_OK) puts(strider_last_error_message());
- *   strider_operator_execute(op, in, in_bytes, out, out_bytes);
+ *   strider_operator_execute(op, in, in_bytes, out, out_bytes);    // one input, one output
+ *   strider_operator_execute_bindings(op, ins, 3, outs, 1, NULL);  // any number (DML_JOIN of three inputs)
  *   strider_operator_destroy(op);
  *
  * Link with -lstrider (shared), or libstrider.a plus -lpthread -ldl -lm (static).
@@ -84,6 +87,63 @@
 // `DML_OPERATOR_SLICE1`: `Desc` is a `StriderSlice1OperatorDesc`.
 #define STRIDER_OPERATOR_SLICE1 111
 
+// `DML_OPERATOR_SPLIT`: `Desc` is a `StriderSplitOperatorDesc`.
+#define STRIDER_OPERATOR_SPLIT 62
+
+// `DML_OPERATOR_JOIN`: `Desc` is a `StriderJoinOperatorDesc`.
+#define STRIDER_OPERATOR_JOIN 63
+
+// `DML_OPERATOR_PADDING`: `Desc` is a `StriderPaddingOperatorDesc`.
+#define STRIDER_OPERATOR_PADDING 64
+
+// `DML_OPERATOR_SPACE_TO_DEPTH`: `Desc` is a `StriderSpaceToDepthOperatorDesc`.
+#define STRIDER_OPERATOR_SPACE_TO_DEPTH 68
+
+// `DML_OPERATOR_DEPTH_TO_SPACE`: `Desc` is a `StriderDepthToSpaceOperatorDesc`.
+#define STRIDER_OPERATOR_DEPTH_TO_SPACE 69
+
+// `DML_OPERATOR_TILE`: `Desc` is a `StriderTileOperatorDesc`.
+#define STRIDER_OPERATOR_TILE 70
+
+// `DML_OPERATOR_FILL_VALUE_CONSTANT`: `Desc` is a `StriderFillValueConstantOperatorDesc`.
+#define STRIDER_OPERATOR_FILL_VALUE_CONSTANT 103
+
+// `DML_OPERATOR_FILL_VALUE_SEQUENCE`: `Desc` is a `StriderFillValueSequenceOperatorDesc`.
+#define STRIDER_OPERATOR_FILL_VALUE_SEQUENCE 104
+
+// `DML_OPERATOR_DEPTH_TO_SPACE1`: `Desc` is a `StriderDepthToSpace1OperatorDesc`.
+#define STRIDER_OPERATOR_DEPTH_TO_SPACE1 113
+
+// `DML_OPERATOR_SPACE_TO_DEPTH1`: `Desc` is a `StriderSpaceToDepth1OperatorDesc`.
+#define STRIDER_OPERATOR_SPACE_TO_DEPTH1 114
+
+// `DML_OPERATOR_PADDING1`: `Desc` is a `StriderPadding1OperatorDesc`.
+#define STRIDER_OPERATOR_PADDING1 155
+
+// Strider's fused preprocessing (no DirectML counterpart): `Desc` is a `StriderNormalizeOperatorDesc`.
+#define STRIDER_OPERATOR_NORMALIZE 1398013953
+
+// `DML_PADDING_MODE_CONSTANT`: the padding value.
+#define STRIDER_PADDING_MODE_CONSTANT 0
+
+// `DML_PADDING_MODE_EDGE`: the edge element repeated.
+#define STRIDER_PADDING_MODE_EDGE 1
+
+// `DML_PADDING_MODE_REFLECTION`: mirrored about the edge element (NumPy's `reflect`).
+#define STRIDER_PADDING_MODE_REFLECTION 2
+
+// `DML_PADDING_MODE_SYMMETRIC`: mirrored, the edge element repeated (NumPy's `symmetric`).
+#define STRIDER_PADDING_MODE_SYMMETRIC 3
+
+// `DML_PADDING_MODE_WRAP`: the input repeated (NumPy's `wrap`).
+#define STRIDER_PADDING_MODE_WRAP 4
+
+// `DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW` (ONNX's `DCR`).
+#define STRIDER_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW 0
+
+// `DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH` (ONNX's `CRD`).
+#define STRIDER_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH 1
+
 // `StriderExecuteOptions::Isa`: the widest instruction set this CPU runs.
 #define STRIDER_ISA_BEST 0
 
@@ -137,6 +197,14 @@ typedef struct StriderExecuteOptions {
   // A `STRIDER_ISA_*` value: `STRIDER_ISA_BEST`, or an instruction set to force (for benchmarks and tests).
   uint32_t Isa;
 } StriderExecuteOptions;
+
+// One buffer of `strider_operator_execute_bindings`.
+typedef struct StriderBufferBinding {
+  // The buffer.
+  void *Data;
+  // Its length in bytes: at least its tensor's `TotalTensorSizeInBytes`.
+  uint64_t SizeInBytes;
+} StriderBufferBinding;
 
 // `DML_BUFFER_TENSOR_DESC`: a tensor's data type, sizes and strides (in elements), and its buffer's size.
 typedef struct StriderBufferTensorDesc {
@@ -225,6 +293,188 @@ typedef struct StriderCastOperatorDesc {
   const struct StriderTensorDesc *OutputTensor;
 } StriderCastOperatorDesc;
 
+// `DML_SCALAR_UNION`: one value; which member holds it is said by the data type beside it (a `FLOAT16` is its
+// binary16 bits in `Bytes[0..2]`).
+typedef union StriderScalarUnion {
+  // The value's bytes (little-endian; the rest unused).
+  uint8_t Bytes[8];
+  // `INT8`.
+  int8_t Int8;
+  // `UINT8`.
+  uint8_t UInt8;
+  // `INT16`.
+  int16_t Int16;
+  // `UINT16`.
+  uint16_t UInt16;
+  // `INT32`.
+  int32_t Int32;
+  // `UINT32`.
+  uint32_t UInt32;
+  // `INT64`.
+  int64_t Int64;
+  // `UINT64`.
+  uint64_t UInt64;
+  // `FLOAT32`.
+  float Float32;
+  // `FLOAT64`.
+  double Float64;
+} StriderScalarUnion;
+
+// `DML_SPLIT_OPERATOR_DESC`: the input cut into consecutive blocks along `Axis`, block k into output k.
+typedef struct StriderSplitOperatorDesc {
+  // The input tensor.
+  const struct StriderTensorDesc *InputTensor;
+  // The number of outputs, at least 1.
+  uint32_t OutputCount;
+  // `OutputCount` tensor descriptions (an array of structs), of the input's sizes except along `Axis`.
+  const struct StriderTensorDesc *OutputTensors;
+  // The dimension cut.
+  uint32_t Axis;
+} StriderSplitOperatorDesc;
+
+// `DML_JOIN_OPERATOR_DESC`: the inputs concatenated along `Axis`.
+typedef struct StriderJoinOperatorDesc {
+  // The number of inputs, at least 1.
+  uint32_t InputCount;
+  // `InputCount` tensor descriptions (an array of structs), of the output's sizes except along `Axis`.
+  const struct StriderTensorDesc *InputTensors;
+  // The output tensor.
+  const struct StriderTensorDesc *OutputTensor;
+  // The dimension joined along.
+  uint32_t Axis;
+} StriderJoinOperatorDesc;
+
+// `DML_PADDING_OPERATOR_DESC`: the input inside a larger output (`np.pad`); `PaddingValue` converts to the
+// output's data type as `DML_CAST` converts a `FLOAT32`.
+typedef struct StriderPaddingOperatorDesc {
+  // The input tensor.
+  const struct StriderTensorDesc *InputTensor;
+  // The output tensor: each size the input's plus the start and end padding.
+  const struct StriderTensorDesc *OutputTensor;
+  // A `STRIDER_PADDING_MODE_*` value.
+  uint32_t PaddingMode;
+  // The value of `STRIDER_PADDING_MODE_CONSTANT`.
+  float PaddingValue;
+  // The tensors' rank: the length of the two arrays.
+  uint32_t DimensionCount;
+  // Elements added before the input, per dimension.
+  const uint32_t *StartPadding;
+  // Elements added after the input, per dimension.
+  const uint32_t *EndPadding;
+} StriderPaddingOperatorDesc;
+
+// `DML_PADDING1_OPERATOR_DESC`: `DML_PADDING_OPERATOR_DESC` with a value of the output's data type.
+typedef struct StriderPadding1OperatorDesc {
+  // The input tensor.
+  const struct StriderTensorDesc *InputTensor;
+  // The output tensor: each size the input's plus the start and end padding.
+  const struct StriderTensorDesc *OutputTensor;
+  // A `STRIDER_PADDING_MODE_*` value.
+  uint32_t PaddingMode;
+  // The data type of `PaddingValue`: the output's (in every mode).
+  uint32_t PaddingValueDataType;
+  // The value of `STRIDER_PADDING_MODE_CONSTANT`.
+  union StriderScalarUnion PaddingValue;
+  // The tensors' rank: the length of the two arrays.
+  uint32_t DimensionCount;
+  // Elements added before the input, per dimension.
+  const uint32_t *StartPadding;
+  // Elements added after the input, per dimension.
+  const uint32_t *EndPadding;
+} StriderPadding1OperatorDesc;
+
+// `DML_SPACE_TO_DEPTH_OPERATOR_DESC`: blocks of `BlockSize × BlockSize` pixels into channels (depth, column, row
+// order).
+typedef struct StriderSpaceToDepthOperatorDesc {
+  // The input tensor, 4-dimensional (NCHW).
+  const struct StriderTensorDesc *InputTensor;
+  // The output tensor: (N, C·BlockSize², H/BlockSize, W/BlockSize).
+  const struct StriderTensorDesc *OutputTensor;
+  // The block's side, at least 1.
+  uint32_t BlockSize;
+} StriderSpaceToDepthOperatorDesc;
+
+// `DML_DEPTH_TO_SPACE_OPERATOR_DESC`: channels into blocks of `BlockSize × BlockSize` pixels (depth, column,
+// row order).
+typedef struct StriderSpaceToDepthOperatorDesc StriderDepthToSpaceOperatorDesc;
+
+// `DML_SPACE_TO_DEPTH1_OPERATOR_DESC`: `DML_SPACE_TO_DEPTH_OPERATOR_DESC` with the order of a block's elements.
+typedef struct StriderSpaceToDepth1OperatorDesc {
+  // The input tensor, 4-dimensional.
+  const struct StriderTensorDesc *InputTensor;
+  // The output tensor.
+  const struct StriderTensorDesc *OutputTensor;
+  // The block's side, at least 1.
+  uint32_t BlockSize;
+  // A `STRIDER_DEPTH_SPACE_ORDER_*` value.
+  uint32_t Order;
+} StriderSpaceToDepth1OperatorDesc;
+
+// `DML_DEPTH_TO_SPACE1_OPERATOR_DESC`.
+typedef struct StriderSpaceToDepth1OperatorDesc StriderDepthToSpace1OperatorDesc;
+
+// `DML_TILE_OPERATOR_DESC`: the input repeated along every dimension.
+typedef struct StriderTileOperatorDesc {
+  // The input tensor.
+  const struct StriderTensorDesc *InputTensor;
+  // The output tensor: each size the input's times the repeat.
+  const struct StriderTensorDesc *OutputTensor;
+  // The tensors' rank: the length of `Repeats`.
+  uint32_t RepeatsCount;
+  // The repeats, each at least 1.
+  const uint32_t *Repeats;
+} StriderTileOperatorDesc;
+
+// `DML_FILL_VALUE_CONSTANT_OPERATOR_DESC`: every output element the value.
+typedef struct StriderFillValueConstantOperatorDesc {
+  // The output tensor.
+  const struct StriderTensorDesc *OutputTensor;
+  // The data type of `Value`: the output's.
+  uint32_t ValueDataType;
+  // The value.
+  union StriderScalarUnion Value;
+} StriderFillValueConstantOperatorDesc;
+
+// `DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC`: output element i (in C order over the sizes) `ValueStart + i ·
+// ValueDelta`, integers wrapping, floats computed in f64 and rounded once.
+typedef struct StriderFillValueSequenceOperatorDesc {
+  // The output tensor.
+  const struct StriderTensorDesc *OutputTensor;
+  // The data type of the two values: the output's.
+  uint32_t ValueDataType;
+  // The value of element 0.
+  union StriderScalarUnion ValueStart;
+  // The step.
+  union StriderScalarUnion ValueDelta;
+} StriderFillValueSequenceOperatorDesc;
+
+// Strider's fused preprocessing (`STRIDER_OPERATOR_NORMALIZE`): a `DML_SLICE1` window of the input, each element
+// `x · Scale[k] + Bias[k]` (`k` its coordinate on `ChannelAxis`) converted to the output's data type, any layouts.
+typedef struct StriderNormalizeOperatorDesc {
+  // The input tensor.
+  const struct StriderTensorDesc *InputTensor;
+  // The output tensor (any data type and layout).
+  const struct StriderTensorDesc *OutputTensor;
+  // The tensors' rank: the length of the three window arrays.
+  uint32_t DimensionCount;
+  // The window's start per dimension, or NULL (with the other two window arrays) for the whole input.
+  const uint32_t *InputWindowOffsets;
+  // The window's sizes, or NULL.
+  const uint32_t *InputWindowSizes;
+  // The window's strides (non-zero; negative: from the window's end), or NULL.
+  const int32_t *InputWindowStrides;
+  // The output dimension that selects the scale and bias, or -1 for none.
+  int32_t ChannelAxis;
+  // The number of scales: 1, or one per channel.
+  uint32_t ScaleCount;
+  // The factors.
+  const float *Scale;
+  // The number of biases: 1, or one per channel.
+  uint32_t BiasCount;
+  // The addends.
+  const float *Bias;
+} StriderNormalizeOperatorDesc;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -250,11 +500,10 @@ enum StriderStatus strider_operator_create(const struct StriderOperatorDesc *des
 // As `strider_operator_execute_with`.
 enum StriderStatus strider_operator_execute(const struct StriderOperator *op, const void *input, size_t input_bytes, void *output, size_t output_bytes);
 
-// Runs `op` from `input` (`input_bytes` long) into `output` (`output_bytes` long). Buffers may have any alignment
-// their tensors' `GuaranteedBaseOffsetAlignment` allows, and must hold the tensors' `TotalTensorSizeInBytes`
-// (else `STRIDER_BUFFER_TOO_SMALL`). They must not overlap, except that an `ELEMENT_WISE_IDENTITY` whose input and
-// output have the same strides runs in place when `input == output`. Output bytes no output element addresses
-// (padding) are never written; on any failure nothing is written. `options` may be NULL (defaults).
+// Runs an operator of one input and one output (or of no input and one output, with `input` NULL) from `input`
+// (`input_bytes` long) into `output` (`output_bytes` long): `strider_operator_execute_bindings` with one binding
+// each. Operators of other counts (`DML_OPERATOR_JOIN`, `DML_OPERATOR_SPLIT`) run only through
+// `strider_operator_execute_bindings`.
 //
 // # Safety
 //
@@ -262,6 +511,23 @@ enum StriderStatus strider_operator_execute(const struct StriderOperator *op, co
 // `input_bytes` bytes, `output` NULL or writable for `output_bytes` bytes, and no other thread writes them during
 // the call. `options` is NULL or readable.
 enum StriderStatus strider_operator_execute_with(const struct StriderOperator *op, const void *input, size_t input_bytes, void *output, size_t output_bytes, const struct StriderExecuteOptions *options);
+
+// Runs `op` with one buffer per input and per output, in the order its description lists its tensors
+// (`inputs` may be NULL when `input_count` is 0, as for the fills). Each buffer must hold its tensor's
+// `TotalTensorSizeInBytes` (else `STRIDER_BUFFER_TOO_SMALL`) at an address its `GuaranteedBaseOffsetAlignment`
+// allows. Outputs must not overlap each other or any input — except that an `ELEMENT_WISE_IDENTITY` whose input
+// and output have the same strides runs in place when both bindings have the same `Data`; inputs may overlap each
+// other. A count that is not the operator's, a NULL `Data`, or overlapping buffers is `STRIDER_INVALID_ARGUMENT`.
+// Output bytes no output element addresses (padding) are never written; on any failure nothing is written.
+// `options` may be NULL (defaults).
+//
+// # Safety
+//
+// `op` is NULL or an operator from `strider_operator_create` not yet destroyed. `inputs` (`outputs`) is NULL or
+// points to `input_count` (`output_count`) readable bindings; each input binding's `Data` is NULL or readable
+// for `SizeInBytes` bytes, each output binding's NULL or writable for `SizeInBytes` bytes, and no other thread
+// writes them during the call. `options` is NULL or readable.
+enum StriderStatus strider_operator_execute_bindings(const struct StriderOperator *op, const struct StriderBufferBinding *inputs, uint32_t input_count, const struct StriderBufferBinding *outputs, uint32_t output_count, const struct StriderExecuteOptions *options);
 
 // Frees an operator. NULL is a no-op.
 //

@@ -18,14 +18,14 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 #[cfg(test)]
 use strider_core::DataType;
-use strider_core::{Error, ExecOptions, Isa, Operand, Parallelism};
+use strider_core::{Error, ExecOptions, Isa, Operand, Operator, Parallelism};
 
-use crate::read::{Failure, Op};
+use crate::read::Failure;
 pub use crate::types::*;
 
 /// An operator, validated and planned: create it once, execute it many times, from any number of threads at once.
 pub struct StriderOperator {
-    op: Op,
+    op: Operator,
 }
 
 thread_local! {
@@ -122,11 +122,10 @@ pub unsafe extern "C" fn strider_operator_execute(
     unsafe { strider_operator_execute_with(op, input, input_bytes, output, output_bytes, core::ptr::null()) }
 }
 
-/// Runs `op` from `input` (`input_bytes` long) into `output` (`output_bytes` long). Buffers may have any alignment
-/// their tensors' `GuaranteedBaseOffsetAlignment` allows, and must hold the tensors' `TotalTensorSizeInBytes`
-/// (else `STRIDER_BUFFER_TOO_SMALL`). They must not overlap, except that an `ELEMENT_WISE_IDENTITY` whose input and
-/// output have the same strides runs in place when `input == output`. Output bytes no output element addresses
-/// (padding) are never written; on any failure nothing is written. `options` may be NULL (defaults).
+/// Runs an operator of one input and one output (or of no input and one output, with `input` NULL) from `input`
+/// (`input_bytes` long) into `output` (`output_bytes` long): `strider_operator_execute_bindings` with one binding
+/// each. Operators of other counts (`DML_OPERATOR_JOIN`, `DML_OPERATOR_SPLIT`) run only through
+/// `strider_operator_execute_bindings`.
 ///
 /// # Safety
 ///
@@ -142,73 +141,194 @@ pub unsafe extern "C" fn strider_operator_execute_with(
     output_bytes: usize,
     options: *const StriderExecuteOptions,
 ) -> StriderStatus {
+    // A NULL input of an operator without inputs is no input.
+    // SAFETY: `op` is NULL or a live operator (caller's contract).
+    let inputless = unsafe { op.as_ref() }.is_some_and(|o| o.op.inputs().is_empty());
+    let ins = [StriderBufferBinding { Data: input.cast_mut(), SizeInBytes: input_bytes as u64 }];
+    let outs = [StriderBufferBinding { Data: output, SizeInBytes: output_bytes as u64 }];
+    let input_count = if inputless && input.is_null() { 0 } else { 1 };
+    // SAFETY: the bindings describe the caller's buffers under the same contract.
+    unsafe { execute_bindings(op, ins.as_ptr(), input_count, outs.as_ptr(), 1, options, "input_bytes", "output_bytes") }
+}
+
+/// Runs `op` with one buffer per input and per output, in the order its description lists its tensors
+/// (`inputs` may be NULL when `input_count` is 0, as for the fills). Each buffer must hold its tensor's
+/// `TotalTensorSizeInBytes` (else `STRIDER_BUFFER_TOO_SMALL`) at an address its `GuaranteedBaseOffsetAlignment`
+/// allows. Outputs must not overlap each other or any input — except that an `ELEMENT_WISE_IDENTITY` whose input
+/// and output have the same strides runs in place when both bindings have the same `Data`; inputs may overlap each
+/// other. A count that is not the operator's, a NULL `Data`, or overlapping buffers is `STRIDER_INVALID_ARGUMENT`.
+/// Output bytes no output element addresses (padding) are never written; on any failure nothing is written.
+/// `options` may be NULL (defaults).
+///
+/// # Safety
+///
+/// `op` is NULL or an operator from `strider_operator_create` not yet destroyed. `inputs` (`outputs`) is NULL or
+/// points to `input_count` (`output_count`) readable bindings; each input binding's `Data` is NULL or readable
+/// for `SizeInBytes` bytes, each output binding's NULL or writable for `SizeInBytes` bytes, and no other thread
+/// writes them during the call. `options` is NULL or readable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strider_operator_execute_bindings(
+    op: *const StriderOperator,
+    inputs: *const StriderBufferBinding,
+    input_count: u32,
+    outputs: *const StriderBufferBinding,
+    output_count: u32,
+    options: *const StriderExecuteOptions,
+) -> StriderStatus {
+    // SAFETY: forwarded under the same contract.
+    unsafe { execute_bindings(op, inputs, input_count, outputs, output_count, options, "input", "output") }
+}
+
+/// `strider_operator_execute_bindings`, with the names of the length parameters for messages (`input_bytes` when
+/// called through `strider_operator_execute_with`).
+///
+/// # Safety
+///
+/// As `strider_operator_execute_bindings`.
+#[allow(clippy::too_many_arguments)] // the C signature, and the two names its callers give the lengths
+unsafe fn execute_bindings(
+    op: *const StriderOperator,
+    inputs: *const StriderBufferBinding,
+    input_count: u32,
+    outputs: *const StriderBufferBinding,
+    output_count: u32,
+    options: *const StriderExecuteOptions,
+    in_name: &'static str,
+    out_name: &'static str,
+) -> StriderStatus {
     guard(|| {
         // SAFETY: `op` is NULL or a live operator (caller's contract).
         let op = &unsafe { op.as_ref() }.ok_or_else(|| Failure::invalid("op is NULL".to_owned()))?.op;
         // SAFETY: `options` is NULL or readable (caller's contract).
         let options = unsafe { options.as_ref() }.copied().unwrap_or_default();
         let opts = exec_options(&options)?;
-        if input.is_null() {
-            return Err(Failure::invalid("input is NULL".to_owned()));
-        }
-        if output.is_null() {
-            return Err(Failure::invalid("output is NULL".to_owned()));
-        }
-        for (name, bytes) in [("input_bytes", input_bytes), ("output_bytes", output_bytes)] {
-            if bytes > isize::MAX as usize {
-                return Err(Failure::invalid(format!("{name} is {bytes}, more than any buffer can hold")));
-            }
-        }
-        let (i0, o0) = (input as usize, output as usize);
-        let disjoint = i0.saturating_add(input_bytes) <= o0 || o0.saturating_add(output_bytes) <= i0;
-        // Overlapping buffers are one buffer run in place, which only an identity can do.
-        let in_place = match op {
-            _ if disjoint => None,
-            Op::Identity(identity) if i0 == o0 => Some(identity),
-            _ => {
+        let name = op.name();
+        let (want_in, want_out) = (op.inputs().len(), op.outputs().len());
+        for (count_name, count, want) in
+            [("input_count", input_count, want_in), ("output_count", output_count, want_out)]
+        {
+            if count as usize != want && in_name == "input_bytes" {
                 return Err(Failure::invalid(format!(
-                    "the input buffer ({input_bytes} bytes at {i0:#x}) and the output buffer ({output_bytes} bytes \
-                     at {o0:#x}) overlap; only an ELEMENT_WISE_IDENTITY runs in place, with input == output"
+                    "{name} has {want_in} input(s) and {want_out} output(s); strider_operator_execute runs \
+                     operators of one input (or none) and one output: use strider_operator_execute_bindings"
                 )));
             }
-        };
-        let result = match in_place {
-            None => {
-                // SAFETY: `input` is readable for `input_bytes` bytes and `output` writable for `output_bytes`
-                // bytes (caller's contract), both non-NULL and at most isize::MAX long, and the ranges are
-                // disjoint, so the shared and the mutable slice do not alias.
-                let (src, dst) = unsafe {
-                    (
-                        core::slice::from_raw_parts(input.cast::<u8>(), input_bytes),
-                        core::slice::from_raw_parts_mut(output.cast::<u8>(), output_bytes),
-                    )
-                };
-                op.execute(src, dst, &opts)
+            if count as usize != want {
+                return Err(Failure::invalid(format!("{count_name} is {count}; {name} takes {want}")));
             }
-            Some(identity) => {
-                // Each operand against its own length: the one buffer is readable for `input_bytes` and writable
-                // for `output_bytes`, and only the shorter is both.
-                for (operand, desc, bytes) in [
-                    (Operand::Input, identity.input(), input_bytes),
-                    (Operand::Output, identity.output(), output_bytes),
-                ] {
-                    let required = desc.required_buffer_bytes();
-                    if (bytes as u64) < required {
-                        let data_type = desc.data_type();
-                        let e = Error::BufferTooSmall { operand, data_type, required, actual: bytes };
-                        return Err(Failure::from_error(op.name(), e));
-                    }
+        }
+        // SAFETY: `inputs` / `outputs` are NULL or point to that many bindings (caller's contract).
+        let ins = unsafe { bindings(inputs, input_count, "inputs", in_name)? };
+        // SAFETY: as above.
+        let outs = unsafe { bindings(outputs, output_count, "outputs", out_name)? };
+        // One buffer as input and output: only an identity runs in place.
+        if let (Operator::Identity(identity), [i], [o]) = (op, &ins[..], &outs[..])
+            && i.0 == o.0
+        {
+            // Each operand against its own length: the one buffer is readable for the input's and writable for the
+            // output's, and only the shorter is both.
+            for (operand, desc, bytes) in
+                [(Operand::Input, identity.input(), i.1), (Operand::Output, identity.output(), o.1)]
+            {
+                let required = desc.required_buffer_bytes();
+                if (bytes as u64) < required {
+                    let data_type = desc.data_type();
+                    let e = Error::BufferTooSmall { operand, data_type, required, actual: bytes };
+                    return Err(Failure::from_error(name, e));
                 }
-                // SAFETY: `input == output`: one buffer, readable for `input_bytes` and writable for
-                // `output_bytes` bytes, so both for the shorter of the two; no other slice of it exists during the
-                // call.
-                let buffer =
-                    unsafe { core::slice::from_raw_parts_mut(output.cast::<u8>(), input_bytes.min(output_bytes)) };
-                identity.execute_in_place_with(buffer, &opts)
             }
+            // SAFETY: one buffer, readable for `i.1` and writable for `o.1` bytes (the caller's contract), so both
+            // for the shorter; no other slice of it exists during the call.
+            let buffer = unsafe { core::slice::from_raw_parts_mut(o.0.cast::<u8>(), i.1.min(o.1)) };
+            return identity.execute_in_place_with(buffer, &opts).map_err(|e| Failure::from_error(name, e));
+        }
+        // Outputs apart from each other and from every input (inputs may share bytes: they are only read).
+        let many_in = ins.len() > 1;
+        let many_out = outs.len() > 1;
+        let operand = |list: bool, k: usize, many: bool| match (list, many) {
+            (false, false) => Operand::Input,
+            (false, true) => Operand::InputAt(k),
+            (true, false) => Operand::Output,
+            (true, true) => Operand::OutputAt(k),
         };
-        result.map_err(|e| Failure::from_error(op.name(), e))
+        for (k, o) in outs.iter().enumerate() {
+            let others = ins.iter().enumerate().map(|(i, b)| (operand(false, i, many_in), b));
+            let others = others.chain(outs[..k].iter().enumerate().map(|(j, b)| (operand(true, j, many_out), b)));
+            for (other, b) in others {
+                if apart(o, b) {
+                    continue;
+                }
+                let e = Error::OverlappingBuffers {
+                    first: other,
+                    first_address: b.0 as usize,
+                    first_bytes: b.1,
+                    second: operand(true, k, many_out),
+                    second_address: o.0 as usize,
+                    second_bytes: o.1,
+                };
+                return Err(Failure::from_error(name, e));
+            }
+        }
+        // SAFETY: each input binding is readable for its length and each output binding writable for its length
+        // (the caller's contract), all non-NULL and at most isize::MAX long; the outputs overlap neither each other
+        // nor any input (checked above), so the mutable slices alias nothing.
+        let (src, mut dst): (Vec<&[u8]>, Vec<&mut [u8]>) = unsafe {
+            (
+                ins.iter().map(|b| core::slice::from_raw_parts(b.0.cast::<u8>().cast_const(), b.1)).collect(),
+                outs.iter().map(|b| core::slice::from_raw_parts_mut(b.0.cast::<u8>(), b.1)).collect(),
+            )
+        };
+        op.execute_with(&src, &mut dst, &opts).map_err(|e| Failure::from_error(name, e))
     })
+}
+
+/// A buffer of a call: its address and length.
+type Span = (*mut c_void, usize);
+
+/// Whether two buffers share no byte.
+fn apart(a: &Span, b: &Span) -> bool {
+    let (a0, b0) = (a.0 as usize, b.0 as usize);
+    a0.saturating_add(a.1) <= b0 || b0.saturating_add(b.1) <= a0
+}
+
+/// The `count` bindings at `p`, each checked for a NULL `Data` and a length no buffer can have; `list` names them
+/// in messages (`inputs[2]`), or when `list` is a length parameter's name (`input_bytes`), that parameter.
+///
+/// # Safety
+///
+/// `p` is NULL or points to `count` readable bindings.
+unsafe fn bindings(
+    p: *const StriderBufferBinding,
+    count: u32,
+    list: &str,
+    bytes_name: &str,
+) -> Result<Vec<Span>, Failure> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    if p.is_null() {
+        return Err(Failure::invalid(format!("{list} is NULL; it must point to {count} binding(s)")));
+    }
+    // SAFETY: `p` points to `count` readable bindings (the caller's contract).
+    let all = unsafe { core::slice::from_raw_parts(p, count as usize) };
+    let single = bytes_name.ends_with("_bytes");
+    all.iter()
+        .enumerate()
+        .map(|(k, b)| {
+            let (what, len_name) = if single {
+                (bytes_name.trim_end_matches("_bytes").to_owned(), bytes_name.to_owned())
+            } else {
+                (format!("{list}[{k}].Data"), format!("{list}[{k}].SizeInBytes"))
+            };
+            if b.Data.is_null() {
+                return Err(Failure::invalid(format!("{what} is NULL")));
+            }
+            let len = usize::try_from(b.SizeInBytes).ok().filter(|&n| n <= isize::MAX as usize).ok_or_else(|| {
+                Failure::invalid(format!("{len_name} is {}, more than any buffer can hold", b.SizeInBytes))
+            })?;
+            Ok((b.Data, len))
+        })
+        .collect()
 }
 
 /// The Rust options `options` ask for.

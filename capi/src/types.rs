@@ -55,6 +55,47 @@ pub const STRIDER_OPERATOR_CAST: u32 = 61;
 /// `DML_OPERATOR_SLICE1`: `Desc` is a `StriderSlice1OperatorDesc`.
 pub const STRIDER_OPERATOR_SLICE1: u32 = 111;
 
+/// `DML_OPERATOR_SPLIT`: `Desc` is a `StriderSplitOperatorDesc`.
+pub const STRIDER_OPERATOR_SPLIT: u32 = 62;
+/// `DML_OPERATOR_JOIN`: `Desc` is a `StriderJoinOperatorDesc`.
+pub const STRIDER_OPERATOR_JOIN: u32 = 63;
+/// `DML_OPERATOR_PADDING`: `Desc` is a `StriderPaddingOperatorDesc`.
+pub const STRIDER_OPERATOR_PADDING: u32 = 64;
+/// `DML_OPERATOR_SPACE_TO_DEPTH`: `Desc` is a `StriderSpaceToDepthOperatorDesc`.
+pub const STRIDER_OPERATOR_SPACE_TO_DEPTH: u32 = 68;
+/// `DML_OPERATOR_DEPTH_TO_SPACE`: `Desc` is a `StriderDepthToSpaceOperatorDesc`.
+pub const STRIDER_OPERATOR_DEPTH_TO_SPACE: u32 = 69;
+/// `DML_OPERATOR_TILE`: `Desc` is a `StriderTileOperatorDesc`.
+pub const STRIDER_OPERATOR_TILE: u32 = 70;
+/// `DML_OPERATOR_FILL_VALUE_CONSTANT`: `Desc` is a `StriderFillValueConstantOperatorDesc`.
+pub const STRIDER_OPERATOR_FILL_VALUE_CONSTANT: u32 = 103;
+/// `DML_OPERATOR_FILL_VALUE_SEQUENCE`: `Desc` is a `StriderFillValueSequenceOperatorDesc`.
+pub const STRIDER_OPERATOR_FILL_VALUE_SEQUENCE: u32 = 104;
+/// `DML_OPERATOR_DEPTH_TO_SPACE1`: `Desc` is a `StriderDepthToSpace1OperatorDesc`.
+pub const STRIDER_OPERATOR_DEPTH_TO_SPACE1: u32 = 113;
+/// `DML_OPERATOR_SPACE_TO_DEPTH1`: `Desc` is a `StriderSpaceToDepth1OperatorDesc`.
+pub const STRIDER_OPERATOR_SPACE_TO_DEPTH1: u32 = 114;
+/// `DML_OPERATOR_PADDING1`: `Desc` is a `StriderPadding1OperatorDesc`.
+pub const STRIDER_OPERATOR_PADDING1: u32 = 155;
+/// Strider's fused preprocessing (no DirectML counterpart): `Desc` is a `StriderNormalizeOperatorDesc`.
+pub const STRIDER_OPERATOR_NORMALIZE: u32 = 0x5354_0001;
+
+/// `DML_PADDING_MODE_CONSTANT`: the padding value.
+pub const STRIDER_PADDING_MODE_CONSTANT: u32 = 0;
+/// `DML_PADDING_MODE_EDGE`: the edge element repeated.
+pub const STRIDER_PADDING_MODE_EDGE: u32 = 1;
+/// `DML_PADDING_MODE_REFLECTION`: mirrored about the edge element (NumPy's `reflect`).
+pub const STRIDER_PADDING_MODE_REFLECTION: u32 = 2;
+/// `DML_PADDING_MODE_SYMMETRIC`: mirrored, the edge element repeated (NumPy's `symmetric`).
+pub const STRIDER_PADDING_MODE_SYMMETRIC: u32 = 3;
+/// `DML_PADDING_MODE_WRAP`: the input repeated (NumPy's `wrap`).
+pub const STRIDER_PADDING_MODE_WRAP: u32 = 4;
+
+/// `DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW` (ONNX's `DCR`).
+pub const STRIDER_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW: u32 = 0;
+/// `DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH` (ONNX's `CRD`).
+pub const STRIDER_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH: u32 = 1;
+
 /// `StriderExecuteOptions::Isa`: the widest instruction set this CPU runs.
 pub const STRIDER_ISA_BEST: u32 = 0;
 /// `StriderExecuteOptions::Isa`: portable code, no SIMD intrinsics.
@@ -197,6 +238,220 @@ pub struct StriderCastOperatorDesc {
     pub InputTensor: *const StriderTensorDesc,
     /// The output tensor, of the input's sizes.
     pub OutputTensor: *const StriderTensorDesc,
+}
+
+/// `DML_SCALAR_UNION`: one value; which member holds it is said by the data type beside it (a `FLOAT16` is its
+/// binary16 bits in `Bytes[0..2]`).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub union StriderScalarUnion {
+    /// The value's bytes (little-endian; the rest unused).
+    pub Bytes: [u8; 8],
+    /// `INT8`.
+    pub Int8: i8,
+    /// `UINT8`.
+    pub UInt8: u8,
+    /// `INT16`.
+    pub Int16: i16,
+    /// `UINT16`.
+    pub UInt16: u16,
+    /// `INT32`.
+    pub Int32: i32,
+    /// `UINT32`.
+    pub UInt32: u32,
+    /// `INT64`.
+    pub Int64: i64,
+    /// `UINT64`.
+    pub UInt64: u64,
+    /// `FLOAT32`.
+    pub Float32: f32,
+    /// `FLOAT64`.
+    pub Float64: f64,
+}
+
+/// `DML_SPLIT_OPERATOR_DESC`: the input cut into consecutive blocks along `Axis`, block k into output k.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderSplitOperatorDesc {
+    /// The input tensor.
+    pub InputTensor: *const StriderTensorDesc,
+    /// The number of outputs, at least 1.
+    pub OutputCount: u32,
+    /// `OutputCount` tensor descriptions (an array of structs), of the input's sizes except along `Axis`.
+    pub OutputTensors: *const StriderTensorDesc,
+    /// The dimension cut.
+    pub Axis: u32,
+}
+
+/// `DML_JOIN_OPERATOR_DESC`: the inputs concatenated along `Axis`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderJoinOperatorDesc {
+    /// The number of inputs, at least 1.
+    pub InputCount: u32,
+    /// `InputCount` tensor descriptions (an array of structs), of the output's sizes except along `Axis`.
+    pub InputTensors: *const StriderTensorDesc,
+    /// The output tensor.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// The dimension joined along.
+    pub Axis: u32,
+}
+
+/// `DML_PADDING_OPERATOR_DESC`: the input inside a larger output (`np.pad`); `PaddingValue` converts to the
+/// output's data type as `DML_CAST` converts a `FLOAT32`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderPaddingOperatorDesc {
+    /// The input tensor.
+    pub InputTensor: *const StriderTensorDesc,
+    /// The output tensor: each size the input's plus the start and end padding.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// A `STRIDER_PADDING_MODE_*` value.
+    pub PaddingMode: u32,
+    /// The value of `STRIDER_PADDING_MODE_CONSTANT`.
+    pub PaddingValue: f32,
+    /// The tensors' rank: the length of the two arrays.
+    pub DimensionCount: u32,
+    /// Elements added before the input, per dimension.
+    pub StartPadding: *const u32,
+    /// Elements added after the input, per dimension.
+    pub EndPadding: *const u32,
+}
+
+/// `DML_PADDING1_OPERATOR_DESC`: `DML_PADDING_OPERATOR_DESC` with a value of the output's data type.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct StriderPadding1OperatorDesc {
+    /// The input tensor.
+    pub InputTensor: *const StriderTensorDesc,
+    /// The output tensor: each size the input's plus the start and end padding.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// A `STRIDER_PADDING_MODE_*` value.
+    pub PaddingMode: u32,
+    /// The data type of `PaddingValue`: the output's (in every mode).
+    pub PaddingValueDataType: u32,
+    /// The value of `STRIDER_PADDING_MODE_CONSTANT`.
+    pub PaddingValue: StriderScalarUnion,
+    /// The tensors' rank: the length of the two arrays.
+    pub DimensionCount: u32,
+    /// Elements added before the input, per dimension.
+    pub StartPadding: *const u32,
+    /// Elements added after the input, per dimension.
+    pub EndPadding: *const u32,
+}
+
+/// `DML_SPACE_TO_DEPTH_OPERATOR_DESC`: blocks of `BlockSize × BlockSize` pixels into channels (depth, column, row
+/// order).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderSpaceToDepthOperatorDesc {
+    /// The input tensor, 4-dimensional (NCHW).
+    pub InputTensor: *const StriderTensorDesc,
+    /// The output tensor: (N, C·BlockSize², H/BlockSize, W/BlockSize).
+    pub OutputTensor: *const StriderTensorDesc,
+    /// The block's side, at least 1.
+    pub BlockSize: u32,
+}
+
+/// `DML_DEPTH_TO_SPACE_OPERATOR_DESC`: channels into blocks of `BlockSize × BlockSize` pixels (depth, column,
+/// row order).
+pub type StriderDepthToSpaceOperatorDesc = StriderSpaceToDepthOperatorDesc;
+
+/// `DML_SPACE_TO_DEPTH1_OPERATOR_DESC`: `DML_SPACE_TO_DEPTH_OPERATOR_DESC` with the order of a block's elements.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderSpaceToDepth1OperatorDesc {
+    /// The input tensor, 4-dimensional.
+    pub InputTensor: *const StriderTensorDesc,
+    /// The output tensor.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// The block's side, at least 1.
+    pub BlockSize: u32,
+    /// A `STRIDER_DEPTH_SPACE_ORDER_*` value.
+    pub Order: u32,
+}
+
+/// `DML_DEPTH_TO_SPACE1_OPERATOR_DESC`.
+pub type StriderDepthToSpace1OperatorDesc = StriderSpaceToDepth1OperatorDesc;
+
+/// `DML_TILE_OPERATOR_DESC`: the input repeated along every dimension.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderTileOperatorDesc {
+    /// The input tensor.
+    pub InputTensor: *const StriderTensorDesc,
+    /// The output tensor: each size the input's times the repeat.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// The tensors' rank: the length of `Repeats`.
+    pub RepeatsCount: u32,
+    /// The repeats, each at least 1.
+    pub Repeats: *const u32,
+}
+
+/// `DML_FILL_VALUE_CONSTANT_OPERATOR_DESC`: every output element the value.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct StriderFillValueConstantOperatorDesc {
+    /// The output tensor.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// The data type of `Value`: the output's.
+    pub ValueDataType: u32,
+    /// The value.
+    pub Value: StriderScalarUnion,
+}
+
+/// `DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC`: output element i (in C order over the sizes) `ValueStart + i ·
+/// ValueDelta`, integers wrapping, floats computed in f64 and rounded once.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct StriderFillValueSequenceOperatorDesc {
+    /// The output tensor.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// The data type of the two values: the output's.
+    pub ValueDataType: u32,
+    /// The value of element 0.
+    pub ValueStart: StriderScalarUnion,
+    /// The step.
+    pub ValueDelta: StriderScalarUnion,
+}
+
+/// Strider's fused preprocessing (`STRIDER_OPERATOR_NORMALIZE`): a `DML_SLICE1` window of the input, each element
+/// `x · Scale[k] + Bias[k]` (`k` its coordinate on `ChannelAxis`) converted to the output's data type, any layouts.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderNormalizeOperatorDesc {
+    /// The input tensor.
+    pub InputTensor: *const StriderTensorDesc,
+    /// The output tensor (any data type and layout).
+    pub OutputTensor: *const StriderTensorDesc,
+    /// The tensors' rank: the length of the three window arrays.
+    pub DimensionCount: u32,
+    /// The window's start per dimension, or NULL (with the other two window arrays) for the whole input.
+    pub InputWindowOffsets: *const u32,
+    /// The window's sizes, or NULL.
+    pub InputWindowSizes: *const u32,
+    /// The window's strides (non-zero; negative: from the window's end), or NULL.
+    pub InputWindowStrides: *const i32,
+    /// The output dimension that selects the scale and bias, or -1 for none.
+    pub ChannelAxis: i32,
+    /// The number of scales: 1, or one per channel.
+    pub ScaleCount: u32,
+    /// The factors.
+    pub Scale: *const f32,
+    /// The number of biases: 1, or one per channel.
+    pub BiasCount: u32,
+    /// The addends.
+    pub Bias: *const f32,
+}
+
+/// One buffer of `strider_operator_execute_bindings`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderBufferBinding {
+    /// The buffer.
+    pub Data: *mut c_void,
+    /// Its length in bytes: at least its tensor's `TotalTensorSizeInBytes`.
+    pub SizeInBytes: u64,
 }
 
 /// How `strider_operator_execute_with` runs. Zero-initialized (`{0}`), it runs as `strider_operator_execute`.

@@ -37,12 +37,18 @@ enum Link {
 
 /// Compiles `source` (C99 or C++11 by extension) with warnings as errors, linked against the library.
 fn compile(source: &str, link: Link) -> PathBuf {
+    compile_as(source, link, "")
+}
+
+/// [`compile`] into a program whose name ends in `suffix`: tests that run in parallel and compile the same source
+/// must not write (or run) the same file.
+fn compile_as(source: &str, link: Link, suffix: &str) -> PathBuf {
     let lib = libdir();
     let cpp = source.ends_with(".cpp");
     let compiler =
         std::env::var(if cpp { "CXX" } else { "CC" }).unwrap_or_else(|_| (if cpp { "c++" } else { "cc" }).into());
     let stem = Path::new(source).file_stem().and_then(|s| s.to_str()).expect("file name");
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{stem}-{link:?}"));
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{stem}-{link:?}{suffix}"));
     let mut cmd = Command::new(&compiler);
     cmd.arg(if cpp { "-std=c++11" } else { "-std=c99" })
         .args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-O1", "-g"])
@@ -113,6 +119,16 @@ fn cpp_dml_names_static() {
 }
 
 #[test]
+fn cpp_movement_shared() {
+    assert!(run(&compile("tests/c/dml_movement_test.cpp", Link::Shared)).contains("data-movement tests passed"));
+}
+
+#[test]
+fn cpp_movement_static() {
+    assert!(run(&compile("tests/c/dml_movement_test.cpp", Link::Static)).contains("data-movement tests passed"));
+}
+
+#[test]
 fn cpp_with_directml_types_first() {
     assert!(run(&compile("tests/c/with_directml_test.cpp", Link::Shared)).contains("tests passed"));
 }
@@ -139,7 +155,13 @@ fn c_test_under_memcheck() {
         eprintln!("valgrind not installed: memcheck skipped");
         return;
     }
-    let program = compile("tests/c/capi_test.c", Link::Shared);
+    for source in ["tests/c/capi_test.c", "tests/c/dml_movement_test.cpp"] {
+        memcheck(&compile_as(source, Link::Shared, "-memcheck"));
+    }
+}
+
+/// Runs `program` under memcheck; fails on any error or leak.
+fn memcheck(program: &Path) {
     let mut valgrind = test_command(Path::new("valgrind"));
     let output = valgrind
         .args([
@@ -149,7 +171,7 @@ fn c_test_under_memcheck() {
             "--show-leak-kinds=definite,indirect",
             "--quiet",
         ])
-        .arg(&program)
+        .arg(program)
         .output()
         .expect("run valgrind");
     assert!(output.status.success(), "memcheck found errors:\n{}", String::from_utf8_lossy(&output.stderr));

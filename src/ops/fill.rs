@@ -158,6 +158,11 @@ impl Fill {
         self.engine.row_kind()
     }
 
+    /// The engine (for the operator list).
+    pub(crate) fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
     /// How the operator runs, in words.
     pub fn explain(&self) -> String {
         self.engine.explain()

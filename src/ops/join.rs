@@ -161,6 +161,11 @@ impl Join {
         self.engine.row_kind()
     }
 
+    /// The engine (for the operator list).
+    pub(crate) fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
     /// How the operator runs, in words: each move with its plan and row kernel, one per line.
     pub fn explain(&self) -> String {
         self.engine.explain()
@@ -275,6 +280,11 @@ impl Split {
     /// The row kernel of the largest move.
     pub fn row_kind(&self) -> RowKind {
         self.engine.row_kind()
+    }
+
+    /// The engine (for the operator list).
+    pub(crate) fn engine(&self) -> &Engine {
+        &self.engine
     }
 
     /// How the operator runs, in words: each move with its plan and row kernel, one per line.

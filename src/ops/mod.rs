@@ -87,6 +87,11 @@ macro_rules! operator_methods {
             self.engine.execute(input, output, opts)
         }
 
+        /// The engine (for the operator list).
+        pub(crate) fn engine(&self) -> &crate::engine::Engine {
+            &self.engine
+        }
+
         /// The input tensor.
         pub fn input(&self) -> &TensorDesc {
             self.engine.input()

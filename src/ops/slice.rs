@@ -94,6 +94,25 @@ impl Slice {
 
     operator_methods!(Slice, one_type);
 
+    /// The same copy by the slowest, most obvious method: one loop over output coordinates applying the spec's
+    /// formula `output[c] = input[offsets + strides ∘ c]`, no planning, no SIMD. For verifying results.
+    ///
+    /// # Errors
+    ///
+    /// As [`Slice::execute`].
+    pub fn execute_reference(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        self.engine.check_buffers(input, output)?;
+        let x = crate::ops::Tensor::new(self.input(), input);
+        let (offsets, strides) = (self.offsets(), self.strides());
+        crate::ops::reference_each(self.output(), output, |c, y| {
+            // Inside the input: validation bounded offset + (size − 1)·stride below the input's size.
+            let at: Vec<u32> =
+                (0..c.len()).map(|d| offsets[d].saturating_add(strides[d].saturating_mul(c[d]))).collect();
+            crate::ops::put(y, x.element(&at));
+        });
+        Ok(())
+    }
+
     /// The slice offsets.
     pub fn offsets(&self) -> &[u32] {
         &self.offsets[..self.input().rank()]

@@ -97,6 +97,9 @@ pub struct TensorDesc {
     /// `GuaranteedBaseOffsetAlignment` (0: unknown).
     alignment: u32,
     flags: TensorFlags,
+    /// Dimensions read backwards (bit `d`): element `c` lives where `c` with `cᵈ` mirrored (`sizesᵈ − 1 − cᵈ`)
+    /// would — NumPy's negative strides, over the same elements.
+    reversed: u8,
 }
 
 fn check_shape(sizes: &[u32], strides: Option<&[u32]>) -> Result<(), Error> {
@@ -210,6 +213,7 @@ impl TensorDesc {
             total_size: None,
             alignment: 0,
             flags: TensorFlags::NONE,
+            reversed: 0,
         };
         desc.sizes[..rank].copy_from_slice(sizes);
         match strides {
@@ -347,8 +351,10 @@ impl TensorDesc {
         let mut sizes = vec![1u32; lead];
         sizes.extend_from_slice(self.sizes());
         let keep = |mut t: TensorDesc| {
-            // Leading 1s address the same bytes: the buffer's description carries over.
+            // Leading 1s address the same bytes: the buffer's description carries over, and the reversed
+            // dimensions move with theirs (lead < 8: a shift within u16).
             (t.total_size, t.alignment, t.flags) = (self.total_size, self.alignment, self.flags);
+            t.reversed = (u16::from(self.reversed).checked_shl(lead as u32).unwrap_or(0) & 0xFF) as u8;
             t
         };
         if !self.explicit {
@@ -520,6 +526,68 @@ impl TensorDesc {
     pub fn required_buffer_bytes(&self) -> u64 {
         self.total_size.unwrap_or(self.addressed)
     }
+
+    /// The same elements with the dimensions `dims` read backwards: element `c` is the one the tensor without them
+    /// holds at `c` with each of those coordinates mirrored (`sizes − 1 − c`) — NumPy's negative strides (a view
+    /// `x[:, ::-1]`), which DirectML's unsigned strides cannot express. Every operator reads and writes such
+    /// tensors in their logical order; the buffer and its required size are unchanged.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DimensionOutOfRange`] for a dimension the tensor does not have.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use strider::{DataType, Identity, TensorDesc};
+    /// let t = TensorDesc::new(DataType::Uint8, &[2, 3])?;
+    /// let mirrored = t.clone().with_reversed_dims(&[1])?; // each row read right to left
+    /// let mut y = [0u8; 6];
+    /// Identity::new(&mirrored, &t)?.execute(&[1, 2, 3, 4, 5, 6], &mut y)?;
+    /// assert_eq!(y, [3, 2, 1, 6, 5, 4]);
+    /// # Ok::<(), strider::Error>(())
+    /// ```
+    pub fn with_reversed_dims(mut self, dims: &[usize]) -> Result<TensorDesc, Error> {
+        for &dim in dims {
+            if dim >= self.rank() {
+                return Err(Error::DimensionOutOfRange { argument: "reversed dimension", dim, rank: self.rank() });
+            }
+            self.reversed |= 1 << dim;
+        }
+        Ok(self)
+    }
+
+    /// The dimensions read backwards ([`TensorDesc::with_reversed_dims`]), in increasing order.
+    pub fn reversed_dims(&self) -> Vec<usize> {
+        (0..self.rank()).filter(|&d| self.is_reversed(d)).collect()
+    }
+
+    /// Whether dimension `dim` is read backwards.
+    pub fn is_reversed(&self, dim: usize) -> bool {
+        dim < MAX_RANK && self.reversed & (1 << dim) != 0
+    }
+
+    /// The element step of each dimension: the stride, negated where the dimension is reversed.
+    pub(crate) fn signed_strides(&self) -> Vec<i64> {
+        let s = self.strides().iter().map(|&s| i64::from(s));
+        s.enumerate().map(|(d, s)| if self.is_reversed(d) { s.wrapping_neg() } else { s }).collect()
+    }
+
+    /// The element offset of coordinate `c` in checked arithmetic (reversed dimensions counted from their far end).
+    pub(crate) fn offset_of(&self, c: &[u32]) -> Option<u64> {
+        let mut offset = 0u64;
+        for (d, ((&x, &n), &s)) in c.iter().zip(self.sizes()).zip(self.strides()).enumerate() {
+            let x = if self.is_reversed(d) { n.checked_sub(1)?.checked_sub(x)? } else { x };
+            offset = offset.checked_add(u64::from(x).checked_mul(u64::from(s))?)?;
+        }
+        Some(offset)
+    }
+
+    /// The element offset of coordinate 0.
+    pub(crate) fn origin(&self) -> u64 {
+        // Within the addressed extent, which was computed in checked arithmetic.
+        self.offset_of(&vec![0; self.rank()]).unwrap_or(0)
+    }
 }
 
 impl PartialEq for TensorDesc {
@@ -527,7 +595,10 @@ impl PartialEq for TensorDesc {
     /// explicit packed strides. Total size, alignment and flags describe the buffer, not the layout, and are not
     /// compared.
     fn eq(&self, other: &Self) -> bool {
-        self.data_type == other.data_type && self.sizes() == other.sizes() && self.strides() == other.strides()
+        self.data_type == other.data_type
+            && self.sizes() == other.sizes()
+            && self.strides() == other.strides()
+            && self.reversed == other.reversed
     }
 }
 
@@ -535,7 +606,7 @@ impl Eq for TensorDesc {}
 
 impl core::hash::Hash for TensorDesc {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        (self.data_type, self.sizes(), self.strides()).hash(state);
+        (self.data_type, self.sizes(), self.strides(), self.reversed).hash(state);
     }
 }
 
@@ -549,6 +620,7 @@ impl fmt::Debug for TensorDesc {
             .field("total_tensor_size_in_bytes", &self.total_size)
             .field("guaranteed_base_offset_alignment", &self.alignment)
             .field("flags", &self.flags)
+            .field("reversed_dims", &self.reversed_dims())
             .finish()
     }
 }
@@ -558,6 +630,9 @@ impl fmt::Display for TensorDesc {
         write!(f, "{} sizes {:?} strides {:?}", self.data_type, self.sizes(), self.strides())?;
         if !self.explicit {
             f.write_str(" (packed)")?;
+        }
+        if self.reversed != 0 {
+            write!(f, " reversed {:?}", self.reversed_dims())?;
         }
         Ok(())
     }

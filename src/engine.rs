@@ -115,8 +115,9 @@ impl Builder {
         op: ElementOp,
     ) -> Result<(), Error> {
         let out = &self.outputs[region.output];
-        let out_strides: Vec<i64> = out.strides().iter().map(|&s| i64::from(s)).collect();
-        let out_base = crate::engine::dot(&region.lo, out.strides())
+        let out_strides = out.signed_strides();
+        let out_base = out
+            .offset_of(&region.lo)
             .ok_or_else(|| Error::Internal { detail: format!("region {region:?} overflows") })?;
         let extents = region.sizes.clone();
         let problem =
@@ -157,14 +158,14 @@ impl Builder {
             index_strides[d] = acc;
             acc = acc.saturating_mul(i64::from(sizes[d]));
         }
-        let out_strides: Vec<i64> = out.strides().iter().map(|&s| i64::from(s)).collect();
+        let out_strides = out.signed_strides();
         let problem = Problem {
             op,
             extents: &sizes,
             in_strides: &index_strides,
             out_strides: &out_strides,
             in_base: 0,
-            out_base: 0,
+            out_base: out.origin(),
             params: None,
         };
         let plan = plan_sequence(&problem)?;
@@ -264,16 +265,10 @@ impl Engine {
         params: Option<(&[[f32; 2]], &[i64])>,
     ) -> Result<Engine, Error> {
         let mut b = Builder::new(core::slice::from_ref(input), core::slice::from_ref(output))?;
-        let out_strides: Vec<i64> = output.strides().iter().map(|&s| i64::from(s)).collect();
-        let problem = Problem {
-            op,
-            extents: output.sizes(),
-            in_strides,
-            out_strides: &out_strides,
-            in_base,
-            out_base: 0,
-            params,
-        };
+        let out_strides = output.signed_strides();
+        let out_base = output.origin();
+        let problem =
+            Problem { op, extents: output.sizes(), in_strides, out_strides: &out_strides, in_base, out_base, params };
         b.view(From::Input(0), Region::whole(0, output.sizes()), &problem)?;
         b.finish(true)
     }
@@ -405,13 +400,13 @@ impl Engine {
     ) -> Result<(), Error> {
         self.check_buffers(input, output)?;
         let (iw, ow) = (self.input().data_type().size_in_bytes(), self.output().data_type().size_in_bytes());
-        let (sizes, out_strides) = (self.output().sizes(), self.output().strides());
+        let (sizes, out) = (self.output().sizes(), self.output());
         let mut c = vec![0u32; sizes.len()];
         loop {
             // Validation bounded every coordinate: the offsets are inside the checked buffers (checked again here,
             // as the slicing below is).
             let i = u64::try_from(in_offset(&c)).ok().and_then(|e| byte_range(e, iw));
-            let o = dot(&c, out_strides).and_then(|e| byte_range(e, ow));
+            let o = out.offset_of(&c).and_then(|e| byte_range(e, ow));
             let (Some(i), Some(o)) = (i, o) else {
                 return Err(Error::Internal { detail: format!("reference offset of {c:?} overflows") });
             };
@@ -424,9 +419,9 @@ impl Engine {
 
     /// [`Engine::execute_reference`] of an elementwise operator: input coordinate = output coordinate.
     pub(crate) fn execute_reference_elementwise(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        let strides = self.input().strides();
-        // Σ cᵢ·sᵢ ≤ the input's addressed extent, which validation bounded below i64::MAX.
-        self.execute_reference(input, output, |c| dot(c, strides).and_then(|e| i64::try_from(e).ok()).unwrap_or(-1))
+        let x = self.input();
+        // An offset ≤ the input's addressed extent, which validation bounded below i64::MAX.
+        self.execute_reference(input, output, |c| x.offset_of(c).and_then(|e| i64::try_from(e).ok()).unwrap_or(-1))
     }
 
     pub(crate) fn execute(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
@@ -473,11 +468,6 @@ impl Engine {
         }
         self.execute(bytemuck::cast_slice(input), bytemuck::cast_slice_mut(output), opts)
     }
-}
-
-/// `Σ cᵢ·sᵢ` in checked arithmetic.
-pub(crate) fn dot(c: &[u32], strides: &[u32]) -> Option<u64> {
-    c.iter().zip(strides).try_fold(0u64, |acc, (&x, &s)| acc.checked_add(u64::from(x).checked_mul(u64::from(s))?))
 }
 
 /// The bytes of element `element` of `width` bytes.

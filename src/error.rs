@@ -544,6 +544,16 @@ pub enum Error {
         /// Its length.
         second_bytes: usize,
     },
+    /// A dimension argument is not a dimension of the tensor.
+    #[error("{argument} {dim} is not a dimension of the {rank}-dimensional tensor")]
+    DimensionOutOfRange {
+        /// What the dimension is for.
+        argument: &'static str,
+        /// The dimension given.
+        dim: usize,
+        /// The tensor's rank.
+        rank: usize,
+    },
     /// A bug in Strider: a validated operator could not be planned or run.
     #[error("internal error in strider (please report it): {detail}")]
     Internal {

@@ -46,7 +46,7 @@ impl Array {
     fn read(desc: &TensorDesc, bytes: &[u8]) -> Array {
         let w = desc.data_type().size_in_bytes();
         Array::build(desc.sizes(), w, |c| {
-            let off: usize = c.iter().zip(desc.strides()).map(|(&x, &s)| x * s as usize).sum();
+            let off = offset(desc, c);
             bytes[off * w..(off + 1) * w].to_vec()
         })
     }
@@ -57,7 +57,7 @@ impl Array {
         let w = self.width;
         let mut i = 0;
         common::for_each_coord(desc.sizes(), |c| {
-            let off: usize = c.iter().zip(desc.strides()).map(|(&x, &s)| x * s as usize).sum();
+            let off = offset(desc, c);
             out[off * w..(off + 1) * w].copy_from_slice(&self.data[i * w..(i + 1) * w]);
             i += 1;
         });
@@ -79,8 +79,18 @@ impl Array {
     }
 }
 
-/// A random layout of `sizes`: packed, or row-major in a random order with random padding; for inputs, some
-/// dimensions may be broadcast (stride 0).
+/// The element offset of logical coordinate `c`: reversed dimensions are counted from their far end.
+fn offset(desc: &TensorDesc, c: &[usize]) -> usize {
+    let mut off = 0;
+    for (d, ((&x, &n), &s)) in c.iter().zip(desc.sizes()).zip(desc.strides()).enumerate() {
+        let x = if desc.is_reversed(d) { n as usize - 1 - x } else { x };
+        off += x * s as usize;
+    }
+    off
+}
+
+/// A random layout of `sizes`: packed, or row-major in a random order with random padding, some dimensions
+/// reversed; for inputs, some dimensions may be broadcast (stride 0).
 fn layout(r: &mut StdRng, dt: DataType, sizes: &[u32], input: bool) -> TensorDesc {
     let rank = sizes.len();
     match r.random_range(0..4) {
@@ -98,7 +108,9 @@ fn layout(r: &mut StdRng, dt: DataType, sizes: &[u32], input: bool) -> TensorDes
                 let d = r.random_range(0..rank);
                 strides[d] = 0;
             }
-            TensorDesc::with_strides(dt, sizes, &strides).unwrap()
+            // NumPy's negative strides: some dimensions read (or written) backwards.
+            let reversed: Vec<usize> = (0..rank).filter(|_| r.random_bool(0.2)).collect();
+            TensorDesc::with_strides(dt, sizes, &strides).unwrap().with_reversed_dims(&reversed).unwrap()
         }
     }
 }
@@ -479,4 +491,74 @@ fn validation_rules_name_the_field() {
         Error::BufferTooSmall { operand: Operand::InputAt(1), data_type: DataType::Float32, required: 8, actual: 7 }
     );
     assert_eq!(y, [0; 16], "nothing written");
+}
+
+/// The operators of one input read and write reversed dimensions (NumPy's negative strides) in logical order too:
+/// identity, cast, slice, slice1 and normalize against the same logical references, every configuration.
+#[test]
+fn reversed_operands_in_every_operator() {
+    use strider::{Cast, Identity, Normalize, Slice, Slice1};
+    let mut r = rng(40);
+    for case in 0..80 {
+        let (rank, dt) = (1 + case % 6, data_type(&mut r));
+        let sizes_in = sizes(&mut r, rank);
+        let input = layout(&mut r, dt, &sizes_in, true);
+        let output = layout(&mut r, dt, &sizes_in, false);
+        let x = random_input(&mut r, &input);
+        let a = Array::read(&input, x.bytes());
+        let what = || format!("case {case}: {input:?} → {output:?}");
+        let op = Identity::new(&input, &output).unwrap();
+        check_configs(dt, &a.write(&output), case, &what, |y, o| op.execute_with(x.bytes(), y, o));
+        // Cast to f32 through the value reference.
+        let f32_out = layout(&mut r, DataType::Float32, &sizes_in, false);
+        let cast = Cast::new(&input, &f32_out).unwrap();
+        let want = Array {
+            width: 4,
+            data: a
+                .data
+                .chunks(dt.size_in_bytes())
+                .flat_map(|e| common::values::encode(DataType::Float32, common::values::decode(dt, e)))
+                .collect(),
+            ..a.clone()
+        };
+        check_configs(DataType::Float32, &want.write(&f32_out), case, &what, |y, o| cast.execute_with(x.bytes(), y, o));
+        // A window: every other element backwards along the last dimension.
+        let last = rank - 1;
+        let n = sizes_in[last];
+        let mut out_sizes = sizes_in.clone();
+        out_sizes[last] = n.div_ceil(2);
+        let out = layout(&mut r, dt, &out_sizes, false);
+        let (offsets, mut strides) = (vec![0u32; rank], vec![1i32; rank]);
+        strides[last] = -2;
+        let slice1 = Slice1::new(&input, &out, &offsets, &sizes_in, &strides).unwrap();
+        let want = Array::build(&out_sizes, dt.size_in_bytes(), |c| {
+            let mut at = c.to_vec();
+            at[last] = n as usize - 1 - 2 * c[last];
+            a.at(&at).to_vec()
+        });
+        check_configs(dt, &want.write(&out), case, &what, |y, o| slice1.execute_with(x.bytes(), y, o));
+        // DML_SLICE: every other element forwards.
+        let mut steps = vec![1u32; rank];
+        steps[last] = 2;
+        let slice = Slice::new(&input, &out, &offsets, &out_sizes, &steps).unwrap();
+        let want = Array::build(&out_sizes, dt.size_in_bytes(), |c| {
+            let mut at = c.to_vec();
+            at[last] = 2 * c[last];
+            a.at(&at).to_vec()
+        });
+        check_configs(dt, &want.write(&out), case, &what, |y, o| slice.execute_with(x.bytes(), y, o));
+        // Normalize with per-channel parameters on dimension 0.
+        let channels = sizes_in[0] as usize;
+        let (scale, bias): (Vec<f32>, Vec<f32>) = (0..channels).map(|k| (0.5 + k as f32, -(k as f32))).unzip();
+        let norm =
+            Normalize::new(&input, &f32_out, &offsets, &sizes_in, &vec![1; rank], Some(0), &scale, &bias).unwrap();
+        let mut i = 0;
+        let want = Array::build(&sizes_in, 4, |c| {
+            i += 1;
+            let e = a.at(c);
+            common::values::normalize(dt, DataType::Float32, e, scale[c[0]], bias[c[0]])
+        });
+        let _ = i;
+        check_configs(DataType::Float32, &want.write(&f32_out), case, &what, |y, o| norm.execute_with(x.bytes(), y, o));
+    }
 }

@@ -54,11 +54,11 @@ impl Cast {
         check_ranks(input, output, &[])?;
         check_same_sizes(input, output)?;
         let (from, to) = (input.data_type().elem(), output.data_type().elem());
-        let strides: Vec<i64> = input.strides().iter().map(|&s| i64::from(s)).collect();
+        let (strides, base) = (input.signed_strides(), input.origin());
         let engine = if from == to {
-            Engine::copy(input, output, &strides, 0)?
+            Engine::copy(input, output, &strides, base)?
         } else {
-            Engine::new(input, output, ElementOp::Cast { from, to }, &strides, 0)?
+            Engine::new(input, output, ElementOp::Cast { from, to }, &strides, base)?
         };
         Ok(Cast { engine, window: None })
     }

@@ -116,11 +116,11 @@ fn plan(
     space_out: bool,
 ) -> Result<Engine, Error> {
     let b = i64::from(block_size);
-    let (sd, ss) = (depth.strides(), space.strides());
-    let [dc, di, dj] = order.channel_strides(i64::from(sd[1]), b, i64::from(c));
-    let depth_view = [i64::from(sd[0]), dc, i64::from(sd[2]), di, i64::from(sd[3]), dj];
-    let (s2, s3) = (i64::from(ss[2]), i64::from(ss[3]));
-    let space_view = [i64::from(ss[0]), i64::from(ss[1]), s2.saturating_mul(b), s2, s3.saturating_mul(b), s3];
+    let (sd, ss) = (depth.signed_strides(), space.signed_strides());
+    let [dc, di, dj] = order.channel_strides(sd[1], b, i64::from(c));
+    let depth_view = [sd[0], dc, sd[2], di, sd[3], dj];
+    let (s2, s3) = (ss[2], ss[3]);
+    let space_view = [ss[0], ss[1], s2.saturating_mul(b), s2, s3.saturating_mul(b), s3];
     let s = depth.sizes();
     let per_block = |x: u32| x.checked_div(block_size).unwrap_or(0);
     let (h, w) = if space_out { (s[2], s[3]) } else { (per_block(space.sizes()[2]), per_block(space.sizes()[3])) };
@@ -134,8 +134,8 @@ fn plan(
         extents: &extents,
         in_strides: &in_strides,
         out_strides: &out_strides,
-        in_base: 0,
-        out_base: 0,
+        in_base: input.origin(),
+        out_base: output.origin(),
         params: None,
     };
     b.view(From::Input(0), Region::whole(0, output.sizes()), &problem)?;

@@ -71,8 +71,8 @@ impl Identity {
     pub fn new(input: &TensorDesc, output: &TensorDesc) -> Result<Identity, Error> {
         check_operands(input, output, &[])?;
         check_same_sizes(input, output)?;
-        let strides: Vec<i64> = input.strides().iter().map(|&s| i64::from(s)).collect();
-        Ok(Identity { engine: Engine::copy(input, output, &strides, 0)?, scale_bias: None })
+        let (strides, base) = (input.signed_strides(), input.origin());
+        Ok(Identity { engine: Engine::copy(input, output, &strides, base)?, scale_bias: None })
     }
 
     /// Validates and plans `output[c] = input[c] · scale + bias` (see [`ScaleBias`] for the rounding).
@@ -98,8 +98,8 @@ impl Identity {
         check_same_sizes(input, output)?;
         let dt = scale_bias_type(input)?;
         let op = ElementOp::ScaleBias { ty: dt.elem(), scale: scale_bias.scale, bias: scale_bias.bias };
-        let strides: Vec<i64> = input.strides().iter().map(|&s| i64::from(s)).collect();
-        Ok(Identity { engine: Engine::new(input, output, op, &strides, 0)?, scale_bias: Some(scale_bias) })
+        let (strides, base) = (input.signed_strides(), input.origin());
+        Ok(Identity { engine: Engine::new(input, output, op, &strides, base)?, scale_bias: Some(scale_bias) })
     }
 
     operator_methods!(Identity, one_type);
@@ -153,7 +153,7 @@ impl Identity {
         let (input, output) = (self.input(), self.output());
         for dim in 0..input.rank() {
             let (is, os) = (input.strides()[dim], output.strides()[dim]);
-            if input.sizes()[dim] > 1 && is != os {
+            if input.sizes()[dim] > 1 && (is != os || input.is_reversed(dim) != output.is_reversed(dim)) {
                 return Err(Error::NotInPlace { dim, input_stride: is, output_stride: os });
             }
         }

@@ -90,9 +90,8 @@ impl Join {
         for (i, (t, &offset)) in inputs.iter().zip(&offsets).enumerate() {
             let mut region = Region::whole(0, t.sizes());
             region.lo[a] = offset;
-            let strides: Vec<i64> = t.strides().iter().map(|&s| i64::from(s)).collect();
             let op = ElementOp::Copy { width: t.data_type().size_in_bytes() };
-            b.copy(From::Input(i), region, &strides, 0, op)?;
+            b.copy(From::Input(i), region, &t.signed_strides(), t.origin(), op)?;
         }
         Ok(Join { engine: b.finish(true)?, axis, offsets })
     }
@@ -209,9 +208,12 @@ impl Split {
         let offsets = blocks(outputs, input, Operand::Input, axis, "output", Operand::OutputAt)?;
         let a = axis as usize; // checked by `blocks`
         let mut b = Builder::new(core::slice::from_ref(input), outputs)?;
-        let strides: Vec<i64> = input.strides().iter().map(|&s| i64::from(s)).collect();
+        let strides = input.signed_strides();
         for (k, (t, &offset)) in outputs.iter().zip(&offsets).enumerate() {
-            let base = u64::from(offset).saturating_mul(u64::from(input.strides()[a])); // within the input
+            // The block's first element: inside the input.
+            let mut corner = vec![0u32; input.rank()];
+            corner[a] = offset;
+            let base = input.offset_of(&corner).unwrap_or(0);
             let op = ElementOp::Copy { width: t.data_type().size_in_bytes() };
             b.copy(From::Input(0), Region::whole(k, t.sizes()), &strides, base, op)?;
         }

@@ -135,7 +135,7 @@ pub(crate) mod window;
 
 use crate::Error;
 use crate::desc::TensorDesc;
-use crate::engine::{byte_range, dot, next_coordinate};
+use crate::engine::{byte_range, next_coordinate};
 
 /// A tensor's buffer as the references read it: element bytes by coordinate.
 pub(crate) struct Tensor<'a> {
@@ -152,7 +152,7 @@ impl<'a> Tensor<'a> {
     /// out).
     pub(crate) fn element(&self, c: &[u32]) -> &'a [u8] {
         let w = self.desc.data_type().size_in_bytes();
-        dot(c, self.desc.strides()).and_then(|e| byte_range(e, w)).and_then(|r| self.bytes.get(r)).unwrap_or(&[])
+        self.desc.offset_of(c).and_then(|e| byte_range(e, w)).and_then(|r| self.bytes.get(r)).unwrap_or(&[])
     }
 }
 
@@ -170,7 +170,7 @@ pub(crate) fn reference_each(output: &TensorDesc, out: &mut [u8], mut f: impl Fn
     let sizes = output.sizes();
     let mut c = vec![0u32; sizes.len()];
     loop {
-        let range = dot(&c, output.strides()).and_then(|e| byte_range(e, w));
+        let range = output.offset_of(&c).and_then(|e| byte_range(e, w));
         if let Some(y) = range.and_then(|r| out.get_mut(r)) {
             f(&c, y);
         }

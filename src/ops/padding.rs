@@ -242,12 +242,11 @@ impl Padding {
             }
         }
         let mut b = Builder::new(core::slice::from_ref(input), core::slice::from_ref(output))?;
-        let in_strides: Vec<i64> = input.strides().iter().map(|&s| i64::from(s)).collect();
         let interior = Region { output: 0, lo: start.to_vec(), sizes: input.sizes().to_vec() };
         let width = input.data_type().size_in_bytes();
-        b.copy(From::Input(0), interior, &in_strides, 0, ElementOp::Copy { width })?;
+        b.copy(From::Input(0), interior, &input.signed_strides(), input.origin(), ElementOp::Copy { width })?;
         let out_sizes = output.sizes();
-        let out_strides: Vec<i64> = output.strides().iter().map(|&s| i64::from(s)).collect();
+        let out_strides = output.signed_strides();
         // The box of a border along `d`: everything before `d`, `range` along it, the interior after it.
         let border = |d: usize, o: u64, len: u64| {
             let mut r = Region::whole(0, out_sizes);
@@ -279,7 +278,8 @@ impl Padding {
                     // `run.step`.
                     let mut from_lo = region.lo.clone();
                     from_lo[d] = run.from as u32;
-                    let base = crate::engine::dot(&from_lo, output.strides())
+                    let base = output
+                        .offset_of(&from_lo)
                         .ok_or_else(|| Error::Internal { detail: "padding source overflows".to_owned() })?;
                     let mut strides = out_strides.clone();
                     strides[d] = strides[d].saturating_mul(run.step);

@@ -71,19 +71,19 @@ impl Slice {
             if last >= u64::from(input_size) {
                 return Err(Error::SliceOutOfBounds { dim, offset, size, stride, last, input_size });
             }
-            let s = input.strides()[dim];
-            // offset < input_size, so offset·s is at most the tensor's addressed extent, which fits in u64.
-            in_base = in_base.saturating_add(u64::from(offset).saturating_mul(u64::from(s)));
+            let s = input.signed_strides()[dim];
             // stride·s may not fit i64 (u32 × u32), but only when size is 1: otherwise (size − 1)·stride < input_size
             // and the product is at most the addressed extent. A size-1 dimension's stride is never used.
             in_strides[dim] = if size == 1 {
                 0
             } else {
-                i64::try_from(u64::from(stride).saturating_mul(u64::from(s))).map_err(|_| Error::Internal {
+                i64::try_from(i128::from(stride).saturating_mul(i128::from(s))).map_err(|_| Error::Internal {
                     detail: format!("slice stride {stride} × tensor stride {s} of dimension {dim} overflows"),
                 })?
             };
         }
+        // The first element read (offset < input size in every dimension): its offset fits.
+        in_base = in_base.saturating_add(input.offset_of(&offsets[..rank]).unwrap_or(0));
         let engine = Engine::copy(input, output, &in_strides[..rank], in_base)?;
         let mut op = Slice { engine, offsets: [0; MAX_RANK], sizes: [0; MAX_RANK], strides: [0; MAX_RANK] };
         op.offsets[..rank].copy_from_slice(offsets);

@@ -62,6 +62,7 @@ impl Tile {
         let fixed = &split[..fixed];
         let mut b = Builder::new(core::slice::from_ref(input), core::slice::from_ref(output))?;
         let op = ElementOp::Copy { width: input.data_type().size_in_bytes() };
+        let (in_steps, out_steps) = (input.signed_strides(), output.signed_strides());
         // Every combination of the fixed dimensions' repeat indices, in order.
         let mut q = vec![0u32; fixed.len()];
         loop {
@@ -69,7 +70,7 @@ impl Tile {
             let mut region = Region::whole(0, output.sizes());
             for (d, &r) in repeats.iter().enumerate() {
                 let n = input.sizes()[d];
-                let (s, o) = (i64::from(input.strides()[d]), i64::from(output.strides()[d]));
+                let (s, o) = (in_steps[d], out_steps[d]);
                 if let Some(k) = fixed.iter().position(|&f| f == d) {
                     // One block: the region's coordinates q·n .. (q + 1)·n, all of the input.
                     region.lo[d] = q[k].saturating_mul(n); // below the output's size
@@ -91,14 +92,15 @@ impl Tile {
                     outs.push(o);
                 }
             }
-            let out_base = crate::engine::dot(&region.lo, output.strides())
+            let out_base = output
+                .offset_of(&region.lo)
                 .ok_or_else(|| Error::Internal { detail: "tile block overflows".to_owned() })?;
             let problem = Problem {
                 op,
                 extents: &extents,
                 in_strides: &ins,
                 out_strides: &outs,
-                in_base: 0,
+                in_base: input.origin(),
                 out_base,
                 params: None,
             };

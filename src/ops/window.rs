@@ -38,6 +38,8 @@ impl Window {
             in_strides: [0; MAX_RANK],
             in_base: 0,
         };
+        let steps = input.signed_strides();
+        let mut start_coord = vec![0u32; rank];
         for dim in 0..rank {
             let (offset, size, stride) = (offsets[dim], sizes[dim], strides[dim]);
             let input_size = input.sizes()[dim];
@@ -66,12 +68,12 @@ impl Window {
             }
             // The first element read; every later one stays inside the window because output_size ≤ max.
             let start = if stride < 0 { end.saturating_sub(1) } else { u64::from(offset) };
-            let s = input.strides()[dim];
-            // start < input_size, so start·s is at most the tensor's addressed extent, which fits in u64; an i32
-            // times a u32 fits i64.
-            w.in_base = w.in_base.saturating_add(start.saturating_mul(u64::from(s)));
-            w.in_strides[dim] = i64::from(stride).saturating_mul(i64::from(s));
+            start_coord[dim] = start as u32; // below the input's size
+            // An i32 times a (signed) u32 fits i64.
+            w.in_strides[dim] = i64::from(stride).saturating_mul(steps[dim]);
         }
+        // The first element read: inside the input, so its offset fits.
+        w.in_base = input.offset_of(&start_coord).unwrap_or(0);
         w.offsets[..rank].copy_from_slice(offsets);
         w.sizes[..rank].copy_from_slice(sizes);
         w.strides[..rank].copy_from_slice(strides);
@@ -103,17 +105,15 @@ impl Window {
     /// The spec's formula, for the reference executions: the input element offset of output coordinate `c`,
     /// `Σ (startᵢ + window_stridesᵢ·cᵢ)·input_stridesᵢ` with `startᵢ` the window's first or last index.
     pub(crate) fn reference_offset(&self, input: &TensorDesc, c: &[u32]) -> i64 {
-        // Every term is at most the input's addressed extent in magnitude (validation), far inside i64; i128 keeps
-        // the intermediate products exact whatever they are.
-        let sum: i128 = (0..self.rank)
+        // The input coordinate: inside the input for every output coordinate (validation); i64 keeps the steps exact.
+        let coord: Option<Vec<u32>> = (0..self.rank)
             .map(|i| {
-                let s = i128::from(self.strides[i]);
-                let last = i128::from(self.sizes[i]).saturating_sub(1);
-                let start = i128::from(self.offsets[i]).saturating_add(if s < 0 { last } else { 0 });
-                let index = start.saturating_add(s.saturating_mul(i128::from(c[i])));
-                index.saturating_mul(i128::from(input.strides()[i]))
+                let s = i64::from(self.strides[i]);
+                let last = i64::from(self.sizes[i]).saturating_sub(1);
+                let start = i64::from(self.offsets[i]).saturating_add(if s < 0 { last } else { 0 });
+                u32::try_from(start.saturating_add(s.saturating_mul(i64::from(c[i])))).ok()
             })
-            .fold(0, i128::saturating_add);
-        i64::try_from(sum).unwrap_or(-1)
+            .collect();
+        coord.and_then(|x| input.offset_of(&x)).and_then(|o| i64::try_from(o).ok()).unwrap_or(-1)
     }
 }

@@ -52,6 +52,43 @@ def normalize(x: npt.ArrayLike, dtype: DTypeLike, *, mean: Floats, std: Floats, 
     from float64. A layout change is an `out=` view: NHWC input into NCHW memory is
     `out=np.empty((N, C, H, W), dtype).transpose(0, 2, 3, 1)`."""
 
+Number = Union[int, float]
+
+def pad(x: npt.ArrayLike, start: Sequence[int], end: Sequence[int], mode: str = "constant", value: Number = 0, *,
+        out: Optional[np.ndarray] = None, threads: Optional[int] = None) -> np.ndarray:
+    """DML_PADDING1: `np.pad(x, zip(start, end), mode)`, one start and end per axis. `mode` is "constant" (with
+    `value`), "edge", "reflect", "symmetric" or "wrap"; borders wider than `x` fold as NumPy's do. `value` (an int is
+    taken as a 64-bit integer, a float as a float64) converts to x's dtype by `cast`'s rules."""
+
+def join(arrays: Sequence[npt.ArrayLike], axis: int = 0, *, out: Optional[np.ndarray] = None,
+         threads: Optional[int] = None) -> np.ndarray:
+    """DML_JOIN: `np.concatenate(arrays, axis)` (one dtype; shapes equal but along `axis`, which may be negative)."""
+
+def split(x: npt.ArrayLike, sizes: Sequence[int], axis: int = 0, *, outs: Optional[Sequence[np.ndarray]] = None,
+          threads: Optional[int] = None) -> list[np.ndarray]:
+    """DML_SPLIT: consecutive blocks of `x` along `axis`, block k `sizes[k]` long (the sizes add up to
+    `x.shape[axis]`); new arrays (never views of x), or `outs` filled and returned."""
+
+def tile(x: npt.ArrayLike, repeats: Sequence[int], *, out: Optional[np.ndarray] = None,
+         threads: Optional[int] = None) -> np.ndarray:
+    """DML_TILE: `np.tile(x, repeats)` with exactly one repeat (at least 1) per axis."""
+
+def depth_to_space(x: npt.ArrayLike, block_size: int, mode: str = "DCR", *, out: Optional[np.ndarray] = None,
+                   threads: Optional[int] = None) -> np.ndarray:
+    """DML_DEPTH_TO_SPACE1 of an NCHW array: ONNX DepthToSpace, "DCR" or "CRD" (`torch.pixel_shuffle`)."""
+
+def space_to_depth(x: npt.ArrayLike, block_size: int, mode: str = "DCR", *, out: Optional[np.ndarray] = None,
+                   threads: Optional[int] = None) -> np.ndarray:
+    """DML_SPACE_TO_DEPTH1: the inverse of `depth_to_space` with the same block size and mode."""
+
+def fill(out: np.ndarray, value: Number, *, threads: Optional[int] = None) -> np.ndarray:
+    """DML_FILL_VALUE_CONSTANT: every element of `out` set to `value` (converted by `cast`'s rules); returns out."""
+
+def fill_sequence(out: np.ndarray, start: Number, delta: Number, *, threads: Optional[int] = None) -> np.ndarray:
+    """DML_FILL_VALUE_SEQUENCE: element i of `out` (its index in C order over the shape, whatever the strides) set
+    to `start + i * delta`: integers in the dtype's wrapping arithmetic, floats computed in float64 from the exact
+    arguments and rounded once; returns out."""
+
 def calc_buffer_tensor_size(dtype: DTypeLike, sizes: Sequence[int], strides: Optional[Sequence[int]] = None) -> int:
     """DMLCalcBufferTensorSize: the bytes through the last element of the tensor, rounded up to a multiple of 4."""
 

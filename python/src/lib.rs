@@ -8,6 +8,7 @@
 
 #![deny(clippy::arithmetic_side_effects)]
 
+mod movement;
 mod plan;
 mod view;
 
@@ -24,14 +25,14 @@ use crate::plan::{PlanCache, Planned, Spec, Window};
 use crate::view::{View, dtype_arg};
 
 /// Outputs from this size on run with the GIL released.
-const GIL_RELEASE_BYTES: usize = 16 << 10;
+pub(crate) const GIL_RELEASE_BYTES: usize = 16 << 10;
 
 /// Plans of the module-level functions (the classes keep their own).
 static PLANS: PlanCache = PlanCache::new(64);
 
 /// `x` as a NumPy array: an ndarray as it is, anything else through `numpy.asarray` (no copy when it exposes its
 /// memory, as torch CPU tensors do).
-fn as_array<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyUntypedArray>> {
+pub(crate) fn as_array<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyUntypedArray>> {
     match x.cast::<PyUntypedArray>() {
         Ok(a) => Ok(a.clone()),
         Err(_) => Ok(py.import("numpy")?.getattr("asarray")?.call1((x,))?.cast_into::<PyUntypedArray>()?),
@@ -39,7 +40,7 @@ fn as_array<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, 
 }
 
 /// A new C-ordered array of `shape` and `descr`'s dtype (uninitialized: the operator writes every element).
-fn empty<'py>(
+pub(crate) fn empty<'py>(
     py: Python<'py>,
     shape: &[usize],
     descr: Bound<'py, PyArrayDescr>,
@@ -55,11 +56,13 @@ fn empty<'py>(
 
 /// The options of a `threads` argument: `None` the default pool, 1 the calling thread, n a kept pool of n (entered
 /// only when the output is large enough to split).
-fn thread_choice(threads: Option<usize>) -> PyResult<ExecOptions> {
+pub(crate) fn thread_choice(threads: Option<i64>) -> PyResult<ExecOptions> {
     match threads {
         None => Ok(ExecOptions::default()),
         Some(1) => Ok(ExecOptions::sequential()),
-        Some(n) if (2..=strider_core::MAX_THREADS).contains(&n) => Ok(ExecOptions::default().with_threads(n)),
+        Some(n) if (2..=strider_core::MAX_THREADS as i64).contains(&n) => {
+            Ok(ExecOptions::default().with_threads(n as usize))
+        }
         Some(n) => Err(PyValueError::new_err(format!(
             "threads={n}; it must be None (Strider's default pool) or 1 to {}",
             strider_core::MAX_THREADS
@@ -74,7 +77,7 @@ fn run<'py>(
     spec: &Spec,
     x: &Bound<'py, PyAny>,
     out: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let opts = thread_choice(threads)?;
     let xa = as_array(py, x)?;
@@ -101,7 +104,7 @@ fn run<'py>(
 }
 
 /// The NumPy dtype of a data type.
-fn descr_of(py: Python<'_>, dt: DataType) -> PyResult<Bound<'_, PyArrayDescr>> {
+pub(crate) fn descr_of(py: Python<'_>, dt: DataType) -> PyResult<Bound<'_, PyArrayDescr>> {
     let name = match dt {
         DataType::Float16 => "float16",
         DataType::Float32 => "float32",
@@ -161,7 +164,7 @@ fn axis_index(a: isize, ndim: usize) -> Option<usize> {
 }
 
 /// A sequence of Python ints as u32 (a `ValueError` naming `what` for a negative or too large value).
-fn u32s(values: Vec<i64>, what: &str) -> PyResult<Vec<u32>> {
+pub(crate) fn u32s(values: Vec<i64>, what: &str) -> PyResult<Vec<u32>> {
     values
         .into_iter()
         .enumerate()
@@ -299,7 +302,7 @@ fn slice1<'py>(
     sizes: Vec<i64>,
     strides: Vec<i64>,
     out: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     run(py, &PLANS, &Spec::Slice1(window_spec(offsets, sizes, strides)?), x, out, threads)
 }
@@ -314,7 +317,7 @@ fn slice<'py>(
     sizes: Vec<i64>,
     strides: Vec<i64>,
     out: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     run(py, &PLANS, &slice_spec(offsets, sizes, strides)?, x, out, threads)
 }
@@ -328,7 +331,7 @@ fn identity<'py>(
     out: &Bound<'py, PyAny>,
     scale: Option<f64>,
     bias: Option<f64>,
-    threads: Option<usize>,
+    threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     run(py, &PLANS, &identity_spec(scale, bias)?, x, Some(out), threads)
 }
@@ -341,7 +344,7 @@ fn cast<'py>(
     x: &Bound<'py, PyAny>,
     dtype: &Bound<'py, PyAny>,
     out: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (dt, _) = dtype_arg(py, dtype)?;
     run(py, &PLANS, &Spec::Cast(dt), x, out, threads)
@@ -362,7 +365,7 @@ fn normalize<'py>(
     sizes: Option<Vec<i64>>,
     strides: Option<Vec<i64>>,
     out: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let xa = as_array(py, x)?;
     let window = optional_window(offsets, sizes, strides, xa.shape())?;
@@ -420,7 +423,7 @@ impl Operator {
         py: Python<'py>,
         x: &Bound<'py, PyAny>,
         out: Option<&Bound<'py, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<i64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         run(py, &self.plans, &self.spec, x, out, threads)
     }
@@ -506,6 +509,7 @@ fn strider_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cast_op, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_op, m)?)?;
     m.add_class::<Operator>()?;
+    movement::register(m)?;
     m.add("DTypeError", view::dtype_error_type(m.py())?)?;
     Ok(())
 }

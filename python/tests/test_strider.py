@@ -378,3 +378,148 @@ def test_torch_tensors_share_memory():
     out = torch.empty(3, 4)
     strider.slice1(t, [0, 0], [3, 4], [-1, 1], out=out)
     assert out.tolist() == torch.flip(t, [0]).tolist()
+
+
+# The data-movement family against NumPy: views of any strides (negative too), every dtype, out= views.
+
+MOVE_DTYPES = [np.uint8, np.int8, np.int16, np.uint16, np.float16, np.int32, np.float32, np.uint32, np.float64,
+               np.int64, np.uint64]
+
+
+def strided_views(rng, shape, dtype):
+    """The array of `shape` as a C-ordered array, a transposed view, a padded view and a flipped view."""
+    base = (rng.integers(0, 250, size=shape)).astype(dtype)
+    yield base
+    if len(shape) >= 2:
+        yield np.ascontiguousarray(base.swapaxes(0, -1)).swapaxes(0, -1)
+    big = np.zeros([n + 2 for n in shape], dtype)
+    big[tuple(slice(1, 1 + n) for n in shape)] = base
+    yield big[tuple(slice(1, 1 + n) for n in shape)]
+    flipped = np.ascontiguousarray(np.flip(base, axis=-1))
+    yield np.flip(flipped, axis=-1)
+
+
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric", "wrap"])
+@pytest.mark.parametrize("dtype", MOVE_DTYPES)
+def test_pad_matches_numpy(mode, dtype):
+    rng = np.random.default_rng(1)
+    for shape in [(7,), (3, 5), (2, 3, 4)]:
+        pads = [(int(rng.integers(0, 4)), int(rng.integers(0, 6))) for _ in shape]
+        for x in strided_views(rng, shape, dtype):
+            kwargs = {"constant_values": 7} if mode == "constant" else {}
+            want = np.pad(x, pads, mode=mode, **kwargs)
+            got = strider.pad(x, [p[0] for p in pads], [p[1] for p in pads], mode=mode, value=7)
+            np.testing.assert_array_equal(got, want)
+            # into a flipped out= view
+            out = np.zeros(want.shape[::-1], dtype).T[::-1]
+            assert strider.pad(x, [p[0] for p in pads], [p[1] for p in pads], mode=mode, value=7, out=out) is out
+            np.testing.assert_array_equal(out, want)
+    # borders wider than the input fold as NumPy's do
+    x = np.arange(3, dtype=np.int32)
+    for m in ["reflect", "symmetric", "wrap", "edge"]:
+        np.testing.assert_array_equal(strider.pad(x, [11], [8], mode=m), np.pad(x, (11, 8), mode=m))
+
+
+def test_pad_value_converts_by_cast_rules():
+    x = np.zeros((2, 2), np.uint8)
+    np.testing.assert_array_equal(strider.pad(x, [1, 0], [0, 0], value=114.7)[0], [114, 114])
+    np.testing.assert_array_equal(strider.pad(x.astype(np.float32), [1, 0], [0, 0], value=0.5)[0], [0.5, 0.5])
+    np.testing.assert_array_equal(strider.pad(x.astype(np.int16), [1, 0], [0, 0], value=-3)[0], [-3, -3])
+
+
+@pytest.mark.parametrize("dtype", MOVE_DTYPES)
+def test_join_split_match_numpy(dtype):
+    rng = np.random.default_rng(2)
+    for axis in [0, 1, -1]:
+        parts = [(rng.integers(0, 100, size=(3, k, 4))).astype(dtype) for k in (1, 3, 2)]
+        if axis != 1:
+            parts = [np.ascontiguousarray(np.moveaxis(p, 1, axis)) for p in parts]
+        views = [parts[0], parts[1][..., ::-1][..., ::-1], np.asfortranarray(parts[2])]
+        want = np.concatenate(views, axis=axis)
+        np.testing.assert_array_equal(strider.join(views, axis=axis), want)
+        out = np.empty(want.shape[::-1], dtype).T
+        assert strider.join(views, axis=axis, out=out) is out
+        np.testing.assert_array_equal(out, want)
+        sizes = [v.shape[axis] for v in views]
+        got = strider.split(want[::-1][::-1], sizes, axis=axis)
+        assert isinstance(got, list) and len(got) == 3
+        for g, v in zip(got, views):
+            np.testing.assert_array_equal(g, v)
+            assert not np.shares_memory(g, want)
+        outs = [np.zeros(v.shape, dtype) for v in views]
+        assert strider.split(want, sizes, axis=axis, outs=outs) is outs
+        for o, v in zip(outs, views):
+            np.testing.assert_array_equal(o, v)
+
+
+@pytest.mark.parametrize("dtype", MOVE_DTYPES)
+def test_tile_and_depth_space_match_numpy(dtype):
+    rng = np.random.default_rng(3)
+    for x in strided_views(rng, (2, 3, 4), dtype):
+        np.testing.assert_array_equal(strider.tile(x, [2, 1, 3]), np.tile(x, (2, 1, 3)))
+    b = 2
+    for x in strided_views(rng, (2, 8, 3, 5), dtype):
+        n, c, h, w = x.shape
+        dcr = x.reshape(n, b, b, c // 4, h, w).transpose(0, 3, 4, 1, 5, 2).reshape(n, c // 4, h * b, w * b)
+        crd = x.reshape(n, c // 4, b, b, h, w).transpose(0, 1, 4, 2, 5, 3).reshape(n, c // 4, h * b, w * b)
+        np.testing.assert_array_equal(strider.depth_to_space(x, b), dcr)
+        np.testing.assert_array_equal(strider.depth_to_space(x, b, mode="CRD"), crd)
+        np.testing.assert_array_equal(strider.space_to_depth(dcr, b), x)
+        np.testing.assert_array_equal(strider.space_to_depth(crd[:, :, ::-1][:, :, ::-1], b, mode="CRD"), x)
+
+
+@pytest.mark.parametrize("dtype", MOVE_DTYPES)
+def test_fills_match_numpy(dtype):
+    out = np.zeros((3, 5), dtype)[:, ::-1]
+    assert strider.fill(out, 7) is out
+    np.testing.assert_array_equal(out, np.full((3, 5), 7, dtype))
+    seq = np.zeros((4, 6), dtype).T  # indices count in C order over the shape
+    strider.fill_sequence(seq, 2, 3)
+    want = (2 + 3 * np.arange(24, dtype=np.float64 if np.dtype(dtype).kind == "f" else np.int64)).astype(dtype)
+    np.testing.assert_array_equal(seq, want.reshape(6, 4))
+    if np.dtype(dtype).kind == "f":
+        f = np.empty(1000, dtype)
+        strider.fill_sequence(f, 0.1, 0.01)
+        np.testing.assert_array_equal(f, (0.1 + np.arange(1000) * 0.01).astype(dtype))
+
+
+def test_movement_errors():
+    x = np.zeros((2, 3), np.float32)
+    with pytest.raises(ValueError, match="mode=\"mirror\""):
+        strider.pad(x, [1, 1], [1, 1], mode="mirror")
+    with pytest.raises(ValueError, match="start has 1 values but x has 2 dimensions"):
+        strider.pad(x, [1], [1, 1])
+    with pytest.raises((ValueError, OverflowError)):
+        strider.pad(x, [-1, 0], [0, 0])
+    with pytest.raises(ValueError, match="REFLECTION padding of dimension 0"):
+        strider.pad(np.zeros((1, 3)), [1, 0], [0, 0], mode="reflect")
+    with pytest.raises(ValueError, match="axis=2 is not an axis"):
+        strider.join([x, x], axis=2)
+    with pytest.raises(ValueError, match="input 1 tensor has size 4 in dimension 0"):
+        strider.join([x, np.zeros((4, 3), np.float32)], axis=1)
+    with pytest.raises(strider.DTypeError, match="arrays\\[1\\] has dtype f16"):
+        strider.join([x, x.astype(np.float16)])
+    with pytest.raises(ValueError, match="arrays is empty"):
+        strider.join([])
+    with pytest.raises(ValueError, match="add up to 2 but the input tensor has 3"):
+        strider.split(x, [1, 1], axis=1)
+    with pytest.raises(ValueError, match="repeats has 1 values"):
+        strider.tile(x, [2])
+    with pytest.raises(ValueError, match="repeats\\[1\\] is 0"):
+        strider.tile(x, [1, 0])
+    with pytest.raises(ValueError, match="mode=\"dcr\""):
+        strider.depth_to_space(np.zeros((1, 4, 1, 1)), 2, mode="dcr")
+    with pytest.raises(ValueError, match="not a multiple of block_size"):
+        strider.depth_to_space(np.zeros((1, 6, 1, 1)), 2)
+    with pytest.raises(strider.DTypeError, match="out has dtype f64"):
+        strider.tile(x, [1, 1], out=np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="out has shape"):
+        strider.tile(x, [1, 2], out=np.zeros((2, 3), np.float32))
+    with pytest.raises(ValueError, match="0-dimensional"):
+        strider.pad(np.float32(1), [], [])
+    with pytest.raises(ValueError, match="axis 1 is empty"):
+        strider.tile(np.zeros((2, 0)), [1, 1])
+    with pytest.raises(ValueError, match="read-only"):
+        ro = np.zeros(3)
+        ro.flags.writeable = False
+        strider.fill(ro, 1.0)

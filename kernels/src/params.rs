@@ -7,10 +7,12 @@ use core::time::Duration;
 ///
 /// PERF: sweep of a 4-KiB-row copy on the 2-vCPU VMs, 2 threads ÷ 1: with the second worker awake (back-to-back
 /// calls) 1.03 at 256 KiB, 0.69 at 512 KiB, 0.53 at 2 MiB; with it asleep (other work between calls, ~40 µs
-/// wake-up) 1.51 at 512 KiB, 0.99 at 1 MiB, 0.94 at 2 MiB, 0.78 at 3 MiB, 0.63 at 4 MiB. 2 MiB never loses.
+/// wake-up) 1.51 at 512 KiB, 0.99 at 1 MiB, 0.94 at 2 MiB, 0.78 at 3 MiB, 0.63 at 4 MiB. 1 MiB never loses (the
+/// caller takes any chunk a sleeping helper has not started, so a split costs at most its own bookkeeping), and
+/// from it a 1.2 MiB letterbox pad ran 26.8 → ~15 µs at 2 threads against 24 µs at one (Zen 4 VM, `strider bench`).
 ///
 /// [`Parallelism::Auto`]: crate::Parallelism::Auto
-pub const PAR_GRAIN_BYTES: usize = 2 << 20;
+pub const PAR_GRAIN_BYTES: usize = 1 << 20;
 
 /// Chunks per pool thread when a walk is split (more than one lets work stealing even out slow threads).
 pub const CHUNKS_PER_THREAD: usize = 1;

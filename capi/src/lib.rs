@@ -8,6 +8,9 @@
 
 #![deny(clippy::arithmetic_side_effects)]
 
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 mod read;
 mod types;
 

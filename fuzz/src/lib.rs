@@ -14,6 +14,10 @@ use strider::{
 use strider_kernels::overlap::{Overlap, find_overlap};
 use strider_kernels::{Dim, ElemType, ElementOp, Params, Plan, Program, Width};
 
+mod movement;
+
+pub use movement::{builders, operators};
+
 #[path = "../../tests/common/values.rs"]
 #[allow(dead_code)]
 mod values;
@@ -613,7 +617,7 @@ fn window_case(u: &mut Unstructured<'_>) -> Result<()> {
 pub type Check = fn(&[u8]);
 
 /// Every target by name, for the replay test and the fuzz binaries.
-pub const TARGETS: [(&str, Check); 10] = [
+pub const TARGETS: [(&str, Check); 13] = [
     ("slice1", slice1),
     ("slice", slice),
     ("identity", identity),
@@ -624,7 +628,66 @@ pub const TARGETS: [(&str, Check); 10] = [
     ("npy", npy),
     ("window", window),
     ("regressions", regressions),
+    ("operators", operators),
+    ("builders", builders),
+    ("capi", capi),
 ];
+
+/// The C interface: an operator description written into DirectML's structs, broken or not, run through
+/// `strider_operator_create` and `strider_operator_execute_bindings` (see `strider-capi`'s `fuzzing` module).
+pub fn capi(data: &[u8]) {
+    let _ = capi_case(&mut Unstructured::new(data));
+}
+
+fn capi_case(u: &mut Unstructured<'_>) -> Result<()> {
+    let Some(desc) = movement::operator_desc(u)? else { return Ok(()) };
+    let mut b = capi::fuzzing::Breakage::default();
+    let some = |u: &mut Unstructured<'_>| u.ratio(1, 8);
+    if some(u)? {
+        b.operator_type = Some(*u.choose(&[0u32, 2, 65, 71, 112, 200, u32::MAX])?);
+    }
+    b.null_desc = u.ratio(1, 32)?;
+    if some(u)? {
+        b.null_tensor = Some(u.int_in_range(0..=3)?);
+    }
+    if some(u)? {
+        b.tensor_type = Some((u.int_in_range(0..=3)?, u.int_in_range(0..=3)?));
+    }
+    if some(u)? {
+        b.data_type = Some((u.int_in_range(0..=3)?, u.int_in_range(0..=13)?));
+    }
+    if some(u)? {
+        b.dimension_count = Some((u.int_in_range(0..=3)?, u.int_in_range(0..=9)?));
+    }
+    if some(u)? {
+        b.total_size = Some((u.int_in_range(0..=3)?, u.arbitrary()?));
+    }
+    if some(u)? {
+        b.count = Some(u.int_in_range(0..=9)?);
+    }
+    if some(u)? {
+        b.enum_field = Some(u.int_in_range(0..=12)?);
+    }
+    if some(u)? {
+        b.input_count = Some(u.int_in_range(0..=6)?);
+    }
+    if some(u)? {
+        b.output_count = Some(u.int_in_range(0..=6)?);
+    }
+    if some(u)? {
+        b.null_binding = Some((u.arbitrary()?, u.int_in_range(0..=5)?));
+    }
+    if some(u)? {
+        b.short = Some((u.arbitrary()?, u.int_in_range(0..=5)?, u.int_in_range(1..=64)?));
+    }
+    if some(u)? {
+        b.alias = Some((u.int_in_range(0..=5)?, u.int_in_range(0..=5)?, u.arbitrary()?));
+    }
+    b.threads = u.arbitrary()?;
+    b.isa = if u.ratio(1, 4)? { u.arbitrary()? } else { 0 };
+    capi::fuzzing::check(&desc, &b, u.arbitrary()?);
+    Ok(())
+}
 
 /// Replays the API reproducers of issue 9 (the findings of the first fuzzing), whatever the bytes: a target that
 /// keeps them in the fuzzers' rotation.

@@ -1,8 +1,8 @@
 //! `strider` for Python: DirectML's copy-family operators on NumPy arrays of any strides, without copying them.
 //!
-//! Layers: `view` (a NumPy array as a DirectML tensor: memory order, flipped dimensions, bytes) → `plan` (what a
-//! call asks for, checked in the caller's coordinates, and the Strider operator that does it on memory, with a
-//! cache of plans) → this file (arguments, output allocation, buffers, the GIL, threads). `unsafe` is confined to the
+//! Layers: `view` (a NumPy array as a DirectML tensor in the caller's coordinates, and its bytes) → `plan` (what a
+//! call asks for, checked in the caller's coordinates, and the Strider operator that does it, with a cache of
+//! plans) and `movement` (the data-movement family) → this file (arguments, output allocation, buffers, the GIL, threads). `unsafe` is confined to the
 //! boundary with NumPy: reading an array's data pointer and flags (`view`), allocating an output and turning two
 //! arrays' memory into Rust slices (here), each with its invariant.
 
@@ -22,7 +22,7 @@ use pyo3::types::PyDict;
 use strider_core::{DataType, ExecOptions, Isa};
 
 use crate::plan::{PlanCache, Planned, Spec, Window};
-use crate::view::{View, dtype_arg};
+use crate::view::{View, dtype_arg, strider_error};
 
 /// Outputs from this size on run with the GIL released.
 pub(crate) const GIL_RELEASE_BYTES: usize = 16 << 10;
@@ -127,7 +127,7 @@ fn execute(py: Python<'_>, plan: &Arc<Planned>, x: &View, out: &View, opts: Exec
     let (xb, xn, ob, on) = (x.base, x.bytes, out.base, out.bytes);
     // One buffer, one layout: only an identity runs on it in place.
     let in_place =
-        x.overlaps(out) && xb == ob && x.desc == out.desc && x.flipped == out.flipped && plan.in_place().is_some();
+        x.overlaps(out) && xb == ob && x.desc == out.desc && matches!(**plan, strider_core::Operator::Identity(_));
     let copy: Option<Vec<u8>> = if x.overlaps(out) && !in_place {
         // SAFETY: [xb, xb + xn) holds the elements of x, inside its NumPy buffer, which stays alive (we hold x)
         // and is read under the GIL here.
@@ -141,20 +141,22 @@ fn execute(py: Python<'_>, plan: &Arc<Planned>, x: &View, out: &View, opts: Exec
         // (the caller holds out). Another Python thread writing the same memory during the call is a data race
         // the caller must avoid, as with any NumPy operation that releases the GIL.
         let output = unsafe { std::slice::from_raw_parts_mut(ob as *mut u8, on) };
-        match (&copy, plan.in_place()) {
-            (_, Some(identity)) if in_place => identity.execute_in_place_with(output, &opts),
-            (Some(bytes), _) => plan.execute(bytes, output, &opts),
+        match (&copy, &*plan) {
+            (_, strider_core::Operator::Identity(identity)) if in_place => {
+                identity.execute_in_place_with(output, &opts)
+            }
+            (Some(bytes), _) => plan.execute_with(&[bytes], &mut [output], &opts),
             _ => {
                 // SAFETY: [xb, xb + xn) holds the elements of x, alive for the call, and does not intersect
                 // the output's bytes (checked above), so the two slices do not alias.
                 let input = unsafe { std::slice::from_raw_parts(xb as *const u8, xn) };
-                plan.execute(input, output, &opts)
+                plan.execute_with(&[input], &mut [output], &opts)
             }
         }
     };
     // PERF: releasing and retaking the GIL costs about 150 ns, as much as copying 4 KiB: small outputs keep it.
     let result = if on < GIL_RELEASE_BYTES { work() } else { py.detach(work) };
-    result.map_err(|e| PyValueError::new_err(e.to_string()))
+    result.map_err(strider_error)
 }
 
 /// Axis `a` of `ndim` dimensions by Python's rule (negative counts from the end); `None` when out of range.

@@ -1,6 +1,6 @@
 //! The data-movement family for NumPy arrays: `pad`, `join`, `split`, `tile`, `depth_to_space`, `space_to_depth`,
 //! `fill` and `fill_sequence`. Each call builds Strider's [`OperatorDesc`] on the arrays' tensors — a dimension
-//! with a negative NumPy stride is a reversed dimension ([`TensorDesc::with_reversed_dims`]), so no array is ever
+//! with a negative NumPy stride is a reversed dimension ([`strider_core::TensorDesc::with_reversed_dims`]), so no array is ever
 //! copied — plans it (plans are cached per description) and runs it with the GIL released.
 
 use std::sync::{Arc, Mutex};
@@ -9,28 +9,10 @@ use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use strider_core::{DataType, DepthSpaceOrder, Error, Operator, OperatorDesc, PaddingMode, Scalar, TensorDesc};
+use strider_core::{DataType, DepthSpaceOrder, Error, Operator, OperatorDesc, PaddingMode, Scalar};
 
-use crate::view::{View, dtype_error};
+use crate::view::{View, dtype_error, strider_error};
 use crate::{GIL_RELEASE_BYTES, as_array, descr_of, empty, thread_choice, u32s};
-
-/// An array as the tensor of its logical elements: memory-order strides, flipped dimensions reversed.
-fn logical(v: &View) -> TensorDesc {
-    let flipped: Vec<usize> = (0..v.flipped.len()).filter(|&d| v.flipped[d]).collect();
-    // The view's dimensions are the array's: every flipped one is a dimension of its tensor.
-    v.desc.clone().with_reversed_dims(&flipped).unwrap_or_else(|_| v.desc.clone())
-}
-
-/// Strider's error as the Python exception the functions document.
-fn py_error(e: Error) -> PyErr {
-    match e {
-        Error::OperandDataTypeMismatch { .. }
-        | Error::DataTypeMismatch { .. }
-        | Error::ScalarDataTypeMismatch { .. }
-        | Error::UnsupportedDataType { .. } => dtype_error(e.to_string()),
-        _ => PyValueError::new_err(e.to_string()),
-    }
-}
 
 /// Plans, most recent first: a call that repeats a description skips planning.
 static PLANS: Mutex<Vec<(OperatorDesc, Arc<Operator>)>> = Mutex::new(Vec::new());
@@ -46,7 +28,7 @@ fn planned(desc: OperatorDesc) -> PyResult<Arc<Operator>> {
             return Ok(op);
         }
     }
-    let op = Arc::new(desc.build().map_err(py_error)?);
+    let op = Arc::new(desc.build().map_err(strider_error)?);
     let mut plans = PLANS.lock().unwrap_or_else(|p| p.into_inner());
     plans.insert(0, (desc, Arc::clone(&op)));
     plans.truncate(PLANS_KEPT);
@@ -100,7 +82,7 @@ fn run(py: Python<'_>, op: Arc<Operator>, ins: &[&View], outs: &[&View], threads
         op.execute_with(&inputs, &mut outputs, &opts)
     };
     let result = if total < GIL_RELEASE_BYTES { work() } else { py.detach(work) };
-    result.map_err(py_error)
+    result.map_err(strider_error)
 }
 
 /// A new C-ordered array of `shape` and dtype `dt`, with its view.
@@ -245,7 +227,7 @@ pub(crate) fn pad<'py>(
         None => Scalar::from(0u8).cast(dt),
     };
     let (result, ov) = output(py, out, dt, &shape)?;
-    let desc = OperatorDesc::Padding { input: logical(&xv), output: logical(&ov), mode, value, start, end };
+    let desc = OperatorDesc::Padding { input: xv.desc.clone(), output: ov.desc.clone(), mode, value, start, end };
     run(py, planned(desc)?, &[&xv], &[&ov], threads)?;
     Ok(result)
 }
@@ -282,7 +264,11 @@ pub(crate) fn join<'py>(
     let mut shape = sizes_of(first);
     shape[a] = views.iter().map(|v| v.layout.shape.get(a).copied().unwrap_or(0)).fold(0, usize::saturating_add);
     let (result, ov) = output(py, out, dt, &shape)?;
-    let desc = OperatorDesc::Join { inputs: views.iter().map(logical).collect(), output: logical(&ov), axis: a as u32 };
+    let desc = OperatorDesc::Join {
+        inputs: views.iter().map(|v| v.desc.clone()).collect(),
+        output: ov.desc.clone(),
+        axis: a as u32,
+    };
     let ins: Vec<&View> = views.iter().collect();
     run(py, planned(desc)?, &ins, &[&ov], threads)?;
     Ok(result)
@@ -340,8 +326,11 @@ pub(crate) fn split<'py>(
         results.push(r);
         views.push(v);
     }
-    let desc =
-        OperatorDesc::Split { input: logical(&xv), outputs: views.iter().map(logical).collect(), axis: a as u32 };
+    let desc = OperatorDesc::Split {
+        input: xv.desc.clone(),
+        outputs: views.iter().map(|v| v.desc.clone()).collect(),
+        axis: a as u32,
+    };
     let out_views: Vec<&View> = views.iter().collect();
     run(py, planned(desc)?, &[&xv], &out_views, threads)?;
     match given_outs {
@@ -370,11 +359,11 @@ pub(crate) fn tile<'py>(
         )));
     }
     if let Some(dim) = repeats.iter().position(|&r| r == 0) {
-        return Err(py_error(Error::ZeroRepeat { dim }));
+        return Err(strider_error(Error::ZeroRepeat { dim }));
     }
     let shape: Vec<usize> = sizes_of(&xv).iter().zip(&repeats).map(|(&n, &r)| n.saturating_mul(r as usize)).collect();
     let (result, ov) = output(py, out, xv.layout.dtype, &shape)?;
-    let desc = OperatorDesc::Tile { input: logical(&xv), output: logical(&ov), repeats };
+    let desc = OperatorDesc::Tile { input: xv.desc.clone(), output: ov.desc.clone(), repeats };
     run(py, planned(desc)?, &[&xv], &[&ov], threads)?;
     Ok(result)
 }
@@ -434,7 +423,7 @@ fn depth_space<'py>(
         .map_err(|_| PyValueError::new_err(format!("block_size={block_size}; it must be 1 to 2**32-1")))?;
     let shape = depth_space_shape(&xv, b, to_space)?;
     let (result, ov) = output(py, out, xv.layout.dtype, &shape)?;
-    let (input, output) = (logical(&xv), logical(&ov));
+    let (input, output) = (xv.desc.clone(), ov.desc.clone());
     let desc = if to_space {
         OperatorDesc::DepthToSpace { input, output, block_size: b, order }
     } else {
@@ -484,7 +473,7 @@ pub(crate) fn fill<'py>(
     let a = as_array(py, out)?;
     let ov = View::new(&a, "out")?;
     let value = scalar(value, ov.layout.dtype, "value")?;
-    let desc = OperatorDesc::FillValueConstant { output: logical(&ov), value };
+    let desc = OperatorDesc::FillValueConstant { output: ov.desc.clone(), value };
     run(py, planned(desc)?, &[], &[&ov], threads)?;
     Ok(out.clone())
 }
@@ -515,7 +504,7 @@ pub(crate) fn fill_sequence<'py>(
         }
     };
     let desc = OperatorDesc::FillValueSequence {
-        output: logical(&ov),
+        output: ov.desc.clone(),
         start: exact(start, "start")?,
         delta: exact(delta, "delta")?,
     };

@@ -1,8 +1,9 @@
 //! NumPy arrays seen as DirectML tensors, without copying.
 //!
 //! NumPy strides are in bytes and signed; DirectML's are in elements and unsigned. A dimension with a negative stride
-//! is a *flipped* dimension of the tensor that starts at the array's lowest address and walks forward: the view
-//! records which dimensions are flipped, and the planner (`plan.rs`) turns each flip into a window stride of −1.
+//! is a *reversed* dimension ([`TensorDesc::with_reversed_dims`]) of the tensor that starts at the array's lowest
+//! address: the view's tensor is the array in the caller's coordinates, so every operator takes it as it is and
+//! every error names the caller's axes.
 
 use numpy::npyffi::NPY_ARRAY_WRITEABLE;
 use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
@@ -10,7 +11,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
-use strider_core::{DataType, MAX_RANK, TensorDesc};
+use strider_core::{DataType, Error, MAX_RANK, TensorDesc};
 
 /// `strider.DTypeError`, raised for dtype problems: a subclass of both `TypeError` (what Python raises for a wrong
 /// type) and `ValueError` (what Strider raises for a bad argument), so that either `except` catches it.
@@ -33,6 +34,18 @@ pub(crate) fn dtype_error(message: String) -> PyErr {
         Ok(ty) => PyErr::from_type(ty.clone(), message),
         Err(e) => e,
     })
+}
+
+/// Strider's error as the Python exception the functions document: `strider.DTypeError` for a dtype problem,
+/// `ValueError` otherwise, with Strider's message.
+pub(crate) fn strider_error(e: Error) -> PyErr {
+    match e {
+        Error::OperandDataTypeMismatch { .. }
+        | Error::DataTypeMismatch { .. }
+        | Error::ScalarDataTypeMismatch { .. }
+        | Error::UnsupportedDataType { .. } => dtype_error(e.to_string()),
+        _ => PyValueError::new_err(e.to_string()),
+    }
 }
 
 /// The data type of a NumPy dtype, or a `DTypeError` (a `ValueError` for a byte order the CPU does not use).
@@ -80,15 +93,13 @@ pub(crate) struct Layout {
     pub(crate) byte_strides: Vec<isize>,
 }
 
-/// An array as a DirectML tensor: the layout, the tensor in memory order, which dimensions are flipped, and where its
-/// bytes are.
+/// An array as a DirectML tensor: the layout, the tensor, and where its bytes are.
 #[derive(Debug)]
 pub(crate) struct View {
     pub(crate) layout: Layout,
-    /// The tensor in memory order (0-dimensional arrays are 1-element tensors of rank 1).
+    /// The array as a tensor in its own coordinates: strides from the lowest element, reversed where NumPy's stride
+    /// is negative (0-dimensional arrays are 1-element tensors of rank 1).
     pub(crate) desc: TensorDesc,
-    /// Per dimension of `desc`: whether NumPy's stride is negative (the tensor walks it backwards).
-    pub(crate) flipped: Vec<bool>,
     /// Address of the lowest element.
     pub(crate) base: usize,
     /// Bytes from `base` through the last byte of the highest element.
@@ -149,7 +160,9 @@ impl View {
         if shape.is_empty() {
             (sizes, strides, flipped) = (vec![1], vec![1], vec![false]);
         }
+        let reversed: Vec<usize> = (0..flipped.len()).filter(|&d| flipped[d]).collect();
         let desc = TensorDesc::with_strides(dtype, &sizes, &strides)
+            .and_then(|d| d.with_reversed_dims(&reversed))
             .map_err(|e| PyValueError::new_err(format!("{what}: {e}")))?;
         let bytes = usize::try_from(desc.addressed_bytes())
             .map_err(|_| PyValueError::new_err(format!("{what} spans more bytes than memory holds")))?;
@@ -164,7 +177,6 @@ impl View {
         Ok(View {
             layout: Layout { dtype, shape, byte_strides },
             desc,
-            flipped,
             base,
             bytes,
             writeable: flags & NPY_ARRAY_WRITEABLE != 0,

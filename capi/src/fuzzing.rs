@@ -89,7 +89,10 @@ impl CTensor {
 struct Storage {
     tensors: Vec<CTensor>,
     descs: Vec<Box<[StriderTensorDesc]>>,
+    // Boxed: a description holds pointers into these arrays, which must not move when the vector grows.
+    #[allow(clippy::vec_box)]
     arrays_u32: Vec<Box<[u32; 9]>>,
+    #[allow(clippy::vec_box)]
     arrays_i32: Vec<Box<[i32; 9]>>,
     floats: Vec<Box<[f32]>>,
     scale_bias: Option<Box<StriderScaleBias>>,
@@ -363,7 +366,7 @@ pub fn check(desc: &OperatorDesc, broken: &Breakage, seed: u8) {
     }
     // The operator's own fields: counts and enums sit at offsets of its struct.
     let set_u32 =
-        |body: &mut Vec<u8>, offset: usize, v: u32| body[offset..offset + 4].copy_from_slice(&v.to_le_bytes());
+        |body: &mut Vec<u8>, offset: usize, v: u32| body[offset..][..4].copy_from_slice(&v.to_le_bytes());
     let (count_at, enum_at, max_count) = match ty {
         STRIDER_OPERATOR_SLICE | STRIDER_OPERATOR_SLICE1 | STRIDER_OPERATOR_NORMALIZE => (Some(16), None, 9),
         STRIDER_OPERATOR_TILE => (Some(16), None, 9),
@@ -374,7 +377,7 @@ pub fn check(desc: &OperatorDesc, broken: &Breakage, seed: u8) {
         STRIDER_OPERATOR_FILL_VALUE_CONSTANT | STRIDER_OPERATOR_FILL_VALUE_SEQUENCE => (None, Some(8), 0),
         _ => (None, None, 0),
     };
-    let get_u32 = |body: &[u8], at: usize| u32::from_le_bytes([body[at], body[at + 1], body[at + 2], body[at + 3]]);
+    let get_u32 = |body: &[u8], at: usize| u32::from_le_bytes(body[at..][..4].try_into().expect("4 bytes"));
     if let (Some(at), Some(v)) = (count_at, broken.count) {
         faithful &= get_u32(&body, at) == v.min(max_count);
         set_u32(&mut body, at, v.min(max_count));
@@ -386,7 +389,7 @@ pub fn check(desc: &OperatorDesc, broken: &Breakage, seed: u8) {
     if null_first {
         // JOIN's first pointer is its input array (at 8); every other struct starts with a tensor pointer.
         let at = if ty == STRIDER_OPERATOR_JOIN { 16 } else { 0 };
-        body[at..at + 8].fill(0);
+        body[at..][..8].fill(0);
     }
     // Only an unknown type: a known one would make the reader read this struct as another (the caller's
     // contract forbids that, and nothing can check it).

@@ -365,8 +365,7 @@ pub fn check(desc: &OperatorDesc, broken: &Breakage, seed: u8) {
         st.tensors[k].buffer.TotalTensorSizeInBytes = v;
     }
     // The operator's own fields: counts and enums sit at offsets of its struct.
-    let set_u32 =
-        |body: &mut Vec<u8>, offset: usize, v: u32| body[offset..][..4].copy_from_slice(&v.to_le_bytes());
+    let set_u32 = |body: &mut Vec<u8>, offset: usize, v: u32| body[offset..][..4].copy_from_slice(&v.to_le_bytes());
     let (count_at, enum_at, max_count) = match ty {
         STRIDER_OPERATOR_SLICE | STRIDER_OPERATOR_SLICE1 | STRIDER_OPERATOR_NORMALIZE => (Some(16), None, 9),
         STRIDER_OPERATOR_TILE => (Some(16), None, 9),

@@ -437,6 +437,67 @@ fn many_channel_transposes() {
     }
 }
 
+/// Channels-last outputs (NHWC in, NHWC out: what TensorFlow, TFLite and many ONNX exports take): the pixels are
+/// read whole — contiguous, mirrored, subsampled, their channels reversed, or both — and converted in runs with the
+/// per-channel pairs as a repeating pattern (or one pair for all), for one-byte, f16 and f32 pixels of 2 to 4
+/// channels into every float width and bytes, rows with tails around every register width.
+#[test]
+fn channels_last_outputs_read_whole_pixels() {
+    let mut rng = common::rng(17);
+    let (u8_, i8_, f16, f32_, u16_) =
+        (DataType::Uint8, DataType::Int8, DataType::Float16, DataType::Float32, DataType::Uint16);
+    for (from, to) in
+        [(u8_, f32_), (u8_, f16), (i8_, f32_), (i8_, f16), (f16, f32_), (f32_, f32_), (f32_, f16), (u16_, u8_)]
+    {
+        for c in [2u32, 3, 4] {
+            for w in [7u32, 16, 37, 70] {
+                let sizes = [2, c, 3, w];
+                let input = TensorDesc::nhwc(from, sizes).unwrap();
+                let scale: Vec<f32> = (0..c).map(|k| 0.017 + k as f32 * 0.25).collect();
+                let bias: Vec<f32> = (0..c).map(|k| k as f32 - 2.1).collect();
+                for (offsets, window, strides) in [
+                    ([0, 0, 0, 0], [2, c, 3, w], [1, 1, 1, 1]),
+                    ([0, 0, 0, 1], [2, c, 3, w - 1], [1, 1, 1, -1]),
+                    ([0, 0, 0, 0], [2, c, 3, w], [1, -1, 1, 1]),
+                    ([0, 0, 1, 0], [2, c, 2, w], [1, -1, -1, -1]),
+                    ([0, 0, 0, 0], [2, c, 3, w], [1, 1, 1, 2]),
+                    ([0, 0, 0, 0], [2, c, 3, w], [1, -1, 1, -3]),
+                ] {
+                    let out_w = 1 + (window[3] - 1) / i32::unsigned_abs(strides[3]);
+                    let output = TensorDesc::nhwc(to, [2, c, window[2], out_w]).unwrap();
+                    for (scale, bias) in [(&scale[..], &bias[..]), (&[0.5f32][..], &[-1.0f32][..])] {
+                        let case = Case {
+                            input: &input,
+                            output: &output,
+                            offsets: &offsets,
+                            sizes: &window,
+                            strides: &strides,
+                            axis: Some(1),
+                            scale,
+                            bias,
+                        };
+                        let src = Buf::random(input.addressed_bytes() as usize, 1, &mut rng);
+                        let op = case.check(&src, 2);
+                        // Rows of at least one 64-byte line of output read whole pixels.
+                        let row_bytes = out_w as usize * c as usize * to.size_in_bytes();
+                        let pixel = c as usize * from.size_in_bytes();
+                        // (One pair for all: pixels whose channels coalesce with them move as one row.)
+                        let kind = op.row_kind();
+                        if row_bytes >= 64 && [2, 3, 4, 6, 8, 12, 16].contains(&pixel) {
+                            let coalesced = matches!(kind, RowKind::Copy | RowKind::Reverse | RowKind::Gather { .. });
+                            assert!(
+                                kind == RowKind::Pixels { channels: c as usize } || scale.len() == 1 && coalesced,
+                                "{kind}: {}",
+                                op.plan()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn long_byte_runs_into_f16() {
     let mut rng = common::rng(11);

@@ -4,11 +4,12 @@
 //! [`Walk`]; the geometry it picks comes from the walk, so a wrong choice here can be slow, never unsafe.
 
 use core::fmt;
+use std::sync::Arc;
 
 use crate::cache::CacheSizes;
 use crate::params;
 use crate::plan::{Dim, ElementOp};
-use crate::tables::{BlockShuffle, Planar, Shuffle, TableLanes, WideShuffle};
+use crate::tables::{BlockShuffle, Periodic, Planar, Shuffle, TableLanes, WideShuffle};
 use crate::walk::{Geometry, PlanError, Walk};
 use crate::width::Width;
 
@@ -70,6 +71,13 @@ pub enum RowKind {
     },
     /// No input: the row's values are computed from their indices (`DML_FILL_VALUE_SEQUENCE`).
     Sequence,
+    /// A conversion of interleaved pixels written contiguously (channels-last in and out): whole pixels read
+    /// forwards, backwards, subsampled or with their channels reversed, converted in runs with a repeating pattern
+    /// of per-channel parameters.
+    Pixels {
+        /// Channels per pixel.
+        channels: usize,
+    },
 }
 
 impl fmt::Display for RowKind {
@@ -86,6 +94,7 @@ impl fmt::Display for RowKind {
             RowKind::Deinterleave { planes } => write!(f, "deinterleave into {planes} planes"),
             RowKind::Swap { channels } => write!(f, "channel swap of {channels}-channel pixels"),
             RowKind::Sequence => f.write_str("sequence computed from indices"),
+            RowKind::Pixels { channels } => write!(f, "runs of {channels}-channel pixels converted whole"),
         }
     }
 }
@@ -184,6 +193,23 @@ pub(crate) enum Movement {
     Swap { unit: usize, lanes: Lanes },
     /// Values computed from their indices (a sequence: the "input" addresses are indices, never read).
     Generate,
+    /// A conversion of interleaved pixels (the row) of `channels` channels (the folded dimension, input stride ±1
+    /// element), written contiguously: runs of pixels are read whole as `read` says, then converted, a
+    /// normalization's pairs taken from `pattern` when they vary along the channels.
+    Pixels { channels: usize, read: PixelRead, pattern: Option<Arc<Periodic>> },
+}
+
+/// How the pixels of a [`Movement::Pixels`] row are read, each pixel one element of the pixel's width.
+#[derive(Clone, Debug)]
+pub(crate) enum PixelRead {
+    /// Contiguously.
+    Copy,
+    /// With stride −1 pixel (a mirrored row).
+    Reverse(Lanes),
+    /// With stride `stride` pixels.
+    Gather { stride: isize, lanes: Lanes },
+    /// With stride `k` pixels, their channels reversed (BGR ↔ RGB).
+    Swap { k: isize, lanes: Lanes },
 }
 
 /// A walk's chosen execution: geometry, movement, and the default store policy.
@@ -260,6 +286,8 @@ impl Strategy {
         } else if let Some((g, m, w)) = swap(walk, iw, converting) {
             (g, m, w)
         } else if let Some((g, m, w)) = transpose(walk, iw, ow, converting) {
+            (g, m, w)
+        } else if let Some((g, m, w)) = pixels(walk, iw, ow, &op) {
             (g, m, w)
         } else if row.extent.saturating_mul(ow) < params::TABLE_ROW_BYTES && rank >= 2 {
             // Absorb the innermost dimensions into a table row of at most TABLE_MAX elements.
@@ -432,6 +460,7 @@ impl Strategy {
             Movement::Deinterleave(t) => RowKind::Deinterleave { planes: t.planes },
             Movement::Swap { .. } => RowKind::Swap { channels: g.fold().map_or(1, |d| d.extent) },
             Movement::Generate => RowKind::Sequence,
+            Movement::Pixels { channels, .. } => RowKind::Pixels { channels: *channels },
         }
     }
 }
@@ -471,15 +500,67 @@ fn swap(walk: &Walk, iw: usize, converting: bool) -> Option<(Geometry, Movement,
     }
     let k = p.in_stride.checked_div(pw).filter(|&k| k != 0 && p.in_stride.checked_rem(pw) == Some(0))?;
     let width = Width::from_bytes(pixel)?;
-    let lanes = Lanes {
-        block: BlockShuffle::new(pixel, k, iw),
-        wide: WideShuffle::swapping(pixel, k, iw),
-        narrow: Shuffle::swapping(pixel, k, iw),
-    };
+    let lanes = swap_lanes(pixel, k, iw);
     if lanes.wide.is_none() && lanes.narrow.is_none() {
         return None;
     }
     Some((walk.geometry(ppos, Some(cpos))?, Movement::Swap { unit: iw, lanes }, width))
+}
+
+/// The shuffle tables of `pixel`-byte pixels read with stride `k` pixels, their `unit`-byte channels reversed.
+fn swap_lanes(pixel: usize, k: isize, unit: usize) -> Lanes {
+    Lanes {
+        block: BlockShuffle::new(pixel, k, unit),
+        wide: WideShuffle::swapping(pixel, k, unit),
+        narrow: Shuffle::swapping(pixel, k, unit),
+    }
+}
+
+/// Recognizes interleaved pixels of a conversion written contiguously (channels-last in and out, where the
+/// channels alone would make rows of 2 to 16 elements): the innermost dimension (channels) reads forwards or
+/// backwards one element at a time and writes contiguously, the next (pixels) writes whole pixels one after the
+/// other and reads them with a whole-pixel stride. The pixels become the row, read whole as elements of the
+/// pixel's width into a buffer and converted in runs; a normalization whose pairs vary along the channels alone
+/// takes them from a repeating pattern (parameters that vary along the pixels are left to the other kinds).
+fn pixels(walk: &Walk, iw: usize, ow: usize, op: &ElementOp) -> Option<(Geometry, Movement, Width)> {
+    let dims = walk.dims();
+    let rank = dims.len();
+    if matches!(op, ElementOp::Copy { .. } | ElementOp::Sequence { .. }) || rank < 2 {
+        return None;
+    }
+    let (cpos, ppos) = (rank.checked_sub(1)?, rank.checked_sub(2)?);
+    let (c, px) = (dims[cpos], dims[ppos]);
+    let channels = c.extent;
+    let pixel = channels.checked_mul(iw)?;
+    let (w, pw) = (isize::try_from(iw).ok()?, isize::try_from(pixel).ok()?);
+    let out_pixel = isize::try_from(channels.checked_mul(ow)?).ok()?;
+    let width = Width::from_bytes(pixel)?;
+    if !(2..=16).contains(&channels) || c.out_stride != isize::try_from(ow).ok()? || px.out_stride != out_pixel {
+        return None;
+    }
+    // Rows too short to pay for a run go into tables.
+    if px.extent.saturating_mul(channels).saturating_mul(ow) < params::TABLE_ROW_BYTES {
+        return None;
+    }
+    let swapped = match c.in_stride {
+        s if s == w => false,
+        s if Some(s) == w.checked_neg() => true,
+        _ => return None,
+    };
+    let k = px.in_stride.checked_div(pw).filter(|&k| k != 0 && px.in_stride.checked_rem(pw) == Some(0))?;
+    let g = walk.geometry(ppos, Some(cpos))?;
+    let pattern = match op {
+        ElementOp::Normalize { .. } if g.row_aux() != 0 => return None,
+        ElementOp::Normalize { .. } if g.fold_aux() != 0 => Some(Arc::new(Periodic::new(&walk.pairs_along(cpos)?)?)),
+        _ => None,
+    };
+    let read = match (swapped, k) {
+        (false, 1) => PixelRead::Copy,
+        (false, -1) => PixelRead::Reverse(Lanes::new(pixel, -1)),
+        (false, k) => PixelRead::Gather { stride: k, lanes: Lanes::new(pixel, k) },
+        (true, k) => PixelRead::Swap { k, lanes: swap_lanes(pixel, k, iw) },
+    };
+    Some((g, Movement::Pixels { channels, read, pattern }, width))
 }
 
 /// Recognizes a transpose: the row (the output's contiguous dimension, `I`) is strided in the input while another

@@ -917,3 +917,64 @@ mod tests {
         assert_eq!(WideShuffle::new(1, 5), None);
     }
 }
+
+/// A normalization's `(scale, bias)` pairs along a row of interleaved pixels of `channels` channels: element `i`
+/// of the row (from a pixel's first channel) takes the pair of channel `i mod channels`, a pattern that repeats
+/// every `period` elements — the least common multiple of the channels and 16, so that 16-lane steps always start
+/// at a multiple of 16 of it. The arrays run past the period so that any load that starts inside it may read whole
+/// registers ([`Periodic::LANES`] lanes, or a block of [`BLOCK`](crate::params::BLOCK) pairs) without wrapping.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Periodic {
+    period: usize,
+    scales: Vec<f32>,
+    biases: Vec<f32>,
+    pairs: Vec<[f32; 2]>,
+}
+
+impl Periodic {
+    /// The widest register load of scales or biases, in lanes.
+    pub(crate) const LANES: usize = 16;
+
+    /// The pattern of one pair per channel (`None` without channels or for more than 64 of them: a pattern of
+    /// 16 · 64 elements is the most worth keeping next to a row's data).
+    pub(crate) fn new(channels: &[[f32; 2]]) -> Option<Periodic> {
+        let p = channels.len();
+        if !(1..=64).contains(&p) {
+            return None;
+        }
+        let period = lcm(p, Self::LANES)?;
+        let len = period.checked_add(crate::params::BLOCK.max(Self::LANES))?;
+        let pairs: Vec<[f32; 2]> = (0..len).map(|i| channels[i.checked_rem(p).unwrap_or(0)]).collect();
+        let (scales, biases) = pairs.iter().map(|&[s, b]| (s, b)).unzip();
+        Some(Periodic { period, scales, biases, pairs })
+    }
+
+    /// Elements per repetition: a multiple of the channels and of [`Periodic::LANES`].
+    pub(crate) fn period(&self) -> usize {
+        self.period
+    }
+
+    /// Scale of element `i` at `i` for `i < period + LANES` (at least).
+    pub(crate) fn scales(&self) -> &[f32] {
+        &self.scales
+    }
+
+    /// Bias of element `i`, as [`Periodic::scales`].
+    pub(crate) fn biases(&self) -> &[f32] {
+        &self.biases
+    }
+
+    /// Pair of element `i` for `i < period + BLOCK`.
+    pub(crate) fn pairs(&self) -> &[[f32; 2]] {
+        &self.pairs
+    }
+}
+
+/// The least common multiple, `None` on overflow.
+fn lcm(a: usize, b: usize) -> Option<usize> {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x.checked_rem(y)?);
+    }
+    a.checked_div(x)?.checked_mul(b)
+}

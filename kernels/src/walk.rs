@@ -239,6 +239,26 @@ impl Walk {
         self.plan.params().map_or(0, |p| p.base().saturating_mul(core::mem::size_of::<[f32; 2]>()))
     }
 
+    /// The `(scale, bias)` pair of each index of dimension `dim` when the parameters vary along that dimension
+    /// alone (every other dimension of more than one element has parameter stride 0); `None` otherwise or without
+    /// parameters.
+    pub(crate) fn pairs_along(&self, dim: usize) -> Option<Vec<[f32; 2]>> {
+        let p = self.plan.params()?;
+        let dims = self.dims();
+        let alone = dims.iter().zip(p.strides()).enumerate().all(|(k, (d, &s))| k == dim || d.extent == 1 || s == 0);
+        if !alone {
+            return None;
+        }
+        let (extent, stride) = (dims.get(dim)?.extent, *p.strides().get(dim)?);
+        (0..extent)
+            .map(|c| {
+                // Proven in the table (Walk::new checked the parameters' reach); looked up checked anyway.
+                let at = isize::try_from(p.base()).ok()?.checked_add(isize::try_from(c).ok()?.checked_mul(stride)?)?;
+                p.table().get(usize::try_from(at).ok()?).copied()
+            })
+            .collect()
+    }
+
     /// The geometry with dimension `row` as the row, `fold` (if any) folded into the row kernel, and every other
     /// dimension in the outer nest in plan order. `None` unless `row` and `fold` are distinct dimensions.
     pub(crate) fn geometry(&self, row: usize, fold: Option<usize>) -> Option<Geometry> {

@@ -484,6 +484,25 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         0
     }
 
+    /// [`Arch::normalize_bytes`] with a pair per element from a periodic pattern: element `i` of the call takes
+    /// the pair at `(phase + i) mod p.period()` of `p`; returns the elements done.
+    ///
+    /// # Safety
+    ///
+    /// As [`Arch::normalize_bytes`].
+    #[inline(always)]
+    unsafe fn normalize_bytes_periodic(
+        self,
+        _k: ByteNorm,
+        _src: *const u8,
+        _dst: *mut u8,
+        _n: usize,
+        _p: &crate::tables::Periodic,
+        _phase: usize,
+    ) -> usize {
+        0
+    }
+
     /// [`Arch::deinterleave`] fused with the conversion `k`, in registers, over the `rows.count` rows of a run (row
     /// `r`'s pixels and planes `r·rows.in_step` / `r·rows.out_step` bytes from the first's): one-byte pixels
     /// normalized as [`Arch::normalize_bytes`] does, or f32 pixels cast to f16 or normalized (`x·scale + bias`,

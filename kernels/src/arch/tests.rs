@@ -580,6 +580,25 @@ fn check_byte_norm<A: Arch>(a: A) {
                 }
                 assert!(dst[done * ow..].iter().all(|&b| b == SENTINEL), "{:?} wrote past {done}", A::ISA);
             }
+            // A pair per element from a periodic pattern of 1 to 7 channels, starting at any phase.
+            for channels in 1..=7usize {
+                let per: Vec<[f32; 2]> = (0..channels).map(|c| pairs[(c + n) % pairs.len()]).collect();
+                let p = crate::tables::Periodic::new(&per).unwrap();
+                for phase in [0, 1, channels, p.period() - 1] {
+                    let mut dst = vec![SENTINEL; n * ow + 64];
+                    // SAFETY: n bytes in, n elements out.
+                    let done = a.vectorize(|| unsafe {
+                        a.normalize_bytes_periodic(k, src.as_ptr(), dst.as_mut_ptr(), n, &p, phase)
+                    });
+                    assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} periodic", A::ISA);
+                    for i in 0..done {
+                        let [scale, bias] = per[(phase + i) % channels];
+                        let want = byte_norm_scalar(k, src[i], scale, bias);
+                        assert_eq!(dst[i * ow..][..ow], want, "{:?} {k:?} {channels} channels, phase {phase}", A::ISA);
+                    }
+                    assert!(dst[done * ow..].iter().all(|&b| b == SENTINEL), "{:?} wrote past {done}", A::ISA);
+                }
+            }
             // Deinterleave of 2..4 planes, pixels and channels in either order, regular or streaming stores.
             for (planes, stream) in (2..=4).flat_map(|p| [(p, false), (p, true)]) {
                 for (rp, rc) in [(false, false), (true, false), (false, true), (true, true)] {

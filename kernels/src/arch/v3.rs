@@ -173,6 +173,20 @@ unsafe impl Arch for V3 {
     }
 
     #[inline(always)]
+    unsafe fn normalize_bytes_periodic(
+        self,
+        k: ByteNorm,
+        src: *const u8,
+        dst: *mut u8,
+        n: usize,
+        p: &crate::tables::Periodic,
+        phase: usize,
+    ) -> usize {
+        // SAFETY: forwarded contract; the token proves AVX2 and F16C.
+        unsafe { super::x86::f16c_normalize_bytes_periodic(k, src, dst, n, p, phase) }
+    }
+
+    #[inline(always)]
     unsafe fn deinterleave_convert(
         self,
         k: super::FusedConvert,

@@ -4,9 +4,9 @@ use core::arch::x86_64::*;
 
 use pulp::NullaryFnOnce;
 
-use super::x86::{Put16, by_planes, by_types, lane_reverse_mask, normalize_bytes, ramp16};
+use super::x86::{Put16, by_planes, by_types, lane_reverse_mask, normalize_bytes, normalize_bytes_periodic, ramp16};
 use super::{Arch, ByteNorm, FloatNorm, FusedConvert, Ident, Isa, RowRun, TileMap, Wrap};
-use crate::tables::Planar;
+use crate::tables::{Periodic, Planar};
 
 /// Proof that the CPU runs x86-64-v4 (pulp's `V4`: AVX-512 F/BW/CD/DQ/VL on top of x86-64-v3).
 #[derive(Clone, Copy, Debug)]
@@ -415,6 +415,20 @@ unsafe impl Arch for V4 {
         by_types!(k, Avx512Put, |u| unsafe { normalize_bytes(u, src, dst, n, scale, bias) })
     }
 
+    #[inline(always)]
+    unsafe fn normalize_bytes_periodic(
+        self,
+        k: ByteNorm,
+        src: *const u8,
+        dst: *mut u8,
+        n: usize,
+        p: &Periodic,
+        phase: usize,
+    ) -> usize {
+        // SAFETY: forwarded contract; AVX-512F via the token.
+        by_types!(k, Avx512Put, |u| unsafe { normalize_bytes_periodic(u, src, dst, n, p, phase) })
+    }
+
     /// One-byte pixels through four 16-byte windows and `vpshufb` widening ([`avx512_deinterleave_normalize`]);
     /// four-byte pixels 16 at a time through the dword permutes of [`wide_deinterleave`] ([`deinterleave_floats`]).
     #[inline(always)]
@@ -553,6 +567,12 @@ impl<const SIGNED: bool, const F16: bool> Put16 for Avx512Put<SIGNED, F16> {
     unsafe fn params(self, scale: f32, bias: f32) -> (__m512, __m512) {
         // SAFETY: AVX-512F broadcasts (contract).
         unsafe { (_mm512_set1_ps(scale), _mm512_set1_ps(bias)) }
+    }
+
+    #[inline(always)]
+    unsafe fn load(self, scales: *const f32, biases: *const f32) -> (__m512, __m512) {
+        // SAFETY: 16 f32 at each pointer; AVX-512F loads (contract).
+        unsafe { (_mm512_loadu_ps(scales), _mm512_loadu_ps(biases)) }
     }
 
     #[inline(always)]

@@ -4,7 +4,7 @@
 use core::arch::x86_64::*;
 
 use super::{ByteNorm, RowRun, TileMap, tile8_elements};
-use crate::tables::{Planar, Shuffle};
+use crate::tables::{Periodic, Planar, Shuffle};
 
 /// Copies fewer than 64 bytes with two possibly overlapping moves of the largest size that fits.
 ///
@@ -581,7 +581,7 @@ pub(super) unsafe fn f16c_affine(src: *const u8, dst: *mut u8, n: usize, scale: 
 /// The output end of a fused normalization: 16 one-byte integers in a register widened to f32, `x·scale + bias`
 /// (product, then sum: never fused), stored as 16 f32 or 16 f16 rounded to nearest even.
 pub(super) trait Put16: Copy {
-    /// A plane's scale and bias in registers.
+    /// The 16 lanes' scales and biases in registers.
     type P: Copy;
     /// Bytes per output element.
     const OUT: usize;
@@ -592,6 +592,13 @@ pub(super) trait Put16: Copy {
     ///
     /// The level's features are enabled.
     unsafe fn params(self, scale: f32, bias: f32) -> Self::P;
+
+    /// The 16 scales at `scales` and the 16 biases at `biases`, lane by lane.
+    ///
+    /// # Safety
+    ///
+    /// 16 readable f32 at each pointer; the level's features are enabled.
+    unsafe fn load(self, scales: *const f32, biases: *const f32) -> Self::P;
 
     /// Normalizes the 16 bytes of `v` into `16·OUT` bytes at `dst`.
     ///
@@ -606,17 +613,34 @@ pub(super) trait Put16: Copy {
 pub(super) struct Avx2Put<const SIGNED: bool, const F16: bool>;
 
 impl<const SIGNED: bool, const F16: bool> Put16 for Avx2Put<SIGNED, F16> {
-    type P = (__m256, __m256);
+    /// (scales of lanes 0–7, of lanes 8–15, biases of lanes 0–7, of lanes 8–15)
+    type P = (__m256, __m256, __m256, __m256);
     const OUT: usize = if F16 { 2 } else { 4 };
 
     #[inline(always)]
-    unsafe fn params(self, scale: f32, bias: f32) -> (__m256, __m256) {
+    unsafe fn params(self, scale: f32, bias: f32) -> Self::P {
         // SAFETY: AVX broadcasts (contract).
-        unsafe { (_mm256_set1_ps(scale), _mm256_set1_ps(bias)) }
+        unsafe {
+            let (s, b) = (_mm256_set1_ps(scale), _mm256_set1_ps(bias));
+            (s, s, b, b)
+        }
     }
 
     #[inline(always)]
-    unsafe fn put(self, v: __m128i, (s, b): (__m256, __m256), dst: *mut u8) {
+    unsafe fn load(self, scales: *const f32, biases: *const f32) -> Self::P {
+        // SAFETY: 16 f32 at each pointer; AVX loads (contract).
+        unsafe {
+            (
+                _mm256_loadu_ps(scales),
+                _mm256_loadu_ps(scales.add(8)),
+                _mm256_loadu_ps(biases),
+                _mm256_loadu_ps(biases.add(8)),
+            )
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn put(self, v: __m128i, (s, s8, b, b8): Self::P, dst: *mut u8) {
         // SAFETY: AVX2 (and F16C when F16) by the contract; 16·OUT bytes at dst.
         unsafe {
             let hi8 = _mm_unpackhi_epi64(v, v);
@@ -626,7 +650,7 @@ impl<const SIGNED: bool, const F16: bool> Put16 for Avx2Put<SIGNED, F16> {
                 (_mm256_cvtepu8_epi32(v), _mm256_cvtepu8_epi32(hi8))
             };
             let lo = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(lo), s), b);
-            let hi = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(hi), s), b);
+            let hi = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(hi), s8), b8);
             if F16 {
                 // Two conversions joined into one store (see f16c_from_f32).
                 let (l, h) = (cvtps_ph(lo), cvtps_ph(hi));
@@ -669,6 +693,41 @@ pub(super) unsafe fn normalize_bytes<U: Put16>(
         }
         i
     }
+}
+
+/// `n` one-byte integers normalized 16 at a time through `put` with the pairs of `p` from element `phase` of the
+/// pattern on (element `i` takes pair `(phase + i) mod period`); returns the elements done.
+///
+/// # Safety
+///
+/// As `Arch::normalize_bytes`; the features `U` needs are enabled.
+#[inline(always)]
+pub(super) unsafe fn normalize_bytes_periodic<U: Put16>(
+    put: U,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    p: &Periodic,
+    phase: usize,
+) -> usize {
+    let period = p.period();
+    let (scales, biases) = (p.scales().as_ptr(), p.biases().as_ptr());
+    // q < period always: the 16 pairs at q lie inside the arrays (period + LANES long).
+    let mut q = phase % period;
+    let mut i = 0;
+    while i + 16 <= n {
+        // SAFETY: bytes i..i+16 are readable and their outputs writable (contract); pairs q..q+16 exist (above).
+        unsafe {
+            let par = put.load(scales.add(q), biases.add(q));
+            put.put(_mm_loadu_si128(src.add(i).cast()), par, dst.add(i * U::OUT));
+        }
+        i += 16;
+        q += 16;
+        if q >= period {
+            q -= period;
+        }
+    }
+    i
 }
 
 /// Pixels of `P` one-byte channels → `P` normalized planes with AVX2, 16 pixels per step: four 16-byte windows
@@ -816,6 +875,24 @@ pub(super) unsafe fn f16c_normalize_bytes(
 ) -> usize {
     // SAFETY: forwarded contract; the features are enabled here.
     by_types!(k, Avx2Put, |u| unsafe { normalize_bytes(u, src, dst, n, scale, bias) })
+}
+
+/// [`normalize_bytes_periodic`] with AVX2 and F16C.
+///
+/// # Safety
+///
+/// As `Arch::normalize_bytes_periodic`; the CPU has AVX2 and F16C (the V3 token checks both).
+#[target_feature(enable = "avx,avx2,f16c")]
+pub(super) unsafe fn f16c_normalize_bytes_periodic(
+    k: ByteNorm,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    p: &Periodic,
+    phase: usize,
+) -> usize {
+    // SAFETY: forwarded contract; the features are enabled here.
+    by_types!(k, Avx2Put, |u| unsafe { normalize_bytes_periodic(u, src, dst, n, p, phase) })
 }
 
 /// [`Arch::deinterleave_convert`] of one-byte pixels with AVX2 and F16C.

@@ -449,6 +449,7 @@ pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mu
             Request::Swap { lanes, unit: *unit, k: row.in_stride / pixel }
         }
         Movement::Generate => unreachable!("Strategy::choose generates for sequences only, which are not copies"),
+        Movement::Pixels { .. } => unreachable!("Strategy::choose reads pixels whole for conversions only"),
     };
     build(a, req, strategy.width(), row.extent, stream, f)
 }

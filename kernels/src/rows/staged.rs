@@ -27,8 +27,8 @@ use crate::convert::{
 };
 use crate::params::{BLOCK, SCRATCH_BYTES, TABLE_MAX};
 use crate::plan::ElementOp;
-use crate::strategy::{Movement, Strategy, TileWidth};
-use crate::tables::Planar;
+use crate::strategy::{Movement, PixelRead, Strategy, TileWidth};
+use crate::tables::{Periodic, Planar};
 use crate::width::Width;
 
 /// A staging buffer on the stack, aligned for streaming copies out of it.
@@ -63,7 +63,7 @@ enum Converter {
         from_f32: CastFn,
         sw: usize,
         dw: usize,
-        bytes: Option<(ByteNormFn, ByteNorm)>,
+        bytes: Option<(ByteNormFn, ByteNormPeriodicFn, ByteNorm)>,
     },
 }
 
@@ -145,6 +145,31 @@ fn byte_norm_fn<A: Arch>() -> ByteNormFn {
         // SAFETY: the caller guarantees the level.
         let a = unsafe { A::assume() };
         a.vectorize(Job(a, k, src, dst, n, scale, bias))
+    }
+    entry::<A>
+}
+
+/// [`Arch::normalize_bytes_periodic`] compiled for a level.
+type ByteNormPeriodicFn = unsafe fn(ByteNorm, *const u8, *mut u8, usize, &Periodic, usize) -> usize;
+
+fn byte_norm_periodic_fn<A: Arch>() -> ByteNormPeriodicFn {
+    struct Job<'a, A>(A, ByteNorm, *const u8, *mut u8, usize, &'a Periodic, usize);
+    impl<A: Arch> NullaryFnOnce for Job<'_, A> {
+        type Output = usize;
+        #[inline(always)]
+        fn call(self) -> usize {
+            let Job(a, k, src, dst, n, p, phase) = self;
+            // SAFETY: forwarded from `entry`'s contract.
+            unsafe { a.normalize_bytes_periodic(k, src, dst, n, p, phase) }
+        }
+    }
+    /// # Safety
+    ///
+    /// As [`Arch::normalize_bytes_periodic`]; the CPU runs level `A`.
+    unsafe fn entry<A: Arch>(k: ByteNorm, src: *const u8, dst: *mut u8, n: usize, p: &Periodic, phase: usize) -> usize {
+        // SAFETY: the caller guarantees the level.
+        let a = unsafe { A::assume() };
+        a.vectorize(Job(a, k, src, dst, n, p, phase))
     }
     entry::<A>
 }
@@ -263,7 +288,7 @@ impl Converter {
                 from_f32: nearest_fn::<A>(to),
                 sw: from.width(),
                 dw: to.width(),
-                bytes: byte_norm(op).map(|k| (byte_norm_fn::<A>(), k)),
+                bytes: byte_norm(op).map(|k| (byte_norm_fn::<A>(), byte_norm_periodic_fn::<A>(), k)),
             },
             ElementOp::Copy { .. } => unreachable!("with_rows sends copies to the copy kernels"),
             ElementOp::Sequence { .. } => unreachable!("build_staged sends sequences to their own rows"),
@@ -288,7 +313,7 @@ impl Converter {
                     let constant = (aux_step == 0).then(|| aux.cast::<[f32; 2]>().read_unaligned());
                     // In registers as far as the level goes, the rest through the buffer.
                     let mut i = match (bytes, constant) {
-                        (Some((f, k)), Some([scale, bias])) => f(k, src, dst, n, scale, bias),
+                        (Some((f, _, k)), Some([scale, bias])) => f(k, src, dst, n, scale, bias),
                         _ => 0,
                     };
                     while i < n {
@@ -302,6 +327,37 @@ impl Converter {
                         i += c;
                     }
                 }
+            }
+        }
+    }
+
+    /// Converts `n` contiguous elements, a normalization taking the pair of element `i` from `pattern` at
+    /// `phase + i` (elements without parameters convert as [`Converter::apply`] does).
+    ///
+    /// # Safety
+    ///
+    /// As [`CastFn`], on a CPU running the level the converter was built for.
+    unsafe fn apply_periodic(&self, src: *const u8, dst: *mut u8, n: usize, pattern: &Periodic, phase: usize) {
+        let Converter::Normalize { to_f32, affine_var, from_f32, sw, dw, bytes, .. } = *self else {
+            // SAFETY: forwarded contract; no parameters are read.
+            return unsafe { self.apply(src, dst, n, core::ptr::NonNull::dangling().as_ptr(), 0) };
+        };
+        let period = pattern.period();
+        // SAFETY: forwarded contract; each block's pairs start at q < period and `pairs` holds period + BLOCK.
+        unsafe {
+            let mut i = match bytes {
+                Some((_, f, k)) => f(k, src, dst, n, pattern, phase),
+                None => 0,
+            };
+            let mut buf = [0f32; BLOCK];
+            let b = buf.as_mut_ptr().cast::<u8>();
+            while i < n {
+                let c = (n - i).min(BLOCK);
+                let q = (phase + i) % period;
+                to_f32(src.add(i * sw), b, c);
+                affine_var(b, c, pattern.pairs().as_ptr().add(q).cast(), PAIR);
+                from_f32(b, dst.add(i * dw), c);
+                i += c;
             }
         }
     }
@@ -909,6 +965,80 @@ impl Rows for StagedPlanar<'_> {
     }
 }
 
+/// A converting row of interleaved pixels ([`Movement::Pixels`]): runs of pixels read whole by the copy kernel of
+/// the pixel's width into a buffer (none when they are contiguous), converted in one pass — a normalization's
+/// pairs from the pattern of its channels, or the row's one pair — and written contiguously (through a second
+/// buffer and a streaming copy when streaming).
+struct StagedPixels<'a> {
+    pre: Option<&'a dyn Rows>,
+    convert: Converter,
+    pattern: Option<&'a Periodic>,
+    flush: Option<FlushFn>,
+    channels: usize,
+    /// Input byte step from pixel to pixel.
+    in_stride: isize,
+    ow: usize,
+    /// Pixels per run (each run fits both buffers).
+    chunk: usize,
+    /// Pixels per row.
+    len: usize,
+}
+
+impl Rows for StagedPixels<'_> {
+    unsafe fn rows(
+        &self,
+        src: *const u8,
+        dst: *mut u8,
+        aux: *const u8,
+        count: usize,
+        in_step: isize,
+        out_step: isize,
+        aux_step: isize,
+    ) {
+        // SAFETY: each row of the run is in bounds (Rows contract).
+        unsafe { span_by_span(self, src, dst, aux, count, (in_step, out_step, aux_step), self.len) }
+    }
+
+    unsafe fn span(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize) {
+        let p = self.channels;
+        let (mut a, mut b) = (Scratch::new(), Scratch::new());
+        let (scr_in, scr_out) = (a.ptr(), b.ptr());
+        let mut j = 0;
+        while j < len {
+            let c = self.chunk.min(len - j);
+            let (n, phase) = (c * p, j * p);
+            let s = src.wrapping_offset(j as isize * self.in_stride);
+            let d = dst.wrapping_add(phase * self.ow);
+            // SAFETY: pixels j..j+c of the row are in bounds (Rows contract; a row starts at a pixel's first
+            // channel, so element i of the run is channel i mod p); a run fits each buffer (chunk · p · width ≤
+            // SCRATCH_BYTES for both widths); the kernels were built for these strides and the converter for
+            // this level; the buffers never overlap the operands. Without a pattern, a normalization's one pair
+            // is at `aux` (its parameters are constant along the row: Strategy::choose).
+            unsafe {
+                let from = match self.pre {
+                    Some(pre) => {
+                        pre.span(s, scr_in, aux, c);
+                        scr_in.cast_const()
+                    }
+                    None => s,
+                };
+                let to = if self.flush.is_some() { scr_out } else { d };
+                match self.pattern {
+                    Some(pattern) => self.convert.apply_periodic(from, to, n, pattern, phase),
+                    None => self.convert.apply(from, to, n, aux, 0),
+                }
+                if let Some(flush) = self.flush {
+                    flush(scr_out, d, n * self.ow);
+                }
+            }
+            j += c;
+        }
+        if self.flush.is_some() {
+            fence();
+        }
+    }
+}
+
 /// Runs `count` rows of `len` elements through `rows.span`, one at a time; row `r` starts `r` steps (input,
 /// output, parameters) after the first.
 ///
@@ -1031,6 +1161,29 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             f(&StagedTranspose { convert, order, ni, si, ai, dj, aj, iw, ow, len, stream, tiles, cached })
         }
         Movement::Swap { .. } => unreachable!("Strategy::choose picks channel swaps for plain copies only"),
+        Movement::Pixels { channels, read, pattern } => {
+            let p = *channels;
+            let pixel = width(p * iw);
+            let pre = match read {
+                PixelRead::Copy => None,
+                PixelRead::Reverse(lanes) => Some(Request::Reverse(lanes)),
+                PixelRead::Gather { stride, lanes } => Some(Request::Gather { stride: *stride, lanes }),
+                PixelRead::Swap { k, lanes } => Some(Request::Swap { lanes, unit: iw, k: *k }),
+            };
+            maybe(a, pre, pixel, len, &mut |pre| {
+                f(&StagedPixels {
+                    pre,
+                    convert,
+                    pattern: pattern.as_deref(),
+                    flush: stream.then(flush_fn::<A>),
+                    channels: p,
+                    in_stride: row.in_stride,
+                    ow,
+                    chunk: SCRATCH_BYTES / (p * iw.max(ow)),
+                    len,
+                })
+            })
+        }
         Movement::Generate => unreachable!("sequences are built by build_sequence"),
         Movement::Interleave(tables) | Movement::Deinterleave(tables) => {
             let ps = if tables.interleave { fold().in_stride } else { fold().out_stride };

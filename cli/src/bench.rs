@@ -178,13 +178,20 @@ impl Case {
         Case { scale: Some(Values::One(1.0 / 255.0)), bias: Some(Values::One(-0.5)), ..self }
     }
 
-    /// An ImageNet normalization of u8 `input` (NCHW sizes, any strides) through a window to a packed NCHW
-    /// `to` output, channel axis 1.
-    fn imagenet(name: &str, to: &str, input: (&[u32], Vec<u32>), window: ([u32; 4], [u32; 4], [i32; 4])) -> Case {
+    /// An ImageNet normalization of u8 `input` (sizes in the output's axis order, any strides) through a window
+    /// to a packed `to` output whose channels are `channel_axis` (1: NCHW, 3: NHWC).
+    fn imagenet(
+        name: &str,
+        to: &str,
+        input: (&[u32], Vec<u32>),
+        window: ([u32; 4], [u32; 4], [i32; 4]),
+        channel_axis: usize,
+    ) -> Case {
         let (offsets, sizes, strides) = window;
         let output: Vec<u32> = (0..4).map(|d| 1 + (sizes[d] - 1) / strides[d].unsigned_abs()).collect();
-        let desc = TensorDesc::with_strides(DataType::Uint8, input.0, &input.1).expect("a valid built-in layout");
-        let op = Normalize::image(&desc).imagenet().build().expect("ImageNet parameters are valid");
+        // The parameters depend only on the channel count: take them from a one-pixel NCHW image.
+        let pixel = TensorDesc::new(DataType::Uint8, &[1, input.0[channel_axis], 1, 1]).expect("3 channels");
+        let op = Normalize::image(&pixel).imagenet().build().expect("ImageNet parameters are valid");
         Case {
             name: name.into(),
             dtype: "u8".into(),
@@ -196,7 +203,7 @@ impl Case {
             window_strides: Some(strides.to_vec()),
             output_sizes: Some(output),
             output_dtype: Some(to.into()),
-            channel_axis: Some(1),
+            channel_axis: Some(channel_axis),
             scale: Some(Values::Many(op.scale().to_vec())),
             bias: Some(Values::Many(op.bias().to_vec())),
             ..Case::default()
@@ -292,13 +299,37 @@ pub fn default_suite() -> Vec<Case> {
     let whole = ([0; 4], batch, [1; 4]);
     let nhwc_of = |s: &[u32]| permuted(s, &[0, 2, 3, 1]);
     cases.extend([
-        Case::imagenet("normalize_u8_nhwc_to_f32_nchw_32x3x224x224", "f32", (&batch, nhwc_of(&batch)), whole),
-        Case::imagenet("normalize_u8_nhwc_to_f16_nchw_32x3x224x224", "f16", (&batch, nhwc_of(&batch)), whole),
+        Case::imagenet("normalize_u8_nhwc_to_f32_nchw_32x3x224x224", "f32", (&batch, nhwc_of(&batch)), whole, 1),
+        Case::imagenet("normalize_u8_nhwc_to_f16_nchw_32x3x224x224", "f16", (&batch, nhwc_of(&batch)), whole, 1),
         Case::imagenet(
             "normalize_u8_1080p_bgr_crop1024_hflip_rgb_to_f32",
             "f32",
             (&frame, nhwc_of(&frame)),
             ([0, 0, 28, 448], [1, 3, 1024, 1024], [1, -1, 1, -1]),
+            1,
+        ),
+    ]);
+    // The same into channels-last outputs (what TensorFlow, TFLite and many ONNX exports take): the per-channel
+    // parameters then repeat along the innermost axis.
+    let (batch, frame, hd) = ([32u32, 224, 224, 3], [1u32, 1080, 1920, 3], [1u32, 720, 1280, 3]);
+    let packed = |s: &[u32]| permuted(s, &[0, 1, 2, 3]);
+    let whole = ([0; 4], batch, [1; 4]);
+    cases.extend([
+        Case::imagenet("normalize_u8_nhwc_to_f32_nhwc_32x224x224x3", "f32", (&batch, packed(&batch)), whole, 3),
+        Case::imagenet("normalize_u8_nhwc_to_f16_nhwc_32x224x224x3", "f16", (&batch, packed(&batch)), whole, 3),
+        Case::imagenet(
+            "normalize_u8_1080p_crop1024_hflip_to_f32_nhwc",
+            "f32",
+            (&frame, packed(&frame)),
+            ([0, 28, 448, 0], [1, 1024, 1024, 3], [1, 1, -1, 1]),
+            3,
+        ),
+        Case::imagenet(
+            "normalize_u8_720p_bgr_to_rgb_f32_nhwc",
+            "f32",
+            (&hd, packed(&hd)),
+            ([0; 4], hd, [1, 1, 1, -1]),
+            3,
         ),
     ]);
     // The data-movement family (the cases of the issue that added it), beside the peers' equivalents.

@@ -921,8 +921,8 @@ mod tests {
 /// A normalization's `(scale, bias)` pairs along a row of interleaved pixels of `channels` channels: element `i`
 /// of the row (from a pixel's first channel) takes the pair of channel `i mod channels`, a pattern that repeats
 /// every `period` elements — the least common multiple of the channels and 16, so that 16-lane steps always start
-/// at a multiple of 16 of it. The arrays run past the period so that any load that starts inside it may read whole
-/// registers ([`Periodic::LANES`] lanes, or a block of [`BLOCK`](crate::params::BLOCK) pairs) without wrapping.
+/// at a multiple of 16 of it. The arrays run past the period so that any load that starts inside it may read a
+/// whole period of registers, or a block of [`BLOCK`](crate::params::BLOCK) pairs, without wrapping.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Periodic {
     period: usize,
@@ -943,10 +943,15 @@ impl Periodic {
             return None;
         }
         let period = lcm(p, Self::LANES)?;
-        let len = period.checked_add(crate::params::BLOCK.max(Self::LANES))?;
+        let len = period.checked_add(crate::params::BLOCK.max(Self::unrolled(period)))?;
         let pairs: Vec<[f32; 2]> = (0..len).map(|i| channels[i.checked_rem(p).unwrap_or(0)]).collect();
         let (scales, biases) = pairs.iter().map(|&[s, b]| (s, b)).unzip();
         Some(Periodic { period, scales, biases, pairs })
+    }
+
+    /// Elements per step of a kernel that reads whole repetitions: the period repeated to at least 64 lanes.
+    pub(crate) fn unrolled(period: usize) -> usize {
+        period * (64 / period).max(1)
     }
 
     /// Elements per repetition: a multiple of the channels and of [`Periodic::LANES`].
@@ -954,7 +959,7 @@ impl Periodic {
         self.period
     }
 
-    /// Scale of element `i` at `i` for `i < period + LANES` (at least).
+    /// Scale of element `i` at `i` for `i < period + unrolled(period)` (at least).
     pub(crate) fn scales(&self) -> &[f32] {
         &self.scales
     }

@@ -711,21 +711,34 @@ pub(super) unsafe fn normalize_bytes_periodic<U: Put16>(
     phase: usize,
 ) -> usize {
     let period = p.period();
-    let (scales, biases) = (p.scales().as_ptr(), p.biases().as_ptr());
-    // q < period always: the 16 pairs at q lie inside the arrays (period + LANES long).
-    let mut q = phase % period;
+    // Whole repetitions (at least 64 lanes) from pair q on: the pairs q..q+block lie inside the arrays
+    // (period + block long, q < period), and the pattern repeats, so every block reads the same registers. (A
+    // running index wrapped with a compare was a 5-cycle chain per 16 elements, the loop's bound.)
+    let block = Periodic::unrolled(period);
+    let q = phase % period;
+    // SAFETY: q + block < period + block, inside both arrays.
+    let (scales, biases) = unsafe { (p.scales().as_ptr().add(q), p.biases().as_ptr().add(q)) };
     let mut i = 0;
+    while i + block <= n {
+        for k in (0..block).step_by(16) {
+            // SAFETY: bytes i+k..i+k+16 are readable and their outputs writable (contract, i + block ≤ n); pairs
+            // k..k+16 from q exist (above).
+            unsafe {
+                let par = put.load(scales.add(k), biases.add(k));
+                put.put(_mm_loadu_si128(src.add(i + k).cast()), par, dst.add((i + k) * U::OUT));
+            }
+        }
+        i += block;
+    }
+    let mut k = 0;
     while i + 16 <= n {
-        // SAFETY: bytes i..i+16 are readable and their outputs writable (contract); pairs q..q+16 exist (above).
+        // SAFETY: as above, k < block.
         unsafe {
-            let par = put.load(scales.add(q), biases.add(q));
+            let par = put.load(scales.add(k), biases.add(k));
             put.put(_mm_loadu_si128(src.add(i).cast()), par, dst.add(i * U::OUT));
         }
         i += 16;
-        q += 16;
-        if q >= period {
-            q -= period;
-        }
+        k += 16;
     }
     i
 }

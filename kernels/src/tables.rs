@@ -951,7 +951,7 @@ impl Periodic {
 
     /// Elements per step of a kernel that reads whole repetitions: the period repeated to at least 64 lanes.
     pub(crate) fn unrolled(period: usize) -> usize {
-        period * (64 / period).max(1)
+        period.saturating_mul(64usize.checked_div(period).unwrap_or(1).max(1))
     }
 
     /// Elements per repetition: a multiple of the channels and of [`Periodic::LANES`].

@@ -42,15 +42,20 @@ def cast(x: npt.ArrayLike, dtype: DTypeLike, *, out: Optional[np.ndarray] = None
 
 def normalize(x: npt.ArrayLike, dtype: DTypeLike, *, mean: Floats, std: Floats, channel_axis: Optional[int],
               offsets: Optional[Sequence[int]] = None, sizes: Optional[Sequence[int]] = None,
-              strides: Optional[Sequence[int]] = None, out: Optional[np.ndarray] = None,
-              threads: Optional[int] = None) -> np.ndarray:
+              strides: Optional[Sequence[int]] = None, layout: Optional[str] = None,
+              out: Optional[np.ndarray] = None, threads: Optional[int] = None) -> np.ndarray:
     """The fused preprocessing operator: `(window(x) - mean[k]) / std[k]` converted to `dtype`, in one pass.
 
     `mean` and `std` are in x's own units (0..255 for uint8 images), one value or one per channel; `k` is the
     index along `channel_axis` (an axis of x, negative counts from the end; None: one mean and std). The window is
     slice1's (default: all of x). Computed as `x * (1/std) + (-mean/std)` in float32, each parameter rounded once
-    from float64. A layout change is an `out=` view: NHWC input into NCHW memory is
-    `out=np.empty((N, C, H, W), dtype).transpose(0, 2, 3, 1)`."""
+    from float64.
+
+    `layout` is the axis order of the returned array: None keeps x's ("nhwc" in, "nhwc" out), "nchw" moves the
+    channel axis after the batch axis (first for 3 dimensions or fewer: HWC → CHW), "nhwc" moves it last. So an
+    NHWC uint8 batch becomes the NCHW float32 batch a PyTorch model takes with
+    `strider.normalize(batch, np.float32, mean=..., std=..., channel_axis=3, layout="nchw")`. With `out=`, the
+    result's layout is out's own (any strides; give out in x's axis order, e.g. a transposed view)."""
 
 Number = Union[int, float]
 
@@ -115,5 +120,5 @@ def Cast(dtype: DTypeLike) -> Operator:
 
 def Normalize(dtype: DTypeLike, *, mean: Floats, std: Floats, channel_axis: Optional[int],
               offsets: Optional[Sequence[int]] = None, sizes: Optional[Sequence[int]] = None,
-              strides: Optional[Sequence[int]] = None) -> Operator:
-    """A reusable `normalize` (a negative `channel_axis` needs the window)."""
+              strides: Optional[Sequence[int]] = None, layout: Optional[str] = None) -> Operator:
+    """A reusable `normalize` (a negative `channel_axis` needs the window); `layout` as `normalize`'s."""

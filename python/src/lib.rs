@@ -79,19 +79,107 @@ fn run<'py>(
     out: Option<&Bound<'py, PyAny>>,
     threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    run_into(py, plans, spec, x, out, threads, None)
+}
+
+/// Where the channel axis of an allocated Normalize result goes (`layout=`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum ChannelOrder {
+    /// Right after the batch axis (4 or more dimensions) or first: NCHW, CHW, NCDHW.
+    First,
+    /// Last: NHWC, HWC.
+    Last,
+}
+
+impl ChannelOrder {
+    fn parse(layout: Option<&str>) -> PyResult<Option<ChannelOrder>> {
+        Ok(match layout.map(str::to_ascii_lowercase).as_deref() {
+            None => None,
+            Some("nchw" | "chw" | "ncdhw" | "channels_first") => Some(ChannelOrder::First),
+            Some("nhwc" | "hwc" | "ndhwc" | "channels_last") => Some(ChannelOrder::Last),
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "layout={other:?} is not a layout: give \"nchw\" (channels first), \"nhwc\" (channels last) or None \
+                     (the input's axis order)"
+                )));
+            }
+        })
+    }
+
+    /// The allocated array's axes as axes of the result (`perm[i]` is the result axis stored `i`-th), moving
+    /// `channel` of `ndim`.
+    fn perm(self, ndim: usize, channel: usize) -> Vec<usize> {
+        let mut rest: Vec<usize> = (0..ndim).filter(|&a| a != channel).collect();
+        let at = match self {
+            ChannelOrder::First if ndim >= 4 => 1,
+            ChannelOrder::First => 0,
+            ChannelOrder::Last => rest.len(),
+        };
+        rest.insert(at, channel);
+        rest
+    }
+}
+
+/// [`run`], allocating a Normalize result with its channel axis moved to `order` (the result is that array; the
+/// operator writes it through a transposed view in the input's axis order).
+fn run_into<'py>(
+    py: Python<'py>,
+    plans: &PlanCache,
+    spec: &Spec,
+    x: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
+    threads: Option<i64>,
+    order: Option<ChannelOrder>,
+) -> PyResult<Bound<'py, PyAny>> {
     let opts = thread_choice(threads)?;
     let xa = as_array(py, x)?;
     let xv = View::new(&xa, "x")?;
     spec.check_args(&xv.layout)?;
     let (result, oa) = match out {
+        Some(_) if order.is_some() => {
+            return Err(PyValueError::new_err(
+                "give layout= or out=, not both: layout= chooses the axis order of an allocated result",
+            ));
+        }
         Some(o) => (o.clone(), as_array(py, o)?),
         None => {
             let descr = match spec {
                 Spec::Cast(dt) | Spec::Normalize { dtype: dt, .. } if *dt != xv.layout.dtype => descr_of(py, *dt)?,
                 _ => xa.dtype(),
             };
-            let a = empty(py, &spec.out_shape(&xv.layout), descr)?;
-            (a.clone().into_any(), a)
+            let shape = spec.out_shape(&xv.layout);
+            let channel = match spec {
+                Spec::Normalize { axis, .. } => *axis,
+                _ => None,
+            };
+            match (order, channel) {
+                (None, _) => {
+                    let a = empty(py, &shape, descr)?;
+                    (a.clone().into_any(), a)
+                }
+                (Some(_), None) => {
+                    return Err(PyValueError::new_err(
+                        "layout= moves the channel axis: give channel_axis too (or leave layout=None)",
+                    ));
+                }
+                (Some(order), Some(c)) => {
+                    if c >= shape.len() {
+                        // The plan reports it with the operator's own message.
+                        let a = empty(py, &shape, descr)?;
+                        (a.clone().into_any(), a)
+                    } else {
+                        let perm = order.perm(shape.len(), c);
+                        let stored: Vec<usize> = perm.iter().map(|&a| shape[a]).collect();
+                        let a = empty(py, &stored, descr)?;
+                        let mut inverse = vec![0usize; perm.len()];
+                        for (i, &p) in perm.iter().enumerate() {
+                            inverse[p] = i;
+                        }
+                        let view = a.as_any().call_method1("transpose", (inverse,))?;
+                        (a.into_any(), as_array(py, &view)?)
+                    }
+                }
+            }
         }
     };
     let ov = View::new(&oa, "out")?;
@@ -105,20 +193,7 @@ fn run<'py>(
 
 /// The NumPy dtype of a data type.
 pub(crate) fn descr_of(py: Python<'_>, dt: DataType) -> PyResult<Bound<'_, PyArrayDescr>> {
-    let name = match dt {
-        DataType::Float16 => "float16",
-        DataType::Float32 => "float32",
-        DataType::Float64 => "float64",
-        DataType::Int8 => "int8",
-        DataType::Int16 => "int16",
-        DataType::Int32 => "int32",
-        DataType::Int64 => "int64",
-        DataType::Uint8 => "uint8",
-        DataType::Uint16 => "uint16",
-        DataType::Uint32 => "uint32",
-        _ => "uint64",
-    };
-    PyArrayDescr::new(py, name)
+    PyArrayDescr::new(py, plan::numpy_name(dt))
 }
 
 /// Runs a plan on the arrays' memory with the GIL released. Overlapping arrays: an identity between identical
@@ -354,7 +429,7 @@ fn cast<'py>(
 
 /// The fused preprocessing operator: `(window(x) - mean[k]) / std[k]` converted to `dtype`.
 #[pyfunction]
-#[pyo3(signature = (x, dtype, *, mean, std, channel_axis, offsets=None, sizes=None, strides=None, out=None, threads=None))]
+#[pyo3(signature = (x, dtype, *, mean, std, channel_axis, offsets=None, sizes=None, strides=None, layout=None, out=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn normalize<'py>(
     py: Python<'py>,
@@ -366,13 +441,15 @@ fn normalize<'py>(
     offsets: Option<Vec<i64>>,
     sizes: Option<Vec<i64>>,
     strides: Option<Vec<i64>>,
+    layout: Option<&str>,
     out: Option<&Bound<'py, PyAny>>,
     threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let order = ChannelOrder::parse(layout)?;
     let xa = as_array(py, x)?;
     let window = optional_window(offsets, sizes, strides, xa.shape())?;
     let spec = normalize_spec(py, xa.ndim(), dtype, mean, std, channel_axis, window)?;
-    run(py, &PLANS, &spec, xa.as_any(), out, threads)
+    run_into(py, &PLANS, &spec, xa.as_any(), out, threads, order)
 }
 
 /// DMLCalcBufferTensorSize: the bytes a buffer of the tensor needs (through its last element, rounded up to 4).
@@ -409,11 +486,13 @@ struct Operator {
     spec: Spec,
     plans: PlanCache,
     name: &'static str,
+    /// A Normalize's `layout=`: the axis order of the results it allocates.
+    order: Option<ChannelOrder>,
 }
 
 impl Operator {
     fn new(spec: Spec, name: &'static str) -> Operator {
-        Operator { spec, plans: PlanCache::new(4), name }
+        Operator { spec, plans: PlanCache::new(4), name, order: None }
     }
 }
 
@@ -427,11 +506,16 @@ impl Operator {
         out: Option<&Bound<'py, PyAny>>,
         threads: Option<i64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        run(py, &self.plans, &self.spec, x, out, threads)
+        run_into(py, &self.plans, &self.spec, x, out, threads, self.order)
     }
 
     fn __repr__(&self) -> String {
-        format!("strider.{}({:?})", self.name, self.spec)
+        let layout = match self.order {
+            None => "",
+            Some(ChannelOrder::First) => ", layout='nchw'",
+            Some(ChannelOrder::Last) => ", layout='nhwc'",
+        };
+        format!("strider.{}({}{layout})", self.name, self.spec.arguments())
     }
 }
 
@@ -463,9 +547,9 @@ fn cast_op(py: Python<'_>, dtype: &Bound<'_, PyAny>) -> PyResult<Operator> {
     Ok(Operator::new(Spec::Cast(dtype_arg(py, dtype)?.0), "Cast"))
 }
 
-/// `strider.Normalize(dtype, *, mean, std, channel_axis, ndim, offsets=None, sizes=None, strides=None)`.
+/// `strider.Normalize(dtype, *, mean, std, channel_axis, offsets=None, sizes=None, strides=None, layout=None)`.
 #[pyfunction]
-#[pyo3(name = "Normalize", signature = (dtype, *, mean, std, channel_axis, offsets=None, sizes=None, strides=None))]
+#[pyo3(name = "Normalize", signature = (dtype, *, mean, std, channel_axis, offsets=None, sizes=None, strides=None, layout=None))]
 #[allow(clippy::too_many_arguments)]
 fn normalize_op(
     py: Python<'_>,
@@ -476,7 +560,9 @@ fn normalize_op(
     offsets: Option<Vec<i64>>,
     sizes: Option<Vec<i64>>,
     strides: Option<Vec<i64>>,
+    layout: Option<&str>,
 ) -> PyResult<Operator> {
+    let order = ChannelOrder::parse(layout)?;
     // Without a window the rank is known only at the call; a negative channel axis needs it, so it is resolved
     // against the window's rank when there is one, and otherwise must be non-negative.
     let ndim = offsets.as_ref().or(sizes.as_ref()).or(strides.as_ref()).map(Vec::len);
@@ -488,10 +574,8 @@ fn normalize_op(
     if channel_axis.is_some_and(|a| a < 0) && ndim.is_none() {
         return Err(PyValueError::new_err("a negative channel_axis needs a window (offsets, sizes, strides)"));
     }
-    Ok(Operator::new(
-        normalize_spec(py, ndim.unwrap_or(usize::MAX >> 1), dtype, mean, std, channel_axis, window)?,
-        "Normalize",
-    ))
+    let spec = normalize_spec(py, ndim.unwrap_or(usize::MAX >> 1), dtype, mean, std, channel_axis, window)?;
+    Ok(Operator { order, ..Operator::new(spec, "Normalize") })
 }
 
 #[pymodule]

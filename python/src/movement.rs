@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 use strider_core::{DataType, DepthSpaceOrder, Error, Operator, OperatorDesc, PaddingMode, Scalar};
 
-use crate::view::{View, dtype_error, strider_error};
+use crate::view::{View, dimensions, dtype_error, strider_error};
 use crate::{GIL_RELEASE_BYTES, as_array, descr_of, empty, thread_choice, u32s};
 
 /// Plans, most recent first: a call that repeats a description skips planning.
@@ -213,7 +213,7 @@ pub(crate) fn pad<'py>(
     let ndim = xv.layout.shape.len();
     for (name, v) in [("start", &start), ("end", &end)] {
         if v.len() != ndim {
-            return Err(PyValueError::new_err(format!("{name} has {} values but x has {ndim} dimensions", v.len())));
+            return Err(PyValueError::new_err(format!("{name} has {} values but x has {}", v.len(), dimensions(ndim))));
         }
     }
     let dt = xv.layout.dtype;
@@ -354,8 +354,9 @@ pub(crate) fn tile<'py>(
     let ndim = xv.layout.shape.len();
     if repeats.len() != ndim {
         return Err(PyValueError::new_err(format!(
-            "repeats has {} values but x has {ndim} dimensions; give exactly one per dimension",
-            repeats.len()
+            "repeats has {} values but x has {}; give exactly one per dimension",
+            repeats.len(),
+            dimensions(ndim)
         )));
     }
     if let Some(dim) = repeats.iter().position(|&r| r == 0) {
@@ -380,7 +381,7 @@ fn depth_order(mode: &str) -> PyResult<DepthSpaceOrder> {
 fn depth_space_shape(x: &View, b: u32, to_space: bool) -> PyResult<Vec<usize>> {
     let s = &x.layout.shape;
     if s.len() != 4 {
-        return Err(PyValueError::new_err(format!("x has {} dimensions; depth↔space takes 4 (N, C, H, W)", s.len())));
+        return Err(PyValueError::new_err(format!("x has {}; depth↔space takes 4 (N, C, H, W)", dimensions(s.len()))));
     }
     let b = b as usize;
     if b == 0 {

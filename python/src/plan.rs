@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use strider_core::{DataType, Operator, OperatorDesc, ScaleBias};
 
-use crate::view::{Layout, View, dtype_error, strider_error};
+use crate::view::{Layout, View, dimensions, dtype_error, strider_error};
 
 /// A DML_SLICE1 window: offsets, sizes, strides.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -62,6 +62,56 @@ pub(crate) enum Spec {
     },
 }
 
+/// NumPy's name of a data type.
+pub(crate) fn numpy_name(dt: DataType) -> &'static str {
+    match dt {
+        DataType::Float16 => "float16",
+        DataType::Float32 => "float32",
+        DataType::Float64 => "float64",
+        DataType::Int8 => "int8",
+        DataType::Int16 => "int16",
+        DataType::Int32 => "int32",
+        DataType::Int64 => "int64",
+        DataType::Uint8 => "uint8",
+        DataType::Uint16 => "uint16",
+        DataType::Uint32 => "uint32",
+        _ => "uint64",
+    }
+}
+
+impl Spec {
+    /// The operator's arguments as Python would write them (for `repr`): parameters as the f32 values the
+    /// operator computes with.
+    pub(crate) fn arguments(&self) -> String {
+        let floats = |bits: &[u32]| {
+            let v: Vec<String> = bits.iter().map(|&b| format!("{:?}", f32::from_bits(b))).collect();
+            format!("[{}]", v.join(", "))
+        };
+        let window = |w: &Window| format!("offsets={:?}, sizes={:?}, strides={:?}", w.offsets, w.sizes, w.strides);
+        match self {
+            Spec::Slice1(w) => window(w),
+            Spec::Slice { offsets, sizes, strides } => {
+                format!("offsets={offsets:?}, sizes={sizes:?}, strides={strides:?}")
+            }
+            Spec::Identity { scale_bias: None } => String::new(),
+            Spec::Identity { scale_bias: Some((s, b)) } => {
+                format!("scale={:?}, bias={:?}", f32::from_bits(*s), f32::from_bits(*b))
+            }
+            Spec::Cast(dt) => numpy_name(*dt).to_owned(),
+            Spec::Normalize { dtype, window: w, axis, scale, bias, .. } => {
+                let axis = axis.map_or("None".to_owned(), |a| a.to_string());
+                let w = w.as_ref().map_or(String::new(), |w| format!(", {}", window(w)));
+                format!(
+                    "{}, scale={}, bias={}, channel_axis={axis}{w}",
+                    numpy_name(*dtype),
+                    floats(scale),
+                    floats(bias)
+                )
+            }
+        }
+    }
+}
+
 /// A Strider operator planned for two array layouts.
 pub(crate) type Planned = Operator;
 
@@ -95,21 +145,8 @@ impl Spec {
             }
             _ => vec![],
         };
-        if let Spec::Normalize { axis, lens, .. } = self {
-            let channels = axis.and_then(|a| self.out_shape(x).get(a).copied());
-            for (name, len) in [("mean", lens.0), ("std", lens.1)] {
-                if len != 1 && Some(len) != channels {
-                    let per = channels
-                        .map_or(" (without a channel axis)".to_owned(), |c| format!(" or {c}, one per channel"));
-                    return Err(PyValueError::new_err(format!("{name} has {len} values; it must have 1{per}")));
-                }
-            }
-        }
         let ndim = x.shape.len();
-        if arrays.is_empty() {
-            return Ok(());
-        }
-        if ndim == 0 {
+        if !arrays.is_empty() && ndim == 0 {
             return Err(PyValueError::new_err(format!(
                 "{} takes a window of an array of 1 to 8 dimensions; x is 0-dimensional",
                 self.name()
@@ -118,8 +155,27 @@ impl Spec {
         for (name, len) in arrays {
             if len != ndim {
                 return Err(PyValueError::new_err(format!(
-                    "{name} has {len} values but x has {ndim} dimensions; give one per dimension"
+                    "{name} has {len} values but x has {}; give one per dimension",
+                    dimensions(ndim)
                 )));
+            }
+        }
+        // The channel axis before the parameters: the count they need depends on it.
+        if let Spec::Normalize { axis, lens, .. } = self {
+            let shape = self.out_shape(x);
+            if let Some(a) = axis.filter(|&a| a >= shape.len()) {
+                return Err(PyValueError::new_err(format!(
+                    "channel_axis={a} is not an axis of x, which has {}",
+                    dimensions(shape.len())
+                )));
+            }
+            let channels = axis.and_then(|a| shape.get(a).copied());
+            for (name, len) in [("mean", lens.0), ("std", lens.1)] {
+                if len != 1 && Some(len) != channels {
+                    let per = channels
+                        .map_or(" (without a channel axis)".to_owned(), |c| format!(" or {c}, one per channel"));
+                    return Err(PyValueError::new_err(format!("{name} has {len} values; it must have 1{per}")));
+                }
             }
         }
         Ok(())

@@ -38,6 +38,14 @@ pub(crate) fn dtype_error(message: String) -> PyErr {
 
 /// Strider's error as the Python exception the functions document: `strider.DTypeError` for a dtype problem,
 /// `ValueError` otherwise, with Strider's message.
+/// `n dimensions`, or `1 dimension`, for messages.
+pub(crate) fn dimensions(n: usize) -> String {
+    match n {
+        1 => "1 dimension".to_owned(),
+        n => format!("{n} dimensions"),
+    }
+}
+
 pub(crate) fn strider_error(e: Error) -> PyErr {
     match e {
         Error::OperandDataTypeMismatch { .. }

@@ -246,6 +246,37 @@ def test_normalize_crop_flip_layout(dst):
         assert same(out, want)
 
 
+def test_normalize_layout_moves_the_channel_axis():
+    rng = np.random.default_rng(9)
+    mean, std = [123.675, 116.28, 103.53], [58.395, 57.12, 57.375]
+    for shape, axis in [((2, 5, 7, 3), 3), ((5, 7, 3), 2), ((5, 7, 3), -1), ((2, 3, 5, 7), 1), ((4, 3), 1),
+                        ((2, 4, 5, 6, 3), 4)]:
+        x = rng.integers(0, 256, size=shape, dtype=np.uint8)
+        if rng.integers(0, 2):
+            x = x[..., ::-1, :] if x.ndim > 2 else x[::-1]
+        want = reference_normalize(x, np.float32, mean, std, axis % x.ndim)
+        c = axis % x.ndim
+        first = 1 if x.ndim >= 4 else 0
+        for layout, at in [("nchw", first), ("NCHW", first), ("channels_first", first), ("nhwc", x.ndim - 1),
+                           ("channels_last", x.ndim - 1)]:
+            got = strider.normalize(x, np.float32, mean=mean, std=std, channel_axis=axis, layout=layout)
+            assert got.flags.c_contiguous and got.shape[at] == 3
+            assert same(got, np.moveaxis(want, c, at))
+            op = strider.Normalize(np.float32, mean=mean, std=std, channel_axis=c, layout=layout)
+            assert same(op(x), np.moveaxis(want, c, at))
+        assert same(strider.normalize(x, np.float32, mean=mean, std=std, channel_axis=axis, layout=None), want)
+    x = np.zeros((2, 4, 4, 3), np.uint8)
+    with pytest.raises(ValueError, match="not a layout"):
+        strider.normalize(x, np.float32, mean=0, std=1, channel_axis=3, layout="nwhc")
+    with pytest.raises(ValueError, match="channel_axis"):
+        strider.normalize(x, np.float32, mean=0, std=1, channel_axis=None, layout="nchw")
+    with pytest.raises(ValueError, match="not both"):
+        strider.normalize(x, np.float32, mean=0, std=1, channel_axis=3, layout="nchw",
+                          out=np.empty(x.shape, np.float32))
+    with pytest.raises(ValueError, match="channel_axis=7"):
+        strider.normalize(x, np.float32, mean=0, std=1, channel_axis=7, layout="nchw")
+
+
 def test_normalize_without_window_and_scalar_parameters():
     x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
     got = strider.normalize(x, np.float16, mean=2.0, std=4.0, channel_axis=None)
@@ -271,7 +302,11 @@ def test_reusable_operators():
     assert sl(np.arange(6)).tolist() == [1, 3]
     norm = strider.Normalize(np.float32, mean=1.0, std=2.0, channel_axis=0)
     assert norm(np.full((2, 2), 5, np.uint8)).tolist() == [[2.0, 2.0], [2.0, 2.0]]
-    assert "Slice1" in repr(op)
+    assert repr(op) == "strider.Slice1(offsets=[0, 1], sizes=[4, 5], strides=[-1, 2])"
+    r = repr(strider.Normalize(np.float16, mean=127.5, std=127.5, channel_axis=3, layout="nchw"))
+    assert r == "strider.Normalize(float16, scale=[0.007843138], bias=[-1.0], channel_axis=3, layout='nchw')", r
+    assert repr(strider.Identity(scale=2.0, bias=0.5)) == "strider.Identity(scale=2.0, bias=0.5)"
+    assert repr(strider.Cast("f2")) == "strider.Cast(float16)"
 
 
 def test_threads_give_identical_results():
@@ -523,3 +558,15 @@ def test_movement_errors():
         ro = np.zeros(3)
         ro.flags.writeable = False
         strider.fill(ro, 1.0)
+
+
+def test_messages_name_the_first_problem():
+    photo = np.zeros((4, 5, 3), np.uint8)
+    with pytest.raises(ValueError, match=r"channel_axis=7 is not an axis of x, which has 3 dimensions"):
+        strider.Normalize(np.float32, mean=[1, 2, 3], std=1, channel_axis=7)(photo)
+    with pytest.raises(ValueError, match=r"threads=-1"):
+        strider.cast(photo, np.float32, threads=-1)
+    with pytest.raises(ValueError, match=r"std\[0\] is 0"):
+        strider.normalize(photo, np.float32, mean=0, std=0, channel_axis=None)
+    with pytest.raises(ValueError, match=r"but x has 1 dimension;"):
+        strider.slice1(np.zeros(4, np.uint8), [0, 0], [1, 1], [1, 1])

@@ -90,7 +90,7 @@ pub enum Error {
         strides: Vec<u64>,
     },
     /// Input and output ranks differ.
-    #[error("the input has {input} dimensions but the output has {output}; they must be equal")]
+    #[error("the input has {} but the output has {output}; they must be equal", dimensions(*.input))]
     RankMismatch {
         /// Input rank.
         input: usize,
@@ -106,7 +106,7 @@ pub enum Error {
         output: DataType,
     },
     /// An operator argument array does not have one entry per dimension.
-    #[error("{argument} has {len} entries but the tensors have {rank} dimensions")]
+    #[error("{argument} has {len} entries but the tensors have {}", dimensions(*.rank))]
     ArgumentLength {
         /// The argument's name (`window_offsets`, …).
         argument: &'static str,
@@ -353,6 +353,12 @@ pub enum Error {
         /// The value's bits (`f32::to_bits`; kept as bits so that errors compare with `==`).
         bits: u32,
     },
+    /// A normalization's standard deviation is 0 (its scale would be infinite).
+    #[error("std[{index}] is 0; a normalization divides by it")]
+    ZeroStd {
+        /// The index of the value.
+        index: usize,
+    },
     /// A typed execution of a two-type operator used an element type of another data type for one operand.
     #[error("typed execution with {actual} {operand} elements on an operator whose {operand} is {expected}")]
     TypedOperandMismatch {
@@ -411,7 +417,7 @@ pub enum Error {
         argument: &'static str,
     },
     /// An operand's rank differs from the others'.
-    #[error("the {operand} tensor has {rank} dimensions but the operator's other tensors have {expected}")]
+    #[error("the {operand} tensor has {} but the operator's other tensors have {expected}", dimensions(*.rank))]
     OperandRankMismatch {
         /// The operand.
         operand: Operand,
@@ -568,6 +574,14 @@ fn per_channel(channels: Option<u32>) -> String {
         Some(c) if c > 1 => format!(" or {c}, one per index of the channel axis"),
         Some(_) => " (the channel axis has size 1)".to_owned(),
         None => " when there is no channel axis".to_owned(),
+    }
+}
+
+/// `n dimensions`, or `1 dimension`.
+pub(crate) fn dimensions(n: usize) -> String {
+    match n {
+        1 => "1 dimension".to_owned(),
+        n => format!("{n} dimensions"),
     }
 }
 

@@ -672,10 +672,10 @@ fn image_builder_errors() {
         Normalize::image(&input).mean_std(&[0.5, 0.5], &[0.2]).build().unwrap_err(),
         Error::ParameterLength { argument: "mean", len: 2, channels: Some(3) }
     );
-    assert!(matches!(
-        Normalize::image(&input).mean_std(&[0.5], &[0.0]).build().unwrap_err(),
-        Error::NonFiniteParameter { argument: "scale", .. }
-    ));
+    assert_eq!(Normalize::image(&input).mean_std(&[0.5], &[0.0]).build().unwrap_err(), Error::ZeroStd { index: 0 });
+    let e = strider::mean_std_to_scale_bias(DataType::Uint8, &[0.5], &[0.2, -0.0, 0.2], 3).unwrap_err();
+    assert_eq!(e, Error::ZeroStd { index: 1 });
+    assert_eq!(e.to_string(), "std[1] is 0; a normalization divides by it");
     assert!(matches!(
         Normalize::image(&input).mean_std(&[f32::NAN], &[1.0]).build().unwrap_err(),
         Error::NonFiniteParameter { argument: "mean", index: 0, .. }

@@ -5,6 +5,14 @@
 pub mod npy;
 pub mod window;
 
+/// `n dimensions`, or `1 dimension`, for messages.
+pub fn dimensions(n: usize) -> String {
+    match n {
+        1 => "1 dimension".to_owned(),
+        n => format!("{n} dimensions"),
+    }
+}
+
 /// Puts a completed temporary file in place of `path`, readable as a file created the usual way would be
 /// (temporary files are created private).
 ///

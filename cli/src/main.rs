@@ -13,7 +13,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use strider::Slice1;
-use strider_cli::{npy, window};
+use strider_cli::{dimensions, npy, window};
 
 #[derive(Parser)]
 #[command(name = "strider", version, about = "SIMD CPU kernels for DirectML's strided tensors, from the shell")]
@@ -229,7 +229,7 @@ fn slice1(a: Slice1Args) -> Result<()> {
                 if let Some(n) = given
                     && n != len
                 {
-                    bail!("{name} has {n} values but {} has {rank} dimensions", a.input.display());
+                    bail!("{name} has {n} values but {} has {}", a.input.display(), dimensions(rank));
                 }
             }
             if let Some(o) = &a.window_offsets {
@@ -251,7 +251,7 @@ fn slice1(a: Slice1Args) -> Result<()> {
     };
     let out_sizes = match a.output_sizes {
         Some(s) if s.len() != rank => {
-            bail!("--output-sizes has {} values but {} has {rank} dimensions", s.len(), a.input.display())
+            bail!("--output-sizes has {} values but {} has {}", s.len(), a.input.display(), dimensions(rank))
         }
         Some(s) => s,
         None => w.max_output_sizes(),
@@ -285,7 +285,11 @@ fn normalize(a: NormalizeArgs) -> Result<()> {
     let dims = t.desc.sizes().to_vec();
     let rank = dims.len();
     if !(3..=4).contains(&rank) {
-        bail!("{} has {rank} dimensions; normalize takes an image (3: HWC or CHW) or a batch (4)", a.input.display());
+        bail!(
+            "{} has {}; normalize takes an image (3: HWC or CHW) or a batch (4)",
+            a.input.display(),
+            dimensions(rank)
+        );
     }
     let to: strider::DataType = a.dtype.parse()?;
     // The window over the file's axes, then everything in logical order ([N,] C, H, W).

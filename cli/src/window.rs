@@ -104,7 +104,7 @@ pub fn parse(spec: &str, dims: &[u32]) -> Result<Window> {
         items.splice(at..=at, std::iter::repeat_n(":", fill));
     }
     if items.len() > dims.len() {
-        bail!("--slice has {} entries but the input has {} dimensions", items.len(), dims.len());
+        bail!("--slice has {} entries but the input has {}", items.len(), crate::dimensions(dims.len()));
     }
     let mut w = Window::full(dims);
     for (dim, spec) in items.iter().enumerate() {

@@ -362,7 +362,7 @@ fn bad_input_gets_one_line_and_status_2() {
     fails(d, &inputs, &["normalize", &s(&good), &so], "has 2 dimensions");
     fails(d, &inputs, &["normalize", &s(&truncated), &so], "truncated");
     fails(d, &inputs, &["normalize", &si, &so, "--mean", "0.5,0.5", "--std", "0.2"], "mean has 2 values");
-    fails(d, &inputs, &["normalize", &si, &so, "--mean", "0.5", "--std", "0"], "scale[0] is inf");
+    fails(d, &inputs, &["normalize", &si, &so, "--mean", "0.5", "--std", "0"], "std[0] is 0");
     fails(d, &inputs, &["normalize", &si, &so, "--scale", "1,2"], "scale has 2 values");
     fails(d, &inputs, &["normalize", &si, &so, "--bias", "nan"], "bias[0] is NaN");
     fails(d, &inputs, &["normalize", &si, &so, "--dtype", "q8"], "unknown data type");

@@ -278,6 +278,9 @@ pub fn mean_std_to_scale_bias(
             return Err(Error::NonFiniteParameter { argument, index, bits: v[index].to_bits() });
         }
     }
+    if let Some(index) = std.iter().position(|&x| x == 0.0) {
+        return Err(Error::ZeroStd { index });
+    }
     let unit = match data_type {
         DataType::Uint8 => f64::from(u8::MAX),
         DataType::Uint16 => f64::from(u16::MAX),

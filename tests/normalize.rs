@@ -464,11 +464,22 @@ fn channels_last_outputs_read_whole_pixels() {
                     ([0, 0, 0, 0], [2, c, 3, w], [1, -1, 1, -3]),
                 ] {
                     let out_w = 1 + (window[3] - 1) / i32::unsigned_abs(strides[3]);
-                    let output = TensorDesc::nhwc(to, [2, c, window[2], out_w]).unwrap();
-                    for (scale, bias) in [(&scale[..], &bias[..]), (&[0.5f32][..], &[-1.0f32][..])] {
+                    // Packed NHWC, and pixels padded to c + 1 slots (written pixel by pixel; the slot between
+                    // stays untouched: the sentinel check).
+                    let slots = c + 1;
+                    let padded = [window[2] * out_w * slots, 1, out_w * slots, slots];
+                    let outputs = [
+                        TensorDesc::nhwc(to, [2, c, window[2], out_w]).unwrap(),
+                        TensorDesc::with_strides(to, &[2, c, window[2], out_w], &padded).unwrap(),
+                    ];
+                    for (output, (scale, bias)) in outputs
+                        .iter()
+                        .flat_map(|o| [(o, (&scale[..], &bias[..])), (o, (&[0.5f32][..], &[-1.0f32][..]))])
+                    {
+                        let is_padded = output.strides()[3] != c;
                         let case = Case {
                             input: &input,
-                            output: &output,
+                            output,
                             offsets: &offsets,
                             sizes: &window,
                             strides: &strides,
@@ -486,7 +497,8 @@ fn channels_last_outputs_read_whole_pixels() {
                         if row_bytes >= 64 && [2, 3, 4, 6, 8, 12, 16].contains(&pixel) {
                             let coalesced = matches!(kind, RowKind::Copy | RowKind::Reverse | RowKind::Gather { .. });
                             assert!(
-                                kind == RowKind::Pixels { channels: c as usize } || scale.len() == 1 && coalesced,
+                                kind == RowKind::Pixels { channels: c as usize }
+                                    || scale.len() == 1 && (coalesced || is_padded),
                                 "{kind}: {}",
                                 op.plan()
                             );

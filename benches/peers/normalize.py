@@ -5,7 +5,9 @@ normalize cases of Strider's default suite:
 
 - u8 NHWC 32×224×224×3 → f32 NCHW, per-channel ImageNet mean/std;
 - the same → f16 NCHW;
-- u8 1080p HWC BGR → center crop 1024×1024, horizontal flip, BGR → RGB → f32 CHW, normalized.
+- u8 1080p HWC BGR → center crop 1024×1024, horizontal flip, BGR → RGB → f32 CHW, normalized;
+- channels-last outputs: u8 NHWC 32×224×224×3 → f32 and f16 NHWC, a 1080p crop 1024² mirrored → f32 HWC, a 720p
+  BGR → RGB → f32 HWC.
 
     python3 benches/peers/normalize.py [--strider target/release/strider] [--seconds 0.3] [--json out.json]
 
@@ -55,34 +57,45 @@ except ImportError:
     dali_fn = None
 
 
-def views(case, pixels):
-    """The case's input window as a numpy view in HWC (per image) order, plus scale, bias and the output type."""
+def geometry(case):
+    """The case in the file's NHWC order: (n, h, w, c), offsets, sizes and strides per N, H, W, C, and whether the
+    output is NCHW (channel axis 1 of NCHW-ordered sizes) or NHWC (channel axis 3 of NHWC-ordered sizes)."""
     c = case["case"]
-    n, ch, h, w = c["input_sizes"]
-    off, size, step = c["offsets"], c["window_sizes"], c["window_strides"]
-    x = pixels.reshape(n, h, w, ch)  # the suite's inputs are packed NHWC
+    nchw = c.get("channel_axis", 1) == 1
+    dims = (0, 2, 3, 1) if nchw else (0, 1, 2, 3)  # N, H, W, C among the case's axes
+    sizes = [c["input_sizes"][d] for d in dims]
+    pick = lambda key: [c[key][d] for d in dims]  # noqa: E731
+    return sizes, pick("offsets"), pick("window_sizes"), pick("window_strides"), nchw
+
+
+def views(case, pixels):
+    """The case's input window as a numpy view in NHWC order, plus scale, bias and the output type."""
+    c = case["case"]
+    sizes, off, size, step, _ = geometry(case)
+    x = pixels.reshape(sizes)  # the suite's inputs are packed NHWC
     sl = []
-    for d in (0, 2, 3, 1):  # N, H, W, C in file order
-        lo, sz, st = off[d], size[d], step[d]
+    for lo, sz, st in zip(off, size, step):
         sl.append(slice(lo, lo + sz, st) if st > 0 else slice(lo + sz - 1, None if lo == 0 else lo - 1, st))
     return x[tuple(sl)], np.array(c["scale"], np.float32), np.array(c["bias"], np.float32), c["output_dtype"]
 
 
-def reference(view, scale, bias, out_dtype):
-    """Strider's documented arithmetic in numpy: f32(x)·scale + bias, NCHW, then the output type."""
-    y = view.transpose(0, 3, 1, 2).astype(np.float32) * scale[:, None, None] + bias[:, None, None]
+def reference(view, scale, bias, out_dtype, nchw):
+    """Strider's documented arithmetic in numpy: f32(x)·scale + bias, NCHW or NHWC, then the output type."""
+    if nchw:
+        y = view.transpose(0, 3, 1, 2).astype(np.float32) * scale[:, None, None] + bias[:, None, None]
+    else:
+        y = view.astype(np.float32) * scale + bias
     return y.astype(np.float16) if out_dtype == "f16" else y
 
 
 def peers(case, seconds):
-    c = case["case"]
-    n, ch, h, w = c["input_sizes"]
+    (n, h, w, ch), o, sz, st, nchw = geometry(case)
     rng = np.random.default_rng(1)
     pixels = rng.integers(0, 256, n * h * w * ch, dtype=np.uint8)
     view, scale, bias, out_dtype = views(case, pixels)
-    want = reference(view, scale, bias, out_dtype)
-    nchw = view.transpose(0, 3, 1, 2)
-    s3, b3 = scale[:, None, None], bias[:, None, None]
+    want = reference(view, scale, bias, out_dtype, nchw)
+    src = view.transpose(0, 3, 1, 2) if nchw else view
+    s3, b3 = (scale[:, None, None], bias[:, None, None]) if nchw else (scale, bias)
     out32 = np.empty(want.shape, np.float32)
     res = {}
 
@@ -95,7 +108,7 @@ def peers(case, seconds):
 
     # numpy: one multiply into the output, one add in place (single-threaded).
     def np_run():
-        np.multiply(nchw, s3, out=out32)
+        np.multiply(src, s3, out=out32)
         np.add(out32, b3, out=out32)
         if out_dtype == "f16":
             return out32.astype(np.float16)
@@ -105,19 +118,16 @@ def peers(case, seconds):
 
     if torch is not None:
         tx = torch.from_numpy(pixels.reshape(n, h, w, ch))
-        o, sz, st = c["offsets"], c["window_sizes"], c["window_strides"]
         # torch has no negative strides: the window forwards (steps here are ±1), then torch.flip.
-        flips = [d for d in (0, 2, 3, 1) if st[d] < 0]
-        crop = tx[o[0]:o[0] + sz[0]:abs(st[0]), o[2]:o[2] + sz[2]:abs(st[2]), o[3]:o[3] + sz[3]:abs(st[3])]
-        crop = crop[..., o[1]:o[1] + sz[1]:abs(st[1])]
-        flip_dims = [{0: 0, 2: 1, 3: 2, 1: 3}[d] for d in flips]
-        ts, tb = torch.from_numpy(s3.copy()), torch.from_numpy(b3.copy())
+        crop = tx[tuple(slice(o[d], o[d] + sz[d], abs(st[d])) for d in range(4))]
+        flip_dims = [d for d in range(4) if st[d] < 0]
+        ts, tb = torch.from_numpy(np.ascontiguousarray(s3)), torch.from_numpy(np.ascontiguousarray(b3))
         tout = torch.empty(want.shape, dtype=torch.float32)
         t16 = torch.empty(want.shape, dtype=torch.float16)
 
         def torch_run():
             x = torch.flip(crop, flip_dims) if flip_dims else crop
-            torch.mul(x.permute(0, 3, 1, 2), ts, out=tout)
+            torch.mul(x.permute(0, 3, 1, 2) if nchw else x, ts, out=tout)
             tout.add_(tb)
             if out_dtype == "f16":
                 t16.copy_(tout)
@@ -130,7 +140,7 @@ def peers(case, seconds):
 
     if cv2 is not None and hasattr(cv2.dnn, "blobFromImagesWithParams"):
         # OpenCV works on BGR HWC images: mean in pixel units, scalefactor per channel, swapRB for the order.
-        swap = c["window_strides"][1] < 0
+        swap = st[3] < 0
         mean_px = (-bias / scale)  # x·s + b = (x − (−b/s))·s
         # Mean and scalefactor are in the blob's channel order (after swapRB), as the output's parameters are.
         params = cv2.dnn.Image2BlobParams()
@@ -138,12 +148,12 @@ def peers(case, seconds):
         params.mean = tuple(float(v) for v in mean_px) + (0.0,)
         params.swapRB = swap
         params.ddepth = cv2.CV_32F
-        params.datalayout = getattr(cv2.dnn, "DNN_LAYOUT_NCHW", getattr(cv2, "DNN_LAYOUT_NCHW", 2))
-        params.size = (want.shape[3], want.shape[2])
-        hflip = c["window_strides"][3] < 0
+        layout = "DNN_LAYOUT_NCHW" if nchw else "DNN_LAYOUT_NHWC"
+        params.datalayout = getattr(cv2.dnn, layout, getattr(cv2, layout, 2 if nchw else 3))
+        params.size = (sz[2], sz[1])
+        hflip = st[2] < 0
         # the crop as a (non-flipped) view, cv2.flip for the mirror
-        o, sz = c["offsets"], c["window_sizes"]
-        x = pixels.reshape(n, h, w, ch)[:, o[2]:o[2] + sz[2], o[3]:o[3] + sz[3], :]
+        x = pixels.reshape(n, h, w, ch)[:, o[1]:o[1] + sz[1], o[2]:o[2] + sz[2], :]
         images = [x[i] for i in range(n)]
 
         def cv_run():
@@ -156,10 +166,9 @@ def peers(case, seconds):
             res[f"opencv_t{t}"] = median_time(cv_run, seconds)
 
     if dali_fn is not None:
-        o, sz, st = c["offsets"], c["window_sizes"], c["window_strides"]
         mean_px = (-bias / scale).tolist()
         std_px = (1.0 / scale).tolist()
-        swap = st[1] < 0
+        swap = st[3] < 0
         batch = [pixels.reshape(n, h, w, ch)[i] for i in range(n)]
         for t in (1, 2):
             @pipeline_def(batch_size=n, num_threads=t, device_id=None, prefetch_queue_depth=1)
@@ -168,8 +177,8 @@ def peers(case, seconds):
                 if swap:
                     x = dali_fn.color_space_conversion(x, image_type=dali_types.BGR, output_type=dali_types.RGB)
                 return dali_fn.crop_mirror_normalize(
-                    x, crop_pos_x=o[3] / max(1, w - sz[3]), crop_pos_y=o[2] / max(1, h - sz[2]), crop=(sz[2], sz[3]),
-                    mirror=int(st[3] < 0), mean=mean_px, std=std_px, output_layout="CHW",
+                    x, crop_pos_x=o[2] / max(1, w - sz[2]), crop_pos_y=o[1] / max(1, h - sz[1]), crop=(sz[1], sz[2]),
+                    mirror=int(st[2] < 0), mean=mean_px, std=std_px, output_layout="CHW" if nchw else "HWC",
                     dtype=dali_types.FLOAT16 if out_dtype == "f16" else dali_types.FLOAT)
             p = pipe()
             p.build()

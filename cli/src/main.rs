@@ -172,6 +172,10 @@ struct BenchArgs {
     /// Start every buffer this many bytes past a 64-byte line (0-63; numpy's large arrays start 16 past one).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..64))]
     misalign: u8,
+    /// Exit with status 1, after the table and a list of the offenders, when a case's time ÷ limit exceeds this
+    /// at any thread count (a sweep's check: `python3 benches/sweep.py` runs one with 3).
+    #[arg(long)]
+    fail_above: Option<f64>,
 }
 
 /// The suite file format, for `strider bench --help`.
@@ -357,6 +361,9 @@ fn bench(a: BenchArgs) -> Result<()> {
     if let Some(&t) = threads.iter().find(|&&t| t > cores) {
         eprintln!("strider: warning: --threads {t} exceeds the {cores} cores of this machine; its times will mislead");
     }
+    if let Some(b) = a.fail_above.filter(|b| !(*b > 0.0 && b.is_finite())) {
+        bail!("--fail-above must be a positive ratio (got {b})");
+    }
     if !(a.seconds > 0.0 && a.seconds.is_finite()) {
         bail!("--seconds must be a positive number of seconds (got {})", a.seconds);
     }
@@ -381,8 +388,36 @@ fn bench(a: BenchArgs) -> Result<()> {
     if let Some(out) = plot {
         out.write(bench::plot(&report)?.as_bytes())?;
     }
+    if let Some(bound) = a.fail_above {
+        let over: Vec<String> = report
+            .cases
+            .iter()
+            .flat_map(|c| c.runs.iter().map(move |r| (c, r)))
+            .filter(|(_, r)| r.time_over_limit > bound)
+            .map(|(c, r)| {
+                format!("  {} at {} thread(s): t/limit {:.2} ({})", c.name, r.threads, r.time_over_limit, c.plan)
+            })
+            .collect();
+        if !over.is_empty() {
+            println!("{} case(s) above t/limit {bound}:\n{}", over.len(), over.join("\n"));
+            return Err(FailAbove(over.len()).into());
+        }
+        println!("every case within t/limit {bound}");
+    }
     Ok(())
 }
+
+/// `--fail-above` found cases over the bound (exit status 1, not 2: the run itself worked).
+#[derive(Debug)]
+struct FailAbove(usize);
+
+impl std::fmt::Display for FailAbove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} case(s) above the --fail-above bound", self.0)
+    }
+}
+
+impl std::error::Error for FailAbove {}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -399,7 +434,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("strider: error: {e:#}");
-            ExitCode::from(2)
+            ExitCode::from(if e.is::<FailAbove>() { 1 } else { 2 })
         }
     }
 }

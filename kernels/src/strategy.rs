@@ -194,9 +194,10 @@ pub(crate) enum Movement {
     /// Values computed from their indices (a sequence: the "input" addresses are indices, never read).
     Generate,
     /// A conversion of interleaved pixels (the row) of `channels` channels (the folded dimension, input stride ±1
-    /// element), written contiguously: runs of pixels are read whole as `read` says, then converted, a
-    /// normalization's pairs taken from `pattern` when they vary along the channels.
-    Pixels { channels: usize, read: PixelRead, pattern: Option<Arc<Periodic>> },
+    /// element): runs of pixels are read whole as `read` says, then converted, a normalization's pairs taken from
+    /// `pattern` when they vary along the channels, and written contiguously — or, with `write`, whole output
+    /// pixels that many bytes apart (padded pixels).
+    Pixels { channels: usize, read: PixelRead, pattern: Option<Arc<Periodic>>, write: Option<isize> },
 }
 
 /// How the pixels of a [`Movement::Pixels`] row are read, each pixel one element of the pixel's width.
@@ -535,9 +536,18 @@ fn pixels(walk: &Walk, iw: usize, ow: usize, op: &ElementOp) -> Option<(Geometry
     let (w, pw) = (isize::try_from(iw).ok()?, isize::try_from(pixel).ok()?);
     let out_pixel = isize::try_from(channels.checked_mul(ow)?).ok()?;
     let width = Width::from_bytes(pixel)?;
-    if !(2..=16).contains(&channels) || c.out_stride != isize::try_from(ow).ok()? || px.out_stride != out_pixel {
+    if !(2..=16).contains(&channels) || c.out_stride != isize::try_from(ow).ok()? {
         return None;
     }
+    // Output pixels apart (padded pixels, a strided output): converted runs are written pixel by pixel.
+    let write = match px.out_stride {
+        s if s == out_pixel => None,
+        0 => return None,
+        s => {
+            Width::from_bytes(channels.checked_mul(ow)?)?;
+            Some(s)
+        }
+    };
     // Rows too short to pay for a run go into tables.
     if px.extent.saturating_mul(channels).saturating_mul(ow) < params::TABLE_ROW_BYTES {
         return None;
@@ -560,7 +570,7 @@ fn pixels(walk: &Walk, iw: usize, ow: usize, op: &ElementOp) -> Option<(Geometry
         (false, k) => PixelRead::Gather { stride: k, lanes: Lanes::new(pixel, k) },
         (true, k) => PixelRead::Swap { k, lanes: swap_lanes(pixel, k, iw) },
     };
-    Some((g, Movement::Pixels { channels, read, pattern }, width))
+    Some((g, Movement::Pixels { channels, read, pattern, write }, width))
 }
 
 /// Recognizes a transpose: the row (the output's contiguous dimension, `I`) is strided in the input while another

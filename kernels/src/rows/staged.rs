@@ -971,12 +971,16 @@ impl Rows for StagedPlanar<'_> {
 /// buffer and a streaming copy when streaming).
 struct StagedPixels<'a> {
     pre: Option<&'a dyn Rows>,
+    /// Writes a buffered run's converted pixels `out_stride` bytes apart.
+    post: Option<&'a dyn Rows>,
     convert: Converter,
     pattern: Option<&'a Periodic>,
     flush: Option<FlushFn>,
     channels: usize,
     /// Input byte step from pixel to pixel.
     in_stride: isize,
+    /// Output byte step from pixel to pixel.
+    out_stride: isize,
     ow: usize,
     /// Pixels per run (a buffered run fits both buffers; without `pre` and `flush`, a whole row).
     chunk: usize,
@@ -1008,7 +1012,7 @@ impl Rows for StagedPixels<'_> {
             let c = self.chunk.min(len - j);
             let (n, phase) = (c * p, j * p);
             let s = src.wrapping_offset(j as isize * self.in_stride);
-            let d = dst.wrapping_add(phase * self.ow);
+            let d = dst.wrapping_offset(j as isize * self.out_stride);
             // SAFETY: pixels j..j+c of the row are in bounds (Rows contract; a row starts at a pixel's first
             // channel, so element i of the run is channel i mod p); a run fits each buffer it uses (buffered runs:
             // chunk · p · width ≤ SCRATCH_BYTES for both widths; unbuffered ones touch no buffer); the kernels were built for these strides and the converter for
@@ -1022,13 +1026,15 @@ impl Rows for StagedPixels<'_> {
                     }
                     None => s,
                 };
-                let to = if self.flush.is_some() { scr_out } else { d };
+                let to = if self.flush.is_some() || self.post.is_some() { scr_out } else { d };
                 match self.pattern {
                     Some(pattern) => self.convert.apply_periodic(from, to, n, pattern, phase),
                     None => self.convert.apply(from, to, n, aux, 0),
                 }
-                if let Some(flush) = self.flush {
-                    flush(scr_out, d, n * self.ow);
+                match (self.post, self.flush) {
+                    (Some(post), _) => post.span(scr_out, d, aux, c),
+                    (None, Some(flush)) => flush(scr_out, d, n * self.ow),
+                    (None, None) => {}
                 }
             }
             j += c;
@@ -1161,7 +1167,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             f(&StagedTranspose { convert, order, ni, si, ai, dj, aj, iw, ow, len, stream, tiles, cached })
         }
         Movement::Swap { .. } => unreachable!("Strategy::choose picks channel swaps for plain copies only"),
-        Movement::Pixels { channels, read, pattern } => {
+        Movement::Pixels { channels, read, pattern, write } => {
             let p = *channels;
             let pixel = width(p * iw);
             let pre = match read {
@@ -1174,19 +1180,28 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             // elements fill whole 16-lane steps of the fused kernels and only a row's last few take the general
             // route (PERF, 1 thread, Zen 4, u8 8×64²×3 → f16 NHWC in L2: 682-pixel runs 14.8 µs → whole rows
             // 7 µs).
-            let staged = pre.is_some() || stream;
+            let out_pixel = p * ow;
+            let post = write.map(|s| Request::Strided { in_stride: out_pixel as isize, out_stride: s });
+            let staged = pre.is_some() || post.is_some() || stream;
             let chunk = if staged { SCRATCH_BYTES / (p * iw.max(ow)) / 16 * 16 } else { len };
             maybe(a, pre, pixel, len, &mut |pre| {
-                f(&StagedPixels {
-                    pre,
-                    convert,
-                    pattern: pattern.as_deref(),
-                    flush: stream.then(flush_fn::<A>),
-                    channels: p,
-                    in_stride: row.in_stride,
-                    ow,
-                    chunk,
-                    len,
+                // (The width matters only with a `post`: Strategy::choose checked it then.)
+                let post_width = Width::from_bytes(out_pixel).unwrap_or(pixel);
+                maybe(a, post.clone(), post_width, len, &mut |post| {
+                    f(&StagedPixels {
+                        pre,
+                        post,
+                        convert,
+                        pattern: pattern.as_deref(),
+                        // Strided pixels are written by `post`, with regular stores.
+                        flush: (stream && post.is_none()).then(flush_fn::<A>),
+                        channels: p,
+                        in_stride: row.in_stride,
+                        out_stride: write.unwrap_or(out_pixel as isize),
+                        ow,
+                        chunk,
+                        len,
+                    })
                 })
             })
         }

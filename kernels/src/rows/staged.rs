@@ -1187,7 +1187,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             maybe(a, pre, pixel, len, &mut |pre| {
                 // (The width matters only with a `post`: Strategy::choose checked it then.)
                 let post_width = Width::from_bytes(out_pixel).unwrap_or(pixel);
-                maybe(a, post.clone(), post_width, len, &mut |post| {
+                maybe(a, post, post_width, len, &mut |post| {
                     f(&StagedPixels {
                         pre,
                         post,

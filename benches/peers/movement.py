@@ -185,7 +185,7 @@ def torch_forms(case, ins, want):
             view = x.reshape(n, ch // b // b, b, b, h, w).permute(0, 1, 4, 2, 5, 3)
         else:
             view = x.reshape(n, b, b, ch // b // b, h, w).permute(0, 3, 4, 1, 5, 2)
-        forms["copy_(view)"] = lambda: out.view(view.shape).copy_(view) and out
+        forms["copy_(view)"] = lambda: (out.view(view.shape).copy_(view), out)[1]
     elif op == "fill":
         out = torch.empty(want.shape, dtype=torch.from_numpy(want[:1]).dtype)
         forms["fill_"] = lambda: out.fill_(c["value"])

@@ -370,6 +370,11 @@ fn optional_window(
 }
 
 /// DML_SLICE1: the window of `x` at `offsets` of `sizes`, read with `strides` (negative: from the window's end).
+///
+/// One value per axis of x in each list; the result has `1 + (sizes[d] - 1) // abs(strides[d])` elements along
+/// axis d. `out=` writes into a given array (any strides), `threads=` as in `normalize`.
+///
+/// Example: `strider.slice1(img, [0, 0, 0], [h, w, 3], [1, -1, 1])` mirrors an HWC image.
 #[pyfunction]
 #[pyo3(signature = (x, offsets, sizes, strides, *, out=None, threads=None))]
 fn slice1<'py>(
@@ -413,7 +418,10 @@ fn identity<'py>(
     run(py, &PLANS, &identity_spec(scale, bias)?, x, Some(out), threads)
 }
 
-/// DML_CAST: `x` converted to `dtype`.
+/// DML_CAST: `x` converted to `dtype` by Rust's `as` rules (integers wrap, floats to integers truncate and
+/// saturate, NaN to 0; to float16 rounded once from the exact value), into a new array or `out=`.
+///
+/// Example: `strider.cast(np.flip(batch, 1), np.float16, threads=2)`.
 #[pyfunction]
 #[pyo3(signature = (x, dtype, *, out=None, threads=None))]
 fn cast<'py>(
@@ -427,7 +435,23 @@ fn cast<'py>(
     run(py, &PLANS, &Spec::Cast(dt), x, out, threads)
 }
 
-/// The fused preprocessing operator: `(window(x) - mean[k]) / std[k]` converted to `dtype`.
+/// The fused preprocessing operator: `(window(x) - mean[k]) / std[k]` converted to `dtype`, in one pass.
+///
+/// Parameters: `x` (an array of any strides: views, flips, transposes), `dtype` (the result's, e.g.
+/// `np.float32`), `mean` and `std` (in x's own units, 0..255 for uint8 images; one value, or one per channel),
+/// `channel_axis` (the axis `k` indexes; negative counts from the end; None: one mean and std), `offsets`,
+/// `sizes`, `strides` (slice1's window, default all of x; a negative stride reads that axis backwards: flips,
+/// BGR -> RGB), `layout` (the returned array's axis order: None keeps x's, "nchw" moves the channel axis after the
+/// batch axis, or first for 3 dimensions or fewer, "nhwc" moves it last), `out` (write here instead: any writable
+/// view of the result's shape in x's axis order), `threads` (None: the default pool; 1: this thread; n: n threads).
+///
+/// Computed as `x * (1/std) + (-mean/std)` in float32, each parameter rounded once from float64; integer results
+/// round half to even and saturate.
+///
+/// Example: an NHWC uint8 batch to the NCHW float32 batch a PyTorch model takes:
+///
+///     nchw = strider.normalize(batch, np.float32, mean=[123.675, 116.28, 103.53],
+///                              std=[58.395, 57.12, 57.375], channel_axis=3, layout="nchw")
 #[pyfunction]
 #[pyo3(signature = (x, dtype, *, mean, std, channel_axis, offsets=None, sizes=None, strides=None, layout=None, out=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
@@ -578,10 +602,29 @@ fn normalize_op(
     Ok(Operator { order, ..Operator::new(spec, "Normalize") })
 }
 
+/// `strider.__doc__`.
+const MODULE_DOC: &str = "Strider: DirectML's data-movement operators and fused image preprocessing on NumPy arrays \
+of any strides (views, flips, transposes), without copying them, with the GIL released.
+
+Functions: slice1, slice, identity, cast, normalize (crop + flip + channel order + normalize + cast + layout in \
+one pass), pad, join, split, tile, depth_to_space, space_to_depth, fill, fill_sequence, calc_buffer_tensor_size, \
+info. Classes that keep their plans: Slice1, Slice, Identity, Cast, Normalize. Every function takes out= (write \
+into a given array) and threads= (None: the default pool; 1: this thread). Errors: ValueError with Strider's \
+message; strider.DTypeError for dtype problems.
+
+Example:
+    import numpy as np, strider
+    batch = np.random.randint(0, 256, (32, 256, 256, 3), dtype=np.uint8)   # NHWC
+    nchw = strider.normalize(batch, np.float32, mean=[123.675, 116.28, 103.53], std=[58.395, 57.12, 57.375],
+                             channel_axis=3, offsets=[0, 16, 16, 0], sizes=[32, 224, 224, 3],
+                             strides=[1, 1, -1, -1], layout=\"nchw\")          # crop, mirror, BGR->RGB
+";
+
 #[pymodule]
 #[pyo3(name = "strider")]
 fn strider_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("__doc__", MODULE_DOC)?;
     m.add_function(wrap_pyfunction!(slice1, m)?)?;
     m.add_function(wrap_pyfunction!(slice, m)?)?;
     m.add_function(wrap_pyfunction!(identity, m)?)?;

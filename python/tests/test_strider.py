@@ -570,3 +570,11 @@ def test_messages_name_the_first_problem():
         strider.normalize(photo, np.float32, mean=0, std=0, channel_axis=None)
     with pytest.raises(ValueError, match=r"but x has 1 dimension;"):
         strider.slice1(np.zeros(4, np.uint8), [0, 0], [1, 1], [1, 1])
+
+
+def test_docstrings_at_run_time():
+    assert "normalize" in strider.__doc__ and "layout" in strider.__doc__
+    doc = strider.normalize.__doc__
+    for word in ("channel_axis", "layout", "mean", "Example"):
+        assert word in doc, word
+    assert "ndim" not in strider.Normalize.__doc__

@@ -333,8 +333,19 @@ pub fn check(desc: &OperatorDesc, broken: &Breakage, seed: u8) {
     }
     let mut st = Storage::default();
     let Some((mut ty, mut body)) = write(desc, &mut st) else { return };
-    // Whether the description was actually broken (a breakage that does not apply leaves it faithful).
-    let mut faithful = true;
+    // Whether the description was actually broken (a breakage that does not apply leaves it faithful). A
+    // description whose per-dimension arrays differ in length is not: the struct has one `DimensionCount` for all of
+    // them, so C reads each with the first one's length (fuzzing found start [0] with end [] read as end [0]).
+    let same = |lens: &[usize]| lens.windows(2).all(|w| w[0] == w[1]);
+    let mut faithful = match desc {
+        OperatorDesc::Padding { start, end, .. } => same(&[start.len(), end.len()]),
+        OperatorDesc::Slice { offsets, sizes, strides, .. } => same(&[offsets.len(), sizes.len(), strides.len()]),
+        OperatorDesc::Slice1 { window_offsets, window_sizes, window_strides, .. }
+        | OperatorDesc::Normalize { window_offsets, window_sizes, window_strides, .. } => {
+            same(&[window_offsets.len(), window_sizes.len(), window_strides.len()])
+        }
+        _ => true,
+    };
     // Break the description: the tensors (all in `st.tensors`, in the order the struct lists them).
     let n = st.tensors.len();
     // Tensor 0 broken: the struct's first tensor pointer NULL; another: a DimensionCount of 0.

@@ -1,6 +1,6 @@
 """Strider's Python bindings beside NumPy, torch (when importable) and np.copyto, in one process.
 
-    python python/bench.py [--workloads ../shared/bench/workloads.json] [--seconds 0.3] [--filter NAME]
+    python python/bench.py [--workloads benches/workloads.json] [--seconds 0.3] [--filter NAME]
                            [--rust target/release/strider]
 
 Each public DML_SLICE1 workload runs through `strider.slice1` (into a preallocated `out`, at 1 and 2 threads, and
@@ -110,7 +110,8 @@ def rust_times(command, workloads, name_filter, seconds):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--workloads", default=os.path.join(here, "..", "..", "shared", "bench", "workloads.json"))
+    # The repository's copy of the public workloads (the one `strider bench` embeds).
+    parser.add_argument("--workloads", default=os.path.join(here, "..", "benches", "workloads.json"))
     parser.add_argument("--seconds", type=float, default=0.3, help="time per measurement (default 0.3)")
     parser.add_argument("--filter", default="", help="run only workloads whose name contains this")
     parser.add_argument("--rust", help="path of the strider command: time the same workloads in Rust, 1 thread")

@@ -4,6 +4,7 @@ negative, transposed and padded strides, outputs written into strided views (pad
 Run by `cargo test` (python/tests/pytest.rs) with the freshly built module on PYTHONPATH."""
 
 import concurrent.futures
+import os
 import threading
 
 import numpy as np
@@ -578,3 +579,13 @@ def test_docstrings_at_run_time():
     for word in ("channel_axis", "layout", "mean", "Example"):
         assert word in doc, word
     assert "ndim" not in strider.Normalize.__doc__
+
+
+def test_bench_script_runs_from_the_repository():
+    import subprocess
+    import sys
+    bench = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench.py")
+    r = subprocess.run([sys.executable, bench, "--filter", "doc_example", "--seconds", "0.01"], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "doc_example" in r.stdout

@@ -379,6 +379,9 @@ fn bench(a: BenchArgs) -> Result<()> {
         isa: a.isa,
         misalign: a.misalign.into(),
     };
+    if let Some(f) = opts.filter.as_deref().filter(|f| !cases.iter().any(|c| c.name.contains(f))) {
+        bail!("no case of the suite matches --filter {f:?}");
+    }
     let isa = a.isa.unwrap_or_else(strider::Isa::best).to_string();
     println!("{}", bench::header(&isa, &bench::method_text(&opts), &threads));
     let report = bench::run(&cases, &opts, &mut |c, print| print(&bench::row(c)))?;

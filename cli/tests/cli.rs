@@ -387,3 +387,26 @@ fn output_is_replaced_atomically() {
     assert_eq!(read_npy(&output).3, vec![4, 3, 2, 1]);
     assert_eq!(files_in(dir.path()).len(), 2);
 }
+
+/// A filter that matches nothing is an error before anything is printed, and `--fail-above` needs a positive
+/// ratio.
+#[test]
+fn bench_refuses_before_printing() {
+    let out = strider().args(["bench", "--filter", "nosuchcase"]).assert().code(2).get_output().clone();
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("no case of the suite matches --filter \"nosuchcase\""), "{err}");
+    let out = strider().args(["bench", "--fail-above", "0"]).assert().code(2).get_output().clone();
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8(out.stderr).unwrap().contains("--fail-above must be a positive ratio"));
+    // Over the bound: the table, the offenders, status 1; within it: status 0.
+    let args = ["bench", "--filter", "doc_example", "--seconds", "0.01", "--threads", "1", "--fail-above"];
+    let out = strider().args(args).arg("0.000001").assert().code(1).get_output().clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("1 case(s) above t/limit") && text.contains("f32_dml_doc_example_1x1x4x4 at 1 thread"),
+        "{text}"
+    );
+    let out = strider().args(args).arg("1000000").assert().code(0).get_output().clone();
+    assert!(String::from_utf8(out.stdout).unwrap().contains("every case within t/limit"));
+}

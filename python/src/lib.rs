@@ -152,32 +152,30 @@ fn run_into<'py>(
                 Spec::Normalize { axis, .. } => *axis,
                 _ => None,
             };
-            match (order, channel) {
-                (None, _) => {
-                    let a = empty(py, &shape, descr)?;
-                    (a.clone().into_any(), a)
-                }
+            // (`check_args` has refused a channel axis outside the result.)
+            let perm = match (order, channel) {
+                (None, _) => None,
                 (Some(_), None) => {
                     return Err(PyValueError::new_err(
                         "layout= moves the channel axis: give channel_axis too (or leave layout=None)",
                     ));
                 }
-                (Some(order), Some(c)) => {
-                    if c >= shape.len() {
-                        // The plan reports it with the operator's own message.
-                        let a = empty(py, &shape, descr)?;
-                        (a.clone().into_any(), a)
-                    } else {
-                        let perm = order.perm(shape.len(), c);
-                        let stored: Vec<usize> = perm.iter().map(|&a| shape[a]).collect();
-                        let a = empty(py, &stored, descr)?;
-                        let mut inverse = vec![0usize; perm.len()];
-                        for (i, &p) in perm.iter().enumerate() {
-                            inverse[p] = i;
-                        }
-                        let view = a.as_any().call_method1("transpose", (inverse,))?;
-                        (a.into_any(), as_array(py, &view)?)
+                (Some(order), Some(c)) => Some(order.perm(shape.len(), c)),
+            };
+            match perm {
+                None => {
+                    let a = empty(py, &shape, descr)?;
+                    (a.clone().into_any(), a)
+                }
+                Some(perm) => {
+                    let stored: Vec<usize> = perm.iter().map(|&a| shape[a]).collect();
+                    let a = empty(py, &stored, descr)?;
+                    let mut inverse = vec![0usize; perm.len()];
+                    for (i, &p) in perm.iter().enumerate() {
+                        inverse[p] = i;
                     }
+                    let view = a.as_any().call_method1("transpose", (inverse,))?;
+                    (a.into_any(), as_array(py, &view)?)
                 }
             }
         }

@@ -302,6 +302,37 @@ fn tile_matches_numpy() {
     }
 }
 
+/// Tiles whose view would need more than 8 dimensions: the outermost repeated dimensions are filled by doubling
+/// copies from the output, so the number of moves grows with the logarithm of the repeats (a repeat of 100,000 is
+/// 18 moves, not 100,000), and the result is still `np.tile`'s, on every layout and configuration.
+#[test]
+fn tiles_of_many_blocks_double_from_the_output() {
+    let mut r = rng(38);
+    let cases: [(&[u32], &[u32], usize); 4] = [
+        (&[2, 1, 1, 1, 1, 1, 1, 1], &[100_000, 1, 1, 1, 1, 1, 1, 1], 18),
+        (&[2; 8], &[3; 8], 1 + 8 * 2),
+        (&[2, 3, 1, 2, 2, 1, 2, 2], &[5, 2, 4, 2, 3, 7, 2, 2], 1 + 3 + 1 + 1 + 2 + 1 + 1),
+        (&[3, 2, 2, 2, 2, 2, 2, 2], &[2, 1, 2, 1, 2, 1, 2, 1], 1 + 4),
+    ];
+    for (case, (in_sizes, repeats, moves)) in cases.into_iter().enumerate() {
+        let dt = data_type(&mut r);
+        let out_sizes: Vec<u32> = in_sizes.iter().zip(repeats).map(|(&n, &k)| n * k).collect();
+        let input = layout(&mut r, dt, in_sizes, true);
+        let output = layout(&mut r, dt, &out_sizes, false);
+        let op = Tile::new(&input, &output, repeats).unwrap();
+        assert_eq!(op.explain().lines().count(), moves, "case {case}: {}", op.explain());
+        let x = random_input(&mut r, &input);
+        let a = Array::read(&input, x.bytes());
+        let want = Array::build(&out_sizes, dt.size_in_bytes(), |c| {
+            let at: Vec<usize> = c.iter().zip(in_sizes.iter()).map(|(&o, &n)| o % n as usize).collect();
+            a.at(&at).to_vec()
+        })
+        .write(&output);
+        let what = || format!("tile case {case}: {dt} {input:?} × {repeats:?} → {output:?}");
+        check_configs(dt, &want, case, &what, |y, o| op.execute_with(x.bytes(), y, o));
+    }
+}
+
 #[test]
 fn depth_to_space_and_back_match_onnx() {
     let mut r = rng(38);

@@ -2,8 +2,9 @@
 //!
 //! Plan: one move over a view of the output in which each repeated dimension of size `n·r` is two, `r` repeats
 //! (read with input stride 0) of `n` elements — a broadcast the planner coalesces and the kernels copy row by row.
-//! A view of more than 8 dimensions (many dimensions both repeated and longer than one) fixes the repeat index of
-//! the outermost ones: one move per combination of those.
+//! A view of more than 8 dimensions (many dimensions both repeated and longer than one) keeps only the first block
+//! of the outermost ones; later stages fill their other blocks by doubling, copying the blocks written so far from
+//! the output (one move per doubling: at most 32 per such dimension, whatever the repeats).
 
 use strider_kernels::{ElementOp, MAX_RANK};
 
@@ -61,63 +62,64 @@ impl Tile {
         let fixed = rank.saturating_add(split.len()).saturating_sub(MAX_RANK).min(split.len());
         let fixed = &split[..fixed];
         let mut b = Builder::new(core::slice::from_ref(input), core::slice::from_ref(output))?;
-        let op = ElementOp::Copy { width: input.data_type().size_in_bytes() };
+        let width = input.data_type().size_in_bytes();
         let (in_steps, out_steps) = (input.signed_strides(), output.signed_strides());
-        // Every combination of the fixed dimensions' repeat indices, in order.
-        let mut q = vec![0u32; fixed.len()];
-        loop {
-            let (mut extents, mut ins, mut outs) = (Vec::new(), Vec::new(), Vec::new());
-            let mut region = Region::whole(0, output.sizes());
-            for (d, &r) in repeats.iter().enumerate() {
-                let n = input.sizes()[d];
-                let (s, o) = (in_steps[d], out_steps[d]);
-                if let Some(k) = fixed.iter().position(|&f| f == d) {
-                    // One block: the region's coordinates q·n .. (q + 1)·n, all of the input.
-                    region.lo[d] = q[k].saturating_mul(n); // below the output's size
-                    region.sizes[d] = n;
-                    extents.push(n);
-                    ins.push(s);
-                    outs.push(o);
-                } else if r > 1 && n > 1 {
-                    extents.extend([r, n]);
-                    ins.extend([0, s]);
-                    outs.extend([o.saturating_mul(i64::from(n)), o]);
-                } else if r > 1 {
-                    extents.push(r);
-                    ins.push(0);
-                    outs.push(o);
-                } else {
-                    extents.push(n);
-                    ins.push(s);
-                    outs.push(o);
-                }
-            }
-            let out_base = output
-                .offset_of(&region.lo)
-                .ok_or_else(|| Error::Internal { detail: "tile block overflows".to_owned() })?;
-            let problem = Problem {
-                op,
-                extents: &extents,
-                in_strides: &ins,
-                out_strides: &outs,
-                in_base: input.origin(),
-                out_base,
-                params: None,
-            };
-            b.view(From::Input(0), region, &problem)?;
-            // The next combination (last fixed dimension fastest).
-            let more = (0..fixed.len()).rev().any(|k| {
-                q[k] = q[k].saturating_add(1);
-                let carry = q[k] >= repeats[fixed[k]];
-                if carry {
-                    q[k] = 0;
-                }
-                !carry
-            });
-            if !more {
-                return Ok(Tile { engine: b.finish(true)?, repeats: repeats.to_vec() });
+        // Stage 0: the first block of every fixed dimension, every other dimension whole.
+        let (mut extents, mut ins, mut outs) = (Vec::new(), Vec::new(), Vec::new());
+        let mut region = Region::whole(0, output.sizes());
+        for (d, &r) in repeats.iter().enumerate() {
+            let n = input.sizes()[d];
+            let (s, o) = (in_steps[d], out_steps[d]);
+            if fixed.contains(&d) {
+                region.sizes[d] = n;
+                extents.push(n);
+                ins.push(s);
+                outs.push(o);
+            } else if r > 1 && n > 1 {
+                extents.extend([r, n]);
+                ins.extend([0, s]);
+                outs.extend([o.saturating_mul(i64::from(n)), o]);
+            } else if r > 1 {
+                extents.push(r);
+                ins.push(0);
+                outs.push(o);
+            } else {
+                extents.push(n);
+                ins.push(s);
+                outs.push(o);
             }
         }
+        let problem = Problem {
+            op: ElementOp::Copy { width },
+            extents: &extents,
+            in_strides: &ins,
+            out_strides: &outs,
+            in_base: input.origin(),
+            out_base: output.origin(),
+            params: None,
+        };
+        b.view(From::Input(0), region.clone(), &problem)?;
+        // Then each fixed dimension by doubling: the blocks written so far along it copied from the output to the
+        // next ones (at most 32 stages per dimension, whatever the repeat).
+        for &d in fixed {
+            let (n, r) = (input.sizes()[d], repeats[d]);
+            let mut done = 1u32;
+            while done < r {
+                let count = done.min(r.saturating_sub(done));
+                b.next_stage();
+                let mut to = region.clone();
+                // Below the output's size `n·r` (a u32), as `done + count <= r`.
+                to.lo[d] = done.saturating_mul(n);
+                to.sizes[d] = count.saturating_mul(n);
+                let from = output
+                    .offset_of(&region.lo)
+                    .ok_or_else(|| Error::Internal { detail: "tile block overflows".to_owned() })?;
+                b.copy(From::Output(0), to, &out_steps, from, ElementOp::Copy { width })?;
+                done = done.saturating_add(count);
+            }
+            region.sizes[d] = output.sizes()[d];
+        }
+        Ok(Tile { engine: b.finish(true)?, repeats: repeats.to_vec() })
     }
 
     operator_methods!(Tile, one_type);

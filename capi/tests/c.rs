@@ -176,3 +176,76 @@ fn memcheck(program: &Path) {
         .expect("run valgrind");
     assert!(output.status.success(), "memcheck found errors:\n{}", String::from_utf8_lossy(&output.stderr));
 }
+
+/// `capi/install.sh` into a temporary prefix (with the libraries this test build made): the files land where the
+/// pkg-config file says, and a program compiled with `pkg-config --cflags --libs strider` (or, without pkg-config,
+/// the same flags read from the file) against the installed copy runs. A `DESTDIR` stages the same tree elsewhere
+/// without changing the paths the file names; a relative prefix is refused.
+#[test]
+fn install_script_installs_a_usable_library() {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("install-test");
+    let _ = std::fs::remove_dir_all(&tmp);
+    let prefix = tmp.join("prefix");
+    let script = capi().join("install.sh");
+    let install = |args: &[&std::ffi::OsStr], destdir: Option<&Path>| {
+        let mut cmd = Command::new("sh");
+        cmd.arg(&script).arg("--lib-dir").arg(libdir()).args(args).env_remove("PREFIX").env_remove("DESTDIR");
+        if let Some(d) = destdir {
+            cmd.env("DESTDIR", d);
+        }
+        cmd.output().expect("run install.sh")
+    };
+    let out = install(&["--prefix".as_ref(), prefix.as_os_str()], None);
+    assert!(out.status.success(), "install.sh failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    for file in ["lib/libstrider.so", "lib/libstrider.a", "include/strider.h", "include/strider_dml.h"] {
+        assert!(prefix.join(file).is_file(), "{file} not installed");
+    }
+    let pc = std::fs::read_to_string(prefix.join("lib/pkgconfig/strider.pc")).expect("strider.pc installed");
+    assert!(pc.starts_with(&format!("prefix={}\n", prefix.display())), "{pc}");
+
+    // The flags a user's build gets.
+    let flags: Vec<String> = if Command::new("pkg-config").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        let out = Command::new("pkg-config")
+            .args(["--cflags", "--libs", "strider"])
+            .env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig"))
+            .output()
+            .expect("run pkg-config");
+        assert!(out.status.success(), "pkg-config failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).split_whitespace().map(str::to_owned).collect()
+    } else {
+        assert!(std::env::var_os("STRIDER_REQUIRE_PKG_CONFIG").is_none(), "pkg-config is required but not installed");
+        let field = |name: &str| {
+            let line = pc.lines().find_map(|l| l.strip_prefix(name)).unwrap_or_else(|| panic!("{name} in {pc}"));
+            line.replace("${libdir}", &format!("{}/lib", prefix.display()))
+                .replace("${includedir}", &format!("{}/include", prefix.display()))
+        };
+        [field("Cflags: "), field("Libs: ")].iter().flat_map(|l| l.split_whitespace().map(str::to_owned)).collect()
+    };
+    let program = tmp.join("fallback");
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let status = Command::new(&compiler)
+        .args(["-std=c99", "-Wall", "-Werror"])
+        .arg(capi().join("examples/fallback.c"))
+        .args(&flags)
+        .arg(format!("-Wl,-rpath,{}/lib", prefix.display()))
+        .arg("-o")
+        .arg(&program)
+        .status()
+        .expect("run the C compiler");
+    assert!(status.success(), "{compiler} failed with the installed flags {flags:?}");
+    let out = Command::new(&program).env_remove("LD_LIBRARY_PATH").output().expect("run the installed program");
+    assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("10 11 12 13 | 20 21 22 23"));
+
+    // Staged: the same tree under DESTDIR, the .pc naming the final prefix.
+    let stage = tmp.join("stage");
+    let out = install(&["--prefix".as_ref(), "/opt/strider".as_ref()], Some(&stage));
+    assert!(out.status.success(), "staged install failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let pc = std::fs::read_to_string(stage.join("opt/strider/lib/pkgconfig/strider.pc")).expect("staged strider.pc");
+    assert!(pc.starts_with("prefix=/opt/strider\n"), "{pc}");
+    assert!(stage.join("opt/strider/lib/libstrider.so").is_file());
+
+    let out = install(&["--prefix".as_ref(), "relative/dir".as_ref()], None);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("absolute path"));
+    let out = install(&["--bogus".as_ref()], None);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("unknown argument '--bogus'"));
+}

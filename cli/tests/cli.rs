@@ -114,6 +114,46 @@ fn bench_plots_and_streams_rows() {
     assert!(svg.starts_with("<svg") && svg.contains("Cache sweeps") && svg.contains("memcpy 1t"), "{svg}");
 }
 
+/// A plot of cases without sweeps is only the bar chart (no empty sweep panel), its legend above the bars, its
+/// text at least 15 pixels.
+#[test]
+fn bench_plot_draws_only_panels_with_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("b.svg");
+    strider()
+        .args(["bench", "--filter", "hflip", "--threads", "1,2", "--seconds", "0.01", "--plot"])
+        .arg(&svg)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(!svg.contains("sweep") && !svg.contains("Cache sweeps"), "{svg}");
+    let number = |tag: &str, attr: &str| -> f64 {
+        let at = tag.find(&format!(" {attr}=\"")).unwrap_or_else(|| panic!("{attr} in {tag}")) + attr.len() + 3;
+        tag[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    let tags = |name: &str| -> Vec<String> {
+        svg.split(&format!("<{name} ")).skip(1).map(|t| t.split('>').next().unwrap().to_owned()).collect()
+    };
+    // Text: the legend's labels, each case's name; bars: the rectangles below the legend's swatches.
+    let texts: Vec<(String, f64, f64)> = svg
+        .split("<text ")
+        .skip(1)
+        .map(|t| {
+            let (tag, rest) = t.split_once('>').unwrap();
+            let content = rest.split("</text>").next().unwrap().trim().to_owned();
+            (content, number(&format!(" {tag}"), "y"), number(&format!(" {tag}"), "font-size"))
+        })
+        .collect();
+    assert!(texts.iter().all(|(_, _, size)| *size >= 13.5), "{texts:?}");
+    let legend = texts.iter().find(|(c, ..)| c == "2 threads").expect("legend").1;
+    let first_case = texts.iter().filter(|(c, ..)| c.contains("hflip")).map(|t| t.1).fold(f64::MAX, f64::min);
+    let bars: Vec<f64> = tags("rect").iter().map(|t| number(&format!(" {t}"), "y")).filter(|&y| y > 0.0).collect();
+    assert!(bars.len() >= 2 * 2 + 2, "{bars:?}");
+    let swatch_bottom = legend + 7.0;
+    let first_bar = bars.iter().copied().filter(|&y| y > swatch_bottom).fold(f64::MAX, f64::min);
+    assert!(legend < first_case && swatch_bottom < first_bar, "legend at {legend}, first bar at {first_bar}");
+}
+
 /// Problems with the bench's arguments are found before the run.
 #[test]
 fn bench_checks_its_arguments_first() {

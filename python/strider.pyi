@@ -57,6 +57,25 @@ def normalize(x: npt.ArrayLike, dtype: DTypeLike, *, mean: Floats, std: Floats, 
     `strider.normalize(batch, np.float32, mean=..., std=..., channel_axis=3, layout="nchw")`. With `out=`, the
     result's layout is out's own (any strides; give out in x's axis order, e.g. a transposed view)."""
 
+def normalize_image(images: npt.ArrayLike, dtype: Optional[DTypeLike] = None, *, mean: Optional[Floats] = None,
+                    std: Optional[Floats] = None, imagenet: bool = False,
+                    center_crop: Optional[Union[int, tuple[int, int]]] = None,
+                    crop: Optional[tuple[int, int, int, int]] = None,
+                    subsample: Optional[Union[int, tuple[int, int]]] = None, flip_horizontal: bool = False,
+                    flip_vertical: bool = False, channels: Optional[tuple[int, int]] = None,
+                    reverse_channels: bool = False, channels_last: bool = True, layout: str = "nchw",
+                    out: Optional[np.ndarray] = None, threads: Optional[int] = None) -> np.ndarray:
+    """Decoded images to a model's input in one pass: crop, flips, channel selection and order, mean/std, cast and
+    layout (torchvision's CenterCrop + ToTensor + Normalize; the Rust builder `Normalize::image`).
+
+    `images` is `(H, W, C)` or `(N, H, W, C)` (`channels_last=True`, decoders' layout) or `(C, H, W)` /
+    `(N, C, H, W)`. `mean` and `std` are in 0..1 units (1 = the input type's maximum for unsigned integers, 255 for
+    uint8): `y = (x / unit - mean) / std`; `imagenet=True` takes ImageNet's RGB statistics; with neither, values are
+    only converted. `center_crop` (int or (height, width)) or `crop` (top, left, height, width); `subsample` keeps
+    every n-th row and column; `channels=(first, count)` keeps some channels; `reverse_channels` swaps BGR and RGB
+    (mean and std in the result's order). `dtype` defaults to float32, `layout` to "nchw" ("nhwc" for channels
+    last); `out` is in that layout."""
+
 Number = Union[int, float]
 
 def pad(x: npt.ArrayLike, start: Sequence[int], end: Sequence[int], mode: str = "constant", value: Number = 0, *,

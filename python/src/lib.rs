@@ -8,6 +8,7 @@
 
 #![deny(clippy::arithmetic_side_effects)]
 
+mod image;
 mod movement;
 mod plan;
 mod view;
@@ -28,7 +29,7 @@ use crate::view::{View, dtype_arg, strider_error};
 pub(crate) const GIL_RELEASE_BYTES: usize = 16 << 10;
 
 /// Plans of the module-level functions (the classes keep their own).
-static PLANS: PlanCache = PlanCache::new(64);
+pub(crate) static PLANS: PlanCache = PlanCache::new(64);
 
 /// `x` as a NumPy array: an ndarray as it is, anything else through `numpy.asarray` (no copy when it exposes its
 /// memory, as torch CPU tensors do).
@@ -84,7 +85,7 @@ fn run<'py>(
 
 /// Where the channel axis of an allocated Normalize result goes (`layout=`).
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum ChannelOrder {
+pub(crate) enum ChannelOrder {
     /// Right after the batch axis (4 or more dimensions) or first: NCHW, CHW, NCDHW.
     First,
     /// Last: NHWC, HWC.
@@ -92,7 +93,7 @@ enum ChannelOrder {
 }
 
 impl ChannelOrder {
-    fn parse(layout: Option<&str>) -> PyResult<Option<ChannelOrder>> {
+    pub(crate) fn parse(layout: Option<&str>) -> PyResult<Option<ChannelOrder>> {
         Ok(match layout.map(str::to_ascii_lowercase).as_deref() {
             None => None,
             Some("nchw" | "chw" | "ncdhw" | "channels_first") => Some(ChannelOrder::First),
@@ -108,7 +109,7 @@ impl ChannelOrder {
 
     /// The allocated array's axes as axes of the result (`perm[i]` is the result axis stored `i`-th), moving
     /// `channel` of `ndim`.
-    fn perm(self, ndim: usize, channel: usize) -> Vec<usize> {
+    pub(crate) fn perm(self, ndim: usize, channel: usize) -> Vec<usize> {
         let mut rest: Vec<usize> = (0..ndim).filter(|&a| a != channel).collect();
         let at = match self {
             ChannelOrder::First if ndim >= 4 => 1,
@@ -122,7 +123,7 @@ impl ChannelOrder {
 
 /// [`run`], allocating a Normalize result with its channel axis moved to `order` (the result is that array; the
 /// operator writes it through a transposed view in the input's axis order).
-fn run_into<'py>(
+pub(crate) fn run_into<'py>(
     py: Python<'py>,
     plans: &PlanCache,
     spec: &Spec,
@@ -261,7 +262,7 @@ fn i32s(values: Vec<i64>, what: &str) -> PyResult<Vec<i32>> {
         .collect()
 }
 
-fn window_spec(offsets: Vec<i64>, sizes: Vec<i64>, strides: Vec<i64>) -> PyResult<Window> {
+pub(crate) fn window_spec(offsets: Vec<i64>, sizes: Vec<i64>, strides: Vec<i64>) -> PyResult<Window> {
     Ok(Window { offsets: u32s(offsets, "offsets")?, sizes: u32s(sizes, "sizes")?, strides: i32s(strides, "strides")? })
 }
 
@@ -387,7 +388,11 @@ fn slice1<'py>(
     run(py, &PLANS, &Spec::Slice1(window_spec(offsets, sizes, strides)?), x, out, threads)
 }
 
-/// DML_SLICE: output element c is x[offsets + strides * c], the output's shape is `sizes`.
+/// DML_SLICE: output element c is `x[offsets + strides * c]` and the output's shape is `sizes` (strides are
+/// positive steps; slice1 takes a window and signed strides instead). One value per axis of x in each list; `out=`
+/// writes into a given array (any strides), `threads=` as in `normalize`.
+///
+/// Example: `strider.slice(x, [0, 1], [3, 2], [2, 3])` is `x[0:6:2, 1:7:3]`.
 #[pyfunction]
 #[pyo3(signature = (x, offsets, sizes, strides, *, out=None, threads=None))]
 fn slice<'py>(
@@ -402,7 +407,11 @@ fn slice<'py>(
     run(py, &PLANS, &slice_spec(offsets, sizes, strides)?, x, out, threads)
 }
 
-/// Copies `x` into `out` (any layouts of one shape and dtype), optionally `x * scale + bias`.
+/// DML_ELEMENT_WISE_IDENTITY: copies `x` into `out` (any layouts of one shape and dtype: NHWC to NCHW, padded,
+/// flipped views), optionally as `x * scale + bias` (DML_SCALE_BIAS, float dtypes only); returns out. When x and
+/// out are the same array it runs in place; other overlaps read a copy of x first. `threads=` as in `normalize`.
+///
+/// Example: NHWC to NCHW memory: `strider.identity(nhwc, nchw.transpose(0, 2, 3, 1))`
 #[pyfunction]
 #[pyo3(signature = (x, out, *, scale=None, bias=None, threads=None))]
 fn identity<'py>(
@@ -474,7 +483,10 @@ fn normalize<'py>(
     run_into(py, &PLANS, &spec, xa.as_any(), out, threads, order)
 }
 
-/// DMLCalcBufferTensorSize: the bytes a buffer of the tensor needs (through its last element, rounded up to 4).
+/// DMLCalcBufferTensorSize: the bytes a buffer of a tensor needs, through its last element, rounded up to a
+/// multiple of 4, in checked 64-bit arithmetic. `sizes`: 1 to 8 dimensions; `strides` in elements (None: packed).
+///
+/// Example: `strider.calc_buffer_tensor_size(np.uint8, [2, 3], [5, 1])   # 8: rows padded to 5, rounded up to 4`
 #[pyfunction]
 #[pyo3(signature = (dtype, sizes, strides=None))]
 fn calc_buffer_tensor_size(
@@ -490,7 +502,11 @@ fn calc_buffer_tensor_size(
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// Version, instruction sets and threads.
+/// What this build runs with: a dict of `version`, `isa` (the instruction set used by default: "v4-vbmi" (AVX-512
+/// with VBMI), "v4" (AVX-512), "v3" (AVX2) or "scalar"), `isas` (every level this CPU runs), `threads` (the default pool's size) and
+/// `max_threads` (the most `threads=` takes).
+///
+/// Example: `strider.info()["isa"]`
 #[pyfunction]
 fn info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
@@ -502,7 +518,11 @@ fn info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(d)
 }
 
-/// An operator planned once per array layout and called many times: `op(x, out=None, threads=None)`.
+/// An operator planned once per array layout and called many times: `op(x, out=None, threads=None)`. Made by
+/// `strider.Slice1`, `Slice`, `Identity`, `Cast` and `Normalize`; keeps the plans of the last few layouts it saw;
+/// safe to call from several threads; `repr` shows its arguments.
+///
+/// Example: `op = strider.Cast(np.float32); ys = [op(x) for x in arrays]`
 #[pyclass(module = "strider", frozen)]
 struct Operator {
     spec: Spec,
@@ -541,35 +561,51 @@ impl Operator {
     }
 }
 
-/// `strider.Slice1(offsets, sizes, strides)`: a reusable slice1.
+/// `strider.Slice1(offsets, sizes, strides)`: `slice1` as an operator kept for reuse; call it as
+/// `op(x, out=None, threads=None)`. Plans are kept per array layout.
+///
+/// Example: `crop = strider.Slice1([16, 16, 0], [224, 224, 3], [1, 1, 1]); crops = [crop(im) for im in images]`
 #[pyfunction]
 #[pyo3(name = "Slice1")]
 fn slice1_op(offsets: Vec<i64>, sizes: Vec<i64>, strides: Vec<i64>) -> PyResult<Operator> {
     Ok(Operator::new(Spec::Slice1(window_spec(offsets, sizes, strides)?), "Slice1"))
 }
 
-/// `strider.Slice(offsets, sizes, strides)`: a reusable slice.
+/// `strider.Slice(offsets, sizes, strides)`: `slice` as an operator kept for reuse; call it as
+/// `op(x, out=None, threads=None)`.
+///
+/// Example: `every_other = strider.Slice([0, 0], [4, 4], [2, 2]); y = every_other(x)   # x[:8:2, :8:2]`
 #[pyfunction]
 #[pyo3(name = "Slice")]
 fn slice_op(offsets: Vec<i64>, sizes: Vec<i64>, strides: Vec<i64>) -> PyResult<Operator> {
     Ok(Operator::new(slice_spec(offsets, sizes, strides)?, "Slice"))
 }
 
-/// `strider.Identity(scale=None, bias=None)`: a reusable identity; call it as `op(x, out)`.
+/// `strider.Identity(scale=None, bias=None)`: `identity` as an operator kept for reuse; call it as
+/// `op(x, out, threads=None)` (out is required: an identity copies between two layouts).
+///
+/// Example: `to_nchw = strider.Identity(); to_nchw(nhwc, nchw_buffer.transpose(0, 2, 3, 1))`
 #[pyfunction]
 #[pyo3(name = "Identity", signature = (*, scale=None, bias=None))]
 fn identity_op(scale: Option<f64>, bias: Option<f64>) -> PyResult<Operator> {
     Ok(Operator::new(identity_spec(scale, bias)?, "Identity"))
 }
 
-/// `strider.Cast(dtype)`: a reusable cast.
+/// `strider.Cast(dtype)`: `cast` as an operator kept for reuse; call it as `op(x, out=None, threads=None)`. Plans
+/// are kept per array layout, so a loop over arrays of one shape plans once.
+///
+/// Example: `to_half = strider.Cast(np.float16); halves = [to_half(a) for a in arrays]`
 #[pyfunction]
 #[pyo3(name = "Cast")]
 fn cast_op(py: Python<'_>, dtype: &Bound<'_, PyAny>) -> PyResult<Operator> {
     Ok(Operator::new(Spec::Cast(dtype_arg(py, dtype)?.0), "Cast"))
 }
 
-/// `strider.Normalize(dtype, *, mean, std, channel_axis, offsets=None, sizes=None, strides=None, layout=None)`.
+/// `strider.Normalize(dtype, *, mean, std, channel_axis, offsets=None, sizes=None, strides=None, layout=None)`:
+/// `normalize` as an operator kept for reuse (arguments as there; a window, when given, needs all three lists);
+/// call it as `op(x, out=None, threads=None)`.
+///
+/// Example: `prep = strider.Normalize(np.float32, mean=127.5, std=127.5, channel_axis=3, layout="nchw")`
 #[pyfunction]
 #[pyo3(name = "Normalize", signature = (dtype, *, mean, std, channel_axis, offsets=None, sizes=None, strides=None, layout=None))]
 #[allow(clippy::too_many_arguments)]
@@ -605,7 +641,8 @@ const MODULE_DOC: &str = "Strider: DirectML's data-movement operators and fused 
 of any strides (views, flips, transposes), without copying them, with the GIL released.
 
 Functions: slice1, slice, identity, cast, normalize (crop + flip + channel order + normalize + cast + layout in \
-one pass), pad, join, split, tile, depth_to_space, space_to_depth, fill, fill_sequence, calc_buffer_tensor_size, \
+one pass), normalize_image (the same for decoded images, by name: center_crop=, reverse_channels=, \
+imagenet=, layout=), pad, join, split, tile, depth_to_space, space_to_depth, fill, fill_sequence, calc_buffer_tensor_size, \
 info. Classes that keep their plans: Slice1, Slice, Identity, Cast, Normalize. Every function takes out= (write \
 into a given array) and threads= (None: the default pool; 1: this thread). Errors: ValueError with Strider's \
 message; strider.DTypeError for dtype problems.
@@ -616,6 +653,8 @@ Example:
     nchw = strider.normalize(batch, np.float32, mean=[123.675, 116.28, 103.53], std=[58.395, 57.12, 57.375],
                              channel_axis=3, offsets=[0, 16, 16, 0], sizes=[32, 224, 224, 3],
                              strides=[1, 1, -1, -1], layout=\"nchw\")          # crop, mirror, BGR->RGB
+    also = strider.normalize_image(batch, crop=(16, 16, 224, 224), flip_horizontal=True,  # by name
+                                   reverse_channels=True, imagenet=True)   # mean, std in 0..1 units
 ";
 
 #[pymodule]
@@ -635,6 +674,7 @@ fn strider_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(identity_op, m)?)?;
     m.add_function(wrap_pyfunction!(cast_op, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_op, m)?)?;
+    m.add_function(wrap_pyfunction!(image::normalize_image, m)?)?;
     m.add_class::<Operator>()?;
     movement::register(m)?;
     m.add("DTypeError", view::dtype_error_type(m.py())?)?;

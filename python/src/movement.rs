@@ -182,7 +182,16 @@ fn sizes_of(v: &View) -> Vec<usize> {
     v.layout.shape.clone()
 }
 
-/// `np.pad(x, zip(start, end), mode)` with `value` for `mode="constant"`.
+/// DML_PADDING1: `np.pad(x, list(zip(start, end)), mode)`, with `value` for `mode="constant"`.
+///
+/// `start`, `end`: elements added before and after each axis (one per axis of x). `mode`: "constant" (`value`,
+/// default 0), "edge", "reflect", "symmetric" or "wrap"; borders wider than x fold as NumPy's do. `value` (an int
+/// is taken as a 64-bit integer, a float as a float64) converts to x's dtype by `cast`'s rules. `out=`: write here
+/// (any writable array of the padded shape and x's dtype, returned); `threads` as in `normalize`.
+///
+/// Example: letterbox a 480x640 RGB image into 640x640 with gray borders:
+///
+///     boxed = strider.pad(img, [80, 0, 0], [80, 0, 0], value=114)
 #[pyfunction]
 #[pyo3(signature = (x, start, end, mode="constant", value=None, *, out=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
@@ -232,7 +241,14 @@ pub(crate) fn pad<'py>(
     Ok(result)
 }
 
-/// `np.concatenate(arrays, axis)`.
+/// DML_JOIN: `np.concatenate(arrays, axis)`.
+///
+/// `arrays`: one dtype, shapes equal except along `axis` (negative counts from the end); any strides, views read
+/// in place. `out=`: write here (any writable array of the joined shape, returned); `threads` as in `normalize`.
+///
+/// Example: a batch from single images without a Python loop over bytes:
+///
+///     batch = strider.join([a[None], b[None], c[None]], axis=0)
 #[pyfunction]
 #[pyo3(signature = (arrays, axis=0, *, out=None, threads=None))]
 pub(crate) fn join<'py>(
@@ -274,7 +290,13 @@ pub(crate) fn join<'py>(
     Ok(result)
 }
 
-/// Consecutive blocks of `x` along `axis`, block k `sizes[k]` long.
+/// DML_SPLIT: consecutive blocks of `x` along `axis`, block k `sizes[k]` long (the sizes sum to x's length along
+/// `axis`); returns a list of new arrays, or writes into `outs` (writable arrays of the blocks' shapes, which must
+/// not share memory with each other). `threads` as in `normalize`.
+///
+/// Example: planes of an NCHW batch:
+///
+///     r, g, b = strider.split(batch, [1, 1, 1], axis=1)
 #[pyfunction]
 #[pyo3(signature = (x, sizes, axis=0, *, outs=None, threads=None))]
 pub(crate) fn split<'py>(
@@ -339,7 +361,12 @@ pub(crate) fn split<'py>(
     }
 }
 
-/// `np.tile(x, repeats)` with exactly one repeat per dimension.
+/// DML_TILE: `np.tile(x, repeats)` with exactly one repeat (at least 1) per axis of x. `out=`, `threads` as in
+/// `pad`.
+///
+/// Example:
+///
+///     strider.tile(np.array([[1, 2]]), [2, 3])   # [[1, 2, 1, 2, 1, 2], [1, 2, 1, 2, 1, 2]]
 #[pyfunction]
 #[pyo3(signature = (x, repeats, *, out=None, threads=None))]
 pub(crate) fn tile<'py>(
@@ -434,7 +461,13 @@ fn depth_space<'py>(
     Ok(result)
 }
 
-/// ONNX DepthToSpace of an NCHW array.
+/// DML_DEPTH_TO_SPACE1 (ONNX DepthToSpace) of an NCHW array: `(N, C, H, W)` to `(N, C/b², H·b, W·b)` with
+/// `b = block_size`. `mode`: "DCR" (depth, column, row: ONNX's default) or "CRD" (column, row, depth: PyTorch's
+/// `pixel_shuffle`). `out=`, `threads` as in `pad`.
+///
+/// Example: PyTorch's `pixel_shuffle(x, 2)`:
+///
+///     y = strider.depth_to_space(x, 2, mode="CRD")
 #[pyfunction]
 #[pyo3(signature = (x, block_size, mode="DCR", *, out=None, threads=None))]
 pub(crate) fn depth_to_space<'py>(
@@ -448,7 +481,11 @@ pub(crate) fn depth_to_space<'py>(
     depth_space(py, x, block_size, mode, out, threads, true)
 }
 
-/// ONNX SpaceToDepth of an NCHW array (the inverse of `depth_to_space`).
+/// DML_SPACE_TO_DEPTH1 (ONNX SpaceToDepth) of an NCHW array, the inverse of `depth_to_space`: `(N, C, H, W)` to
+/// `(N, C·b², H/b, W/b)`; H and W must be multiples of `block_size`. `mode`, `out=`, `threads` as in
+/// `depth_to_space`.
+///
+/// Example: `strider.space_to_depth(strider.depth_to_space(x, 2), 2)` equals `x`.
 #[pyfunction]
 #[pyo3(signature = (x, block_size, mode="DCR", *, out=None, threads=None))]
 pub(crate) fn space_to_depth<'py>(
@@ -462,7 +499,11 @@ pub(crate) fn space_to_depth<'py>(
     depth_space(py, x, block_size, mode, out, threads, false)
 }
 
-/// `out[...] = value`.
+/// DML_FILL_VALUE_CONSTANT: `out[...] = value` on any writable array (any strides), returned. `value` (an int is
+/// taken as a 64-bit integer, a float as a float64) converts to out's dtype by `cast`'s rules. `threads` as in
+/// `normalize`.
+///
+/// Example: `strider.fill(np.empty((2, 3), np.float16), 0.5)`
 #[pyfunction]
 #[pyo3(signature = (out, value, *, threads=None))]
 pub(crate) fn fill<'py>(
@@ -479,7 +520,11 @@ pub(crate) fn fill<'py>(
     Ok(out.clone())
 }
 
-/// `out` holds `start + i * delta` at C-order index `i`.
+/// DML_FILL_VALUE_SEQUENCE: `out` holds `start + i * delta` at C-order index `i` (any writable array, returned):
+/// `np.arange` into any shape and strides. Integer dtypes compute in 64-bit integers and wrap; float dtypes compute
+/// each element in float64 and round once. `threads` as in `normalize`.
+///
+/// Example: `strider.fill_sequence(np.empty((2, 3), np.int32), 10, 2)`   # [[10, 12, 14], [16, 18, 20]]
 #[pyfunction]
 #[pyo3(signature = (out, start, delta, *, threads=None))]
 pub(crate) fn fill_sequence<'py>(

@@ -278,6 +278,133 @@ def test_normalize_layout_moves_the_channel_axis():
         strider.normalize(x, np.float32, mean=0, std=1, channel_axis=7, layout="nchw")
 
 
+IMAGENET = ([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
+
+
+def reference_image(x, dtype, mean, std, channels_last, top, left, h, w, rows=1, cols=1, flip_h=False,
+                    flip_v=False, first=0, count=None, reverse=False, layout="nchw"):
+    """normalize_image from its definition: NumPy slicing, then (x / unit - mean) / std as x * scale + bias."""
+    if x.ndim == 3:
+        return reference_image(x[None], dtype, mean, std, channels_last, top, left, h, w, rows, cols, flip_h,
+                               flip_v, first, count, reverse, layout)[0]
+    xs = x if channels_last else x.transpose(0, 2, 3, 1)  # work in NHWC
+    count = xs.shape[3] - first if count is None else count
+
+    def window(a, axis, offset, size, step, flipped):
+        """DML_SLICE1 along one axis: from the window's first element, or from its last when flipped."""
+        a = np.moveaxis(a, axis, 0)[offset:offset + size]
+        a = a[::-1][::step] if flipped else a[::step]
+        return np.moveaxis(a, 0, axis)
+
+    win = window(xs, 1, top, h, rows, flip_v)
+    win = window(win, 2, left, w, cols, flip_h)
+    win = window(win, 3, first, count, 1, reverse)
+    if mean is None:
+        y = win.astype(np.float32)
+    else:
+        unit = float(np.iinfo(x.dtype).max) if x.dtype.kind == "u" else 1.0
+        m = np.asarray(np.float32(mean), np.float64).reshape(-1)
+        sd = np.asarray(np.float32(std), np.float64).reshape(-1)
+        scale = (1.0 / (unit * sd)).astype(np.float32)
+        bias = (-m / sd).astype(np.float32)
+        y = win.astype(np.float32) * scale + bias
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        info = np.iinfo(dtype)
+        y = np.clip(np.rint(y), info.min, info.max)
+    y = y.astype(dtype)
+    return y.transpose(0, 3, 1, 2) if layout == "nchw" else y
+
+
+def test_normalize_image_matches_its_definition():
+    rng = np.random.default_rng(17)
+    for case in range(40):
+        n, h, w = int(rng.integers(1, 3)), int(rng.integers(3, 40)), int(rng.integers(3, 40))
+        c = int(rng.choice([1, 3, 4]))
+        dtype = [np.float32, np.float16, np.uint8, np.int8][case % 4]
+        src = rng.integers(0, 256, size=(n, h, w, c), dtype=np.uint8)
+        if case % 5 == 4:
+            src = rng.integers(0, 65536, size=(n, h, w, c), dtype=np.uint16)
+        channels_last = bool(rng.integers(0, 2))
+        x = src if channels_last else np.ascontiguousarray(src.transpose(0, 3, 1, 2))
+        if rng.integers(0, 2):  # a flipped view of the input
+            x = x[:, ::-1] if channels_last else x[:, :, ::-1]
+        if case % 7 == 3:
+            x = x[0]  # one image
+        ch, cw = int(rng.integers(1, h + 1)), int(rng.integers(1, w + 1))
+        kw = {}
+        if rng.integers(0, 2):
+            kw["center_crop"] = (ch, cw) if ch != cw or rng.integers(0, 2) else ch
+            top, left = (h - ch) // 2, (w - cw) // 2
+        else:
+            top, left = int(rng.integers(0, h - ch + 1)), int(rng.integers(0, w - cw + 1))
+            kw["crop"] = (top, left, ch, cw)
+        rows, cols = int(rng.integers(1, 3)), int(rng.integers(1, 3))
+        if rows > 1 or cols > 1:
+            kw["subsample"] = (rows, cols)
+        flip_h, flip_v, reverse = (bool(rng.integers(0, 2)) for _ in range(3))
+        first, count = 0, c
+        if c == 4 and rng.integers(0, 2):
+            first, count = 0, 3
+            kw["channels"] = (0, 3)
+        mean = std = None
+        if rng.integers(0, 3) == 0 and count == 3:
+            kw["imagenet"] = True
+            mean, std = IMAGENET
+        elif rng.integers(0, 2):
+            mean = [float(v) for v in rng.uniform(0, 1, count)]
+            std = [float(v) for v in rng.uniform(0.1, 1, count)]
+            kw["mean"], kw["std"] = mean, std
+        layout = "nchw" if rng.integers(0, 2) else "nhwc"
+        want = reference_image(x, dtype, mean, std, channels_last, top, left, ch, cw, rows, cols, flip_h, flip_v,
+                               first, count, reverse, layout)
+        got = strider.normalize_image(x, dtype, flip_horizontal=flip_h, flip_vertical=flip_v,
+                                      reverse_channels=reverse, channels_last=channels_last, layout=layout, **kw)
+        assert got.dtype == np.dtype(dtype) and got.flags.c_contiguous, case
+        assert same(got, want), (case, kw, flip_h, flip_v, reverse, layout)
+        out = np.empty(want.shape, dtype)
+        assert strider.normalize_image(x, dtype, flip_horizontal=flip_h, flip_vertical=flip_v,
+                                       reverse_channels=reverse, channels_last=channels_last, layout=layout,
+                                       out=out, threads=1, **kw) is out
+        assert same(out, want), case
+
+
+def test_normalize_image_defaults_and_errors():
+    x = np.random.default_rng(3).integers(0, 256, size=(2, 8, 10, 3), dtype=np.uint8)
+    got = strider.normalize_image(x)  # float32 NCHW, values unchanged
+    assert got.shape == (2, 3, 8, 10) and same(got, x.transpose(0, 3, 1, 2).astype(np.float32))
+    imagenet = strider.normalize_image(x, center_crop=6, reverse_channels=True, imagenet=True)
+    assert same(imagenet, reference_image(x, np.float32, *IMAGENET, True, 1, 2, 6, 6, reverse=True))
+    for kw, message in [
+        (dict(center_crop=9), "center_crop \\(9, 9\\) does not fit the 8x10 images"),
+        (dict(center_crop=4, crop=(0, 0, 4, 4)), "not both"),
+        (dict(imagenet=True, mean=0.5, std=0.2), "not both"),
+        (dict(mean=0.5), "give both mean= and std="),
+        (dict(subsample=0), "at least 1"),
+        (dict(layout="nwhc"), "not a layout"),
+        (dict(mean=[0.5, 0.5], std=0.2), "mean"),
+        (dict(mean=0.5, std=0.0), "std"),
+        (dict(out=np.empty((2, 8, 10, 3), np.float32)), "out has shape \\[2, 8, 10, 3\\]; the result's is \\[2, 3, 8, 10\\]"),
+        (dict(crop=(4, 0, 8, 10)), ""),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            strider.normalize_image(x, **kw)
+    with pytest.raises(ValueError, match="images has 2 dimensions"):
+        strider.normalize_image(x[0, 0])
+    with pytest.raises(TypeError, match="center_crop must be an int or a pair"):
+        strider.normalize_image(x, center_crop="big")
+    assert "center_crop" in strider.normalize_image.__doc__ and "Example" in strider.normalize_image.__doc__
+
+
+def test_every_public_name_has_a_docstring_with_an_example():
+    for name in dir(strider):
+        if name.startswith("_") or name == "DTypeError":
+            continue
+        doc = getattr(strider, name).__doc__ or ""
+        assert len(doc) >= 150 and "Example" in doc, (name, doc)
+    assert "normalize_image" in strider.__doc__
+
+
 def test_normalize_without_window_and_scalar_parameters():
     x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
     got = strider.normalize(x, np.float16, mean=2.0, std=4.0, channel_axis=None)

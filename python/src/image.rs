@@ -1,0 +1,191 @@
+//! `normalize_image`: the everyday image preprocessing (crop, flips, channel order, mean/std, output type and
+//! layout) by name, as the Rust builder `Normalize::image` spells it, for arrays of decoded images. It computes
+//! `normalize`'s window and parameters from the image's shape and runs the same fused operator.
+
+use numpy::PyUntypedArrayMethods;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use strider_core::{IMAGENET_MEAN, IMAGENET_STD, mean_std_to_scale_bias};
+
+use crate::plan::Spec;
+use crate::view::{View, dtype_arg, strider_error};
+use crate::{ChannelOrder, PLANS, as_array, run_into, window_spec};
+
+/// An int or a pair of ints (`what` names the argument in errors).
+fn pair(v: &Bound<'_, PyAny>, what: &str) -> PyResult<(i64, i64)> {
+    if let Ok(n) = v.extract::<i64>() {
+        return Ok((n, n));
+    }
+    v.extract::<(i64, i64)>().map_err(|_| PyTypeError::new_err(format!("{what} must be an int or a pair of ints")))
+}
+
+/// A float or a sequence of floats, as float32 (the Rust builder's parameter type).
+fn f32s(v: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f32>> {
+    let values: Vec<f64> = match v.extract::<f64>() {
+        Ok(f) => vec![f],
+        Err(_) => v
+            .extract::<Vec<f64>>()
+            .map_err(|_| PyTypeError::new_err(format!("{what} must be a float or a sequence of floats")))?,
+    };
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, &f)| {
+            let g = f as f32;
+            if f.is_finite() && !g.is_finite() {
+                Err(PyValueError::new_err(format!("{what}[{i}] is {f:e}; it does not fit a float32")))
+            } else {
+                Ok(g)
+            }
+        })
+        .collect()
+}
+
+/// Preprocesses decoded images in one pass: crop, flips, channel selection and order, normalization by a mean and
+/// standard deviation in 0..1 units, cast and layout — what torchvision's `CenterCrop`, `ToTensor` and `Normalize`
+/// do in three passes, or `Normalize::image(..).center_crop(..).reverse_channels().imagenet().build()` in Rust.
+///
+/// `images`: one image or a batch, `(H, W, C)` / `(N, H, W, C)` with `channels_last=True` (decoders' layout, the
+/// default), `(C, H, W)` / `(N, C, H, W)` otherwise; any dtype and strides (negative strides are read in place).
+/// `dtype`: the result's (default float32). `mean`, `std`: one value or one per output channel, in 0..1 units
+/// where 1 is the input type's maximum for unsigned integers (255 for uint8) and 1.0 otherwise:
+/// `y = (x / unit - mean) / std`, computed as `x * scale + bias` with each factor rounded once from float64;
+/// `imagenet=True` uses ImageNet's RGB statistics; with neither the values are only converted. `center_crop`: an
+/// int or `(height, width)` kept at the center; `crop`: `(top, left, height, width)` (not both). `subsample`: an int
+/// or `(rows, columns)`: keep every n-th. `flip_horizontal`, `flip_vertical`: mirror. `channels`: `(first, count)`
+/// channels kept (`(0, 3)` drops BGRA's alpha); `reverse_channels`: BGR <-> RGB (mean and std are in the result's
+/// channel order). `layout`: the result's axis order, "nchw" (default: what PyTorch models take) or "nhwc"; `out`:
+/// write here instead (any writable array of the result's shape in that layout, returned); `threads` as in
+/// `normalize`.
+///
+/// Example: a batch of BGR frames from OpenCV to a PyTorch model's input:
+///
+///     x = strider.normalize_image(frames, center_crop=224, reverse_channels=True, imagenet=True)
+///     # float32, (N, 3, 224, 224)
+#[pyfunction]
+#[pyo3(signature = (images, dtype=None, *, mean=None, std=None, imagenet=false, center_crop=None, crop=None,
+    subsample=None, flip_horizontal=false, flip_vertical=false, channels=None, reverse_channels=false,
+    channels_last=true, layout="nchw", out=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn normalize_image<'py>(
+    py: Python<'py>,
+    images: &Bound<'py, PyAny>,
+    dtype: Option<&Bound<'py, PyAny>>,
+    mean: Option<&Bound<'py, PyAny>>,
+    std: Option<&Bound<'py, PyAny>>,
+    imagenet: bool,
+    center_crop: Option<&Bound<'py, PyAny>>,
+    crop: Option<(i64, i64, i64, i64)>,
+    subsample: Option<&Bound<'py, PyAny>>,
+    flip_horizontal: bool,
+    flip_vertical: bool,
+    channels: Option<(i64, i64)>,
+    reverse_channels: bool,
+    channels_last: bool,
+    layout: &str,
+    out: Option<&Bound<'py, PyAny>>,
+    threads: Option<i64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let order = ChannelOrder::parse(Some(layout))?.unwrap_or(ChannelOrder::First);
+    let xa = as_array(py, images)?;
+    let ndim = xa.ndim();
+    if !(3..=4).contains(&ndim) {
+        return Err(PyValueError::new_err(format!(
+            "images has {ndim} dimension{}; give one image (3: H, W, C or C, H, W) or a batch (4)",
+            if ndim == 1 { "" } else { "s" }
+        )));
+    }
+    let shape = xa.shape().to_vec();
+    // The axes of x holding C, H and W.
+    let (b0, b1, b2) = (ndim.saturating_sub(3), ndim.saturating_sub(2), ndim.saturating_sub(1));
+    let (c, h, w) = if channels_last { (b2, b0, b1) } else { (b0, b1, b2) };
+    let size = |axis: usize| shape[axis] as i64;
+    let mut offsets = vec![0i64; ndim];
+    let mut sizes: Vec<i64> = shape.iter().map(|&n| n as i64).collect();
+    let mut strides = vec![1i64; ndim];
+    match (center_crop, crop) {
+        (Some(_), Some(_)) => return Err(PyValueError::new_err("give center_crop= or crop=, not both")),
+        (Some(cc), None) => {
+            let (ch, cw) = pair(cc, "center_crop")?;
+            if ch < 1 || cw < 1 || ch > size(h) || cw > size(w) {
+                return Err(PyValueError::new_err(format!(
+                    "center_crop ({ch}, {cw}) does not fit the {}x{} images (height, width from 1 to the image's)",
+                    size(h),
+                    size(w)
+                )));
+            }
+            let (top, left) = (size(h).saturating_sub(ch) / 2, size(w).saturating_sub(cw) / 2);
+            (offsets[h], offsets[w], sizes[h], sizes[w]) = (top, left, ch, cw);
+        }
+        (None, Some((top, left, ch, cw))) => (offsets[h], offsets[w], sizes[h], sizes[w]) = (top, left, ch, cw),
+        (None, None) => {}
+    }
+    if let Some((first, count)) = channels {
+        (offsets[c], sizes[c]) = (first, count);
+    }
+    if let Some(s) = subsample {
+        let (rows, columns) = pair(s, "subsample")?;
+        if rows < 1 || columns < 1 {
+            return Err(PyValueError::new_err(format!("subsample ({rows}, {columns}): steps must be at least 1")));
+        }
+        (strides[h], strides[w]) = (rows, columns);
+    }
+    for (flip, axis) in [(flip_vertical, h), (flip_horizontal, w), (reverse_channels, c)] {
+        if flip {
+            strides[axis] = strides[axis].saturating_neg();
+        }
+    }
+    let steps = strides.clone();
+    let window = window_spec(offsets, sizes.clone(), strides)?;
+
+    let input_type = View::new(&xa, "images")?.layout.dtype;
+    let dtype = match dtype {
+        Some(d) => dtype_arg(py, d)?.0,
+        None => strider_core::DataType::Float32,
+    };
+    let mean_std = match (imagenet, mean, std) {
+        (true, None, None) => Some((IMAGENET_MEAN.to_vec(), IMAGENET_STD.to_vec())),
+        (true, ..) => return Err(PyValueError::new_err("give imagenet=True or mean= and std=, not both")),
+        (false, Some(m), Some(s)) => Some((f32s(m, "mean")?, f32s(s, "std")?)),
+        (false, None, None) => None,
+        (false, ..) => return Err(PyValueError::new_err("give both mean= and std= (or imagenet=True)")),
+    };
+    let out_channels = u32::try_from(sizes[c]).unwrap_or(0);
+    let ((scale, bias), lens) = match &mean_std {
+        Some((m, s)) => {
+            (mean_std_to_scale_bias(input_type, m, s, out_channels).map_err(strider_error)?, (m.len(), s.len()))
+        }
+        None => ((vec![1.0], vec![0.0]), (1, 1)),
+    };
+    let spec = Spec::Normalize {
+        dtype,
+        window: Some(window),
+        axis: Some(c),
+        scale: scale.iter().map(|v| v.to_bits()).collect(),
+        bias: bias.iter().map(|v| v.to_bits()).collect(),
+        lens,
+    };
+    match out {
+        None => run_into(py, &PLANS, &spec, images, None, threads, Some(order)),
+        Some(o) => {
+            // `out` is in the result's layout; the operator writes it in x's axis order.
+            let perm = order.perm(ndim, c);
+            let count = |n: i64, s: i64| n.saturating_sub(1).max(0).checked_div(s.saturating_abs()).unwrap_or(0);
+            let counts: Vec<i64> = sizes.iter().zip(&steps).map(|(&n, &s)| count(n, s).saturating_add(1)).collect();
+            let want: Vec<usize> = perm.iter().map(|&a| counts[a] as usize).collect();
+            let given = as_array(py, o)?.shape().to_vec();
+            if sizes.iter().all(|&n| n > 0) && given != want {
+                return Err(PyValueError::new_err(format!(
+                    "out has shape {given:?}; the result's is {want:?} (layout {layout:?})"
+                )));
+            }
+            let mut inverse = vec![0usize; ndim];
+            for (i, &p) in perm.iter().enumerate() {
+                inverse[p] = i;
+            }
+            let view = o.call_method1("transpose", (inverse,))?;
+            run_into(py, &PLANS, &spec, images, Some(&view), threads, None)?;
+            Ok(o.clone())
+        }
+    }
+}

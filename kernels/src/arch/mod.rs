@@ -465,8 +465,8 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     }
 
     /// Normalizes a prefix of `n` one-byte integers at `src` into `dst`: `x·scale + bias` in f32 (product, then
-    /// sum, each rounded to nearest even), stored as f32 or as f16 rounded to nearest even (see [`ByteNorm`]);
-    /// returns the elements done.
+    /// sum, each rounded to nearest even), stored as f32, as f16 rounded to nearest even, or as a one-byte integer
+    /// rounded to nearest even and saturated (see [`ByteOut`]); returns the elements done.
     ///
     /// # Safety
     ///
@@ -585,11 +585,38 @@ pub(crate) struct RowRun {
     pub(crate) out_step: isize,
 }
 
-/// The types of a fused normalization of one-byte integers: `i8` (`signed`) or `u8` in, `f16` or f32 out.
+/// The types of a fused normalization of one-byte integers: `i8` (`signed`) or `u8` in, `out` out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ByteNorm {
     pub(crate) signed: bool,
-    pub(crate) f16: bool,
+    pub(crate) out: ByteOut,
+}
+
+/// The output of a fused byte normalization: f32, f16 rounded to nearest even, or a one-byte integer rounded to
+/// nearest even and saturated (the casts' rule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ByteOut {
+    F32,
+    F16,
+    U8,
+    I8,
+}
+
+impl ByteOut {
+    /// Bytes per output element.
+    #[cfg(test)]
+    pub(crate) fn width(self) -> usize {
+        match self {
+            ByteOut::F32 => 4,
+            ByteOut::F16 => 2,
+            ByteOut::U8 | ByteOut::I8 => 1,
+        }
+    }
+
+    /// The const-generic code of the kind in the levels' kernels (`Put16` implementations).
+    pub(crate) const fn code(self) -> u8 {
+        self as u8
+    }
 }
 
 /// The conversion of a fused move of f32 pixels into planes: `x·scale + bias` per plane (`affine`) or the value as

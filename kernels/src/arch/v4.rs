@@ -4,7 +4,10 @@ use core::arch::x86_64::*;
 
 use pulp::NullaryFnOnce;
 
-use super::x86::{Put16, by_planes, by_types, lane_reverse_mask, normalize_bytes, normalize_bytes_periodic, ramp16};
+use super::x86::{
+    OUT_F16, OUT_I8, OUT_U8, Put16, by_planes, by_types, byte_bounds, lane_reverse_mask, normalize_bytes,
+    normalize_bytes_periodic, out_width, ramp16,
+};
 use super::{Arch, ByteNorm, FloatNorm, FusedConvert, Ident, Isa, RowRun, TileMap, Wrap};
 use crate::tables::{Periodic, Planar};
 
@@ -556,12 +559,12 @@ unsafe fn put_plane<const F16: bool, const STREAM: bool>(y: __m512, d: *mut u8) 
 }
 
 /// [`Put16`] with AVX-512F: one 16-lane register.
-#[derive(Clone, Copy)]
-struct Avx512Put<const SIGNED: bool, const F16: bool>;
+#[derive(Clone, Copy, Default)]
+struct Avx512Put<const SIGNED: bool, const KIND: u8>;
 
-impl<const SIGNED: bool, const F16: bool> Put16 for Avx512Put<SIGNED, F16> {
+impl<const SIGNED: bool, const KIND: u8> Put16 for Avx512Put<SIGNED, KIND> {
     type P = (__m512, __m512);
-    const OUT: usize = if F16 { 2 } else { 4 };
+    const OUT: usize = out_width(KIND);
 
     #[inline(always)]
     unsafe fn params(self, scale: f32, bias: f32) -> (__m512, __m512) {
@@ -581,7 +584,18 @@ impl<const SIGNED: bool, const F16: bool> Put16 for Avx512Put<SIGNED, F16> {
         unsafe {
             let x = if SIGNED { _mm512_cvtepi8_epi32(v) } else { _mm512_cvtepu8_epi32(v) };
             let y = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s), b);
-            put_plane::<F16, false>(y, dst);
+            match KIND {
+                OUT_U8 | OUT_I8 => {
+                    // Clamped (see `byte_bounds`), rounded to nearest even (the default rounding), narrowed.
+                    let (min, max) = byte_bounds(KIND);
+                    let y = _mm512_min_ps(_mm512_max_ps(y, _mm512_set1_ps(min)), _mm512_set1_ps(max));
+                    let i = _mm512_cvtps_epi32(y);
+                    let bytes = if KIND == OUT_I8 { _mm512_cvtsepi32_epi8(i) } else { _mm512_cvtusepi32_epi8(i) };
+                    _mm_storeu_si128(dst.cast(), bytes);
+                }
+                OUT_F16 => put_plane::<true, false>(y, dst),
+                _ => put_plane::<false, false>(y, dst),
+            }
         }
     }
 }

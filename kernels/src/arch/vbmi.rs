@@ -137,7 +137,7 @@ unsafe impl Arch for V4Vbmi {
         scale: f32,
         bias: f32,
     ) -> usize {
-        let j = if k.f16 && n >= TABLE_MIN_ELEMENTS {
+        let j = if k.out == super::ByteOut::F16 && n >= TABLE_MIN_ELEMENTS {
             // SAFETY: forwarded contract; VBMI via the token.
             unsafe { normalize_f16_run(k.signed, src, dst, n, scale, bias) }
         } else {
@@ -166,7 +166,7 @@ unsafe impl Arch for V4Vbmi {
         let ps = plane_stride;
         let mut j = 0;
         if let super::FusedConvert::Bytes(b) = k
-            && b.f16
+            && b.out == super::ByteOut::F16
             && t.width == 1
             && !t.interleave
             && n.saturating_mul(rows.count) >= TABLE_MIN_PIXELS

@@ -579,7 +579,8 @@ pub(super) unsafe fn f16c_affine(src: *const u8, dst: *mut u8, n: usize, scale: 
 }
 
 /// The output end of a fused normalization: 16 one-byte integers in a register widened to f32, `x·scale + bias`
-/// (product, then sum: never fused), stored as 16 f32 or 16 f16 rounded to nearest even.
+/// (product, then sum: never fused), stored as 16 f32, 16 f16 rounded to nearest even, or 16 one-byte integers
+/// rounded to nearest even and saturated.
 pub(super) trait Put16: Copy {
     /// The 16 lanes' scales and biases in registers.
     type P: Copy;
@@ -608,14 +609,36 @@ pub(super) trait Put16: Copy {
     unsafe fn put(self, v: __m128i, p: Self::P, dst: *mut u8);
 }
 
-/// [`Put16`] with AVX2 (and F16C for f16 outputs): two 8-lane halves.
-#[derive(Clone, Copy)]
-pub(super) struct Avx2Put<const SIGNED: bool, const F16: bool>;
+/// The const-generic output kinds of the `Put16` implementations ([`ByteOut::code`](super::ByteOut::code)).
+pub(super) const OUT_F32: u8 = super::ByteOut::F32.code();
+pub(super) const OUT_F16: u8 = super::ByteOut::F16.code();
+pub(super) const OUT_U8: u8 = super::ByteOut::U8.code();
+pub(super) const OUT_I8: u8 = super::ByteOut::I8.code();
 
-impl<const SIGNED: bool, const F16: bool> Put16 for Avx2Put<SIGNED, F16> {
+/// Bytes per output element of kind `out`.
+pub(super) const fn out_width(out: u8) -> usize {
+    match out {
+        OUT_F32 => 4,
+        OUT_F16 => 2,
+        _ => 1,
+    }
+}
+
+/// The bounds a result of kind `out` (a one-byte integer) is clamped to before it is rounded: clamping first makes
+/// the conversion's out-of-range results (and NaN, which `max` replaces by the lower bound) impossible, and
+/// rounding a value in the range lands in it.
+pub(super) const fn byte_bounds(out: u8) -> (f32, f32) {
+    if out == OUT_I8 { (-128.0, 127.0) } else { (0.0, 255.0) }
+}
+
+/// [`Put16`] with AVX2 (and F16C for f16 outputs): two 8-lane halves.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Avx2Put<const SIGNED: bool, const KIND: u8>;
+
+impl<const SIGNED: bool, const KIND: u8> Put16 for Avx2Put<SIGNED, KIND> {
     /// (scales of lanes 0–7, of lanes 8–15, biases of lanes 0–7, of lanes 8–15)
     type P = (__m256, __m256, __m256, __m256);
-    const OUT: usize = if F16 { 2 } else { 4 };
+    const OUT: usize = out_width(KIND);
 
     #[inline(always)]
     unsafe fn params(self, scale: f32, bias: f32) -> Self::P {
@@ -651,13 +674,28 @@ impl<const SIGNED: bool, const F16: bool> Put16 for Avx2Put<SIGNED, F16> {
             };
             let lo = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(lo), s), b);
             let hi = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(hi), s8), b8);
-            if F16 {
-                // Two conversions joined into one store (see f16c_from_f32).
-                let (l, h) = (cvtps_ph(lo), cvtps_ph(hi));
-                _mm256_storeu_si256(dst.cast(), _mm256_set_m128i(h, l));
-            } else {
-                _mm256_storeu_ps(dst.cast(), lo);
-                _mm256_storeu_ps(dst.add(32).cast(), hi);
+            match KIND {
+                OUT_F16 => {
+                    // Two conversions joined into one store (see f16c_from_f32).
+                    let (l, h) = (cvtps_ph(lo), cvtps_ph(hi));
+                    _mm256_storeu_si256(dst.cast(), _mm256_set_m128i(h, l));
+                }
+                OUT_U8 | OUT_I8 => {
+                    let (min, max) = byte_bounds(KIND);
+                    let (min, max) = (_mm256_set1_ps(min), _mm256_set1_ps(max));
+                    // Clamped, rounded to nearest even (the default rounding), narrowed in order: 8 + 8 words,
+                    // then 16 bytes (saturation never applies: the values are in range).
+                    let lo = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(lo, min), max));
+                    let hi = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(hi, min), max));
+                    let lo = _mm_packs_epi32(_mm256_castsi256_si128(lo), _mm256_extracti128_si256::<1>(lo));
+                    let hi = _mm_packs_epi32(_mm256_castsi256_si128(hi), _mm256_extracti128_si256::<1>(hi));
+                    let bytes = if KIND == OUT_I8 { _mm_packs_epi16(lo, hi) } else { _mm_packus_epi16(lo, hi) };
+                    _mm_storeu_si128(dst.cast(), bytes);
+                }
+                _ => {
+                    _mm256_storeu_ps(dst.cast(), lo);
+                    _mm256_storeu_ps(dst.add(32).cast(), hi);
+                }
             }
         }
     }
@@ -824,25 +862,21 @@ pub(super) unsafe fn avx2_deinterleave_normalize<
 /// put type, e.g. `Avx2Put`).
 macro_rules! by_types {
     ($k:expr, $put:ident, |$u:ident| $body:expr) => {
-        match ($k.signed, $k.f16) {
-            (false, false) => {
-                let $u = $put::<false, false>;
-                $body
-            }
-            (false, true) => {
-                let $u = $put::<false, true>;
-                $body
-            }
-            (true, false) => {
-                let $u = $put::<true, false>;
-                $body
-            }
-            (true, true) => {
-                let $u = $put::<true, true>;
-                $body
-            }
+        match ($k.signed, $k.out) {
+            (false, $crate::arch::ByteOut::F32) => by_types!(@ $put::<false, { $crate::arch::ByteOut::F32.code() }>, $u, $body),
+            (false, $crate::arch::ByteOut::F16) => by_types!(@ $put::<false, { $crate::arch::ByteOut::F16.code() }>, $u, $body),
+            (false, $crate::arch::ByteOut::U8) => by_types!(@ $put::<false, { $crate::arch::ByteOut::U8.code() }>, $u, $body),
+            (false, $crate::arch::ByteOut::I8) => by_types!(@ $put::<false, { $crate::arch::ByteOut::I8.code() }>, $u, $body),
+            (true, $crate::arch::ByteOut::F32) => by_types!(@ $put::<true, { $crate::arch::ByteOut::F32.code() }>, $u, $body),
+            (true, $crate::arch::ByteOut::F16) => by_types!(@ $put::<true, { $crate::arch::ByteOut::F16.code() }>, $u, $body),
+            (true, $crate::arch::ByteOut::U8) => by_types!(@ $put::<true, { $crate::arch::ByteOut::U8.code() }>, $u, $body),
+            (true, $crate::arch::ByteOut::I8) => by_types!(@ $put::<true, { $crate::arch::ByteOut::I8.code() }>, $u, $body),
         }
     };
+    (@ $put:ty, $u:ident, $body:expr) => {{
+        let $u = <$put>::default();
+        $body
+    }};
 }
 pub(super) use by_types;
 
@@ -857,8 +891,14 @@ macro_rules! by_planes {
             _ => 0,
         }
     };
-    (@kind $p:literal, $k:expr, $stream:expr, $f:ident ($($a:expr),*)) => {
-        match ($k.signed, $k.f16, $stream) {
+    (@kind $p:literal, $k:expr, $stream:expr, $f:ident ($($a:expr),*)) => {{
+        // (Planes of one-byte integers have no fused kernel: 0 pixels done.)
+        let f16 = match $k.out {
+            $crate::arch::ByteOut::F32 => false,
+            $crate::arch::ByteOut::F16 => true,
+            _ => return 0,
+        };
+        match ($k.signed, f16, $stream) {
             (false, false, false) => $f::<$p, false, false, false>($($a),*),
             (false, true, false) => $f::<$p, false, true, false>($($a),*),
             (true, false, false) => $f::<$p, true, false, false>($($a),*),
@@ -868,7 +908,7 @@ macro_rules! by_planes {
             (true, false, true) => $f::<$p, true, false, true>($($a),*),
             (true, true, true) => $f::<$p, true, true, true>($($a),*),
         }
-    };
+    }};
 }
 pub(super) use by_planes;
 

@@ -21,7 +21,7 @@ use pulp::NullaryFnOnce;
 use super::planar::{PlanarFn, planar_fn};
 use super::transpose::{self, BlockFn, Stores, block_fn};
 use super::{Request, Rows, build};
-use crate::arch::{AffineF16, AffineF32, Arch, ByteNorm, FloatNorm, FusedConvert, RowRun, copy};
+use crate::arch::{AffineF16, AffineF32, Arch, ByteNorm, ByteOut, FloatNorm, FusedConvert, RowRun, copy};
 use crate::convert::{
     AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, f32_to_f16_scalar, nearest_fn,
 };
@@ -54,8 +54,7 @@ enum Converter {
     Cast(CastFn),
     Affine(AffineFn, f32, f32),
     /// Widen to f32, `x·scale + bias` with the run's parameters, convert rounding to nearest; `sw`/`dw` are the
-    /// element widths. One-byte integers into f32 or f16 with constant parameters go through `bytes` in
-    /// registers first.
+    /// element widths. One-byte integers into f32, f16, u8 or i8 go through `bytes` in registers first.
     Normalize {
         to_f32: CastFn,
         affine: AffineFn,
@@ -76,12 +75,14 @@ fn byte_norm(op: &ElementOp) -> Option<ByteNorm> {
                 ElemType::I8 => true,
                 _ => return None,
             };
-            let f16 = match to {
-                ElemType::F32 => false,
-                ElemType::F16 => true,
+            let out = match to {
+                ElemType::F32 => ByteOut::F32,
+                ElemType::F16 => ByteOut::F16,
+                ElemType::U8 => ByteOut::U8,
+                ElemType::I8 => ByteOut::I8,
                 _ => return None,
             };
-            Some(ByteNorm { signed, f16 })
+            Some(ByteNorm { signed, out })
         }
         _ => None,
     }
@@ -104,7 +105,7 @@ fn bytes_to_f16_fn<A: Arch, const SIGNED: bool>() -> CastFn {
         #[inline(always)]
         fn call(self) {
             let Job(a, src, dst, n) = self;
-            let k = ByteNorm { signed: SIGNED, f16: true };
+            let k = ByteNorm { signed: SIGNED, out: ByteOut::F16 };
             // SAFETY: forwarded from `entry`'s contract: n bytes at src, n f16 at dst; the rest from element i.
             unsafe {
                 let i = a.normalize_bytes(k, src, dst, n, 1.0, 0.0);
@@ -177,7 +178,8 @@ fn byte_norm_periodic_fn<A: Arch>() -> ByteNormPeriodicFn {
 /// The kernel [`Arch::deinterleave_convert`] has for `op` on pixels of `width`-byte elements, if any.
 fn fused_convert(op: &ElementOp, width: usize) -> Option<FusedConvert> {
     match (width, *op) {
-        (1, _) => byte_norm(op).map(FusedConvert::Bytes),
+        // (Planes of one-byte integers: no fused kernel.)
+        (1, _) => byte_norm(op).filter(|k| matches!(k.out, ByteOut::F32 | ByteOut::F16)).map(FusedConvert::Bytes),
         (4, ElementOp::Cast { from: ElemType::F32, to: ElemType::F16 }) => {
             Some(FusedConvert::Floats(FloatNorm { affine: false, f16: true }))
         }
@@ -256,10 +258,12 @@ unsafe fn scalar_deinterleave_normalize(
                     let x = if k.signed { f32::from(b as i8) } else { f32::from(b) };
                     let y = x * scale + bias;
                     let at = d.wrapping_offset(i as isize * ps);
-                    if k.f16 {
-                        at.add(2 * j).cast::<u16>().write_unaligned(f32_to_f16_scalar(y));
-                    } else {
-                        at.add(4 * j).cast::<f32>().write_unaligned(y);
+                    match k.out {
+                        ByteOut::F16 => at.add(2 * j).cast::<u16>().write_unaligned(f32_to_f16_scalar(y)),
+                        ByteOut::F32 => at.add(4 * j).cast::<f32>().write_unaligned(y),
+                        // (Not sent here by `fused_convert`; the casts' rule: nearest even, saturated.)
+                        ByteOut::U8 => at.add(j).write(y.round_ties_even() as u8),
+                        ByteOut::I8 => at.add(j).cast::<i8>().write(y.round_ties_even() as i8),
                     }
                 }
             }

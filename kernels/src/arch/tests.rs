@@ -675,6 +675,60 @@ fn byte_normalization_on_every_level() {
     on_every_level(|l| l.dispatch(ByteNormJob));
 }
 
+/// Long runs into one-byte integers (where VBMI looks results up in tables of 256), constant and with patterns of
+/// 1 to 5 channels at every phase, against the scalar meaning, element by element.
+fn check_long_byte_runs<A: Arch>(a: A) {
+    let pairs = [[1.0f32, 0.0], [0.5, 0.25], [-3.5, 1e-3], [1e30, 7.0], [1.0 / 0.229, -128.5], [0.0, -0.5]];
+    for signed in [false, true] {
+        for out in [ByteOut::U8, ByteOut::I8] {
+            let k = ByteNorm { signed, out };
+            for n in [2048usize, 2048 + 63, 5000] {
+                let src = bytes(n, 7 + n as u32);
+                for [scale, bias] in pairs {
+                    let mut dst = vec![SENTINEL; n + 64];
+                    // SAFETY: n bytes in, n elements out.
+                    let done =
+                        a.vectorize(|| unsafe { a.normalize_bytes(k, src.as_ptr(), dst.as_mut_ptr(), n, scale, bias) });
+                    assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} left {}", A::ISA, n - done);
+                    for i in 0..done {
+                        assert_eq!(dst[i..][..1], byte_norm_scalar(k, src[i], scale, bias), "{:?} {k:?} {i}", A::ISA);
+                    }
+                    assert!(dst[done..].iter().all(|&b| b == SENTINEL));
+                }
+                for channels in 1..=5usize {
+                    let per: Vec<[f32; 2]> = (0..channels).map(|c| pairs[(c + n) % pairs.len()]).collect();
+                    let p = crate::tables::Periodic::new(&per).unwrap();
+                    for phase in 0..channels + 1 {
+                        let mut dst = vec![SENTINEL; n + 64];
+                        // SAFETY: n bytes in, n elements out.
+                        let done = a.vectorize(|| unsafe {
+                            a.normalize_bytes_periodic(k, src.as_ptr(), dst.as_mut_ptr(), n, &p, phase)
+                        });
+                        assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} periodic", A::ISA);
+                        for i in 0..done {
+                            let [scale, bias] = per[(phase + i) % channels];
+                            let want = byte_norm_scalar(k, src[i], scale, bias);
+                            assert_eq!(
+                                dst[i..][..1],
+                                want,
+                                "{:?} {k:?} {channels} channels, phase {phase}, {i}",
+                                A::ISA
+                            );
+                        }
+                        assert!(dst[done..].iter().all(|&b| b == SENTINEL));
+                    }
+                }
+            }
+        }
+    }
+}
+level_job!(LongByteRunsJob, check_long_byte_runs);
+
+#[test]
+fn long_byte_runs_into_bytes_on_every_level() {
+    on_every_level(|l| l.dispatch(LongByteRunsJob));
+}
+
 /// Orders non-temporal stores before the checks read them back.
 fn fence_for_tests() {
     #[cfg(target_arch = "x86_64")]

@@ -88,7 +88,6 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn f32_to_f16(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn f64_to_f32_odd(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn affine_f16(self, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize;
-        unsafe fn normalize_bytes_periodic(self, k: super::ByteNorm, src: *const u8, dst: *mut u8, n: usize, p: &crate::tables::Periodic, phase: usize) -> usize;
     }
 
     #[inline(always)]
@@ -125,8 +124,9 @@ unsafe impl Arch for V4Vbmi {
         }
     }
 
-    /// Into f16, runs of 4096 elements or more through a table of the 256 results ([`normalize_f16_run`]), then
-    /// V4's kernel; into f32 as V4 converts them.
+    /// Into f16, runs of 4096 elements or more through a table of the 256 results ([`normalize_f16_run`]); into
+    /// one-byte integers, through a table of the 256 result bytes ([`bytes_by_table`]); then V4's kernel (into f32
+    /// as V4 converts them).
     #[inline(always)]
     unsafe fn normalize_bytes(
         self,
@@ -137,14 +137,57 @@ unsafe impl Arch for V4Vbmi {
         scale: f32,
         bias: f32,
     ) -> usize {
-        let j = if k.out == super::ByteOut::F16 && n >= TABLE_MIN_ELEMENTS {
+        let j = match k.out {
             // SAFETY: forwarded contract; VBMI via the token.
-            unsafe { normalize_f16_run(k.signed, src, dst, n, scale, bias) }
-        } else {
-            0
+            super::ByteOut::F16 if n >= TABLE_MIN_ELEMENTS => unsafe {
+                normalize_f16_run(k.signed, src, dst, n, scale, bias)
+            },
+            // SAFETY: as above.
+            super::ByteOut::U8 | super::ByteOut::I8 if n >= BYTE_TABLE_MIN => unsafe {
+                bytes_by_table::<1>(self.0, k, src, dst, n, &[[scale, bias]], 0)
+            },
+            _ => 0,
+        };
+        let w = match k.out {
+            super::ByteOut::F32 => 4,
+            super::ByteOut::F16 => 2,
+            super::ByteOut::U8 | super::ByteOut::I8 => 1,
         };
         // SAFETY: forwarded contract for elements j..n.
-        j + unsafe { self.0.normalize_bytes(k, src.add(j), dst.add(2 * j), n - j, scale, bias) }
+        j + unsafe { self.0.normalize_bytes(k, src.add(j), dst.add(w * j), n - j, scale, bias) }
+    }
+
+    /// Into one-byte integers with a pattern of 1 to 4 channels, through a table of the 256 result bytes per
+    /// channel ([`bytes_by_table`]); the rest (and every other case) as V4 converts them.
+    #[inline(always)]
+    unsafe fn normalize_bytes_periodic(
+        self,
+        k: super::ByteNorm,
+        src: *const u8,
+        dst: *mut u8,
+        n: usize,
+        p: &crate::tables::Periodic,
+        phase: usize,
+    ) -> usize {
+        let mut j = 0;
+        if matches!(k.out, super::ByteOut::U8 | super::ByteOut::I8) && n >= BYTE_TABLE_MIN {
+            // The pattern's channels: the shortest repeat of its pairs (1 to 4 of them, or none found).
+            let pairs = &p.pairs()[..p.period()];
+            let channels = (1..=4usize).find(|&c| pairs.iter().enumerate().all(|(i, &x)| pairs[i % c] == x));
+            // SAFETY: forwarded contract; VBMI via the token; `pairs` has at least `c` entries (period ≥ 16).
+            j = unsafe {
+                match channels {
+                    Some(1) => bytes_by_table::<1>(self.0, k, src, dst, n, &pairs[..1], phase),
+                    Some(2) => bytes_by_table::<2>(self.0, k, src, dst, n, &pairs[..2], phase),
+                    Some(3) => bytes_by_table::<3>(self.0, k, src, dst, n, &pairs[..3], phase),
+                    Some(4) => bytes_by_table::<4>(self.0, k, src, dst, n, &pairs[..4], phase),
+                    _ => 0,
+                }
+            };
+        }
+        // SAFETY: forwarded contract for elements j..n (one byte each when j > 0), which take the pattern from
+        // `phase + j` on.
+        j + unsafe { self.0.normalize_bytes_periodic(k, src.add(j), dst.add(j), n - j, p, phase.wrapping_add(j)) }
     }
 
     /// One-byte pixels into f16 planes through per-plane tables of the 256 results ([`normalize_f16_by_table`]) on
@@ -419,6 +462,72 @@ impl super::v4::WidePermute for Bytes {
 /// Pixels a run must have for [`normalize_f16_by_table`] to build its tables (about 100 vector instructions per
 /// plane).
 const TABLE_MIN_PIXELS: usize = 1024;
+
+/// Elements a run must have for [`bytes_by_table`] to build its tables (each costs 16 of V4's 16-element steps).
+const BYTE_TABLE_MIN: usize = 2048;
+
+/// The byte values in order: what a table of results is computed from.
+static RAMP: [u8; 256] = {
+    let mut r = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        r[i] = i as u8;
+        i += 1;
+    }
+    r
+};
+
+/// One-byte values normalized into one-byte integers (`k.out` is `U8` or `I8`), 64 at a time, through a table of
+/// the 256 results for each of the `C` channels: element `i` of the call takes channel `(phase + i) mod C`'s pair
+/// in `pairs`. V4's kernel computes the tables, so the results are its results. Returns the elements done (whole
+/// blocks of 64; 0 when a table could not be computed).
+///
+/// PERF: a block is `C` lookups (two `vpermi2b` and a blend each) and `C − 1` blends, where V4's arithmetic spends
+/// about 8 instructions per 16 elements.
+///
+/// # Safety
+///
+/// As `Arch::normalize_bytes` into one-byte integers; AVX-512 F/BW and VBMI available; `pairs` holds `C` pairs.
+#[inline(always)]
+unsafe fn bytes_by_table<const C: usize>(
+    v4: V4,
+    k: super::ByteNorm,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    pairs: &[[f32; 2]],
+    phase: usize,
+) -> usize {
+    let mut tables = [[0u8; 256]; C];
+    for (table, &[scale, bias]) in tables.iter_mut().zip(pairs) {
+        // SAFETY: 256 bytes in, 256 one-byte results out; V4 ⊂ VBMI (contract).
+        if unsafe { v4.normalize_bytes(k, RAMP.as_ptr(), table.as_mut_ptr(), 256, scale, bias) } != 256 {
+            return 0;
+        }
+    }
+    // Lanes of channel `ch` in a block whose first element is of channel `r`.
+    let mask = |r: usize, ch: usize| (0..64).filter(|l| (r + l) % C == ch).fold(0u64, |m, l| m | (1 << l));
+    let masks: [[__mmask64; 4]; 4] = core::array::from_fn(|r| core::array::from_fn(|ch| mask(r, ch)));
+    let blocks = n / 64;
+    // SAFETY: register operations of AVX-512 F/BW/VBMI (contract); table loads inside `tables`; block b reads bytes
+    // 64b..64b+64 and writes elements 64b..64b+64, in bounds (64b + 64 ≤ n).
+    unsafe {
+        let t: [[__m512i; 4]; C] =
+            core::array::from_fn(|c| core::array::from_fn(|q| _mm512_loadu_si512(tables[c][64 * q..].as_ptr().cast())));
+        let mut r = phase % C;
+        for b in 0..blocks {
+            let idx = _mm512_loadu_si512(src.add(64 * b).cast());
+            let top = _mm512_movepi8_mask(idx);
+            let mut y = look_up(&t[0], idx, top);
+            for (ch, tc) in t.iter().enumerate().skip(1) {
+                y = _mm512_mask_blend_epi8(masks[r][ch], y, look_up(tc, idx, top));
+            }
+            _mm512_storeu_si512(dst.add(64 * b).cast(), y);
+            r = (r + 64) % C;
+        }
+    }
+    64 * blocks
+}
 
 /// Elements a run must have for [`normalize_f16_run`] to build its table: a u8 → f16 cast of 1800 elements ran
 /// 209–228 ns with the table and 155 ns through V4's arithmetic.

@@ -1,7 +1,7 @@
 #![deny(clippy::arithmetic_side_effects)]
 //! The planner: turns a validated strided copy into a [`Plan`] in normal form. Pure integer code.
 //!
-//! Stages, in order (`DESIGN.md` §2):
+//! Stages, in order:
 //! 1. offsets and negative-stride starts are already folded into `in_base` by the operator;
 //! 2. drop extent-1 dimensions;
 //! 3. order dimensions by output stride, largest first (the row is the output's fastest dimension);

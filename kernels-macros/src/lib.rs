@@ -1,6 +1,6 @@
 //! Code generation for `strider-kernels`.
 //!
-//! Two function-like macros, each a pipeline `parse → valid → expand` over `proc_macro2` so every stage is
+//! Three function-like macros, each a pipeline `parse → valid → expand` over `proc_macro2` so every stage is
 //! unit-testable; bad input becomes spanned `syn::Error`s, never a panic.
 //!
 //! * [`loop_nests!`](macro@loop_nests) emits the rank-specialized loop nests that walk the outer dimensions of a
@@ -20,7 +20,7 @@ mod valid;
 ///
 /// ```text
 /// strider_kernels_macros::loop_nests! {
-///     row = crate::nest::Row;   // trait with `unsafe fn row(&self, src: *const u8, dst: *mut u8)`
+///     row = crate::rows::Rows;  // the row trait: `rows(..)` moves a run of rows, called per run
 ///     max_rank = 7;             // outer ranks 0..=7
 /// }
 /// ```

@@ -377,7 +377,7 @@ impl TensorDesc {
         }
         let sizes: Vec<u64> = self.sizes().iter().map(|&n| u64::from(n)).collect();
         let strides: Vec<i64> = self.strides().iter().map(|&s| i64::from(s)).collect();
-        strider_kernels::overlap::find_overlap(&sizes, &strides) == strider_kernels::overlap::Overlap::Disjoint
+        strider_kernels::find_overlap(&sizes, &strides) == strider_kernels::Overlap::Disjoint
     }
 
     /// Whether the strides are the packed row-major ones (dimensions of size 1 may have any stride).

@@ -7,8 +7,8 @@
 //! write the same output element and (where the operator says so) that together they write every one; the kernels'
 //! [`Batch`] proves the memory safety of running them, on any number of threads.
 
-use strider_kernels::overlap::{Overlap, find_overlap};
 use strider_kernels::{Batch, ElementOp, ExecOptions, Move, Plan, Program, RowKind, RunError, Source};
+use strider_kernels::{Overlap, find_overlap};
 
 use crate::plan::{Problem, plan};
 use crate::{Element, Error, Operand, Scalar, TensorDesc};

@@ -11,8 +11,8 @@ use arbitrary::{Result, Unstructured};
 use strider::{
     Cast, DataType, ExecOptions, Identity, Isa, Normalize, Parallelism, ScaleBias, Slice, Slice1, TensorDesc,
 };
-use strider_kernels::overlap::{Overlap, find_overlap};
 use strider_kernels::{Dim, ElemType, ElementOp, Params, Plan, Program, Width};
+use strider_kernels::{Overlap, find_overlap};
 
 mod movement;
 

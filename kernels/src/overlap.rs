@@ -30,7 +30,7 @@ pub enum Overlap {
 /// `sizes` and `strides` must have equal lengths; sizes of 0 or 1 contribute nothing.
 ///
 /// ```
-/// use strider_kernels::overlap::{find_overlap, Overlap};
+/// use strider_kernels::{find_overlap, Overlap};
 /// assert_eq!(find_overlap(&[2, 3], &[3, 1]), Overlap::Disjoint); // packed
 /// assert_eq!(find_overlap(&[2, 3], &[3, 2]), Overlap::Disjoint); // interleaved, still injective
 /// assert!(matches!(find_overlap(&[2, 3], &[1, 1]), Overlap::Collision { .. }));

@@ -385,7 +385,7 @@ def test_normalize_image_defaults_and_errors():
         (dict(mean=[0.5, 0.5], std=0.2), "mean"),
         (dict(mean=0.5, std=0.0), "std"),
         (dict(out=np.empty((2, 8, 10, 3), np.float32)), "out has shape \\[2, 8, 10, 3\\]; the result's is \\[2, 3, 8, 10\\]"),
-        (dict(crop=(4, 0, 8, 10)), ""),
+        (dict(crop=(4, 0, 8, 10)), "offset 4 \\+ size 8 = 12\\) extends beyond the input size 8"),
     ]:
         with pytest.raises(ValueError, match=message):
             strider.normalize_image(x, **kw)

@@ -78,9 +78,8 @@ pub struct ExecOptions {
     /// it actually reads — reach 1.5× the share of the last-level cache the threads the run is split across can
     /// count on (at most the whole cache), and rows (a transpose's blocks) are long enough; see
     /// [`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for); short copied rows, and short
-    /// gathered rows of whole lines on a line-aligned output, from 2/3 of that:
-    /// [`params::STREAM_SHORT_ROWS_FRACTION`](crate::params::STREAM_SHORT_ROWS_FRACTION)). From that threshold
-    /// up to [`params::STORE_PROBE_BAND`](crate::params::STORE_PROBE_BAND) times it (not for transposes), where
+    /// gathered rows of whole lines on a line-aligned output, from 2/3 of that). From that threshold up to twice
+    /// it (not for transposes), where
     /// which kind wins depends on what else uses the cache at the time, a program times its own calls with both
     /// kinds and keeps the faster: its first calls use the rule's kind, and every 256 calls it probes both again.
     /// Streaming suits outputs that are not read again soon; turn it off when the next step consumes the output
@@ -285,11 +284,9 @@ impl Program {
     }
 
     /// Whether non-temporal stores are used by default on one thread, into an output buffer that starts on a cache
-    /// line (the footprint leaves the caches; transposes into rows that share L1 sets from half of it,
-    /// [`params::STREAM_ALIASED_PLANES_FRACTION`](crate::params::STREAM_ALIASED_PLANES_FRACTION); rows shorter
-    /// than [`params::STREAM_MIN_ROW_BYTES`](crate::params::STREAM_MIN_ROW_BYTES) from 2/3 of it when copied, and
-    /// when gathered only if every row is whole lines, which depends on where the buffer is:
-    /// [`params::STREAM_SHORT_ROWS_FRACTION`](crate::params::STREAM_SHORT_ROWS_FRACTION)). Runs split across
+    /// line (the footprint leaves the caches; transposes into rows that share L1 sets from half of it; rows shorter
+    /// than 4 KiB from 2/3 of it when copied, and when gathered only if every row is whole lines, which depends on
+    /// where the buffer is). Runs split across
     /// threads stream from a larger footprint
     /// ([`CacheSizes::stream_threshold_for`](crate::CacheSizes::stream_threshold_for)). This is the rule's kind:
     /// near the threshold later calls measure both kinds ([`ExecOptions::streaming`]).

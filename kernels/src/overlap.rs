@@ -21,7 +21,7 @@ pub enum Overlap {
         /// Another coordinate, at the same offset.
         second: Vec<u64>,
     },
-    /// The exact search exceeded its budget ([`OVERLAP_SEARCH_BUDGET`]) without an answer.
+    /// The exact search exceeded its budget (2^20 steps) without an answer.
     Undecided,
 }
 

@@ -47,7 +47,8 @@ pub const MIN_PIECE_BYTES: usize = 16 << 10;
 /// Rows per chunk above which an uneven split of whole rows is accepted instead of cutting rows into pieces.
 pub const ROWS_PER_CHUNK_NO_SPLIT: usize = 8;
 
-/// Work budget (search nodes) of the exact output-overlap check before it gives up as undecided.
+/// Work budget (search nodes) of the exact output-overlap check before it gives up as undecided (the public docs of
+/// `Overlap::Undecided` state the value).
 pub const OVERLAP_SEARCH_BUDGET: u64 = 1 << 20;
 
 /// Walks whose footprint — the bytes they touch: output plus the input actually read — reaches this multiple
@@ -88,6 +89,7 @@ pub const STREAM_ALIASED_PLANES_FRACTION: (usize, usize) = (1, 2);
 /// PERF: each row's first and last cache lines are written with regular stores; with short rows those partial
 /// lines interleaved with non-temporal ones and thrashed the write-combining buffers (600-byte rows: 18× slower),
 /// before streamed rows kept their partial lines apart (`arch::stream_lines`).
+/// (The public docs of `ExecOptions` state this value and the fractions below: keep them in step.)
 pub const STREAM_MIN_ROW_BYTES: usize = 4 << 10;
 
 /// Rows shorter than this never stream.

@@ -604,7 +604,6 @@ pub(crate) enum ByteOut {
 
 impl ByteOut {
     /// Bytes per output element.
-    #[cfg(test)]
     pub(crate) fn width(self) -> usize {
         match self {
             ByteOut::F32 => 4,

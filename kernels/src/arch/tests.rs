@@ -567,6 +567,36 @@ fn byte_norm_scalar(k: ByteNorm, x: u8, scale: f32, bias: f32) -> Vec<u8> {
     }
 }
 
+/// `normalize_bytes` of `src` with one pair: at most 15 elements left on a SIMD level, every element done equal to
+/// its scalar meaning, nothing written past them.
+fn check_norm_run<A: Arch>(a: A, k: ByteNorm, src: &[u8], [scale, bias]: [f32; 2]) {
+    let (n, ow) = (src.len(), k.out.width());
+    let mut dst = vec![SENTINEL; n * ow + 64];
+    // SAFETY: n bytes in, n elements out.
+    let done = a.vectorize(|| unsafe { a.normalize_bytes(k, src.as_ptr(), dst.as_mut_ptr(), n, scale, bias) });
+    assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} left {} of {n}", A::ISA, n - done);
+    for i in 0..done {
+        assert_eq!(dst[i * ow..][..ow], byte_norm_scalar(k, src[i], scale, bias), "{:?} {k:?} {i}", A::ISA);
+    }
+    assert!(dst[done * ow..].iter().all(|&b| b == SENTINEL), "{:?} wrote past {done}", A::ISA);
+}
+
+/// [`check_norm_run`] for `normalize_bytes_periodic` with the pattern of the channel pairs `per` from `phase` on.
+fn check_norm_periodic<A: Arch>(a: A, k: ByteNorm, src: &[u8], per: &[[f32; 2]], phase: usize) {
+    let (n, ow, channels) = (src.len(), k.out.width(), per.len());
+    let p = crate::tables::Periodic::new(per).unwrap();
+    let mut dst = vec![SENTINEL; n * ow + 64];
+    // SAFETY: n bytes in, n elements out.
+    let done = a.vectorize(|| unsafe { a.normalize_bytes_periodic(k, src.as_ptr(), dst.as_mut_ptr(), n, &p, phase) });
+    assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} periodic", A::ISA);
+    for i in 0..done {
+        let [scale, bias] = per[(phase + i) % channels];
+        let want = byte_norm_scalar(k, src[i], scale, bias);
+        assert_eq!(dst[i * ow..][..ow], want, "{:?} {k:?} {channels} channels, phase {phase}, {i}", A::ISA);
+    }
+    assert!(dst[done * ow..].iter().all(|&b| b == SENTINEL), "{:?} wrote past {done}", A::ISA);
+}
+
 fn check_byte_norm<A: Arch>(a: A) {
     let outs = [ByteOut::F32, ByteOut::F16, ByteOut::U8, ByteOut::I8];
     let kinds = [false, true].into_iter().flat_map(|signed| outs.map(|out| ByteNorm { signed, out }));
@@ -576,34 +606,15 @@ fn check_byte_norm<A: Arch>(a: A) {
         let ow = k.out.width();
         for n in [0usize, 1, 15, 16, 17, 31, 32, 33, 64, 100, 257] {
             let src = bytes(n, n as u32);
-            for [scale, bias] in pairs {
-                let mut dst = vec![SENTINEL; n * ow + 64];
-                // SAFETY: n bytes in, n elements out.
-                let done =
-                    a.vectorize(|| unsafe { a.normalize_bytes(k, src.as_ptr(), dst.as_mut_ptr(), n, scale, bias) });
-                assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} left {} of {n}", A::ISA, n - done);
-                for i in 0..done {
-                    assert_eq!(dst[i * ow..][..ow], byte_norm_scalar(k, src[i], scale, bias), "{:?} {k:?} {i}", A::ISA);
-                }
-                assert!(dst[done * ow..].iter().all(|&b| b == SENTINEL), "{:?} wrote past {done}", A::ISA);
+            for pair in pairs {
+                check_norm_run(a, k, &src, pair);
             }
             // A pair per element from a periodic pattern of 1 to 7 channels, starting at any phase.
             for channels in 1..=7usize {
                 let per: Vec<[f32; 2]> = (0..channels).map(|c| pairs[(c + n) % pairs.len()]).collect();
-                let p = crate::tables::Periodic::new(&per).unwrap();
-                for phase in [0, 1, channels, p.period() - 1] {
-                    let mut dst = vec![SENTINEL; n * ow + 64];
-                    // SAFETY: n bytes in, n elements out.
-                    let done = a.vectorize(|| unsafe {
-                        a.normalize_bytes_periodic(k, src.as_ptr(), dst.as_mut_ptr(), n, &p, phase)
-                    });
-                    assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} periodic", A::ISA);
-                    for i in 0..done {
-                        let [scale, bias] = per[(phase + i) % channels];
-                        let want = byte_norm_scalar(k, src[i], scale, bias);
-                        assert_eq!(dst[i * ow..][..ow], want, "{:?} {k:?} {channels} channels, phase {phase}", A::ISA);
-                    }
-                    assert!(dst[done * ow..].iter().all(|&b| b == SENTINEL), "{:?} wrote past {done}", A::ISA);
+                let period = crate::tables::Periodic::new(&per).unwrap().period();
+                for phase in [0, 1, channels, period - 1] {
+                    check_norm_periodic(a, k, &src, &per, phase);
                 }
             }
             // Deinterleave of 2..4 planes, pixels and channels in either order, regular or streaming stores.
@@ -684,38 +695,13 @@ fn check_long_byte_runs<A: Arch>(a: A) {
             let k = ByteNorm { signed, out };
             for n in [2048usize, 2048 + 63, 5000] {
                 let src = bytes(n, 7 + n as u32);
-                for [scale, bias] in pairs {
-                    let mut dst = vec![SENTINEL; n + 64];
-                    // SAFETY: n bytes in, n elements out.
-                    let done =
-                        a.vectorize(|| unsafe { a.normalize_bytes(k, src.as_ptr(), dst.as_mut_ptr(), n, scale, bias) });
-                    assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} left {}", A::ISA, n - done);
-                    for i in 0..done {
-                        assert_eq!(dst[i..][..1], byte_norm_scalar(k, src[i], scale, bias), "{:?} {k:?} {i}", A::ISA);
-                    }
-                    assert!(dst[done..].iter().all(|&b| b == SENTINEL));
+                for pair in pairs {
+                    check_norm_run(a, k, &src, pair);
                 }
                 for channels in 1..=5usize {
                     let per: Vec<[f32; 2]> = (0..channels).map(|c| pairs[(c + n) % pairs.len()]).collect();
-                    let p = crate::tables::Periodic::new(&per).unwrap();
                     for phase in 0..channels + 1 {
-                        let mut dst = vec![SENTINEL; n + 64];
-                        // SAFETY: n bytes in, n elements out.
-                        let done = a.vectorize(|| unsafe {
-                            a.normalize_bytes_periodic(k, src.as_ptr(), dst.as_mut_ptr(), n, &p, phase)
-                        });
-                        assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} periodic", A::ISA);
-                        for i in 0..done {
-                            let [scale, bias] = per[(phase + i) % channels];
-                            let want = byte_norm_scalar(k, src[i], scale, bias);
-                            assert_eq!(
-                                dst[i..][..1],
-                                want,
-                                "{:?} {k:?} {channels} channels, phase {phase}, {i}",
-                                A::ISA
-                            );
-                        }
-                        assert!(dst[done..].iter().all(|&b| b == SENTINEL));
+                        check_norm_periodic(a, k, &src, &per, phase);
                     }
                 }
             }

@@ -148,13 +148,8 @@ unsafe impl Arch for V4Vbmi {
             },
             _ => 0,
         };
-        let w = match k.out {
-            super::ByteOut::F32 => 4,
-            super::ByteOut::F16 => 2,
-            super::ByteOut::U8 | super::ByteOut::I8 => 1,
-        };
         // SAFETY: forwarded contract for elements j..n.
-        j + unsafe { self.0.normalize_bytes(k, src.add(j), dst.add(w * j), n - j, scale, bias) }
+        j + unsafe { self.0.normalize_bytes(k, src.add(j), dst.add(k.out.width() * j), n - j, scale, bias) }
     }
 
     /// Into one-byte integers with a pattern of 1 to 4 channels, through a table of the 256 result bytes per

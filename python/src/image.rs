@@ -9,7 +9,7 @@ use strider_core::{IMAGENET_MEAN, IMAGENET_STD, mean_std_to_scale_bias};
 
 use crate::plan::Spec;
 use crate::view::{View, dtype_arg, strider_error};
-use crate::{ChannelOrder, PLANS, as_array, run_into, window_spec};
+use crate::{ChannelOrder, PLANS, as_array, floats, inverse, run_into, window_spec};
 
 /// An int or a pair of ints (`what` names the argument in errors).
 fn pair(v: &Bound<'_, PyAny>, what: &str) -> PyResult<(i64, i64)> {
@@ -21,13 +21,7 @@ fn pair(v: &Bound<'_, PyAny>, what: &str) -> PyResult<(i64, i64)> {
 
 /// A float or a sequence of floats, as float32 (the Rust builder's parameter type).
 fn f32s(v: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f32>> {
-    let values: Vec<f64> = match v.extract::<f64>() {
-        Ok(f) => vec![f],
-        Err(_) => v
-            .extract::<Vec<f64>>()
-            .map_err(|_| PyTypeError::new_err(format!("{what} must be a float or a sequence of floats")))?,
-    };
-    values
+    floats(v, what)?
         .iter()
         .enumerate()
         .map(|(i, &f)| {
@@ -135,10 +129,10 @@ pub(crate) fn normalize_image<'py>(
             strides[axis] = strides[axis].saturating_neg();
         }
     }
-    let steps = strides.clone();
     let window = window_spec(offsets, sizes.clone(), strides)?;
 
-    let input_type = View::new(&xa, "images")?.layout.dtype;
+    let x = View::new(&xa, "images")?;
+    let input_type = x.layout.dtype;
     let dtype = match dtype {
         Some(d) => dtype_arg(py, d)?.0,
         None => strider_core::DataType::Float32,
@@ -170,20 +164,15 @@ pub(crate) fn normalize_image<'py>(
         Some(o) => {
             // `out` is in the result's layout; the operator writes it in x's axis order.
             let perm = order.perm(ndim, c);
-            let count = |n: i64, s: i64| n.saturating_sub(1).max(0).checked_div(s.saturating_abs()).unwrap_or(0);
-            let counts: Vec<i64> = sizes.iter().zip(&steps).map(|(&n, &s)| count(n, s).saturating_add(1)).collect();
-            let want: Vec<usize> = perm.iter().map(|&a| counts[a] as usize).collect();
+            let counts = spec.out_shape(&x.layout);
+            let want: Vec<usize> = perm.iter().map(|&a| counts[a]).collect();
             let given = as_array(py, o)?.shape().to_vec();
             if sizes.iter().all(|&n| n > 0) && given != want {
                 return Err(PyValueError::new_err(format!(
                     "out has shape {given:?}; the result's is {want:?} (layout {layout:?})"
                 )));
             }
-            let mut inverse = vec![0usize; ndim];
-            for (i, &p) in perm.iter().enumerate() {
-                inverse[p] = i;
-            }
-            let view = o.call_method1("transpose", (inverse,))?;
+            let view = o.call_method1("transpose", (inverse(&perm),))?;
             run_into(py, &PLANS, &spec, images, Some(&view), threads, None)?;
             Ok(o.clone())
         }

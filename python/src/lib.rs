@@ -171,11 +171,7 @@ pub(crate) fn run_into<'py>(
                 Some(perm) => {
                     let stored: Vec<usize> = perm.iter().map(|&a| shape[a]).collect();
                     let a = empty(py, &stored, descr)?;
-                    let mut inverse = vec![0usize; perm.len()];
-                    for (i, &p) in perm.iter().enumerate() {
-                        inverse[p] = i;
-                    }
-                    let view = a.as_any().call_method1("transpose", (inverse,))?;
+                    let view = a.as_any().call_method1("transpose", (inverse(&perm),))?;
                     (a.into_any(), as_array(py, &view)?)
                 }
             }
@@ -291,8 +287,18 @@ fn f32_arg(v: f64, what: &str) -> PyResult<f32> {
     Ok(f)
 }
 
+/// The inverse of the axis permutation `perm` (`inverse(perm)[perm[i]] == i`): the `transpose` argument that views
+/// an array stored in `perm`'s order in the original axis order.
+pub(crate) fn inverse(perm: &[usize]) -> Vec<usize> {
+    let mut inverse = vec![0usize; perm.len()];
+    for (i, &p) in perm.iter().enumerate() {
+        inverse[p] = i;
+    }
+    inverse
+}
+
 /// A float or a sequence of floats.
-fn floats(v: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f64>> {
+pub(crate) fn floats(v: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f64>> {
     if let Ok(f) = v.extract::<f64>() {
         return Ok(vec![f]);
     }

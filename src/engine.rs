@@ -8,6 +8,7 @@
 //! [`Batch`] proves the memory safety of running them, on any number of threads.
 
 use strider_kernels::{Batch, ElementOp, ExecOptions, Move, Plan, Program, RowKind, RunError, Source};
+use strider_kernels::{Component, Dim, IndexDim, IndexError, IndexPlan, IndexProgram, IndexType, OutOfRange, Side};
 use strider_kernels::{Overlap, find_overlap};
 
 use crate::plan::{Problem, plan};
@@ -79,6 +80,90 @@ pub(crate) struct Builder {
     stages: Vec<Vec<Move>>,
     /// Every region written, for the proof.
     written: Vec<Region>,
+    /// The move driven by an index tensor, run after every stage.
+    indexed: Option<Indexed>,
+}
+
+/// One dimension of an [`IndexedMove`]'s positions: element strides in the indices, the source and the output, and
+/// the dimension of the indices tensor it walks (for naming a position in errors).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PositionDim {
+    pub(crate) extent: u32,
+    pub(crate) index: i64,
+    pub(crate) src: i64,
+    pub(crate) dst: i64,
+    pub(crate) index_dim: Option<usize>,
+}
+
+/// A move whose addresses depend on the values of an index tensor (gather, scatter, one-hot), in elements of its
+/// tensors; see [`strider_kernels::IndexPlan`] for the meaning of each field.
+#[derive(Clone, Debug)]
+pub(crate) struct IndexedMove {
+    /// The input holding the indices.
+    pub(crate) indices: usize,
+    /// The input read.
+    pub(crate) source: usize,
+    /// The output written.
+    pub(crate) output: usize,
+    pub(crate) dims: Vec<PositionDim>,
+    /// Element offset in the indices of the first position's tuple.
+    pub(crate) index_base: u64,
+    /// Element step between the indices of a tuple, and the indices dimension it walks.
+    pub(crate) tuple: (i64, Option<usize>),
+    /// Per index of a tuple: the size of the dimension it addresses and the element step there.
+    pub(crate) components: Vec<(u32, i64)>,
+    pub(crate) src_base: u64,
+    pub(crate) dst_base: u64,
+    pub(crate) side: Side,
+    /// The block: extent, source step, output step.
+    pub(crate) block: Vec<(u32, i64, i64)>,
+    pub(crate) out_of_range: OutOfRange,
+}
+
+/// A proven [`IndexedMove`].
+#[derive(Clone, Debug)]
+struct Indexed {
+    program: IndexProgram,
+    /// The block's copy, for `plan()` and `row_kind()`.
+    block: Program,
+    indices: usize,
+    source: usize,
+    output: usize,
+    index_dims: Vec<Option<usize>>,
+    tuple_dim: Option<usize>,
+}
+
+impl Indexed {
+    /// The operator's error for a kernel's refusal.
+    fn error(&self, e: IndexError, index_rank: usize) -> Error {
+        match e {
+            IndexError::OutOfRange { position, component, value, bound } => {
+                let mut coordinate = vec![0u32; index_rank];
+                for (&p, d) in position.iter().zip(&self.index_dims) {
+                    if let Some(d) = *d {
+                        coordinate[d] = u32::try_from(p).unwrap_or(u32::MAX);
+                    }
+                }
+                if let Some(t) = self.tuple_dim {
+                    coordinate[t] = u32::try_from(component).unwrap_or(u32::MAX);
+                }
+                Error::IndexOutOfRange { input: self.indices, coordinate, value, size: bound }
+            }
+            IndexError::Run(e) => run_error(e),
+        }
+    }
+}
+
+/// The kernels' index type of a data type (`None`: not an index type).
+pub(crate) fn index_type(dt: crate::DataType) -> Option<IndexType> {
+    use crate::DataType as D;
+    match dt {
+        D::Int32 => Some(IndexType::I32),
+        D::Uint32 => Some(IndexType::U32),
+        D::Int64 => Some(IndexType::I64),
+        D::Uint64 => Some(IndexType::U64),
+        _ => None,
+    }
 }
 
 impl Builder {
@@ -92,7 +177,96 @@ impl Builder {
             outputs: outputs.to_vec(),
             stages: vec![Vec::new()],
             written: Vec::new(),
+            indexed: None,
         })
+    }
+
+    /// The move driven by an index tensor, run after every stage (one per operator). The caller has validated
+    /// that every address a valid index reaches lies inside its tensor, and that distinct tuples write distinct
+    /// elements; the kernels prove what memory safety needs again.
+    pub(crate) fn indexed(&mut self, m: IndexedMove) -> Result<(), Error> {
+        let internal = |what: String| Error::Internal { detail: what };
+        let (Some(it), Some(src), Some(out)) =
+            (self.inputs.get(m.indices), self.inputs.get(m.source), self.outputs.get(m.output))
+        else {
+            return Err(internal(format!("indexed move over missing operands {m:?}")));
+        };
+        let index_type = index_type(it.data_type()).ok_or_else(|| internal("indices of a non-index type".into()))?;
+        let (iw, sw, ow) =
+            (it.data_type().size_in_bytes(), src.data_type().size_in_bytes(), out.data_type().size_in_bytes());
+        let bytes = |e: i64, w: usize| -> Result<isize, Error> {
+            i64::try_from(w)
+                .ok()
+                .and_then(|w| e.checked_mul(w))
+                .and_then(|b| isize::try_from(b).ok())
+                .ok_or_else(|| internal(format!("stride {e} overflows")))
+        };
+        let base = |e: u64, w: usize| -> Result<usize, Error> {
+            usize::try_from(e)
+                .ok()
+                .and_then(|e| e.checked_mul(w))
+                .ok_or_else(|| internal(format!("base {e} overflows")))
+        };
+        let mut dims = Vec::with_capacity(m.dims.len());
+        for d in &m.dims {
+            dims.push(IndexDim {
+                extent: d.extent as usize,
+                index_stride: bytes(d.index, iw)?,
+                src_stride: bytes(d.src, sw)?,
+                dst_stride: bytes(d.dst, ow)?,
+            });
+        }
+        let step_width = if m.side == Side::Source { sw } else { ow };
+        let mut components = Vec::with_capacity(m.components.len());
+        for &(bound, step) in &m.components {
+            components.push(Component { bound: u64::from(bound), step: bytes(step, step_width)? });
+        }
+        let mut block = Vec::with_capacity(m.block.len());
+        for &(extent, i, o) in &m.block {
+            block.push(Dim { extent: extent as usize, in_stride: bytes(i, sw)?, out_stride: bytes(o, ow)? });
+        }
+        let plan = IndexPlan {
+            index_type,
+            index_base: base(m.index_base, iw)?,
+            component_stride: bytes(m.tuple.0, iw)?,
+            components,
+            dims,
+            src_base: base(m.src_base, sw)?,
+            dst_base: base(m.dst_base, ow)?,
+            side: m.side,
+            width: ow,
+            block: block.clone(),
+            out_of_range: m.out_of_range,
+        };
+        let program = IndexProgram::new(&plan).map_err(|e| internal(format!("indexed move rejected: {e}")))?;
+        for (what, need, t) in [
+            ("indices", program.index_bytes_needed(), it),
+            ("source", program.src_bytes_needed(), src),
+            ("output", program.dst_bytes_needed(), out),
+        ] {
+            if need as u64 > t.addressed_bytes() {
+                return Err(internal(format!("the indexed move reaches beyond its {what}")));
+            }
+        }
+        let mut dims: Vec<Dim> =
+            block.iter().map(|d| Dim { in_stride: d.in_stride.abs(), out_stride: d.out_stride.abs(), ..*d }).collect();
+        if dims.is_empty() {
+            let w = isize::try_from(ow).unwrap_or(isize::MAX);
+            dims.push(Dim { extent: 1, in_stride: w, out_stride: w });
+        }
+        let described = Plan::copy(ow, 0, 0, dims);
+        let block = Program::new(&described).map_err(|e| internal(format!("block rejected: {e}")))?;
+        let index_dims = m.dims.iter().map(|d| d.index_dim).collect();
+        self.indexed = Some(Indexed {
+            program,
+            block,
+            indices: m.indices,
+            source: m.source,
+            output: m.output,
+            index_dims,
+            tuple_dim: m.tuple.1,
+        });
+        Ok(())
     }
 
     /// Starts a stage: the moves added from now on run after every move added before (and may read what those
@@ -225,7 +399,7 @@ impl Builder {
                 return Err(internal(format!("a move reaches beyond output {k}")));
             }
         }
-        Ok(Engine { inputs: self.inputs, outputs: self.outputs, batch })
+        Ok(Engine { inputs: self.inputs, outputs: self.outputs, batch, indexed: self.indexed })
     }
 }
 
@@ -273,6 +447,7 @@ pub(crate) struct Engine {
     inputs: Vec<TensorDesc>,
     outputs: Vec<TensorDesc>,
     batch: Batch,
+    indexed: Option<Indexed>,
 }
 
 impl Engine {
@@ -340,9 +515,11 @@ impl Engine {
 
     /// The program of the move that writes the most bytes (the whole operator for single-move ones).
     pub(crate) fn main_program(&self) -> &Program {
-        let mut moves = self.batch.moves().map(|(_, _, p)| p);
-        let first = moves.next().expect("an engine has at least one move");
-        moves.fold(first, |best, p| if p.walk().bytes_written() > best.walk().bytes_written() { p } else { best })
+        let moves = self.batch.moves().map(|(_, _, p)| (p, p.walk().bytes_written()));
+        let indexed = self.indexed.iter().map(|ix| (&ix.block, ix.program.bytes_written()));
+        let mut all = indexed.chain(moves);
+        let first = all.next().expect("an engine has at least one move");
+        all.fold(first, |best, p| if p.1 > best.1 { p } else { best }).0
     }
 
     pub(crate) fn plan(&self) -> &Plan {
@@ -364,6 +541,22 @@ impl Engine {
                 Source::Index => "indices".to_owned(),
             };
             text.push_str(&format!("{from} → output {output}: {}; {}\n", program.plan(), program.kind()));
+        }
+        if let Some(ix) = &self.indexed {
+            let (read, write) = match ix.program.plan().side {
+                Side::Source => ("where input {} is read", "output {}"),
+                Side::Destination => ("input {}", "where output {} is written"),
+            };
+            let read = read.replace("{}", &ix.source.to_string());
+            let write = write.replace("{}", &ix.output.to_string());
+            let threads =
+                if ix.program.splits() { "positions split across threads" } else { "positions in order, one thread" };
+            text.push_str(&format!(
+                "indices of input {} pick {read} → {write}: {} positions of a block {}; {threads}\n",
+                ix.indices,
+                ix.program.plan().dims.iter().fold(1usize, |n, d| n.saturating_mul(d.extent)),
+                ix.block.plan()
+            ));
         }
         text
     }
@@ -397,7 +590,40 @@ impl Engine {
         opts: &ExecOptions,
     ) -> Result<(), Error> {
         self.check_many(inputs, outputs)?;
-        self.batch.run(inputs, outputs, opts).map_err(run_error)
+        let Some(ix) = &self.indexed else { return self.batch.run(inputs, outputs, opts).map_err(run_error) };
+        // The indices first: an invalid one writes nothing.
+        let rank = self.inputs[ix.indices].rank();
+        let checked = ix.program.check(inputs[ix.indices]).map_err(|e| ix.error(e, rank))?;
+        if self.batch.moves().next().is_some() {
+            self.batch.run(inputs, outputs, opts).map_err(run_error)?;
+        }
+        ix.program.run_checked(&checked, inputs[ix.source], outputs[ix.output], opts).map_err(|e| ix.error(e, rank))
+    }
+
+    /// Runs only the indexed move, with the indices and the source from `inputs` (the full list of the
+    /// operator's inputs, the one the earlier stages read unused) and `output` as its output: a scatter into the
+    /// buffer that already holds its data.
+    pub(crate) fn execute_indexed_only(
+        &self,
+        inputs: &[&[u8]],
+        output: &mut [u8],
+        opts: &ExecOptions,
+    ) -> Result<(), Error> {
+        let Some(ix) = &self.indexed else {
+            return Err(Error::Internal { detail: "no indexed move to run alone".into() });
+        };
+        for (i, desc) in self.inputs.iter().enumerate().filter(|&(i, _)| i == ix.indices || i == ix.source) {
+            let buf = inputs.get(i).ok_or(Error::OperandCount {
+                operand: "input",
+                expected: self.inputs.len(),
+                actual: inputs.len(),
+            })?;
+            check_buffer(Operand::InputAt(i), desc, buf)?;
+        }
+        check_buffer(Operand::Output, &self.outputs[ix.output], output)?;
+        let rank = self.inputs[ix.indices].rank();
+        let checked = ix.program.check(inputs[ix.indices]).map_err(|e| ix.error(e, rank))?;
+        ix.program.run_checked(&checked, inputs[ix.source], output, opts).map_err(|e| ix.error(e, rank))
     }
 
     /// Rejects buffers shorter than their tensors require or placed against a guaranteed alignment.

@@ -560,6 +560,46 @@ pub enum Error {
         /// The tensor's rank.
         rank: usize,
     },
+    /// An index outside the dimension it addresses (found by `execute`, which then writes nothing).
+    #[error(
+        "index {value} at coordinate {coordinate:?} of the indices (input {input}) is outside a dimension of size \
+         {size}; valid indices are 0 to {} (and -{size} to -1 for signed types, counted from the end)",
+        size.saturating_sub(1)
+    )]
+    IndexOutOfRange {
+        /// The input holding the indices.
+        input: usize,
+        /// The coordinate of the index in the indices tensor.
+        coordinate: Vec<u32>,
+        /// The index.
+        value: i128,
+        /// The size of the dimension it addresses.
+        size: u64,
+    },
+    /// An operand's sizes are not the ones the operator needs.
+    #[error("the {operand} tensor has sizes {sizes:?} but {expected:?} is needed ({why})")]
+    ShapeMismatch {
+        /// The operand.
+        operand: Operand,
+        /// Its sizes.
+        sizes: Vec<u32>,
+        /// The sizes needed.
+        expected: Vec<u64>,
+        /// Where they come from, in words.
+        why: &'static str,
+    },
+    /// An operator's count or dimension argument outside its range.
+    #[error("{argument} is {value}; it must be {min} to {max}")]
+    ArgumentOutOfRange {
+        /// The argument (`IndexDimensions`, `BatchDimensionCount`, …).
+        argument: &'static str,
+        /// The value given.
+        value: u64,
+        /// The smallest value accepted.
+        min: u64,
+        /// The largest value accepted.
+        max: u64,
+    },
     /// A bug in Strider: a validated operator could not be planned or run.
     #[error("internal error in strider (please report it): {detail}")]
     Internal {

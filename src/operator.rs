@@ -7,8 +7,9 @@
 //! reader, the Python bindings, the bench and the fuzz generator).
 
 use crate::{
-    Cast, DepthSpaceOrder, DepthToSpace, Error, ExecOptions, Fill, Identity, Join, Normalize, Padding, PaddingMode,
-    Plan, RowKind, Scalar, ScaleBias, Slice, Slice1, SpaceToDepth, Split, TensorDesc, Tile,
+    Cast, DepthSpaceOrder, DepthToSpace, Error, ExecOptions, Fill, Gather, GatherElements, GatherNd, Identity, Join,
+    Normalize, OneHot, Padding, PaddingMode, Plan, RowKind, Scalar, ScaleBias, ScatterElements, ScatterNd, Slice,
+    Slice1, SpaceToDepth, Split, TensorDesc, Tile,
 };
 
 /// An operator description: DirectML's `DML_OPERATOR_DESC` with the operator's own fields (Rust names of
@@ -173,6 +174,86 @@ pub enum OperatorDesc {
         /// `ValueDelta`.
         delta: Scalar,
     },
+    /// `DML_OPERATOR_GATHER` ([`Gather`]); inputs: input, indices.
+    Gather {
+        /// `InputTensor`.
+        input: TensorDesc,
+        /// `IndicesTensor`.
+        indices: TensorDesc,
+        /// `OutputTensor`.
+        output: TensorDesc,
+        /// `Axis`.
+        axis: u32,
+        /// `IndexDimensions`.
+        index_dimensions: u32,
+    },
+    /// `DML_OPERATOR_GATHER_ELEMENTS` ([`GatherElements`]); inputs: input, indices.
+    GatherElements {
+        /// `InputTensor`.
+        input: TensorDesc,
+        /// `IndicesTensor`.
+        indices: TensorDesc,
+        /// `OutputTensor`.
+        output: TensorDesc,
+        /// `Axis`.
+        axis: u32,
+    },
+    /// `DML_OPERATOR_GATHER_ND1` ([`GatherNd`]; `DML_OPERATOR_GATHER_ND` is `batch_dimension_count` 0); inputs:
+    /// input, indices.
+    GatherNd {
+        /// `InputTensor`.
+        input: TensorDesc,
+        /// `IndicesTensor`.
+        indices: TensorDesc,
+        /// `OutputTensor`.
+        output: TensorDesc,
+        /// `InputDimensionCount`.
+        input_dimension_count: u32,
+        /// `IndicesDimensionCount`.
+        indices_dimension_count: u32,
+        /// `BatchDimensionCount`.
+        batch_dimension_count: u32,
+    },
+    /// `DML_OPERATOR_SCATTER_ELEMENTS` (alias `DML_OPERATOR_SCATTER`; [`ScatterElements`]); inputs: input,
+    /// indices, updates.
+    ScatterElements {
+        /// `InputTensor`.
+        input: TensorDesc,
+        /// `IndicesTensor`.
+        indices: TensorDesc,
+        /// `UpdatesTensor`.
+        updates: TensorDesc,
+        /// `OutputTensor`.
+        output: TensorDesc,
+        /// `Axis`.
+        axis: u32,
+    },
+    /// `DML_OPERATOR_SCATTER_ND` ([`ScatterNd`]); inputs: input, indices, updates.
+    ScatterNd {
+        /// `InputTensor`.
+        input: TensorDesc,
+        /// `IndicesTensor`.
+        indices: TensorDesc,
+        /// `UpdatesTensor`.
+        updates: TensorDesc,
+        /// `OutputTensor`.
+        output: TensorDesc,
+        /// `InputDimensionCount`.
+        input_dimension_count: u32,
+        /// `IndicesDimensionCount`.
+        indices_dimension_count: u32,
+    },
+    /// `DML_OPERATOR_ONE_HOT` ([`OneHot`]); inputs: indices, values.
+    OneHot {
+        /// `IndicesTensor`.
+        indices: TensorDesc,
+        /// `ValuesTensor`.
+        values: TensorDesc,
+        /// `OutputTensor`.
+        output: TensorDesc,
+        /// `Axis`.
+        axis: u32,
+    },
 }
 
 impl OperatorDesc {
@@ -229,6 +310,48 @@ impl OperatorDesc {
             OperatorDesc::FillValueSequence { output, start, delta } => {
                 Operator::Fill(Fill::sequence(output, *start, *delta)?)
             }
+            OperatorDesc::Gather { input, indices, output, axis, index_dimensions } => {
+                Operator::Gather(Gather::new(input, indices, output, *axis, *index_dimensions)?)
+            }
+            OperatorDesc::GatherElements { input, indices, output, axis } => {
+                Operator::GatherElements(GatherElements::new(input, indices, output, *axis)?)
+            }
+            OperatorDesc::GatherNd {
+                input,
+                indices,
+                output,
+                input_dimension_count,
+                indices_dimension_count,
+                batch_dimension_count,
+            } => Operator::GatherNd(GatherNd::new(
+                input,
+                indices,
+                output,
+                *input_dimension_count,
+                *indices_dimension_count,
+                *batch_dimension_count,
+            )?),
+            OperatorDesc::ScatterElements { input, indices, updates, output, axis } => {
+                Operator::ScatterElements(ScatterElements::new(input, indices, updates, output, *axis)?)
+            }
+            OperatorDesc::ScatterNd {
+                input,
+                indices,
+                updates,
+                output,
+                input_dimension_count,
+                indices_dimension_count,
+            } => Operator::ScatterNd(ScatterNd::new(
+                input,
+                indices,
+                updates,
+                output,
+                *input_dimension_count,
+                *indices_dimension_count,
+            )?),
+            OperatorDesc::OneHot { indices, values, output, axis } => {
+                Operator::OneHot(OneHot::new(indices, values, output, *axis)?)
+            }
         })
     }
 
@@ -249,6 +372,12 @@ impl OperatorDesc {
             OperatorDesc::SpaceToDepth { .. } => "DML_OPERATOR_SPACE_TO_DEPTH1",
             OperatorDesc::FillValueConstant { .. } => "DML_OPERATOR_FILL_VALUE_CONSTANT",
             OperatorDesc::FillValueSequence { .. } => "DML_OPERATOR_FILL_VALUE_SEQUENCE",
+            OperatorDesc::Gather { .. } => "DML_OPERATOR_GATHER",
+            OperatorDesc::GatherElements { .. } => "DML_OPERATOR_GATHER_ELEMENTS",
+            OperatorDesc::GatherNd { .. } => "DML_OPERATOR_GATHER_ND1",
+            OperatorDesc::ScatterElements { .. } => "DML_OPERATOR_SCATTER_ELEMENTS",
+            OperatorDesc::ScatterNd { .. } => "DML_OPERATOR_SCATTER_ND",
+            OperatorDesc::OneHot { .. } => "DML_OPERATOR_ONE_HOT",
         }
     }
 }
@@ -282,6 +411,18 @@ pub enum Operator {
     SpaceToDepth(SpaceToDepth),
     /// [`Fill`] (constant or sequence).
     Fill(Fill),
+    /// [`Gather`].
+    Gather(Gather),
+    /// [`GatherElements`].
+    GatherElements(GatherElements),
+    /// [`GatherNd`].
+    GatherNd(GatherNd),
+    /// [`ScatterElements`].
+    ScatterElements(ScatterElements),
+    /// [`ScatterNd`].
+    ScatterNd(ScatterNd),
+    /// [`OneHot`].
+    OneHot(OneHot),
 }
 
 /// `$e` with `$o` bound to the operator of any variant.
@@ -300,6 +441,12 @@ macro_rules! each {
             Operator::DepthToSpace($o) => $e,
             Operator::SpaceToDepth($o) => $e,
             Operator::Fill($o) => $e,
+            Operator::Gather($o) => $e,
+            Operator::GatherElements($o) => $e,
+            Operator::GatherNd($o) => $e,
+            Operator::ScatterElements($o) => $e,
+            Operator::ScatterNd($o) => $e,
+            Operator::OneHot($o) => $e,
         }
     };
 }
@@ -328,6 +475,12 @@ impl Operator {
             Operator::DepthToSpace(_) => "DML_OPERATOR_DEPTH_TO_SPACE1",
             Operator::SpaceToDepth(_) => "DML_OPERATOR_SPACE_TO_DEPTH1",
             Operator::Fill(_) => "DML_OPERATOR_FILL_VALUE",
+            Operator::Gather(_) => "DML_OPERATOR_GATHER",
+            Operator::GatherElements(_) => "DML_OPERATOR_GATHER_ELEMENTS",
+            Operator::GatherNd(_) => "DML_OPERATOR_GATHER_ND1",
+            Operator::ScatterElements(_) => "DML_OPERATOR_SCATTER_ELEMENTS",
+            Operator::ScatterNd(_) => "DML_OPERATOR_SCATTER_ND",
+            Operator::OneHot(_) => "DML_OPERATOR_ONE_HOT",
         }
     }
 
@@ -383,6 +536,12 @@ impl Operator {
             Operator::Tile(o) => o.execute_reference(one(inputs, "input")?, one_mut(outputs)?),
             Operator::DepthToSpace(o) => o.execute_reference(one(inputs, "input")?, one_mut(outputs)?),
             Operator::SpaceToDepth(o) => o.execute_reference(one(inputs, "input")?, one_mut(outputs)?),
+            Operator::Gather(o) => o.execute_reference(inputs[0], inputs[1], one_mut(outputs)?),
+            Operator::GatherElements(o) => o.execute_reference(inputs[0], inputs[1], one_mut(outputs)?),
+            Operator::GatherNd(o) => o.execute_reference(inputs[0], inputs[1], one_mut(outputs)?),
+            Operator::ScatterElements(o) => o.execute_reference(inputs[0], inputs[1], inputs[2], one_mut(outputs)?),
+            Operator::ScatterNd(o) => o.execute_reference(inputs[0], inputs[1], inputs[2], one_mut(outputs)?),
+            Operator::OneHot(o) => o.execute_reference(inputs[0], inputs[1], one_mut(outputs)?),
         }
     }
 

@@ -23,6 +23,7 @@
 //! | `measure` | store kinds chosen by timing a program's own calls, near the streaming threshold |
 //! | `exec` | **where it runs**: [`Program`], scheduling across threads, level dispatch |
 //! | `batch` | operators of many operands: stages of moves between many buffers, split across threads as one piece of work |
+//! | `indexed` | index-driven moves (gather, scatter, one-hot): positions, index tuples checked before anything runs, blocks |
 //!
 //! ```
 //! use strider_kernels::{Dim, ElemType, ElementOp, ExecOptions, Plan, Program};
@@ -46,6 +47,7 @@ mod cache;
 mod convert;
 mod env;
 mod exec;
+mod indexed;
 mod measure;
 mod nest;
 mod overlap;
@@ -63,6 +65,10 @@ pub use batch::{Batch, Move, Source};
 pub use cache::CacheSizes;
 pub use convert::ElemType;
 pub use exec::{ExecOptions, MAX_THREADS, Parallelism, Program, RunError, thread_pool};
+pub use indexed::{
+    Checked, Component, IndexDim, IndexError, IndexPlan, IndexPlanError, IndexProgram, IndexType, MAX_INDEX_RANK,
+    OutOfRange, Side,
+};
 pub use overlap::{Overlap, find_overlap};
 pub use plan::{Dim, ElementOp, MAX_RANK, Params, Plan};
 pub use strategy::RowKind;

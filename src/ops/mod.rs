@@ -123,11 +123,13 @@ macro_rules! operator_methods {
 pub(crate) mod cast;
 pub(crate) mod depth_space;
 pub(crate) mod fill;
+pub(crate) mod gather;
 pub(crate) mod identity;
 pub(crate) mod image;
 pub(crate) mod join;
 pub(crate) mod normalize;
 pub(crate) mod padding;
+pub(crate) mod scatter;
 pub(crate) mod slice;
 pub(crate) mod slice1;
 pub(crate) mod tile;

@@ -1,6 +1,7 @@
 //! Shared test support: a naive reference written from the DirectML spec, and buffer helpers.
 #![allow(dead_code)]
 
+pub mod arrays;
 pub mod cases;
 pub mod values;
 

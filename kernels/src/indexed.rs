@@ -1,0 +1,907 @@
+#![deny(clippy::arithmetic_side_effects)]
+//! Index-driven moves: gathers, scatters and one-hot encodings, whose addresses depend on the values of an index
+//! tensor read at run time.
+//!
+//! An [`IndexPlan`] walks a space of *positions* (the [`IndexDim`]s, C order). At each position it reads a tuple of
+//! indices ([`Component`]s, one per indexed dimension), turns each into an offset along its dimension (negative
+//! values count from the end for signed index types), and copies one fixed *block* (a small strided copy, or one
+//! element) between the source and the destination: the indices pick where the block is read ([`Side::Source`], a
+//! gather) or where it is written ([`Side::Destination`], a scatter).
+//!
+//! What makes it safe for every plan and every index value: [`IndexProgram::new`] bounds every address a valid
+//! index can reach (the position strides, each component over `0..bound`, the block), and
+//! [`IndexProgram::check`] proves every index of a buffer valid before anything runs ([`OutOfRange::Skip`] plans
+//! test each tuple as they go and skip the invalid ones instead). Positions split across threads only for gathers
+//! whose writes are proved injective ([`find_overlap`]); a scatter runs its positions in order on one thread, so
+//! the last update of a duplicated index wins, whatever the thread count.
+
+use core::fmt;
+
+use crate::exec::{ExecOptions, Parallelism, Program, RunError, SendPtr, level, pool};
+use crate::overlap::{Overlap, find_overlap};
+use crate::plan::{Dim, Plan};
+use crate::{CacheSizes, params};
+
+/// The most position dimensions (and block dimensions) a plan may have.
+pub const MAX_INDEX_RANK: usize = 16;
+
+/// The integer type of an index tensor (little-endian).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IndexType {
+    /// `int32`.
+    I32,
+    /// `uint32`.
+    U32,
+    /// `int64`.
+    I64,
+    /// `uint64`.
+    U64,
+}
+
+impl IndexType {
+    /// Bytes per index.
+    pub fn width(self) -> usize {
+        match self {
+            IndexType::I32 | IndexType::U32 => 4,
+            IndexType::I64 | IndexType::U64 => 8,
+        }
+    }
+}
+
+/// Which side of the copy the indices address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The block is read where the indices say (a gather).
+    Source,
+    /// The block is written where the indices say (a scatter, a one-hot).
+    Destination,
+}
+
+/// What an index outside its dimension does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutOfRange {
+    /// [`IndexProgram::check`] (and [`IndexProgram::run`]) fail with [`IndexError::OutOfRange`]; nothing runs.
+    Error,
+    /// The position is skipped: nothing is copied for it (DirectML's and ONNX's one-hot).
+    Skip,
+}
+
+/// One dimension of the position space; strides in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexDim {
+    /// Positions along the dimension.
+    pub extent: usize,
+    /// Step between the index tuples of consecutive positions.
+    pub index_stride: isize,
+    /// Step in the source (besides what the indices add).
+    pub src_stride: isize,
+    /// Step in the destination (besides what the indices add).
+    pub dst_stride: isize,
+}
+
+/// One index of a tuple: the dimension it addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Component {
+    /// Valid indices are `0..bound` (and `-bound..0` for signed types, counted from the end).
+    pub bound: u64,
+    /// Bytes on the indexed side per unit of the index (negative along a reversed dimension).
+    pub step: isize,
+}
+
+/// What an index-driven move does (plain data; [`IndexProgram::new`] proves it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexPlan {
+    /// The type of the index tensor.
+    pub index_type: IndexType,
+    /// Byte offset of the first position's first index.
+    pub index_base: usize,
+    /// Bytes between the indices of one tuple.
+    pub component_stride: isize,
+    /// The tuple: one component per indexed dimension (at least one).
+    pub components: Vec<Component>,
+    /// The position space, C order (the last dimension fastest). No dimensions: one position.
+    pub dims: Vec<IndexDim>,
+    /// Byte offset in the source of the first position's block (before the indices' offset).
+    pub src_base: usize,
+    /// Byte offset in the destination of the first position's block (before the indices' offset).
+    pub dst_base: usize,
+    /// Which side the indices address.
+    pub side: Side,
+    /// Bytes per element.
+    pub width: usize,
+    /// The block copied at each position, from the element a position's offsets address (none: that element
+    /// alone).
+    pub block: Vec<Dim>,
+    /// What an invalid index does.
+    pub out_of_range: OutOfRange,
+}
+
+/// Why an [`IndexPlan`] cannot run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexPlanError(String);
+
+impl fmt::Display for IndexPlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for IndexPlanError {}
+
+/// Why [`IndexProgram::check`] or [`IndexProgram::run`] refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IndexError {
+    /// An index outside its dimension: the first in position order.
+    OutOfRange {
+        /// The position (one coordinate per [`IndexPlan::dims`] entry).
+        position: Vec<usize>,
+        /// Which index of the tuple.
+        component: usize,
+        /// Its value.
+        value: i128,
+        /// The size of the dimension it addresses.
+        bound: u64,
+    },
+    /// A buffer too short, an unavailable instruction set, a bad thread count, or a [`Checked`] of another
+    /// program.
+    Run(RunError),
+}
+
+impl fmt::Display for IndexError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IndexError::OutOfRange { position, component, value, bound } => write!(
+                f,
+                "index {value} (component {component} at position {position:?}) is outside a dimension of size {bound}"
+            ),
+            IndexError::Run(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for IndexError {}
+
+impl From<RunError> for IndexError {
+    fn from(e: RunError) -> IndexError {
+        IndexError::Run(e)
+    }
+}
+
+/// How a block is copied.
+#[derive(Clone, Debug)]
+enum Block {
+    /// `n` contiguous bytes on both sides (one element, or a contiguous row).
+    Bytes(usize),
+    /// A proven strided copy whose bases are the distances from the block's first element to the lowest byte it
+    /// reads and writes, and whether it is long rows (worth streaming).
+    Program { program: Box<Program>, in_base: usize, out_base: usize, rows_stream: bool },
+}
+
+/// A proven [`IndexPlan`]: run it many times from any thread.
+///
+/// # Examples
+///
+/// An embedding lookup: rows 2, 0 and −1 (the last) of a 4 × 2 byte table.
+///
+/// ```
+/// use strider_kernels::{Component, ExecOptions, IndexDim, IndexPlan, IndexProgram, IndexType, OutOfRange, Side};
+/// let plan = IndexPlan {
+///     index_type: IndexType::I32,
+///     index_base: 0,
+///     component_stride: 0,
+///     components: vec![Component { bound: 4, step: 2 }],
+///     dims: vec![IndexDim { extent: 3, index_stride: 4, src_stride: 0, dst_stride: 2 }],
+///     src_base: 0,
+///     dst_base: 0,
+///     side: Side::Source,
+///     width: 1,
+///     block: vec![strider_kernels::Dim { extent: 2, in_stride: 1, out_stride: 1 }],
+///     out_of_range: OutOfRange::Error,
+/// };
+/// let program = IndexProgram::new(&plan).unwrap();
+/// let indices: Vec<u8> = [2i32, 0, -1].iter().flat_map(|i| i.to_le_bytes()).collect();
+/// let mut out = [0u8; 6];
+/// program.run(&indices, &[10, 11, 20, 21, 30, 31, 40, 41], &mut out, &ExecOptions::default()).unwrap();
+/// assert_eq!(out, [30, 31, 10, 11, 40, 41]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct IndexProgram {
+    plan: IndexPlan,
+    /// The position dimensions with size-1 dimensions dropped and neighbours merged.
+    dims: Vec<IndexDim>,
+    block: Block,
+    block_bytes: usize,
+    positions: usize,
+    index_need: usize,
+    src_need: usize,
+    dst_need: usize,
+    /// Whether positions may split across threads (a gather whose writes are injective).
+    splits: bool,
+}
+
+/// The lowest and highest multiple of `stride` over `0..extent`, in i128.
+fn span(extent: u64, stride: isize) -> (i128, i128) {
+    let last = i128::from(extent.saturating_sub(1)).saturating_mul(stride as i128);
+    (last.min(0), last.max(0))
+}
+
+fn err(what: String) -> IndexPlanError {
+    IndexPlanError(what)
+}
+
+/// `base + lo .. base + hi + width` as bytes needed, or an error when it goes below 0 or past `isize::MAX`.
+fn need(what: &str, base: usize, lo: i128, hi: i128, width: usize) -> Result<usize, IndexPlanError> {
+    let base = base as i128;
+    let (first, end) = (base.saturating_add(lo), base.saturating_add(hi).saturating_add(width as i128));
+    if first < 0 {
+        return Err(err(format!("the {what} addresses reach {first} bytes before its buffer")));
+    }
+    usize::try_from(end)
+        .ok()
+        .filter(|&e| e <= isize::MAX as usize)
+        .ok_or_else(|| err(format!("the {what} addresses overflow")))
+}
+
+/// Drops size-1 dimensions and merges neighbours whose three strides all continue.
+fn coalesce(dims: &[IndexDim]) -> Vec<IndexDim> {
+    let mut out: Vec<IndexDim> = Vec::with_capacity(dims.len());
+    for &d in dims.iter().filter(|d| d.extent != 1) {
+        if let Some(last) = out.last_mut() {
+            let e = d.extent as isize;
+            let continues = |outer: isize, inner: isize| inner.checked_mul(e) == Some(outer);
+            if continues(last.index_stride, d.index_stride)
+                && continues(last.src_stride, d.src_stride)
+                && continues(last.dst_stride, d.dst_stride)
+                && let Some(extent) = last.extent.checked_mul(d.extent)
+            {
+                *last = IndexDim { extent, ..d };
+                continue;
+            }
+        }
+        out.push(d);
+    }
+    out
+}
+
+impl IndexProgram {
+    /// Proves `plan`: every address a valid index can reach is bounded, the block is a valid copy, and the
+    /// positions split across threads only when their writes are apart.
+    ///
+    /// # Errors
+    ///
+    /// [`IndexPlanError`] for a plan without components or with too many dimensions, an element width of 0, a
+    /// negative block stride or component step, or addresses that go below a buffer's start or overflow.
+    pub fn new(plan: &IndexPlan) -> Result<IndexProgram, IndexPlanError> {
+        if plan.components.is_empty() {
+            return Err(err("an index plan needs at least one component".into()));
+        }
+        if plan.dims.len() > MAX_INDEX_RANK || plan.block.len() > MAX_INDEX_RANK {
+            return Err(err(format!("at most {MAX_INDEX_RANK} position and block dimensions")));
+        }
+        if plan.components.iter().any(|c| c.bound > i64::MAX as u64) {
+            return Err(err("a component's bound above i64::MAX".into()));
+        }
+        if plan.width == 0 {
+            return Err(err("an element width of 0".into()));
+        }
+        let positions = plan.dims.iter().try_fold(1usize, |n, d| n.checked_mul(d.extent));
+        let block_elements = plan.block.iter().try_fold(1usize, |n, d| n.checked_mul(d.extent));
+        let (Some(positions), Some(block_elements)) = (positions, block_elements) else {
+            return Err(err("the positions or the block overflow".into()));
+        };
+        let block_bytes =
+            block_elements.checked_mul(plan.width).ok_or_else(|| err("the block's bytes overflow".into()))?;
+        // The footprints, from the strides alone (every component over 0..bound).
+        let mut idx = (0i128, 0i128);
+        let mut src = (0i128, 0i128);
+        let mut dst = (0i128, 0i128);
+        let add = |acc: &mut (i128, i128), (lo, hi): (i128, i128)| {
+            *acc = (acc.0.saturating_add(lo), acc.1.saturating_add(hi));
+        };
+        for d in &plan.dims {
+            let e = d.extent as u64;
+            add(&mut idx, span(e, d.index_stride));
+            add(&mut src, span(e, d.src_stride));
+            add(&mut dst, span(e, d.dst_stride));
+        }
+        add(&mut idx, span(plan.components.len() as u64, plan.component_stride));
+        let indexed = if plan.side == Side::Source { &mut src } else { &mut dst };
+        for c in &plan.components {
+            add(indexed, span(c.bound, c.step));
+        }
+        for d in &plan.block {
+            add(&mut src, span(d.extent as u64, d.in_stride));
+            add(&mut dst, span(d.extent as u64, d.out_stride));
+        }
+        let empty = positions == 0 || block_elements == 0;
+        let needed = |what, base, (lo, hi), width| if empty { Ok(0) } else { need(what, base, lo, hi, width) };
+        let index_need = needed("index", plan.index_base, idx, plan.index_type.width())?;
+        let src_need = needed("source", plan.src_base, src, plan.width)?;
+        let dst_need = needed("destination", plan.dst_base, dst, plan.width)?;
+        let block_dims = coalesce_block(&plan.block, plan.width);
+        let block = match block_dims.as_slice() {
+            [] => Block::Bytes(plan.width),
+            [d] if d.in_stride == plan.width as isize && d.out_stride == plan.width as isize => {
+                // A contiguous row: long ones go through the row copy kernel (streaming stores when the whole
+                // gather leaves the caches).
+                if block_bytes >= params::STREAM_MIN_ROW_BYTES {
+                    let (program, in_base, out_base) = block_program(plan.width, &block_dims)?;
+                    Block::Program { program: Box::new(program), in_base, out_base, rows_stream: true }
+                } else {
+                    Block::Bytes(block_bytes)
+                }
+            }
+            _ => {
+                let (program, in_base, out_base) = block_program(plan.width, &block_dims)?;
+                let w = plan.width;
+                let rows_stream = block_dims.last().is_some_and(|d| {
+                    d.out_stride == w as isize && d.extent.saturating_mul(w) >= params::STREAM_MIN_ROW_BYTES
+                });
+                Block::Program { program: Box::new(program), in_base, out_base, rows_stream }
+            }
+        };
+        // Writes apart: every position's block lands on its own bytes (a gather only).
+        let splits = plan.side == Side::Source && injective_writes(plan);
+        Ok(IndexProgram {
+            plan: plan.clone(),
+            dims: coalesce(&plan.dims),
+            block,
+            block_bytes,
+            positions,
+            index_need,
+            src_need,
+            dst_need,
+            splits,
+        })
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &IndexPlan {
+        &self.plan
+    }
+
+    /// Bytes the index buffer must hold.
+    pub fn index_bytes_needed(&self) -> usize {
+        self.index_need
+    }
+
+    /// Bytes the source buffer must hold.
+    pub fn src_bytes_needed(&self) -> usize {
+        self.src_need
+    }
+
+    /// Bytes the destination buffer must hold.
+    pub fn dst_bytes_needed(&self) -> usize {
+        self.dst_need
+    }
+
+    /// Bytes the move writes when every position is written (a block per position).
+    pub fn bytes_written(&self) -> usize {
+        self.positions.saturating_mul(self.block_bytes)
+    }
+
+    /// Whether the positions may split across threads.
+    pub fn splits(&self) -> bool {
+        self.splits
+    }
+
+    /// Proves every index of `index` valid (for [`OutOfRange::Error`] plans; [`OutOfRange::Skip`] plans need no
+    /// proof), so that [`IndexProgram::run_checked`] can run without checking again.
+    ///
+    /// # Errors
+    ///
+    /// [`IndexError::OutOfRange`] for the first invalid index in position order; [`IndexError::Run`] for a buffer
+    /// shorter than [`IndexProgram::index_bytes_needed`].
+    pub fn check<'a>(&'a self, index: &'a [u8]) -> Result<Checked<'a>, IndexError> {
+        if index.len() < self.index_need {
+            return Err(
+                RunError::BufferTooSmall { operand: "index", required: self.index_need, actual: index.len() }.into()
+            );
+        }
+        if self.plan.out_of_range == OutOfRange::Error && self.positions > 0 && self.block_bytes > 0 {
+            let fast = self.plan.components.len() == 1 && self.all_in_range(index);
+            if !fast && let Some(e) = self.first_invalid(index) {
+                return Err(e);
+            }
+        }
+        Ok(Checked { program: self, index })
+    }
+
+    /// [`IndexProgram::check`], then [`IndexProgram::run_checked`].
+    ///
+    /// # Errors
+    ///
+    /// As those two.
+    pub fn run(&self, index: &[u8], src: &[u8], dst: &mut [u8], opts: &ExecOptions) -> Result<(), IndexError> {
+        let checked = self.check(index)?;
+        self.run_checked(&checked, src, dst, opts)
+    }
+
+    /// Runs the move with indices proved by [`IndexProgram::check`] of this program.
+    ///
+    /// # Errors
+    ///
+    /// [`IndexError::Run`]: a `checked` of another program ([`RunError::NotInPlace`] is not used; the error is
+    /// [`RunError::OperandCount`] with operand `"index"`), a buffer too short, an unavailable instruction set or a
+    /// bad thread count. Nothing is written then.
+    pub fn run_checked(
+        &self,
+        checked: &Checked<'_>,
+        src: &[u8],
+        dst: &mut [u8],
+        opts: &ExecOptions,
+    ) -> Result<(), IndexError> {
+        if !core::ptr::eq(checked.program, self) {
+            return Err(RunError::OperandCount { operand: "index", expected: 1, actual: 0 }.into());
+        }
+        for (operand, required, actual) in [("input", self.src_need, src.len()), ("output", self.dst_need, dst.len())] {
+            if actual < required {
+                return Err(RunError::BufferTooSmall { operand, required, actual }.into());
+            }
+        }
+        let level = level(opts)?;
+        let pool = pool(opts)?;
+        if self.positions == 0 || self.block_bytes == 0 {
+            return Ok(());
+        }
+        let bytes = self.bytes_written();
+        let threads = || pool.as_deref().map_or_else(crate::env::pool_threads, rayon::ThreadPool::current_num_threads);
+        let grain = match opts.parallelism {
+            Parallelism::Sequential => usize::MAX,
+            Parallelism::Auto => params::PAR_GRAIN_BYTES,
+            Parallelism::Grain(g) => g.max(1),
+        };
+        let chunks = if self.splits && bytes >= grain { threads().min(self.positions).max(1) } else { 1 };
+        let stream = match &self.block {
+            Block::Program { rows_stream: true, .. } => {
+                opts.streaming.unwrap_or_else(|| bytes >= CacheSizes::get().stream_threshold_for(chunks))
+            }
+            _ => false,
+        };
+        let block_opts = ExecOptions { streaming: Some(stream), ..*opts };
+        let (s, d, ix) =
+            (SendPtr(src.as_ptr().cast_mut()), SendPtr(dst.as_mut_ptr()), SendPtr(checked.index.as_ptr().cast_mut()));
+        let positions = self.positions;
+        let raw = |p: SendPtr| p.0;
+        let run = |c: usize| {
+            // c < chunks ≤ positions: the products stay below positions · chunks, far from overflow for any
+            // buffer that exists.
+            let share = |c: usize| {
+                let (q, rem) = (positions.checked_div(chunks).unwrap_or(0), positions.checked_rem(chunks).unwrap_or(0));
+                q.wrapping_mul(c).wrapping_add(rem.min(c))
+            };
+            let (lo, hi) = (share(c), share(c.wrapping_add(1)));
+            // SAFETY: the buffers hold the bytes `new` bounded (checked above), the indices were proved valid by
+            // `check` (or are tested one by one for Skip plans), and chunks write disjoint bytes (`splits`: the
+            // writes are injective) or there is one chunk.
+            unsafe { self.run_range(lo..hi, raw(ix).cast_const(), raw(s).cast_const(), raw(d), level, &block_opts) };
+        };
+        if chunks > 1 {
+            crate::team::split(pool.as_deref(), chunks, &run);
+        } else {
+            run(0);
+        }
+        Ok(())
+    }
+
+    /// Whether every index lies in its dimension, by the smallest and largest value (one component).
+    fn all_in_range(&self, index: &[u8]) -> bool {
+        let bound = self.plan.components[0].bound;
+        let ty = self.plan.index_type;
+        let iw = ty.width();
+        // Only the dimensions that move through the indices matter, in any order.
+        let dims: Vec<IndexDim> = coalesce(
+            &self
+                .plan
+                .dims
+                .iter()
+                .filter(|d| d.index_stride != 0)
+                .map(|d| IndexDim { src_stride: 0, dst_stride: 0, ..*d })
+                .collect::<Vec<_>>(),
+        );
+        let (mut min, mut max) = (i128::MAX, i128::MIN);
+        let base = self.plan.index_base;
+        each_row(&dims, |offset, inner| {
+            // Offsets inside the index buffer: `check` compared its length with the bounded footprint.
+            let start = (base as isize).wrapping_add(offset) as usize;
+            let (lo, hi) = match inner {
+                Some(d) if d.index_stride == iw as isize => {
+                    let bytes = &index[start..start.wrapping_add(d.extent.wrapping_mul(iw))];
+                    min_max(ty, bytes)
+                }
+                Some(d) => {
+                    let mut acc = (i128::MAX, i128::MIN);
+                    for k in 0..d.extent {
+                        let at = (start as isize).wrapping_add((k as isize).wrapping_mul(d.index_stride)) as usize;
+                        let v = read(ty, &index[at..at.wrapping_add(iw)]);
+                        acc = (acc.0.min(v), acc.1.max(v));
+                    }
+                    acc
+                }
+                None => {
+                    let v = read(ty, &index[start..start.wrapping_add(iw)]);
+                    (v, v)
+                }
+            };
+            min = min.min(lo);
+            max = max.max(hi);
+        });
+        let b = i128::from(bound);
+        let signed = matches!(ty, IndexType::I32 | IndexType::I64);
+        max < b && min >= if signed { 0i128.saturating_sub(b) } else { 0 }
+    }
+
+    /// The first invalid index in position order, walking the plan's own dimensions.
+    fn first_invalid(&self, index: &[u8]) -> Option<IndexError> {
+        let p = &self.plan;
+        let iw = p.index_type.width();
+        let mut c = vec![0usize; p.dims.len()];
+        for _ in 0..self.positions {
+            let at = c
+                .iter()
+                .zip(&p.dims)
+                .fold(p.index_base as isize, |o, (&k, d)| o.wrapping_add((k as isize).wrapping_mul(d.index_stride)));
+            for (j, comp) in p.components.iter().enumerate() {
+                let a = at.wrapping_add((j as isize).wrapping_mul(p.component_stride)) as usize;
+                let v = read(p.index_type, &index[a..a.wrapping_add(iw)]);
+                if normalize(v, comp.bound).is_none() {
+                    return Some(IndexError::OutOfRange {
+                        position: c.clone(),
+                        component: j,
+                        value: v,
+                        bound: comp.bound,
+                    });
+                }
+            }
+            for k in (0..c.len()).rev() {
+                c[k] = c[k].wrapping_add(1);
+                if c[k] < p.dims[k].extent {
+                    break;
+                }
+                c[k] = 0;
+            }
+        }
+        None
+    }
+
+    /// Runs positions `range` (in the coalesced order, the plan's C order).
+    ///
+    /// # Safety
+    ///
+    /// `ix`, `src` and `dst` hold the bytes `new` computed; for [`OutOfRange::Error`] plans every index was proved
+    /// valid; no other thread writes the destination bytes of these positions.
+    unsafe fn run_range(
+        &self,
+        range: core::ops::Range<usize>,
+        ix: *const u8,
+        src: *const u8,
+        dst: *mut u8,
+        level: crate::arch::Level,
+        opts: &ExecOptions,
+    ) {
+        let p = &self.plan;
+        let (ib, sb, db) = (p.index_base as isize, p.src_base as isize, p.dst_base as isize);
+        macro_rules! go {
+            ($put:expr) => {
+                match p.index_type {
+                    // SAFETY: the caller's contract.
+                    IndexType::I32 => unsafe { self.positions_with::<I32Ix>(range, ix, ib, sb, db, src, dst, $put) },
+                    // SAFETY: the caller's contract.
+                    IndexType::U32 => unsafe { self.positions_with::<U32Ix>(range, ix, ib, sb, db, src, dst, $put) },
+                    // SAFETY: the caller's contract.
+                    IndexType::I64 => unsafe { self.positions_with::<I64Ix>(range, ix, ib, sb, db, src, dst, $put) },
+                    // SAFETY: the caller's contract.
+                    IndexType::U64 => unsafe { self.positions_with::<U64Ix>(range, ix, ib, sb, db, src, dst, $put) },
+                }
+            };
+        }
+        match &self.block {
+            Block::Bytes(1) => {
+                // SAFETY: `s` and `d` address a block inside the bounded footprints (the caller's contract).
+                let put = |s: *const u8, d: *mut u8| unsafe { d.write(s.read()) };
+                go!(put)
+            }
+            Block::Bytes(2) => {
+                // SAFETY: `s` and `d` address a block inside the bounded footprints (the caller's contract).
+                let put = |s: *const u8, d: *mut u8| unsafe { core::ptr::copy_nonoverlapping(s, d, 2) };
+                go!(put)
+            }
+            Block::Bytes(4) => {
+                // SAFETY: `s` and `d` address a block inside the bounded footprints (the caller's contract).
+                let put = |s: *const u8, d: *mut u8| unsafe { core::ptr::copy_nonoverlapping(s, d, 4) };
+                go!(put)
+            }
+            Block::Bytes(8) => {
+                // SAFETY: `s` and `d` address a block inside the bounded footprints (the caller's contract).
+                let put = |s: *const u8, d: *mut u8| unsafe { core::ptr::copy_nonoverlapping(s, d, 8) };
+                go!(put)
+            }
+            &Block::Bytes(n) => {
+                // SAFETY: `s` and `d` address a block inside the bounded footprints (the caller's contract).
+                let put = |s: *const u8, d: *mut u8| unsafe { core::ptr::copy_nonoverlapping(s, d, n) };
+                go!(put)
+            }
+            &Block::Program { ref program, in_base, out_base, .. } => {
+                // The program's bases step from the lowest bytes back to the block's first element.
+                // SAFETY: `s` and `d` address a block inside the bounded footprints (the caller's contract).
+                let put = |s: *const u8, d: *mut u8| unsafe {
+                    program.run_here(s.wrapping_sub(in_base), d.wrapping_sub(out_base), level, opts)
+                };
+                go!(put)
+            }
+        }
+    }
+
+    /// The walk over positions with index type `X` and block copy `put(src, dst)`.
+    ///
+    /// # Safety
+    ///
+    /// As [`IndexProgram::run_range`].
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    unsafe fn positions_with<X: IndexRead>(
+        &self,
+        range: core::ops::Range<usize>,
+        ix: *const u8,
+        ib: isize,
+        sb: isize,
+        db: isize,
+        src: *const u8,
+        dst: *mut u8,
+        put: impl Fn(*const u8, *mut u8),
+    ) {
+        let p = &self.plan;
+        let comps = p.components.as_slice();
+        let cs = p.component_stride;
+        let source = p.side == Side::Source;
+        let one = comps.len() == 1;
+        let c0 = comps[0];
+        each_position(&self.dims, range, |i, s, d| {
+            let at = ib.wrapping_add(i);
+            // The indices' offset along the indexed side; None when an index is invalid (then skip: for Error
+            // plans `check` proved there are none).
+            let add = if one {
+                // SAFETY: the tuple's index lies inside the index footprint.
+                let v = unsafe { X::load(ix.offset(at)) };
+                X::normalize(v, c0.bound).map(|u| (u as isize).wrapping_mul(c0.step))
+            } else {
+                let mut sum = Some(0isize);
+                for (j, comp) in comps.iter().enumerate() {
+                    // SAFETY: as above, component j of the tuple.
+                    let v = unsafe { X::load(ix.offset(at.wrapping_add((j as isize).wrapping_mul(cs)))) };
+                    sum = sum
+                        .zip(X::normalize(v, comp.bound))
+                        .map(|(a, u)| a.wrapping_add((u as isize).wrapping_mul(comp.step)));
+                }
+                sum
+            };
+            let Some(add) = add else { return };
+            let (s, d) = if source {
+                (sb.wrapping_add(s).wrapping_add(add), db.wrapping_add(d))
+            } else {
+                (sb.wrapping_add(s), db.wrapping_add(d).wrapping_add(add))
+            };
+            // SAFETY: offsets inside the bounded footprints (valid index, positions in range).
+            unsafe { put(src.offset(s), dst.offset(d)) };
+        });
+    }
+}
+
+/// Indices proved valid for one [`IndexProgram`] ([`IndexProgram::check`]); the buffer stays borrowed until the
+/// run, so it cannot change in between.
+#[derive(Debug)]
+pub struct Checked<'a> {
+    program: &'a IndexProgram,
+    index: &'a [u8],
+}
+
+/// The proven copy of a block, with the bases that make its lowest offsets 0.
+fn block_program(width: usize, dims: &[Dim]) -> Result<(Program, usize, usize), IndexPlanError> {
+    let below = |stride: fn(&Dim) -> isize| {
+        dims.iter().fold(0usize, |b, d| b.saturating_add(span(d.extent as u64, stride(d)).0.unsigned_abs() as usize))
+    };
+    let (in_base, out_base) = (below(|d| d.in_stride), below(|d| d.out_stride));
+    let plan = Plan::copy(width, in_base, out_base, dims.to_vec());
+    let program = Program::new(&plan).map_err(|e| err(format!("block: {e}")))?;
+    Ok((program, in_base, out_base))
+}
+
+/// The block's dimensions with size-1 ones dropped and contiguous neighbours merged.
+fn coalesce_block(block: &[Dim], width: usize) -> Vec<Dim> {
+    let _ = width;
+    let mut out: Vec<Dim> = Vec::with_capacity(block.len());
+    for &d in block.iter().filter(|d| d.extent != 1) {
+        if let Some(last) = out.last_mut() {
+            let e = d.extent as isize;
+            if d.in_stride.checked_mul(e) == Some(last.in_stride)
+                && d.out_stride.checked_mul(e) == Some(last.out_stride)
+                && let Some(extent) = last.extent.checked_mul(d.extent)
+            {
+                *last = Dim { extent, ..d };
+                continue;
+            }
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// Whether the blocks of all positions land on distinct elements: positions and block as one tensor, in elements.
+fn injective_writes(plan: &IndexPlan) -> bool {
+    let w = plan.width as isize;
+    let mut sizes = Vec::new();
+    let mut strides = Vec::new();
+    let dims = plan.dims.iter().map(|d| (d.extent, d.dst_stride));
+    for (extent, stride) in dims.chain(plan.block.iter().map(|d| (d.extent, d.out_stride))) {
+        if extent == 1 {
+            continue;
+        }
+        let (Some(0), Some(elements)) = (stride.checked_rem(w), stride.checked_div(w)) else { return false };
+        sizes.push(extent as u64);
+        strides.push(elements as i64);
+    }
+    matches!(find_overlap(&sizes, &strides), Overlap::Disjoint)
+}
+
+/// Calls `f(index, src, dst)` with the byte offsets (from the bases) of each position of `range` in C order.
+#[inline(always)]
+fn each_position(dims: &[IndexDim], range: core::ops::Range<usize>, mut f: impl FnMut(isize, isize, isize)) {
+    let n = dims.len();
+    let Some(inner) = dims.last().copied() else {
+        if range.start == 0 && range.end > 0 {
+            f(0, 0, 0);
+        }
+        return;
+    };
+    let mut c = [0usize; MAX_INDEX_RANK];
+    let mut rem = range.start;
+    for k in (0..n).rev() {
+        c[k] = rem.checked_rem(dims[k].extent).unwrap_or(0);
+        rem = rem.checked_div(dims[k].extent).unwrap_or(0);
+    }
+    let mut pos = range.start;
+    while pos < range.end {
+        let (mut i, mut s, mut d) = (0isize, 0isize, 0isize);
+        for k in 0..n.wrapping_sub(1) {
+            let ck = c[k] as isize;
+            i = i.wrapping_add(ck.wrapping_mul(dims[k].index_stride));
+            s = s.wrapping_add(ck.wrapping_mul(dims[k].src_stride));
+            d = d.wrapping_add(ck.wrapping_mul(dims[k].dst_stride));
+        }
+        let first = c[n.wrapping_sub(1)];
+        let run = (inner.extent.wrapping_sub(first)).min(range.end.wrapping_sub(pos));
+        let f0 = first as isize;
+        i = i.wrapping_add(f0.wrapping_mul(inner.index_stride));
+        s = s.wrapping_add(f0.wrapping_mul(inner.src_stride));
+        d = d.wrapping_add(f0.wrapping_mul(inner.dst_stride));
+        for _ in 0..run {
+            f(i, s, d);
+            i = i.wrapping_add(inner.index_stride);
+            s = s.wrapping_add(inner.src_stride);
+            d = d.wrapping_add(inner.dst_stride);
+        }
+        pos = pos.wrapping_add(run);
+        // Carry into the outer dimensions.
+        c[n.wrapping_sub(1)] = first.wrapping_add(run);
+        let mut k = n.wrapping_sub(1);
+        while c[k] == dims[k].extent && k > 0 {
+            c[k] = 0;
+            k = k.wrapping_sub(1);
+            c[k] = c[k].wrapping_add(1);
+        }
+    }
+}
+
+/// Calls `f(offset, inner)` for each row of `dims` (all but the last as an odometer; `inner` the last, `None`
+/// without dimensions: one element at offset 0); offsets are of the index strides.
+fn each_row(dims: &[IndexDim], mut f: impl FnMut(isize, Option<IndexDim>)) {
+    let Some((&inner, outer)) = dims.split_last() else {
+        f(0, None);
+        return;
+    };
+    let rows = outer.iter().fold(1usize, |n, d| n.saturating_mul(d.extent));
+    let mut c = vec![0usize; outer.len()];
+    for _ in 0..rows {
+        let at =
+            c.iter().zip(outer).fold(0isize, |o, (&k, d)| o.wrapping_add((k as isize).wrapping_mul(d.index_stride)));
+        f(at, Some(inner));
+        for k in (0..c.len()).rev() {
+            c[k] = c[k].wrapping_add(1);
+            if c[k] < outer[k].extent {
+                break;
+            }
+            c[k] = 0;
+        }
+    }
+}
+
+/// The value of one index (`bytes` holds exactly its width).
+fn read(ty: IndexType, bytes: &[u8]) -> i128 {
+    let mut b = [0u8; 8];
+    b[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
+    match ty {
+        IndexType::I32 => i128::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        IndexType::U32 => i128::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        IndexType::I64 => i128::from(i64::from_le_bytes(b)),
+        IndexType::U64 => i128::from(u64::from_le_bytes(b)),
+    }
+}
+
+/// The smallest and largest index of a contiguous run (`bytes` a whole number of indices).
+fn min_max(ty: IndexType, bytes: &[u8]) -> (i128, i128) {
+    macro_rules! fold {
+        ($t:ty, $w:literal) => {{
+            let (mut lo, mut hi) = (<$t>::MAX, <$t>::MIN);
+            for c in bytes.chunks_exact($w) {
+                let v = <$t>::from_le_bytes(c.try_into().unwrap_or([0; $w]));
+                lo = lo.min(v);
+                hi = hi.max(v);
+            }
+            (i128::from(lo), i128::from(hi))
+        }};
+    }
+    match ty {
+        IndexType::I32 => fold!(i32, 4),
+        IndexType::U32 => fold!(u32, 4),
+        IndexType::I64 => fold!(i64, 8),
+        IndexType::U64 => fold!(u64, 8),
+    }
+}
+
+/// `v` as an offset along a dimension of `bound`: negative values count from the end; `None` outside.
+fn normalize(v: i128, bound: u64) -> Option<u64> {
+    let b = i128::from(bound);
+    let u = if v < 0 { v.checked_add(b)? } else { v };
+    (0..b).contains(&u).then_some(u as u64)
+}
+
+/// Reading one index type in the hot loop.
+trait IndexRead {
+    type Raw: Copy;
+    /// # Safety
+    /// `p` addresses the index's bytes.
+    unsafe fn load(p: *const u8) -> Self::Raw;
+    fn normalize(v: Self::Raw, bound: u64) -> Option<u64>;
+}
+
+macro_rules! index_read {
+    ($name:ident, $t:ty, signed) => {
+        struct $name;
+        impl IndexRead for $name {
+            type Raw = $t;
+            #[inline(always)]
+            unsafe fn load(p: *const u8) -> $t {
+                // SAFETY: the caller's contract; unaligned reads.
+                <$t>::from_le(unsafe { p.cast::<$t>().read_unaligned() })
+            }
+            #[inline(always)]
+            fn normalize(v: $t, bound: u64) -> Option<u64> {
+                let v = i64::from(v);
+                // bound ≤ u32::MAX (a tensor size): no overflow in i64.
+                let u = if v < 0 { v.wrapping_add(bound as i64) } else { v };
+                (u >= 0 && (u as u64) < bound).then_some(u as u64)
+            }
+        }
+    };
+    ($name:ident, $t:ty, unsigned) => {
+        struct $name;
+        impl IndexRead for $name {
+            type Raw = $t;
+            #[inline(always)]
+            unsafe fn load(p: *const u8) -> $t {
+                // SAFETY: the caller's contract; unaligned reads.
+                <$t>::from_le(unsafe { p.cast::<$t>().read_unaligned() })
+            }
+            #[inline(always)]
+            fn normalize(v: $t, bound: u64) -> Option<u64> {
+                let v = u64::from(v);
+                (v < bound).then_some(v)
+            }
+        }
+    };
+}
+
+index_read!(I32Ix, i32, signed);
+index_read!(U32Ix, u32, unsigned);
+index_read!(I64Ix, i64, signed);
+index_read!(U64Ix, u64, unsigned);

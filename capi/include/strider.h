@@ -120,6 +120,30 @@
 // `DML_OPERATOR_PADDING1`: `Desc` is a `StriderPadding1OperatorDesc`.
 #define STRIDER_OPERATOR_PADDING1 155
 
+// `DML_OPERATOR_GATHER`: `Desc` is a `StriderGatherOperatorDesc`.
+#define STRIDER_OPERATOR_GATHER 67
+
+// `DML_OPERATOR_SCATTER_ELEMENTS`: `Desc` is a `StriderScatterOperatorDesc`.
+#define STRIDER_OPERATOR_SCATTER_ELEMENTS 94
+
+// `DML_OPERATOR_SCATTER`: DirectML's older name of `DML_OPERATOR_SCATTER_ELEMENTS`.
+#define STRIDER_OPERATOR_SCATTER 94
+
+// `DML_OPERATOR_ONE_HOT`: `Desc` is a `StriderOneHotOperatorDesc`.
+#define STRIDER_OPERATOR_ONE_HOT 95
+
+// `DML_OPERATOR_GATHER_ELEMENTS`: `Desc` is a `StriderGatherElementsOperatorDesc`.
+#define STRIDER_OPERATOR_GATHER_ELEMENTS 107
+
+// `DML_OPERATOR_GATHER_ND`: `Desc` is a `StriderGatherNdOperatorDesc`.
+#define STRIDER_OPERATOR_GATHER_ND 108
+
+// `DML_OPERATOR_SCATTER_ND`: `Desc` is a `StriderScatterNdOperatorDesc`.
+#define STRIDER_OPERATOR_SCATTER_ND 109
+
+// `DML_OPERATOR_GATHER_ND1`: `Desc` is a `StriderGatherNd1OperatorDesc`.
+#define STRIDER_OPERATOR_GATHER_ND1 140
+
 // Strider's fused preprocessing (no DirectML counterpart): `Desc` is a `StriderNormalizeOperatorDesc`.
 #define STRIDER_OPERATOR_NORMALIZE 1398013953
 
@@ -475,6 +499,106 @@ typedef struct StriderNormalizeOperatorDesc {
   const float *Bias;
 } StriderNormalizeOperatorDesc;
 
+// `DML_GATHER_OPERATOR_DESC`: `np.take` in DirectML's shapes (inputs: input, indices).
+typedef struct StriderGatherOperatorDesc {
+  // The tensor read.
+  const struct StriderTensorDesc *InputTensor;
+  // The indices: INT32, UINT32, INT64 or UINT64; negative ones count from the end.
+  const struct StriderTensorDesc *IndicesTensor;
+  // The output tensor.
+  const struct StriderTensorDesc *OutputTensor;
+  // The dimension of the input the indices address.
+  uint32_t Axis;
+  // The number of meaningful (last) dimensions of the indices.
+  uint32_t IndexDimensions;
+} StriderGatherOperatorDesc;
+
+// `DML_GATHER_ELEMENTS_OPERATOR_DESC`: `np.take_along_axis` (inputs: input, indices).
+typedef struct StriderGatherElementsOperatorDesc {
+  // The tensor read.
+  const struct StriderTensorDesc *InputTensor;
+  // The indices, of the output's sizes.
+  const struct StriderTensorDesc *IndicesTensor;
+  // The output tensor.
+  const struct StriderTensorDesc *OutputTensor;
+  // The dimension the indices replace.
+  uint32_t Axis;
+} StriderGatherElementsOperatorDesc;
+
+// `DML_GATHER_ND_OPERATOR_DESC`: ONNX `GatherND` without batches (inputs: input, indices).
+typedef struct StriderGatherNdOperatorDesc {
+  // The tensor read.
+  const struct StriderTensorDesc *InputTensor;
+  // The index tuples along the last dimension.
+  const struct StriderTensorDesc *IndicesTensor;
+  // The output tensor.
+  const struct StriderTensorDesc *OutputTensor;
+  // The number of meaningful (last) dimensions of the input.
+  uint32_t InputDimensionCount;
+  // The number of meaningful (last) dimensions of the indices.
+  uint32_t IndicesDimensionCount;
+} StriderGatherNdOperatorDesc;
+
+// `DML_GATHER_ND1_OPERATOR_DESC`: ONNX `GatherND` with `batch_dims` (inputs: input, indices).
+typedef struct StriderGatherNd1OperatorDesc {
+  // The tensor read.
+  const struct StriderTensorDesc *InputTensor;
+  // The index tuples along the last dimension.
+  const struct StriderTensorDesc *IndicesTensor;
+  // The output tensor.
+  const struct StriderTensorDesc *OutputTensor;
+  // The number of meaningful (last) dimensions of the input.
+  uint32_t InputDimensionCount;
+  // The number of meaningful (last) dimensions of the indices.
+  uint32_t IndicesDimensionCount;
+  // The number of leading meaningful dimensions that are batches.
+  uint32_t BatchDimensionCount;
+} StriderGatherNd1OperatorDesc;
+
+// `DML_SCATTER_OPERATOR_DESC` (`DML_SCATTER_ELEMENTS_OPERATOR_DESC`): ONNX `ScatterElements` (inputs: input,
+// indices, updates). The output may be bound to the input's buffer (in place).
+typedef struct StriderScatterOperatorDesc {
+  // The data.
+  const struct StriderTensorDesc *InputTensor;
+  // The indices, of the updates' sizes.
+  const struct StriderTensorDesc *IndicesTensor;
+  // The values written.
+  const struct StriderTensorDesc *UpdatesTensor;
+  // The output tensor, of the input's sizes.
+  const struct StriderTensorDesc *OutputTensor;
+  // The dimension the indices replace.
+  uint32_t Axis;
+} StriderScatterOperatorDesc;
+
+// `DML_SCATTER_ND_OPERATOR_DESC`: ONNX `ScatterND` (inputs: input, indices, updates). The output may be bound to
+// the input's buffer (in place).
+typedef struct StriderScatterNdOperatorDesc {
+  // The data.
+  const struct StriderTensorDesc *InputTensor;
+  // The index tuples along the last dimension.
+  const struct StriderTensorDesc *IndicesTensor;
+  // The values written.
+  const struct StriderTensorDesc *UpdatesTensor;
+  // The output tensor, of the input's sizes.
+  const struct StriderTensorDesc *OutputTensor;
+  // The number of meaningful (last) dimensions of the input.
+  uint32_t InputDimensionCount;
+  // The number of meaningful (last) dimensions of the indices.
+  uint32_t IndicesDimensionCount;
+} StriderScatterNdOperatorDesc;
+
+// `DML_ONE_HOT_OPERATOR_DESC`: ONNX `OneHot` (inputs: indices, values).
+typedef struct StriderOneHotOperatorDesc {
+  // The indices, of the output's sizes with 1 along `Axis`.
+  const struct StriderTensorDesc *IndicesTensor;
+  // The off value (first element) and the on value (the next along the last dimension above 1).
+  const struct StriderTensorDesc *ValuesTensor;
+  // The output tensor.
+  const struct StriderTensorDesc *OutputTensor;
+  // The dimension of the encoding.
+  uint32_t Axis;
+} StriderOneHotOperatorDesc;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -519,6 +643,8 @@ enum StriderStatus strider_operator_execute_with(const struct StriderOperator *o
 // and output have the same strides runs in place when both bindings have the same `Data`; inputs may overlap each
 // other. A count that is not the operator's, a NULL `Data`, or overlapping buffers is `STRIDER_INVALID_ARGUMENT`.
 // Output bytes no output element addresses (padding) are never written; on any failure nothing is written.
+// A `SCATTER_ELEMENTS` or `SCATTER_ND` whose output binding has its input's `Data` runs in place (only the
+// updates are written; indices and updates must lie apart from it).
 // `options` may be NULL (defaults).
 //
 // # Safety

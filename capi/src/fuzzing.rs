@@ -292,6 +292,73 @@ fn write(desc: &OperatorDesc, st: &mut Storage) -> Option<(u32, Vec<u8>)> {
             };
             (STRIDER_OPERATOR_FILL_VALUE_SEQUENCE, bytes(o))
         }
+        OperatorDesc::Gather { input, indices, output, axis, index_dimensions } => {
+            let o = StriderGatherOperatorDesc {
+                InputTensor: st.tensor(input),
+                IndicesTensor: st.tensor(indices),
+                OutputTensor: st.tensor(output),
+                Axis: *axis,
+                IndexDimensions: *index_dimensions,
+            };
+            (STRIDER_OPERATOR_GATHER, bytes(o))
+        }
+        OperatorDesc::GatherElements { input, indices, output, axis } => {
+            let o = StriderGatherElementsOperatorDesc {
+                InputTensor: st.tensor(input),
+                IndicesTensor: st.tensor(indices),
+                OutputTensor: st.tensor(output),
+                Axis: *axis,
+            };
+            (STRIDER_OPERATOR_GATHER_ELEMENTS, bytes(o))
+        }
+        OperatorDesc::GatherNd {
+            input,
+            indices,
+            output,
+            input_dimension_count,
+            indices_dimension_count,
+            batch_dimension_count,
+        } => {
+            let o = StriderGatherNd1OperatorDesc {
+                InputTensor: st.tensor(input),
+                IndicesTensor: st.tensor(indices),
+                OutputTensor: st.tensor(output),
+                InputDimensionCount: *input_dimension_count,
+                IndicesDimensionCount: *indices_dimension_count,
+                BatchDimensionCount: *batch_dimension_count,
+            };
+            (STRIDER_OPERATOR_GATHER_ND1, bytes(o))
+        }
+        OperatorDesc::ScatterElements { input, indices, updates, output, axis } => {
+            let o = StriderScatterOperatorDesc {
+                InputTensor: st.tensor(input),
+                IndicesTensor: st.tensor(indices),
+                UpdatesTensor: st.tensor(updates),
+                OutputTensor: st.tensor(output),
+                Axis: *axis,
+            };
+            (STRIDER_OPERATOR_SCATTER_ELEMENTS, bytes(o))
+        }
+        OperatorDesc::ScatterNd { input, indices, updates, output, input_dimension_count, indices_dimension_count } => {
+            let o = StriderScatterNdOperatorDesc {
+                InputTensor: st.tensor(input),
+                IndicesTensor: st.tensor(indices),
+                UpdatesTensor: st.tensor(updates),
+                OutputTensor: st.tensor(output),
+                InputDimensionCount: *input_dimension_count,
+                IndicesDimensionCount: *indices_dimension_count,
+            };
+            (STRIDER_OPERATOR_SCATTER_ND, bytes(o))
+        }
+        OperatorDesc::OneHot { indices, values, output, axis } => {
+            let o = StriderOneHotOperatorDesc {
+                IndicesTensor: st.tensor(indices),
+                ValuesTensor: st.tensor(values),
+                OutputTensor: st.tensor(output),
+                Axis: *axis,
+            };
+            (STRIDER_OPERATOR_ONE_HOT, bytes(o))
+        }
         _ => return None,
     })
 }
@@ -311,6 +378,12 @@ fn tensors_of(desc: &OperatorDesc) -> Vec<&TensorDesc> {
         | OperatorDesc::Tile { input, output, .. }
         | OperatorDesc::DepthToSpace { input, output, .. }
         | OperatorDesc::SpaceToDepth { input, output, .. } => vec![input, output],
+        OperatorDesc::Gather { input, indices, output, .. }
+        | OperatorDesc::GatherElements { input, indices, output, .. }
+        | OperatorDesc::GatherNd { input, indices, output, .. } => vec![input, indices, output],
+        OperatorDesc::ScatterElements { input, indices, updates, output, .. }
+        | OperatorDesc::ScatterNd { input, indices, updates, output, .. } => vec![input, indices, updates, output],
+        OperatorDesc::OneHot { indices, values, output, .. } => vec![indices, values, output],
         _ => Vec::new(),
     }
 }
@@ -420,6 +493,13 @@ pub fn check(desc: &OperatorDesc, broken: &Breakage, seed: u8) {
         STRIDER_OPERATOR_SPACE_TO_DEPTH1,
         STRIDER_OPERATOR_PADDING1,
         STRIDER_OPERATOR_NORMALIZE,
+        STRIDER_OPERATOR_GATHER,
+        STRIDER_OPERATOR_SCATTER_ELEMENTS,
+        STRIDER_OPERATOR_ONE_HOT,
+        STRIDER_OPERATOR_GATHER_ELEMENTS,
+        STRIDER_OPERATOR_GATHER_ND,
+        STRIDER_OPERATOR_SCATTER_ND,
+        STRIDER_OPERATOR_GATHER_ND1,
     ];
     if let Some(t) = broken.operator_type.filter(|t| !known.contains(t)) {
         ty = t;
@@ -462,7 +542,28 @@ pub fn check(desc: &OperatorDesc, broken: &Breakage, seed: u8) {
         unsafe { strider_operator_destroy(op) };
         return;
     }
+    // Index tensors of the index operators hold small indices (negative ones too), so that most runs are valid.
+    let index_input = match ty {
+        STRIDER_OPERATOR_ONE_HOT => Some(0),
+        STRIDER_OPERATOR_GATHER
+        | STRIDER_OPERATOR_GATHER_ELEMENTS
+        | STRIDER_OPERATOR_GATHER_ND1
+        | STRIDER_OPERATOR_SCATTER_ELEMENTS
+        | STRIDER_OPERATOR_SCATTER_ND => Some(1),
+        _ => None,
+    };
     let fill = |k: usize, n: u64| -> Vec<u8> {
+        if Some(k) == index_input {
+            let w = ins[k].data_type().size_in_bytes().max(1);
+            return (0..n as usize)
+                .map(|i| {
+                    let k = i.checked_div(w).unwrap_or(0) as i64;
+                    let v =
+                        k.wrapping_mul(3).wrapping_add(i64::from(seed)).rem_euclid(4).wrapping_sub(i64::from(seed & 1));
+                    v.to_le_bytes()[i.checked_rem(w).unwrap_or(0).min(7)]
+                })
+                .collect();
+        }
         (0..n as usize).map(|i| (i as u8).wrapping_mul(37).wrapping_add(seed ^ k as u8)).collect()
     };
     let mut in_bufs: Vec<Vec<u8>> = ins.iter().enumerate().map(|(k, t)| fill(k, c_bytes(t))).collect();
@@ -509,9 +610,17 @@ pub fn check(desc: &OperatorDesc, broken: &Breakage, seed: u8) {
     };
     // SAFETY: `op` came from `strider_operator_create`.
     unsafe { strider_operator_destroy(op) };
+    // What the Rust API gives for these buffers: an invalid index fails both.
+    let mut want: Vec<Vec<u8>> = outs.iter().map(|t| vec![SENTINEL; c_bytes(t) as usize]).collect();
+    let rust_result = {
+        let in_slices: Vec<&[u8]> = inputs_before.iter().map(Vec::as_slice).collect();
+        let mut want_slices: Vec<&mut [u8]> = want.iter_mut().map(Vec::as_mut_slice).collect();
+        rust.execute_with(&in_slices, &mut want_slices, &ExecOptions::sequential())
+    };
+    let bad_index = matches!(rust_result, Err(strider_core::Error::IndexOutOfRange { .. }));
     if status != StriderStatus::STRIDER_OK {
         assert!(
-            call_broken || options.Isa >= 2 || options.Threads > 0,
+            call_broken || bad_index || options.Isa >= 2 || options.Threads > 0,
             "a faithful call failed: {status:?} ({desc:?})"
         );
         assert!(out_bufs == snapshot && in_bufs == inputs_before, "a failed call wrote ({desc:?})");
@@ -521,11 +630,8 @@ pub fn check(desc: &OperatorDesc, broken: &Breakage, seed: u8) {
     if call_broken {
         return; // an alias of an input another output never reads can be valid; the bytes are not compared
     }
-    let want: Vec<Vec<u8>> = outs.iter().map(|t| vec![SENTINEL; c_bytes(t) as usize]).collect();
-    let mut want = want;
-    let in_slices: Vec<&[u8]> = in_bufs.iter().map(Vec::as_slice).collect();
-    let mut want_slices: Vec<&mut [u8]> = want.iter_mut().map(Vec::as_mut_slice).collect();
-    rust.execute_with(&in_slices, &mut want_slices, &ExecOptions::sequential()).expect("the Rust operator runs");
+    assert!(!bad_index, "the C interface ran what the Rust API refused ({desc:?})");
+    rust_result.expect("the Rust operator runs");
     assert!(out_bufs == want, "the C interface's result differs from the Rust API's ({desc:?})");
     in_bufs.clear();
 }

@@ -161,6 +161,8 @@ pub unsafe extern "C" fn strider_operator_execute_with(
 /// and output have the same strides runs in place when both bindings have the same `Data`; inputs may overlap each
 /// other. A count that is not the operator's, a NULL `Data`, or overlapping buffers is `STRIDER_INVALID_ARGUMENT`.
 /// Output bytes no output element addresses (padding) are never written; on any failure nothing is written.
+/// A `SCATTER_ELEMENTS` or `SCATTER_ND` whose output binding has its input's `Data` runs in place (only the
+/// updates are written; indices and updates must lie apart from it).
 /// `options` may be NULL (defaults).
 ///
 /// # Safety
@@ -244,6 +246,42 @@ unsafe fn execute_bindings(
             // for the shorter; no other slice of it exists during the call.
             let buffer = unsafe { core::slice::from_raw_parts_mut(o.0.cast::<u8>(), i.1.min(o.1)) };
             return identity.execute_in_place_with(buffer, &opts).map_err(|e| Failure::from_error(name, e));
+        }
+        // A scatter whose output is bound to its data's buffer (DirectML's in-place form): only the updates are
+        // written, after every index is checked.
+        if let ([data, ix, up], [o]) = (&ins[..], &outs[..])
+            && data.0 == o.0
+            && matches!(op, Operator::ScatterElements(_) | Operator::ScatterNd(_))
+        {
+            for (k, b) in [(1, ix), (2, up)] {
+                if !apart(o, b) {
+                    let e = Error::OverlappingBuffers {
+                        first: Operand::InputAt(k),
+                        first_address: b.0 as usize,
+                        first_bytes: b.1,
+                        second: Operand::Output,
+                        second_address: o.0 as usize,
+                        second_bytes: o.1,
+                    };
+                    return Err(Failure::from_error(name, e));
+                }
+            }
+            // SAFETY: the data buffer is readable for `data.1` and writable for `o.1` bytes, so both for the
+            // shorter; the indices and updates are readable for their lengths and apart from it (checked above), so
+            // the mutable slice aliases nothing.
+            let (buffer, ix, up) = unsafe {
+                (
+                    core::slice::from_raw_parts_mut(o.0.cast::<u8>(), data.1.min(o.1)),
+                    core::slice::from_raw_parts(ix.0.cast::<u8>().cast_const(), ix.1),
+                    core::slice::from_raw_parts(up.0.cast::<u8>().cast_const(), up.1),
+                )
+            };
+            let result = match op {
+                Operator::ScatterElements(s) => s.execute_in_place(buffer, ix, up, &opts),
+                Operator::ScatterNd(s) => s.execute_in_place(buffer, ix, up, &opts),
+                _ => Err(Error::Internal { detail: "in-place scatter of another operator".to_owned() }),
+            };
+            return result.map_err(|e| Failure::from_error(name, e));
         }
         // Outputs apart from each other and from every input (inputs may share bytes: they are only read).
         let many_in = ins.len() > 1;

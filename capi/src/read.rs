@@ -56,10 +56,17 @@ enum OperatorType {
     SpaceToDepth1,
     Padding1,
     Normalize,
+    Gather,
+    GatherElements,
+    GatherNd,
+    GatherNd1,
+    ScatterElements,
+    ScatterNd,
+    OneHot,
 }
 
 impl OperatorType {
-    const ALL: [OperatorType; 16] = [
+    const ALL: [OperatorType; 23] = [
         OperatorType::ElementWiseIdentity,
         OperatorType::Slice,
         OperatorType::Cast,
@@ -76,6 +83,13 @@ impl OperatorType {
         OperatorType::SpaceToDepth1,
         OperatorType::Padding1,
         OperatorType::Normalize,
+        OperatorType::Gather,
+        OperatorType::GatherElements,
+        OperatorType::GatherNd,
+        OperatorType::GatherNd1,
+        OperatorType::ScatterElements,
+        OperatorType::ScatterNd,
+        OperatorType::OneHot,
     ];
 
     /// The `STRIDER_OPERATOR_*` (DirectML) value and name.
@@ -103,6 +117,13 @@ impl OperatorType {
             OperatorType::SpaceToDepth1 => (STRIDER_OPERATOR_SPACE_TO_DEPTH1, "DML_OPERATOR_SPACE_TO_DEPTH1"),
             OperatorType::Padding1 => (STRIDER_OPERATOR_PADDING1, "DML_OPERATOR_PADDING1"),
             OperatorType::Normalize => (STRIDER_OPERATOR_NORMALIZE, "STRIDER_OPERATOR_NORMALIZE"),
+            OperatorType::Gather => (STRIDER_OPERATOR_GATHER, "DML_OPERATOR_GATHER"),
+            OperatorType::GatherElements => (STRIDER_OPERATOR_GATHER_ELEMENTS, "DML_OPERATOR_GATHER_ELEMENTS"),
+            OperatorType::GatherNd => (STRIDER_OPERATOR_GATHER_ND, "DML_OPERATOR_GATHER_ND"),
+            OperatorType::GatherNd1 => (STRIDER_OPERATOR_GATHER_ND1, "DML_OPERATOR_GATHER_ND1"),
+            OperatorType::ScatterElements => (STRIDER_OPERATOR_SCATTER_ELEMENTS, "DML_OPERATOR_SCATTER_ELEMENTS"),
+            OperatorType::ScatterNd => (STRIDER_OPERATOR_SCATTER_ND, "DML_OPERATOR_SCATTER_ND"),
+            OperatorType::OneHot => (STRIDER_OPERATOR_ONE_HOT, "DML_OPERATOR_ONE_HOT"),
         }
     }
 
@@ -172,6 +193,79 @@ impl OperatorType {
                 }
                 OperatorType::Slice1 => slice1(desc.cast()),
                 OperatorType::Normalize => normalize(desc.cast()),
+                OperatorType::Gather => {
+                    let o = *desc.cast::<StriderGatherOperatorDesc>();
+                    let [input, indices, output] = fields([
+                        (o.InputTensor, "InputTensor"),
+                        (o.IndicesTensor, "IndicesTensor"),
+                        (o.OutputTensor, "OutputTensor"),
+                    ])?;
+                    Ok(OperatorDesc::Gather {
+                        input,
+                        indices,
+                        output,
+                        axis: o.Axis,
+                        index_dimensions: o.IndexDimensions,
+                    })
+                }
+                OperatorType::GatherElements => {
+                    let o = *desc.cast::<StriderGatherElementsOperatorDesc>();
+                    let [input, indices, output] = fields([
+                        (o.InputTensor, "InputTensor"),
+                        (o.IndicesTensor, "IndicesTensor"),
+                        (o.OutputTensor, "OutputTensor"),
+                    ])?;
+                    Ok(OperatorDesc::GatherElements { input, indices, output, axis: o.Axis })
+                }
+                OperatorType::GatherNd => {
+                    let o = *desc.cast::<StriderGatherNdOperatorDesc>();
+                    let v1 = StriderGatherNd1OperatorDesc {
+                        InputTensor: o.InputTensor,
+                        IndicesTensor: o.IndicesTensor,
+                        OutputTensor: o.OutputTensor,
+                        InputDimensionCount: o.InputDimensionCount,
+                        IndicesDimensionCount: o.IndicesDimensionCount,
+                        BatchDimensionCount: 0,
+                    };
+                    gather_nd(&v1)
+                }
+                OperatorType::GatherNd1 => gather_nd(&*desc.cast()),
+                OperatorType::ScatterElements => {
+                    let o = *desc.cast::<StriderScatterOperatorDesc>();
+                    let [input, indices, updates, output] = fields([
+                        (o.InputTensor, "InputTensor"),
+                        (o.IndicesTensor, "IndicesTensor"),
+                        (o.UpdatesTensor, "UpdatesTensor"),
+                        (o.OutputTensor, "OutputTensor"),
+                    ])?;
+                    Ok(OperatorDesc::ScatterElements { input, indices, updates, output, axis: o.Axis })
+                }
+                OperatorType::ScatterNd => {
+                    let o = *desc.cast::<StriderScatterNdOperatorDesc>();
+                    let [input, indices, updates, output] = fields([
+                        (o.InputTensor, "InputTensor"),
+                        (o.IndicesTensor, "IndicesTensor"),
+                        (o.UpdatesTensor, "UpdatesTensor"),
+                        (o.OutputTensor, "OutputTensor"),
+                    ])?;
+                    Ok(OperatorDesc::ScatterNd {
+                        input,
+                        indices,
+                        updates,
+                        output,
+                        input_dimension_count: o.InputDimensionCount,
+                        indices_dimension_count: o.IndicesDimensionCount,
+                    })
+                }
+                OperatorType::OneHot => {
+                    let o = *desc.cast::<StriderOneHotOperatorDesc>();
+                    let [indices, values, output] = fields([
+                        (o.IndicesTensor, "IndicesTensor"),
+                        (o.ValuesTensor, "ValuesTensor"),
+                        (o.OutputTensor, "OutputTensor"),
+                    ])?;
+                    Ok(OperatorDesc::OneHot { indices, values, output, axis: o.Axis })
+                }
             }
         }
     }
@@ -242,6 +336,40 @@ pub(crate) unsafe fn tensor(p: *const StriderTensorDesc, field: &str) -> Result<
         .and_then(|d| d.with_guaranteed_base_offset_alignment(b.GuaranteedBaseOffsetAlignment))
         .map(|d| d.with_flags(flags))
         .map_err(|e| Failure::from_error(&desc_field, e))
+}
+
+/// The tensors of an operator's fields, each named by its field in messages.
+///
+/// # Safety
+///
+/// As [`tensor`], for each pointer.
+unsafe fn fields<const N: usize>(fields: [(*const StriderTensorDesc, &str); N]) -> Result<[TensorDesc; N], Failure> {
+    let mut out = Vec::with_capacity(N);
+    for (p, field) in fields {
+        // SAFETY: the caller's contract, pointer by pointer.
+        out.push(unsafe { tensor(p, field)? });
+    }
+    out.try_into().map_err(|_| Failure::invalid("tensor count".to_owned()))
+}
+
+/// A `DML_GATHER_ND1_OPERATOR_DESC` (also `DML_GATHER_ND`'s, with no batches).
+///
+/// # Safety
+///
+/// The struct's tensor pointers are NULL or valid as [`tensor`] says.
+unsafe fn gather_nd(o: &StriderGatherNd1OperatorDesc) -> Result<OperatorDesc, Failure> {
+    // SAFETY: the caller's contract.
+    let [input, indices, output] = unsafe {
+        fields([(o.InputTensor, "InputTensor"), (o.IndicesTensor, "IndicesTensor"), (o.OutputTensor, "OutputTensor")])?
+    };
+    Ok(OperatorDesc::GatherNd {
+        input,
+        indices,
+        output,
+        input_dimension_count: o.InputDimensionCount,
+        indices_dimension_count: o.IndicesDimensionCount,
+        batch_dimension_count: o.BatchDimensionCount,
+    })
 }
 
 /// `count` tensors of an array of `StriderTensorDesc` structs (`JOIN`'s inputs, `SPLIT`'s outputs).

@@ -77,6 +77,22 @@ pub const STRIDER_OPERATOR_DEPTH_TO_SPACE1: u32 = 113;
 pub const STRIDER_OPERATOR_SPACE_TO_DEPTH1: u32 = 114;
 /// `DML_OPERATOR_PADDING1`: `Desc` is a `StriderPadding1OperatorDesc`.
 pub const STRIDER_OPERATOR_PADDING1: u32 = 155;
+/// `DML_OPERATOR_GATHER`: `Desc` is a `StriderGatherOperatorDesc`.
+pub const STRIDER_OPERATOR_GATHER: u32 = 67;
+/// `DML_OPERATOR_SCATTER_ELEMENTS`: `Desc` is a `StriderScatterOperatorDesc`.
+pub const STRIDER_OPERATOR_SCATTER_ELEMENTS: u32 = 94;
+/// `DML_OPERATOR_SCATTER`: DirectML's older name of `DML_OPERATOR_SCATTER_ELEMENTS`.
+pub const STRIDER_OPERATOR_SCATTER: u32 = 94;
+/// `DML_OPERATOR_ONE_HOT`: `Desc` is a `StriderOneHotOperatorDesc`.
+pub const STRIDER_OPERATOR_ONE_HOT: u32 = 95;
+/// `DML_OPERATOR_GATHER_ELEMENTS`: `Desc` is a `StriderGatherElementsOperatorDesc`.
+pub const STRIDER_OPERATOR_GATHER_ELEMENTS: u32 = 107;
+/// `DML_OPERATOR_GATHER_ND`: `Desc` is a `StriderGatherNdOperatorDesc`.
+pub const STRIDER_OPERATOR_GATHER_ND: u32 = 108;
+/// `DML_OPERATOR_SCATTER_ND`: `Desc` is a `StriderScatterNdOperatorDesc`.
+pub const STRIDER_OPERATOR_SCATTER_ND: u32 = 109;
+/// `DML_OPERATOR_GATHER_ND1`: `Desc` is a `StriderGatherNd1OperatorDesc`.
+pub const STRIDER_OPERATOR_GATHER_ND1: u32 = 140;
 /// Strider's fused preprocessing (no DirectML counterpart): `Desc` is a `StriderNormalizeOperatorDesc`.
 pub const STRIDER_OPERATOR_NORMALIZE: u32 = 0x5354_0001;
 
@@ -294,6 +310,120 @@ pub struct StriderJoinOperatorDesc {
     /// The output tensor.
     pub OutputTensor: *const StriderTensorDesc,
     /// The dimension joined along.
+    pub Axis: u32,
+}
+
+/// `DML_GATHER_OPERATOR_DESC`: `np.take` in DirectML's shapes (inputs: input, indices).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderGatherOperatorDesc {
+    /// The tensor read.
+    pub InputTensor: *const StriderTensorDesc,
+    /// The indices: INT32, UINT32, INT64 or UINT64; negative ones count from the end.
+    pub IndicesTensor: *const StriderTensorDesc,
+    /// The output tensor.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// The dimension of the input the indices address.
+    pub Axis: u32,
+    /// The number of meaningful (last) dimensions of the indices.
+    pub IndexDimensions: u32,
+}
+
+/// `DML_GATHER_ELEMENTS_OPERATOR_DESC`: `np.take_along_axis` (inputs: input, indices).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderGatherElementsOperatorDesc {
+    /// The tensor read.
+    pub InputTensor: *const StriderTensorDesc,
+    /// The indices, of the output's sizes.
+    pub IndicesTensor: *const StriderTensorDesc,
+    /// The output tensor.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// The dimension the indices replace.
+    pub Axis: u32,
+}
+
+/// `DML_GATHER_ND_OPERATOR_DESC`: ONNX `GatherND` without batches (inputs: input, indices).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderGatherNdOperatorDesc {
+    /// The tensor read.
+    pub InputTensor: *const StriderTensorDesc,
+    /// The index tuples along the last dimension.
+    pub IndicesTensor: *const StriderTensorDesc,
+    /// The output tensor.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// The number of meaningful (last) dimensions of the input.
+    pub InputDimensionCount: u32,
+    /// The number of meaningful (last) dimensions of the indices.
+    pub IndicesDimensionCount: u32,
+}
+
+/// `DML_GATHER_ND1_OPERATOR_DESC`: ONNX `GatherND` with `batch_dims` (inputs: input, indices).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderGatherNd1OperatorDesc {
+    /// The tensor read.
+    pub InputTensor: *const StriderTensorDesc,
+    /// The index tuples along the last dimension.
+    pub IndicesTensor: *const StriderTensorDesc,
+    /// The output tensor.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// The number of meaningful (last) dimensions of the input.
+    pub InputDimensionCount: u32,
+    /// The number of meaningful (last) dimensions of the indices.
+    pub IndicesDimensionCount: u32,
+    /// The number of leading meaningful dimensions that are batches.
+    pub BatchDimensionCount: u32,
+}
+
+/// `DML_SCATTER_OPERATOR_DESC` (`DML_SCATTER_ELEMENTS_OPERATOR_DESC`): ONNX `ScatterElements` (inputs: input,
+/// indices, updates). The output may be bound to the input's buffer (in place).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderScatterOperatorDesc {
+    /// The data.
+    pub InputTensor: *const StriderTensorDesc,
+    /// The indices, of the updates' sizes.
+    pub IndicesTensor: *const StriderTensorDesc,
+    /// The values written.
+    pub UpdatesTensor: *const StriderTensorDesc,
+    /// The output tensor, of the input's sizes.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// The dimension the indices replace.
+    pub Axis: u32,
+}
+
+/// `DML_SCATTER_ND_OPERATOR_DESC`: ONNX `ScatterND` (inputs: input, indices, updates). The output may be bound to
+/// the input's buffer (in place).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderScatterNdOperatorDesc {
+    /// The data.
+    pub InputTensor: *const StriderTensorDesc,
+    /// The index tuples along the last dimension.
+    pub IndicesTensor: *const StriderTensorDesc,
+    /// The values written.
+    pub UpdatesTensor: *const StriderTensorDesc,
+    /// The output tensor, of the input's sizes.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// The number of meaningful (last) dimensions of the input.
+    pub InputDimensionCount: u32,
+    /// The number of meaningful (last) dimensions of the indices.
+    pub IndicesDimensionCount: u32,
+}
+
+/// `DML_ONE_HOT_OPERATOR_DESC`: ONNX `OneHot` (inputs: indices, values).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderOneHotOperatorDesc {
+    /// The indices, of the output's sizes with 1 along `Axis`.
+    pub IndicesTensor: *const StriderTensorDesc,
+    /// The off value (first element) and the on value (the next along the last dimension above 1).
+    pub ValuesTensor: *const StriderTensorDesc,
+    /// The output tensor.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// The dimension of the encoding.
     pub Axis: u32,
 }
 

@@ -51,7 +51,7 @@ pub fn operator_desc(u: &mut Unstructured<'_>) -> Result<Option<OperatorDesc>> {
             }
         };
     }
-    Ok(Some(match u.int_in_range(0u8..=12)? {
+    Ok(Some(match u.int_in_range(0u8..=18)? {
         0 => OperatorDesc::ElementWiseIdentity {
             input: t!(s),
             output: t!(s),
@@ -156,12 +156,139 @@ pub fn operator_desc(u: &mut Unstructured<'_>) -> Result<Option<OperatorDesc>> {
             }
         }
         11 => OperatorDesc::FillValueConstant { output: t!(s), value: scalar(u, dt)? },
+        13..=18 => {
+            let Some(desc) = index_desc(u, dt, &s)? else { return Ok(None) };
+            desc
+        }
         _ => {
             let wide = if dt.is_float() { DataType::Float64 } else { DataType::Int64 };
             let start = if u.arbitrary()? { scalar(u, dt)? } else { scalar(u, wide)? };
             OperatorDesc::FillValueSequence { output: t!(s), start, delta: scalar(u, dt)? }
         }
     }))
+}
+
+/// An index type, now and then any type.
+fn index_type(u: &mut Unstructured<'_>) -> Result<DataType> {
+    if u.ratio(1, 16)? {
+        return data_type(u);
+    }
+    Ok(*u.choose(&[DataType::Int32, DataType::Uint32, DataType::Int64, DataType::Uint64])?)
+}
+
+/// `full` right-aligned into `n` dimensions (leading 1s added or dropped), or `full` itself when a size above 1
+/// would be dropped (the operator then refuses it).
+fn right_align(full: &[u32], n: usize) -> Vec<u32> {
+    if full.len() >= n {
+        let cut = full.len() - n;
+        if full[..cut].iter().all(|&s| s == 1) { full[cut..].to_vec() } else { full.to_vec() }
+    } else {
+        let mut s = vec![1; n - full.len()];
+        s.extend_from_slice(full);
+        s
+    }
+}
+
+/// One of the six index operators over data of sizes `s`, its other tensors mostly consistent.
+fn index_desc(u: &mut Unstructured<'_>, dt: DataType, s: &[u32]) -> Result<Option<OperatorDesc>> {
+    let n = s.len();
+    if n == 0 {
+        return Ok(None);
+    }
+    let it = index_type(u)?;
+    let axis = u.int_in_range(0..=n as u32)?.min(n as u32 - 1);
+    let a = axis as usize;
+    macro_rules! t {
+        ($dt:expr, $sizes:expr) => {
+            match tensor(u, $dt, &$sizes)? {
+                Some(t) => t,
+                None => return Ok(None),
+            }
+        };
+    }
+    // Meaningful ranks, batches and the tuple size of the ND operators.
+    let r = u.int_in_range(1..=n)?;
+    let q = u.int_in_range(1..=n)?;
+    let b = u.int_in_range(0..=r.min(q) - 1)?;
+    let tuple = u.int_in_range(1..=(r - b).max(1))?;
+    let mut data = s.to_vec();
+    data[..n - r].fill(1);
+    let mut ix = sizes(u, n)?;
+    ix[..n - q].fill(1);
+    ix[n - 1] = tuple as u32;
+    for k in 0..b.min(q - 1) {
+        ix[n - q + k] = data[n - r + k];
+    }
+    let nd_out = |batches: usize| {
+        let full: Vec<u32> =
+            ix[n - q..n - 1].iter().chain(&data[n - r + batches + tuple.min(r - batches)..]).copied().collect();
+        right_align(&full, n)
+    };
+    Ok(Some(match u.int_in_range(0u8..=5)? {
+        0 => {
+            let m = u.int_in_range(0..=n.min(3))?;
+            let mut xs = vec![1; n];
+            let small = sizes(u, m)?;
+            xs[n - m..].copy_from_slice(&small);
+            let full: Vec<u32> = s[..a].iter().chain(&xs[n - m..]).chain(&s[a + 1..]).copied().collect();
+            let out = right_align(&full, n);
+            OperatorDesc::Gather {
+                input: t!(dt, s),
+                indices: t!(it, xs),
+                output: t!(dt, out),
+                axis,
+                index_dimensions: m as u32,
+            }
+        }
+        1 => {
+            let xs: Vec<u32> =
+                s.iter().enumerate().map(|(d, &x)| if d == a { x.saturating_add(1) } else { x.min(2) }).collect();
+            OperatorDesc::GatherElements { input: t!(dt, s), indices: t!(it, xs), output: t!(dt, xs), axis }
+        }
+        2 => OperatorDesc::GatherNd {
+            input: t!(dt, data),
+            indices: t!(it, ix),
+            output: t!(dt, nd_out(b)),
+            input_dimension_count: r as u32,
+            indices_dimension_count: q as u32,
+            batch_dimension_count: b as u32,
+        },
+        3 => {
+            let xs: Vec<u32> =
+                s.iter().enumerate().map(|(d, &x)| if d == a { x.saturating_add(2) } else { x.min(2) }).collect();
+            OperatorDesc::ScatterElements {
+                input: t!(dt, s),
+                indices: t!(it, xs),
+                updates: t!(dt, xs),
+                output: t!(dt, s),
+                axis,
+            }
+        }
+        4 => OperatorDesc::ScatterNd {
+            input: t!(dt, data),
+            indices: t!(it, ix),
+            updates: t!(dt, nd_out(0)),
+            output: t!(dt, data),
+            input_dimension_count: r as u32,
+            indices_dimension_count: q as u32,
+        },
+        _ => {
+            let mut xs = s.to_vec();
+            xs[a] = 1;
+            let vs = sizes(u, n)?;
+            OperatorDesc::OneHot { indices: t!(it, xs), values: t!(dt, vs), output: t!(dt, s), axis }
+        }
+    }))
+}
+
+/// Which input of `op` holds indices (filled with small values, so that most runs are valid).
+fn index_input(op: &strider::Operator) -> Option<usize> {
+    match op.name() {
+        "DML_OPERATOR_ONE_HOT" => Some(0),
+        "DML_OPERATOR_GATHER" | "DML_OPERATOR_GATHER_ELEMENTS" | "DML_OPERATOR_GATHER_ND1" => Some(1),
+        "DML_OPERATOR_SCATTER_ELEMENTS" | "DML_OPERATOR_SCATTER_ND" => Some(1),
+        _ => None,
+    }
 }
 
 /// Every operator of the facade's list: a description either fails to build or runs, on exact-size misaligned
@@ -185,10 +312,20 @@ fn operators_case(u: &mut Unstructured<'_>) -> Result<()> {
         return Ok(());
     }
     let seed: u8 = u.arbitrary()?;
+    let indices = index_input(&op);
     let srcs: Vec<Buf> = in_need
         .iter()
         .enumerate()
         .map(|(k, &n)| {
+            if Some(k) == indices {
+                // Small indices, negative ones too (from the end): element i is (i·7 + seed) mod 5 − 2·(seed mod 2),
+                // little-endian in the index width (bytes past the value's sign-extend it).
+                let w = op.inputs()[k].data_type().size_in_bytes().max(1);
+                return Buf::new(n as usize, (usize::from(seed) + k) % 8, |i| {
+                    let v = ((i / w) as i64 * 7 + i64::from(seed)) % 5 - 2 * i64::from(seed % 2);
+                    v.to_le_bytes()[(i % w).min(7)]
+                });
+            }
             Buf::new(n as usize, (usize::from(seed) + k) % 8, |i| {
                 (i as u8).wrapping_mul(29).wrapping_add(seed ^ k as u8)
             })
@@ -218,9 +355,17 @@ fn operators_case(u: &mut Unstructured<'_>) -> Result<()> {
         assert!(got.iter().all(|b| b.bytes().iter().all(|&x| x == SENTINEL)), "a refused run wrote");
     }
     let mut outs: Vec<&mut [u8]> = got.iter_mut().map(Buf::bytes_mut).collect();
-    op.execute_with(&ins, &mut outs, &opts).unwrap_or_else(|e| panic!("{desc:?} failed: {e}"));
+    let result = op.execute_with(&ins, &mut outs, &opts);
     let mut refs: Vec<&mut [u8]> = want.iter_mut().map(Buf::bytes_mut).collect();
-    op.execute_reference(&ins, &mut refs).unwrap_or_else(|e| panic!("{desc:?}: reference failed: {e}"));
+    let reference = op.execute_reference(&ins, &mut refs);
+    if let Err(e @ strider::Error::IndexOutOfRange { .. }) = &result {
+        // An invalid index: the reference finds the same one, and nothing is written.
+        assert_eq!(reference.as_ref().err(), Some(e), "{desc:?}: the reference disagrees on the invalid index");
+        assert!(got.iter().all(|b| b.bytes().iter().all(|&x| x == SENTINEL)), "{desc:?}: an invalid index wrote");
+        return Ok(());
+    }
+    result.unwrap_or_else(|e| panic!("{desc:?} failed: {e}"));
+    reference.unwrap_or_else(|e| panic!("{desc:?}: reference failed: {e}"));
     for (k, (g, w)) in got.iter().zip(&want).enumerate() {
         let dt = op.outputs()[k].data_type();
         let width = dt.size_in_bytes();

@@ -1,5 +1,6 @@
 // The data-movement family from C++ written against DirectML's names (strider_dml.h): DML_PADDING / PADDING1,
 // DML_JOIN, DML_SPLIT, DML_TILE, DML_DEPTH_TO_SPACE(1) / SPACE_TO_DEPTH(1), DML_FILL_VALUE_CONSTANT / SEQUENCE,
+// DML_GATHER, GATHER_ELEMENTS, GATHER_ND(1), SCATTER(_ELEMENTS), SCATTER_ND and ONE_HOT,
 // filled as DirectML programs fill them, run through strider_operator_execute_bindings and checked against naive
 // loops; every error class with its message. Built and run by capi/tests/c.rs.
 #include <cmath>
@@ -53,6 +54,28 @@ static_assert(DML_OPERATOR_SPLIT == 62 && DML_OPERATOR_JOIN == 63 && DML_OPERATO
                   DML_OPERATOR_DEPTH_TO_SPACE1 == 113 && DML_OPERATOR_SPACE_TO_DEPTH1 == 114 &&
                   DML_OPERATOR_PADDING1 == 155,
               "DirectML's operator values");
+static_assert(sizeof(DML_GATHER_OPERATOR_DESC) == 32 && offsetof(DML_GATHER_OPERATOR_DESC, Axis) == 24 &&
+                  offsetof(DML_GATHER_OPERATOR_DESC, IndexDimensions) == 28,
+              "DML_GATHER_OPERATOR_DESC");
+static_assert(sizeof(DML_GATHER_ELEMENTS_OPERATOR_DESC) == 32 && offsetof(DML_GATHER_ELEMENTS_OPERATOR_DESC, Axis) == 24,
+              "DML_GATHER_ELEMENTS_OPERATOR_DESC");
+static_assert(sizeof(DML_GATHER_ND_OPERATOR_DESC) == 32 &&
+                  offsetof(DML_GATHER_ND_OPERATOR_DESC, IndicesDimensionCount) == 28,
+              "DML_GATHER_ND_OPERATOR_DESC");
+static_assert(sizeof(DML_GATHER_ND1_OPERATOR_DESC) == 40 &&
+                  offsetof(DML_GATHER_ND1_OPERATOR_DESC, BatchDimensionCount) == 32,
+              "DML_GATHER_ND1_OPERATOR_DESC");
+static_assert(sizeof(DML_SCATTER_OPERATOR_DESC) == 40 && offsetof(DML_SCATTER_OPERATOR_DESC, Axis) == 32,
+              "DML_SCATTER_OPERATOR_DESC");
+static_assert(sizeof(DML_SCATTER_ND_OPERATOR_DESC) == 40 &&
+                  offsetof(DML_SCATTER_ND_OPERATOR_DESC, IndicesDimensionCount) == 36,
+              "DML_SCATTER_ND_OPERATOR_DESC");
+static_assert(sizeof(DML_ONE_HOT_OPERATOR_DESC) == 32 && offsetof(DML_ONE_HOT_OPERATOR_DESC, Axis) == 24,
+              "DML_ONE_HOT_OPERATOR_DESC");
+static_assert(DML_OPERATOR_GATHER == 67 && DML_OPERATOR_SCATTER_ELEMENTS == 94 && DML_OPERATOR_SCATTER == 94 &&
+                  DML_OPERATOR_ONE_HOT == 95 && DML_OPERATOR_GATHER_ELEMENTS == 107 && DML_OPERATOR_GATHER_ND == 108 &&
+                  DML_OPERATOR_SCATTER_ND == 109 && DML_OPERATOR_GATHER_ND1 == 140,
+              "DirectML's index operator values");
 static_assert(DML_PADDING_MODE_CONSTANT == 0 && DML_PADDING_MODE_EDGE == 1 && DML_PADDING_MODE_REFLECTION == 2 &&
                   DML_PADDING_MODE_SYMMETRIC == 3 && DML_PADDING_MODE_WRAP == 4,
               "DML_PADDING_MODE");
@@ -327,11 +350,116 @@ static void fills() {
                 "ValueDataType is FLOAT64 (9) but the output is FLOAT32");
 }
 
+static void indexing() {
+    // An embedding lookup: rows of a 5×3 table by int64 ids (negative from the end), into a padded output.
+    Tensor table(DML_TENSOR_DATA_TYPE_FLOAT32, {5, 3}), ids(DML_TENSOR_DATA_TYPE_INT64, {1, 4}),
+        out(DML_TENSOR_DATA_TYPE_FLOAT32, {4, 3}, {4, 1});
+    DML_GATHER_OPERATOR_DESC gather = {&table.desc, &ids.desc, &out.desc, 0, 1};
+    StriderOperator* op = create(DML_OPERATOR_GATHER, &gather);
+    std::vector<float> x(15), y(out.bytes() / 4, -1.0f);
+    for (int i = 0; i < 15; i++) x[i] = float(i);
+    int64_t id[4] = {4, 0, -1, 2};
+    StriderBufferBinding ins[2] = {bind(x.data(), table.bytes()), bind(id, sizeof id)};
+    StriderBufferBinding outs[1] = {bind(y.data(), out.bytes())};
+    CHECK(strider_operator_execute_bindings(op, ins, 2, outs, 1, nullptr) == STRIDER_OK);
+    for (UINT r = 0; r < 4; r++) {
+        UINT row = UINT(id[r] < 0 ? id[r] + 5 : id[r]);
+        for (UINT c = 0; c < 3; c++) CHECK(y[out.at({r, c})] == x[table.at({row, c})]);
+        if (r < 3) CHECK(y[out.at({r, 0}) + 3] == -1.0f); // the padding is never written
+    }
+    // An index out of range: an error naming it, and nothing written.
+    int64_t bad[4] = {0, 1, 5, 2};
+    std::vector<float> before = y;
+    ins[1] = bind(bad, sizeof bad);
+    CHECK_ERROR(strider_operator_execute_bindings(op, ins, 2, outs, 1, nullptr), STRIDER_INVALID_ARGUMENT,
+                "index 5 at coordinate [0, 2] of the indices (input 1) is outside a dimension of size 5");
+    CHECK(y == before);
+    strider_operator_destroy(op);
+
+    // Gather elements (DirectML's example) and gather ND1 with a batch (its example 2).
+    Tensor g3(DML_TENSOR_DATA_TYPE_FLOAT32, {3, 3}), gi(DML_TENSOR_DATA_TYPE_UINT32, {2, 3}),
+        go(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3});
+    DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {&g3.desc, &gi.desc, &go.desc, 0};
+    op = create(DML_OPERATOR_GATHER_ELEMENTS, &ge);
+    float gx[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, gy[6] = {};
+    UINT gidx[6] = {1, 2, 0, 2, 0, 0};
+    StriderBufferBinding gins[2] = {bind(gx, sizeof gx), bind(gidx, sizeof gidx)};
+    StriderBufferBinding gouts[1] = {bind(gy, sizeof gy)};
+    CHECK(strider_operator_execute_bindings(op, gins, 2, gouts, 1, nullptr) == STRIDER_OK);
+    const float gwant[6] = {4, 8, 3, 7, 2, 3};
+    CHECK(std::memcmp(gy, gwant, sizeof gy) == 0);
+    strider_operator_destroy(op);
+    Tensor nx(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 3, 2, 2}), ni(DML_TENSOR_DATA_TYPE_UINT32, {1, 3, 2, 2}),
+        no(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 3, 2});
+    DML_GATHER_ND1_OPERATOR_DESC nd = {&nx.desc, &ni.desc, &no.desc, 3, 3, 1};
+    op = create(DML_OPERATOR_GATHER_ND1, &nd);
+    float ndx[12], ndy[6] = {};
+    for (int i = 0; i < 12; i++) ndx[i] = float(i);
+    UINT ndi[12] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0};
+    StriderBufferBinding nins[2] = {bind(ndx, sizeof ndx), bind(ndi, sizeof ndi)};
+    StriderBufferBinding nouts[1] = {bind(ndy, sizeof ndy)};
+    CHECK(strider_operator_execute_bindings(op, nins, 2, nouts, 1, nullptr) == STRIDER_OK);
+    const float ndwant[6] = {0, 3, 7, 4, 9, 10};
+    CHECK(std::memcmp(ndy, ndwant, sizeof ndy) == 0);
+    strider_operator_destroy(op);
+
+    // Scatter elements with a duplicate index (the last update wins), into a new buffer and in place.
+    Tensor sx(DML_TENSOR_DATA_TYPE_INT32, {1, 5}), si(DML_TENSOR_DATA_TYPE_INT32, {1, 3});
+    DML_SCATTER_OPERATOR_DESC scatter = {&sx.desc, &si.desc, &si.desc, &sx.desc, 1};
+    op = create(DML_OPERATOR_SCATTER, &scatter);
+    int32_t data[5] = {1, 2, 3, 4, 5}, sidx[3] = {1, -1, 1}, upd[3] = {10, 20, 30}, sy[5] = {};
+    StriderBufferBinding sins[3] = {bind(data, sizeof data), bind(sidx, sizeof sidx), bind(upd, sizeof upd)};
+    StriderBufferBinding souts[1] = {bind(sy, sizeof sy)};
+    CHECK(strider_operator_execute_bindings(op, sins, 3, souts, 1, nullptr) == STRIDER_OK);
+    const int32_t swant[5] = {1, 30, 3, 4, 20};
+    CHECK(std::memcmp(sy, swant, sizeof sy) == 0);
+    souts[0] = bind(data, sizeof data);
+    CHECK(strider_operator_execute_bindings(op, sins, 3, souts, 1, nullptr) == STRIDER_OK);
+    CHECK(std::memcmp(data, swant, sizeof data) == 0);
+    // In place with the updates inside the data buffer: refused.
+    StriderBufferBinding overlap[3] = {bind(data, sizeof data), bind(sidx, sizeof sidx), bind(data + 1, 12)};
+    CHECK_ERROR(strider_operator_execute_bindings(op, overlap, 3, souts, 1, nullptr), STRIDER_INVALID_ARGUMENT,
+                "overlap");
+    strider_operator_destroy(op);
+
+    // Scatter ND (DirectML's example, rank 1 as rank 2) and one-hot with negative and out-of-range indices.
+    Tensor ux(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 8}), ui(DML_TENSOR_DATA_TYPE_UINT32, {4, 1}),
+        uu(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 4});
+    DML_SCATTER_ND_OPERATOR_DESC snd = {&ux.desc, &ui.desc, &uu.desc, &ux.desc, 1, 2};
+    op = create(DML_OPERATOR_SCATTER_ND, &snd);
+    float ud[8] = {1, 2, 3, 4, 5, 6, 7, 8}, uup[4] = {9, 10, 11, 12}, uy[8] = {};
+    UINT uidx[4] = {4, 3, 1, 7};
+    StriderBufferBinding uins[3] = {bind(ud, sizeof ud), bind(uidx, sizeof uidx), bind(uup, sizeof uup)};
+    StriderBufferBinding uouts[1] = {bind(uy, sizeof uy)};
+    CHECK(strider_operator_execute_bindings(op, uins, 3, uouts, 1, nullptr) == STRIDER_OK);
+    const float uwant[8] = {1, 11, 3, 10, 9, 6, 7, 12};
+    CHECK(std::memcmp(uy, uwant, sizeof uy) == 0);
+    strider_operator_destroy(op);
+    Tensor hi(DML_TENSOR_DATA_TYPE_INT32, {1, 1, 3, 1}), hv(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 1, 2}),
+        ho(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 3, 4});
+    DML_ONE_HOT_OPERATOR_DESC hot = {&hi.desc, &hv.desc, &ho.desc, 3};
+    op = create(DML_OPERATOR_ONE_HOT, &hot);
+    int32_t hidx[3] = {-3, 100, 3};
+    float hval[2] = {0, 1}, hy[12];
+    StriderBufferBinding hins[2] = {bind(hidx, sizeof hidx), bind(hval, sizeof hval)};
+    StriderBufferBinding houts[1] = {bind(hy, sizeof hy)};
+    CHECK(strider_operator_execute_bindings(op, hins, 2, houts, 1, nullptr) == STRIDER_OK);
+    const float hwant[12] = {0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    CHECK(std::memcmp(hy, hwant, sizeof hy) == 0);
+    strider_operator_destroy(op);
+    // Float indices are not indices.
+    Tensor fi(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 3, 1});
+    hot.IndicesTensor = &fi.desc;
+    DML_OPERATOR_DESC badHot = {DML_OPERATOR_ONE_HOT, &hot};
+    CHECK_ERROR(strider_operator_create(&badHot, &op), STRIDER_UNSUPPORTED, "INT32, UINT32, INT64 or UINT64");
+}
+
 int main() {
     join_and_split();
     padding();
     tile_and_depth();
     fills();
+    indexing();
     if (failures) {
         std::fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;

@@ -9,6 +9,7 @@
 #![deny(clippy::arithmetic_side_effects)]
 
 mod image;
+mod indexing;
 mod movement;
 mod plan;
 mod view;
@@ -683,6 +684,7 @@ fn strider_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(image::normalize_image, m)?)?;
     m.add_class::<Operator>()?;
     movement::register(m)?;
+    indexing::register(m)?;
     m.add("DTypeError", view::dtype_error_type(m.py())?)?;
     Ok(())
 }

@@ -18,7 +18,7 @@ use crate::{GIL_RELEASE_BYTES, as_array, descr_of, empty, thread_choice, u32s};
 static PLANS: Mutex<Vec<(OperatorDesc, Arc<Operator>)>> = Mutex::new(Vec::new());
 const PLANS_KEPT: usize = 32;
 
-fn planned(desc: OperatorDesc) -> PyResult<Arc<Operator>> {
+pub(crate) fn planned(desc: OperatorDesc) -> PyResult<Arc<Operator>> {
     {
         let mut plans = PLANS.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(i) = plans.iter().position(|(d, _)| *d == desc) {
@@ -37,7 +37,13 @@ fn planned(desc: OperatorDesc) -> PyResult<Arc<Operator>> {
 
 /// Runs `op` on the views' memory. An output that shares bytes with an input reads that input from a copy taken
 /// first; outputs must not share bytes with each other.
-fn run(py: Python<'_>, op: Arc<Operator>, ins: &[&View], outs: &[&View], threads: Option<i64>) -> PyResult<()> {
+pub(crate) fn run(
+    py: Python<'_>,
+    op: Arc<Operator>,
+    ins: &[&View],
+    outs: &[&View],
+    threads: Option<i64>,
+) -> PyResult<()> {
     let opts = thread_choice(threads)?;
     for (k, o) in outs.iter().enumerate() {
         if !o.writeable {
@@ -124,7 +130,7 @@ fn given<'py>(
 }
 
 /// The output array: `out` when given, else a new one.
-fn output<'py>(
+pub(crate) fn output<'py>(
     py: Python<'py>,
     out: Option<&Bound<'py, PyAny>>,
     dt: DataType,
@@ -154,7 +160,7 @@ fn input<'py>(py: Python<'py>, x: &Bound<'py, PyAny>, what: &str, function: &str
 }
 
 /// Axis `axis` of `ndim` dimensions by Python's rule.
-fn axis_of(axis: i64, ndim: usize, name: &str) -> PyResult<usize> {
+pub(crate) fn axis_of(axis: i64, ndim: usize, name: &str) -> PyResult<usize> {
     let n = i64::try_from(ndim).unwrap_or(i64::MAX);
     let a = if axis < 0 { axis.saturating_add(n) } else { axis };
     usize::try_from(a)
@@ -165,7 +171,7 @@ fn axis_of(axis: i64, ndim: usize, name: &str) -> PyResult<usize> {
 
 /// A Python number as a scalar of `dt`: a float as f64, an int as a 64-bit integer (an unsigned one beyond
 /// `i64::MAX`), then converted by `strider.cast`'s rules.
-fn scalar(v: &Bound<'_, PyAny>, dt: DataType, name: &str) -> PyResult<Scalar> {
+pub(crate) fn scalar(v: &Bound<'_, PyAny>, dt: DataType, name: &str) -> PyResult<Scalar> {
     let wide = if let Ok(i) = v.extract::<i64>() {
         Scalar::from(i)
     } else if let Ok(u) = v.extract::<u64>() {

@@ -24,7 +24,7 @@ fn module_dir() -> PathBuf {
 }
 
 fn has_packages(python: &Path) -> bool {
-    Command::new(python).args(["-c", "import numpy, pytest"]).output().is_ok_and(|o| o.status.success())
+    Command::new(python).args(["-c", "import numpy, pytest, onnx"]).output().is_ok_and(|o| o.status.success())
 }
 
 /// A Python with NumPy and pytest.
@@ -42,10 +42,10 @@ fn python() -> PathBuf {
         let status = Command::new("python3").args(["-m", "venv"]).arg(&venv).status().expect("run python3 -m venv");
         assert!(status.success(), "python3 -m venv {} failed", venv.display());
         let status = Command::new(&python)
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "numpy", "pytest"])
+            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "numpy", "pytest", "onnx"])
             .status()
             .expect("run pip");
-        assert!(status.success(), "pip install numpy pytest failed (the Python registry must be reachable)");
+        assert!(status.success(), "pip install numpy pytest onnx failed (the Python registry must be reachable)");
     }
     python
 }

@@ -5,6 +5,9 @@
 //! family. Indices are int32, uint32, int64 or uint64 arrays (a Python list becomes int64); negative ones count
 //! from the end; one outside its axis raises `ValueError` and writes nothing.
 
+// Dimension arithmetic only: ranks and axes are at most 8 (checked against DirectML's limit before use) and
+// positions below them; sizes and strides go through `TensorDesc`'s checked constructors.
+#![allow(clippy::arithmetic_side_effects)]
 use numpy::PyUntypedArrayMethods;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

@@ -593,7 +593,7 @@ impl Engine {
         let Some(ix) = &self.indexed else { return self.batch.run(inputs, outputs, opts).map_err(run_error) };
         // The indices first: an invalid one writes nothing.
         let rank = self.inputs[ix.indices].rank();
-        let checked = ix.program.check(inputs[ix.indices]).map_err(|e| ix.error(e, rank))?;
+        let checked = ix.program.check_with(inputs[ix.indices], opts).map_err(|e| ix.error(e, rank))?;
         if self.batch.moves().next().is_some() {
             self.batch.run(inputs, outputs, opts).map_err(run_error)?;
         }
@@ -622,7 +622,7 @@ impl Engine {
         }
         check_buffer(Operand::Output, &self.outputs[ix.output], output)?;
         let rank = self.inputs[ix.indices].rank();
-        let checked = ix.program.check(inputs[ix.indices]).map_err(|e| ix.error(e, rank))?;
+        let checked = ix.program.check_with(inputs[ix.indices], opts).map_err(|e| ix.error(e, rank))?;
         ix.program.run_checked(&checked, inputs[ix.source], output, opts).map_err(|e| ix.error(e, rank))
     }
 

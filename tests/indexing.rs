@@ -663,3 +663,31 @@ fn long_rows_gather_like_embeddings() {
         run_all(dt, &want, case, &what, |dst, opts| op.execute_with(x.bytes(), ib.bytes(), dst, opts));
     }
 }
+
+/// Element gathers along the last axis long enough for the hardware gathers (every index type, 1- to 8-byte
+/// elements, negative indices), on every level, thread count and store kind.
+#[test]
+fn long_element_gathers_on_every_level() {
+    note_isas();
+    let mut r = rng(398);
+    for (case, dt) in [DataType::Float32, DataType::Int64, DataType::Uint8, DataType::Float16, DataType::Float64]
+        .into_iter()
+        .enumerate()
+    {
+        for it in INDEX_TYPES {
+            let (rows, cols, picks) = (5u32, 300u32, 257u32);
+            let input = layout(&mut r, dt, &[rows, cols], true);
+            let output = TensorDesc::new(dt, &[rows, picks]).unwrap();
+            let x = random_input(&mut r, &input);
+            let (indices, ib, iv) = index_tensor(&mut r, it, &[rows, picks], |r, _| random_index(r, it, cols));
+            let xa = Array::read(&input, x.bytes());
+            let want = Array::build(&[rows, picks], dt.size_in_bytes(), |c| {
+                xa.at(&[c[0], wrap(iv[flat(c, &[rows, picks])], cols)]).to_vec()
+            })
+            .write(&output);
+            let op = GatherElements::new(&input, &indices, &output, 1).unwrap();
+            let what = || format!("{dt:?} by {it:?}, {input:?} by {indices:?}");
+            run_all(dt, &want, case, &what, |dst, opts| op.execute_with(x.bytes(), ib.bytes(), dst, opts));
+        }
+    }
+}

@@ -111,6 +111,17 @@ pub struct Case {
     /// A depth↔space block size.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub block_size: Option<u32>,
+    /// The indices' sizes of a gather, scatter or one-hot (NumPy's shapes: `np.take(x, i, axis)`,
+    /// `np.take_along_axis`, ONNX ScatterElements, ONNX OneHot).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index_sizes: Option<Vec<u32>>,
+    /// The indices' type (`i32`, `u32`, `i64` — the default — or `u64`). The bench fills them with valid
+    /// pseudo-random indices (`index(k) = (k · 2654435761 + 12345) mod n`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index_dtype: Option<String>,
+    /// A one-hot's depth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
     /// Fields this version does not know (a note, a peer's parameter): reported once, otherwise ignored.
     #[serde(flatten, skip_serializing)]
     pub unknown: BTreeMap<String, serde_json::Value>,
@@ -332,6 +343,24 @@ pub fn default_suite() -> Vec<Case> {
             3,
         ),
     ]);
+    // Index-driven movement: embedding lookups (rows picked by int64 ids), element gathers and scatters, one-hot.
+    let indexed = |name: &str, op: &str, dtype: &str, sizes: &[u32], index: &[u32], axis: u32| Case {
+        name: name.into(),
+        op: Some(op.into()),
+        dtype: dtype.into(),
+        sizes: Some(sizes.to_vec()),
+        index_sizes: Some(index.to_vec()),
+        axis: Some(axis),
+        ..Case::default()
+    };
+    cases.extend([
+        indexed("gather_f32_embedding_32768x1024_by_16384", "gather", "f32", &[32768, 1024], &[16384], 0),
+        indexed("gather_f32_embedding_131072x256_by_65536", "gather", "f32", &[131072, 256], &[65536], 0),
+        indexed("gather_f16_embedding_65536x4096_by_4096", "gather", "f16", &[65536, 4096], &[4096], 0),
+        indexed("gather_elements_f32_4096x1024_axis1", "gather_elements", "f32", &[4096, 1024], &[4096, 1024], 1),
+        indexed("scatter_elements_f32_4096x1024_axis1", "scatter_elements", "f32", &[4096, 1024], &[4096, 256], 1),
+        Case { depth: Some(1000), ..indexed("one_hot_f32_16384_depth_1000", "one_hot", "f32", &[], &[16384], 1) },
+    ]);
     // The data-movement family (the cases of the issue that added it), beside the peers' equivalents.
     let case = |name: &str, op: &str, dtype: &str, sizes: &[u32]| Case {
         name: name.into(),
@@ -551,9 +580,11 @@ pub fn describe(case: &Case) -> Result<OperatorDesc> {
             start: value(num(case.value, "value")?),
             delta: value(num(case.delta, "delta")?),
         },
+        op @ ("gather" | "gather_elements" | "scatter_elements" | "one_hot") => index_desc(case, op, dt)?,
         other => bail!(
             "unknown op {other:?}: expected slice1, identity, cast, normalize, pad, join, split, tile, \
-             depth_to_space, space_to_depth, fill or fill_sequence"
+             depth_to_space, space_to_depth, fill, fill_sequence, gather, gather_elements, scatter_elements or \
+             one_hot"
         ),
     })
 }
@@ -742,6 +773,128 @@ impl std::ops::DerefMut for Buffer {
 /// exponent bit merely cleared), one f32 in 128 was subnormal and products with a scale of 0.017 more often: on
 /// the Zen 4 VM an f32 NHWC → NCHW normalization of 224² pixels in L2 took 30 µs instead of 13.5 µs (memcpy speed),
 /// timing the assists rather than the kernel.
+/// `sizes` right-aligned into `n` dimensions (leading 1s).
+fn pad_sizes(sizes: &[u32], n: usize) -> Vec<u32> {
+    let mut s = vec![1; n.saturating_sub(sizes.len())];
+    s.extend_from_slice(sizes);
+    s
+}
+
+/// The description of an index case, from NumPy's shapes (packed tensors) to DirectML's.
+fn index_desc(case: &Case, op: &str, dt: DataType) -> Result<OperatorDesc> {
+    let it: DataType = case.index_dtype.as_deref().unwrap_or("i64").parse()?;
+    let index = case.index_sizes.clone().context("missing `index_sizes`")?;
+    let sizes = case.sizes.clone().unwrap_or_default();
+    let axis = case.axis.unwrap_or(0);
+    let a = axis as usize;
+    Ok(match op {
+        "gather" => {
+            let full: Vec<u32> = sizes[..a].iter().chain(&index).chain(&sizes[a + 1..]).copied().collect();
+            let n = sizes.len().max(index.len()).max(full.len());
+            OperatorDesc::Gather {
+                input: TensorDesc::new(dt, &pad_sizes(&sizes, n))?,
+                indices: TensorDesc::new(it, &pad_sizes(&index, n))?,
+                output: TensorDesc::new(dt, &pad_sizes(&full, n))?,
+                axis: (a + n - sizes.len()) as u32,
+                index_dimensions: index.len() as u32,
+            }
+        }
+        "gather_elements" => OperatorDesc::GatherElements {
+            input: TensorDesc::new(dt, &sizes)?,
+            indices: TensorDesc::new(it, &index)?,
+            output: TensorDesc::new(dt, &index)?,
+            axis,
+        },
+        "scatter_elements" => OperatorDesc::ScatterElements {
+            input: TensorDesc::new(dt, &sizes)?,
+            indices: TensorDesc::new(it, &index)?,
+            updates: TensorDesc::new(dt, &index)?,
+            output: TensorDesc::new(dt, &sizes)?,
+            axis,
+        },
+        _ => {
+            let depth = case.depth.context("missing `depth`")?;
+            let mut out = index.clone();
+            out.insert(a.min(index.len()), depth);
+            let mut ix = index.clone();
+            ix.insert(a.min(index.len()), 1);
+            OperatorDesc::OneHot {
+                indices: TensorDesc::new(it, &ix)?,
+                values: TensorDesc::new(dt, &pad_sizes(&[2], out.len()))?,
+                output: TensorDesc::new(dt, &out)?,
+                axis: a.min(index.len()) as u32,
+            }
+        }
+    })
+}
+
+/// The bench's index `k` into a dimension of `bound` (spread, deterministic).
+fn bench_index(k: usize, bound: u64) -> u64 {
+    (k as u64).wrapping_mul(2654435761).wrapping_add(12345) % bound.max(1)
+}
+
+/// For an index case: which input holds the indices, and the size of the dimension they address.
+fn index_input(case: &Case) -> Option<(usize, u64)> {
+    let axis = case.axis.unwrap_or(0) as usize;
+    let dim = |s: &Option<Vec<u32>>| s.as_ref().and_then(|s| s.get(axis)).map(|&n| u64::from(n));
+    match case.op.as_deref()? {
+        "gather" | "gather_elements" | "scatter_elements" => Some((1, dim(&case.sizes)?)),
+        "one_hot" => Some((0, u64::from(case.depth?))),
+        _ => None,
+    }
+}
+
+/// The indices of an index case: `bench_index(k)` at element `k`, in the tensor's type.
+fn index_bytes(t: &TensorDesc, bound: u64, misalign: usize) -> Result<Buffer> {
+    let w = t.data_type().size_in_bytes();
+    Buffer::filled(t.addressed_bytes() as usize, misalign, |i| bench_index(i / w, bound).to_le_bytes()[(i % w).min(7)])
+}
+
+/// The bytes an index case must move: the indices, the distinct input lines its indices reach (rows of a gather,
+/// elements of an element gather), a scatter's data and updates, and the output.
+fn index_limit_bytes(case: &Case, op: &strider::Operator) -> Option<u64> {
+    let (k, bound) = index_input(case)?;
+    let lines = |b: u64| b.div_ceil(64) * 64;
+    let bytes = |t: &TensorDesc| t.element_count() * t.data_type().size_in_bytes() as u64;
+    let indices = &op.inputs()[k];
+    let count = indices.element_count() as usize;
+    let written: u64 = op.outputs().iter().map(bytes).sum();
+    let read = match case.op.as_deref()? {
+        "gather" => {
+            // Distinct rows, each whole lines (a row is every element after the axis).
+            let x = &op.inputs()[0];
+            let row = bytes(x) / bound.max(1);
+            let mut seen = vec![false; bound as usize];
+            (0..count).for_each(|i| seen[bench_index(i, bound) as usize] = true);
+            seen.iter().filter(|&&s| s).count() as u64 * lines(row)
+        }
+        "gather_elements" => {
+            // Each index reaches one element of its row (packed 2-D tensors along axis 1, or axis 0).
+            let x = &op.inputs()[0];
+            let (s, w) = (x.sizes(), x.data_type().size_in_bytes() as u64);
+            let (ix, axis) = (indices.sizes(), case.axis.unwrap_or(0) as usize);
+            let mut marks = vec![0u64; (bytes(x) / 64 / 64 + 1) as usize];
+            let mut c = vec![0u32; ix.len()];
+            for i in 0..count {
+                let mut at = c.clone();
+                at[axis] = bench_index(i, bound) as u32;
+                let off = at.iter().zip(s).fold(0u64, |o, (&x, &n)| o * u64::from(n) + u64::from(x)) * w / 64;
+                marks[(off / 64) as usize] |= 1 << (off % 64);
+                for d in (0..c.len()).rev() {
+                    c[d] += 1;
+                    if c[d] < ix[d] {
+                        break;
+                    }
+                    c[d] = 0;
+                }
+            }
+            marks.iter().map(|m| u64::from(m.count_ones())).sum::<u64>() * 64
+        }
+        _ => op.inputs().iter().enumerate().filter(|&(i, _)| i != k).map(|(_, t)| lines(bytes(t))).sum(),
+    };
+    Some(read + lines(bytes(indices)) + written)
+}
+
 fn input_bytes(n: usize, dt: DataType, misalign: usize) -> Result<Buffer> {
     let hash = |i: usize| (i.wrapping_mul(2654435761) >> 13) as u8;
     let w = dt.size_in_bytes();
@@ -844,10 +997,15 @@ fn run_case(
     bar: &ProgressBar,
 ) -> Result<CaseResult> {
     let op = describe(case).and_then(|d| Ok(d.build()?)).with_context(|| format!("case {}", case.name))?;
+    let indices = index_input(case);
     let srcs: Vec<Buffer> = op
         .inputs()
         .iter()
-        .map(|t| input_bytes(t.addressed_bytes() as usize, t.data_type(), opts.misalign))
+        .enumerate()
+        .map(|(k, t)| match indices {
+            Some((i, bound)) if i == k => index_bytes(t, bound, opts.misalign),
+            _ => input_bytes(t.addressed_bytes() as usize, t.data_type(), opts.misalign),
+        })
         .collect::<Result<_>>()?;
     let mut dsts: Vec<Buffer> = op
         .outputs()
@@ -870,7 +1028,9 @@ fn run_case(
     let written: u64 = op.outputs().iter().map(element_bytes).sum();
     // The bytes the operator must move: the input lines its one move reads (from its plan), or for operators of
     // several moves every input element (each is read once: a pad's interior, a join's parts, a tile's input).
-    let read = if op.explain().lines().count() == 1 {
+    let read = if let Some(limit) = index_limit_bytes(case, &op) {
+        limit - written
+    } else if op.explain().lines().count() == 1 {
         input_lines_bytes(op.plan())
     } else {
         op.inputs().iter().map(|t| element_bytes(t).div_ceil(64) * 64).sum()

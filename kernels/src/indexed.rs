@@ -217,6 +217,9 @@ pub struct IndexProgram {
     dst_need: usize,
     /// Whether positions may split across threads (a gather whose writes are injective).
     splits: bool,
+    /// The index lanes of the hardware-gather path: a gather of single 4- or 8-byte elements whose innermost
+    /// positions have contiguous indices and outputs.
+    vector: Option<crate::arch::gather::Lanes>,
 }
 
 /// The lowest and highest multiple of `stride` over `0..extent`, in i128.
@@ -324,7 +327,7 @@ impl IndexProgram {
             [d] if d.in_stride == plan.width as isize && d.out_stride == plan.width as isize => {
                 // A contiguous row: long ones go through the row copy kernel (streaming stores when the whole
                 // gather leaves the caches).
-                if block_bytes >= params::STREAM_MIN_ROW_BYTES {
+                if block_bytes >= ROW_PROGRAM_BYTES {
                     let (program, in_base, out_base) = block_program(plan.width, &block_dims)?;
                     Block::Program { program: Box::new(program), in_base, out_base, rows_stream: true }
                 } else {
@@ -342,9 +345,15 @@ impl IndexProgram {
         };
         // Writes apart: every position's block lands on its own bytes (a gather only).
         let splits = plan.side == Side::Source && injective_writes(plan);
+        let dims = coalesce(&plan.dims);
+        let contiguous = dims
+            .last()
+            .is_some_and(|d| d.index_stride == plan.index_type.width() as isize && d.dst_stride == plan.width as isize);
+        let single = matches!(block, Block::Bytes(4 | 8)) && plan.components.len() == 1;
+        let vector = (plan.side == Side::Source && single && contiguous).then_some(lanes_of(plan.index_type));
         Ok(IndexProgram {
             plan: plan.clone(),
-            dims: coalesce(&plan.dims),
+            dims,
             block,
             block_bytes,
             positions,
@@ -352,6 +361,7 @@ impl IndexProgram {
             src_need,
             dst_need,
             splits,
+            vector,
         })
     }
 
@@ -393,13 +403,24 @@ impl IndexProgram {
     /// [`IndexError::OutOfRange`] for the first invalid index in position order; [`IndexError::Run`] for a buffer
     /// shorter than [`IndexProgram::index_bytes_needed`].
     pub fn check<'a>(&'a self, index: &'a [u8]) -> Result<Checked<'a>, IndexError> {
+        self.check_with(index, &ExecOptions::default())
+    }
+
+    /// [`IndexProgram::check`] with the threads and instruction set of `opts` (large index tensors are checked
+    /// in parallel).
+    ///
+    /// # Errors
+    ///
+    /// As [`IndexProgram::check`], and [`IndexError::Run`] for an unavailable instruction set or a bad thread
+    /// count.
+    pub fn check_with<'a>(&'a self, index: &'a [u8], opts: &ExecOptions) -> Result<Checked<'a>, IndexError> {
         if index.len() < self.index_need {
             return Err(
                 RunError::BufferTooSmall { operand: "index", required: self.index_need, actual: index.len() }.into()
             );
         }
         if self.plan.out_of_range == OutOfRange::Error && self.positions > 0 && self.block_bytes > 0 {
-            let fast = self.plan.components.len() == 1 && self.all_in_range(index);
+            let fast = self.plan.components.len() == 1 && self.all_in_range(index, opts)?;
             if !fast && let Some(e) = self.first_invalid(index) {
                 return Err(e);
             }
@@ -413,7 +434,7 @@ impl IndexProgram {
     ///
     /// As those two.
     pub fn run(&self, index: &[u8], src: &[u8], dst: &mut [u8], opts: &ExecOptions) -> Result<(), IndexError> {
-        let checked = self.check(index)?;
+        let checked = self.check_with(index, opts)?;
         self.run_checked(&checked, src, dst, opts)
     }
 
@@ -452,12 +473,12 @@ impl IndexProgram {
             Parallelism::Grain(g) => g.max(1),
         };
         let chunks = if self.splits && bytes >= grain { threads().min(self.positions).max(1) } else { 1 };
+        // Rows of whole lines and hardware-gathered elements stream when the move leaves the caches.
         let stream = match &self.block {
-            Block::Program { rows_stream: true, .. } => {
-                opts.streaming.unwrap_or_else(|| bytes >= CacheSizes::get().stream_threshold_for(chunks))
-            }
-            _ => false,
-        };
+            Block::Program { rows_stream: true, .. } => true,
+            Block::Bytes(_) => self.vector.is_some(),
+            Block::Program { .. } => false,
+        } && opts.streaming.unwrap_or_else(|| bytes >= CacheSizes::get().stream_threshold_for(chunks));
         let block_opts = ExecOptions { streaming: Some(stream), ..*opts };
         let (s, d, ix) =
             (SendPtr(src.as_ptr().cast_mut()), SendPtr(dst.as_mut_ptr()), SendPtr(checked.index.as_ptr().cast_mut()));
@@ -484,11 +505,14 @@ impl IndexProgram {
         Ok(())
     }
 
-    /// Whether every index lies in its dimension, by the smallest and largest value (one component).
-    fn all_in_range(&self, index: &[u8]) -> bool {
+    /// Whether every index lies in its dimension (one component): each row of indices tested in registers, a
+    /// single long run split across threads.
+    fn all_in_range(&self, index: &[u8], opts: &ExecOptions) -> Result<bool, IndexError> {
         let bound = self.plan.components[0].bound;
         let ty = self.plan.index_type;
         let iw = ty.width();
+        let level = level(opts)?;
+        let pool = pool(opts)?;
         // Only the dimensions that move through the indices matter, in any order.
         let dims: Vec<IndexDim> = coalesce(
             &self
@@ -499,36 +523,55 @@ impl IndexProgram {
                 .map(|d| IndexDim { src_stride: 0, dst_stride: 0, ..*d })
                 .collect::<Vec<_>>(),
         );
-        let (mut min, mut max) = (i128::MAX, i128::MIN);
         let base = self.plan.index_base;
-        each_row(&dims, |offset, inner| {
-            // Offsets inside the index buffer: `check` compared its length with the bounded footprint.
-            let start = (base as isize).wrapping_add(offset) as usize;
-            let (lo, hi) = match inner {
-                Some(d) if d.index_stride == iw as isize => {
-                    let bytes = &index[start..start.wrapping_add(d.extent.wrapping_mul(iw))];
-                    min_max(ty, bytes)
-                }
-                Some(d) => {
-                    let mut acc = (i128::MAX, i128::MIN);
-                    for k in 0..d.extent {
-                        let at = (start as isize).wrapping_add((k as isize).wrapping_mul(d.index_stride)) as usize;
-                        let v = read(ty, &index[at..at.wrapping_add(iw)]);
-                        acc = (acc.0.min(v), acc.1.max(v));
-                    }
-                    acc
-                }
-                None => {
-                    let v = read(ty, &index[start..start.wrapping_add(iw)]);
-                    (v, v)
-                }
+        // A contiguous run of `n` indices from byte `start` (inside the buffer: `check` compared its length with
+        // the bounded footprint).
+        let run_valid = |start: usize, n: usize| -> bool {
+            let bytes = &index[start..start.wrapping_add(n.wrapping_mul(iw))];
+            // SAFETY: `bytes` holds the `n` indices.
+            match unsafe { crate::arch::gather::all_valid(level, lanes_of(ty), bytes.as_ptr(), n, bound) } {
+                Some(ok) => ok,
+                None => bytes.chunks_exact(iw).all(|b| normalize(read(ty, b), bound).is_some()),
+            }
+        };
+        if let [d] = dims.as_slice()
+            && d.index_stride == iw as isize
+        {
+            let (start, n) = (base, d.extent);
+            let threads =
+                || pool.as_deref().map_or_else(crate::env::pool_threads, rayon::ThreadPool::current_num_threads);
+            let grain = match opts.parallelism {
+                Parallelism::Sequential => usize::MAX,
+                Parallelism::Auto => params::PAR_GRAIN_BYTES,
+                Parallelism::Grain(g) => g.max(1),
             };
-            min = min.min(lo);
-            max = max.max(hi);
+            let chunks = if n.saturating_mul(iw) >= grain { threads().min(n).max(1) } else { 1 };
+            if chunks > 1 {
+                let bad = std::sync::atomic::AtomicBool::new(false);
+                let part = |c: usize| n.checked_div(chunks).unwrap_or(0).wrapping_mul(c);
+                crate::team::split(pool.as_deref(), chunks, &|c| {
+                    let (lo, hi) = (part(c), if c.wrapping_add(1) == chunks { n } else { part(c.wrapping_add(1)) });
+                    if !run_valid(start.wrapping_add(lo.wrapping_mul(iw)), hi.wrapping_sub(lo)) {
+                        bad.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                });
+                return Ok(!bad.load(std::sync::atomic::Ordering::Relaxed));
+            }
+            return Ok(run_valid(start, n));
+        }
+        let mut ok = true;
+        each_row(&dims, |offset, inner| {
+            let start = (base as isize).wrapping_add(offset) as usize;
+            ok &= match inner {
+                Some(d) if d.index_stride == iw as isize => run_valid(start, d.extent),
+                Some(d) => (0..d.extent).all(|k| {
+                    let at = (start as isize).wrapping_add((k as isize).wrapping_mul(d.index_stride)) as usize;
+                    normalize(read(ty, &index[at..at.wrapping_add(iw)]), bound).is_some()
+                }),
+                None => normalize(read(ty, &index[start..start.wrapping_add(iw)]), bound).is_some(),
+            };
         });
-        let b = i128::from(bound);
-        let signed = matches!(ty, IndexType::I32 | IndexType::I64);
-        max < b && min >= if signed { 0i128.saturating_sub(b) } else { 0 }
+        Ok(ok)
     }
 
     /// The first invalid index in position order, walking the plan's own dimensions.
@@ -581,17 +624,26 @@ impl IndexProgram {
     ) {
         let p = &self.plan;
         let (ib, sb, db) = (p.index_base as isize, p.src_base as isize, p.dst_base as isize);
+        let stream = opts.streaming == Some(true);
         macro_rules! go {
             ($put:expr) => {
                 match p.index_type {
                     // SAFETY: the caller's contract.
-                    IndexType::I32 => unsafe { self.positions_with::<I32Ix>(range, ix, ib, sb, db, src, dst, $put) },
+                    IndexType::I32 => unsafe {
+                        self.positions_with::<I32Ix>(range, ix, ib, sb, db, src, dst, level, stream, $put)
+                    },
                     // SAFETY: the caller's contract.
-                    IndexType::U32 => unsafe { self.positions_with::<U32Ix>(range, ix, ib, sb, db, src, dst, $put) },
+                    IndexType::U32 => unsafe {
+                        self.positions_with::<U32Ix>(range, ix, ib, sb, db, src, dst, level, stream, $put)
+                    },
                     // SAFETY: the caller's contract.
-                    IndexType::I64 => unsafe { self.positions_with::<I64Ix>(range, ix, ib, sb, db, src, dst, $put) },
+                    IndexType::I64 => unsafe {
+                        self.positions_with::<I64Ix>(range, ix, ib, sb, db, src, dst, level, stream, $put)
+                    },
                     // SAFETY: the caller's contract.
-                    IndexType::U64 => unsafe { self.positions_with::<U64Ix>(range, ix, ib, sb, db, src, dst, $put) },
+                    IndexType::U64 => unsafe {
+                        self.positions_with::<U64Ix>(range, ix, ib, sb, db, src, dst, level, stream, $put)
+                    },
                 }
             };
         }
@@ -648,43 +700,154 @@ impl IndexProgram {
         db: isize,
         src: *const u8,
         dst: *mut u8,
+        level: crate::arch::Level,
+        stream: bool,
+        put: impl Fn(*const u8, *mut u8),
+    ) {
+        let w = Walk { ix: ix.wrapping_offset(ib), src: src.wrapping_offset(sb), dst: dst.wrapping_offset(db) };
+        // The side and the tuple's length are decided once per call, not per element.
+        // SAFETY: the caller's contract (each arm).
+        unsafe {
+            match (self.plan.side, self.plan.components.len() == 1) {
+                (Side::Source, true) => self.runs::<X, true, true>(range, w, level, stream, put),
+                (Side::Source, false) => self.runs::<X, true, false>(range, w, level, stream, put),
+                (Side::Destination, true) => self.runs::<X, false, true>(range, w, level, stream, put),
+                (Side::Destination, false) => self.runs::<X, false, false>(range, w, level, stream, put),
+            }
+        }
+    }
+
+    /// Positions `range` run by run: `SOURCE` when the indices pick where blocks are read, `ONE` for one index per
+    /// position.
+    ///
+    /// # Safety
+    ///
+    /// As [`IndexProgram::run_range`], with `w`'s pointers at the plan's bases.
+    #[inline(always)]
+    unsafe fn runs<X: IndexRead, const SOURCE: bool, const ONE: bool>(
+        &self,
+        range: core::ops::Range<usize>,
+        w: Walk,
+        level: crate::arch::Level,
+        stream: bool,
         put: impl Fn(*const u8, *mut u8),
     ) {
         let p = &self.plan;
         let comps = p.components.as_slice();
-        let cs = p.component_stride;
-        let source = p.side == Side::Source;
-        let one = comps.len() == 1;
-        let c0 = comps[0];
-        each_position(&self.dims, range, |i, s, d| {
-            let at = ib.wrapping_add(i);
-            // The indices' offset along the indexed side; None when an index is invalid (then skip: for Error
-            // plans `check` proved there are none).
-            let add = if one {
-                // SAFETY: the tuple's index lies inside the index footprint.
-                let v = unsafe { X::load(ix.offset(at)) };
+        let (cs, c0) = (p.component_stride, comps[0]);
+        let opts_stream = stream;
+        // Gathers of whole lines or more from far apart: the source block of a later position is fetched while
+        // this one is copied (the hardware prefetcher cannot guess where the next row is).
+        let ahead = if SOURCE && self.block_bytes >= 64 { PREFETCH_POSITIONS } else { 0 };
+        let lines = self.block_bytes.min(PREFETCH_BLOCK_BYTES).div_ceil(64);
+        // The offset the tuple at index offset `i` adds on the indexed side; None for an invalid index (skipped:
+        // for Error plans `check` proved there are none).
+        let offset = |i: isize| -> Option<isize> {
+            if ONE {
+                // SAFETY: the tuple lies inside the index footprint.
+                let v = unsafe { X::load(w.ix.wrapping_offset(i)) };
                 X::normalize(v, c0.bound).map(|u| (u as isize).wrapping_mul(c0.step))
             } else {
-                let mut sum = Some(0isize);
+                let mut sum = 0isize;
                 for (j, comp) in comps.iter().enumerate() {
                     // SAFETY: as above, component j of the tuple.
-                    let v = unsafe { X::load(ix.offset(at.wrapping_add((j as isize).wrapping_mul(cs)))) };
-                    sum = sum
-                        .zip(X::normalize(v, comp.bound))
-                        .map(|(a, u)| a.wrapping_add((u as isize).wrapping_mul(comp.step)));
+                    let v = unsafe { X::load(w.ix.wrapping_offset(i.wrapping_add((j as isize).wrapping_mul(cs)))) };
+                    sum = sum.wrapping_add((X::normalize(v, comp.bound)? as isize).wrapping_mul(comp.step));
                 }
-                sum
-            };
-            let Some(add) = add else { return };
-            let (s, d) = if source {
-                (sb.wrapping_add(s).wrapping_add(add), db.wrapping_add(d))
-            } else {
-                (sb.wrapping_add(s), db.wrapping_add(d).wrapping_add(add))
-            };
-            // SAFETY: offsets inside the bounded footprints (valid index, positions in range).
-            unsafe { put(src.offset(s), dst.offset(d)) };
+                Some(sum)
+            }
+        };
+        let step = |i: isize, s: isize, d: isize| {
+            if let Some(add) = offset(i) {
+                let (s, d) = if SOURCE { (s.wrapping_add(add), d) } else { (s, d.wrapping_add(add)) };
+                // Offsets inside the bounded footprints (a valid index, a position in range): `put`'s contract.
+                put(w.src.wrapping_offset(s), w.dst.wrapping_offset(d));
+            }
+        };
+        each_run(&self.dims, range, |(mut i, mut s, mut d), run, inner| {
+            let (is, ss, ds) = (inner.index_stride, inner.src_stride, inner.dst_stride);
+            if ahead == 0 {
+                // Contiguous indices into contiguous elements: the hardware gathers take a prefix.
+                let mut done = 0;
+                if let Some(lanes) = self.vector.filter(|_| SOURCE && ONE) {
+                    // Streamed stores start on a line: the elements before it go one by one.
+                    let stream = opts_stream && run >= 64;
+                    if stream {
+                        let to_line = (w.dst.wrapping_offset(d) as usize).wrapping_neg() % 64;
+                        let head = to_line.checked_div(self.plan.width).unwrap_or(0).min(run);
+                        for _ in 0..head {
+                            step(i, s, d);
+                            (i, s, d) = (i.wrapping_add(is), s.wrapping_add(ss), d.wrapping_add(ds));
+                        }
+                        done = head;
+                    }
+                    let r = crate::arch::gather::ElementRun {
+                        index: w.ix.wrapping_offset(i),
+                        src: w.src.wrapping_offset(s),
+                        dst: w.dst.wrapping_offset(d),
+                        n: run.wrapping_sub(done),
+                        src_stride: ss,
+                        step: c0.step,
+                        bound: c0.bound,
+                        stream,
+                    };
+                    // SAFETY: the run's indices and outputs are inside the bounded footprints, and each valid
+                    // index addresses an element inside the source's (the caller's contract).
+                    let moved = unsafe { crate::arch::gather::elements(level, lanes, self.plan.width, &r) };
+                    done = done.wrapping_add(moved);
+                    let k = moved as isize;
+                    (i, s, d) = (
+                        i.wrapping_add(k.wrapping_mul(is)),
+                        s.wrapping_add(k.wrapping_mul(ss)),
+                        d.wrapping_add(k.wrapping_mul(ds)),
+                    );
+                }
+                for _ in done..run {
+                    step(i, s, d);
+                    (i, s, d) = (i.wrapping_add(is), s.wrapping_add(ss), d.wrapping_add(ds));
+                }
+                return;
+            }
+            let a = ahead as isize;
+            for k in 0..run {
+                if k.wrapping_add(ahead) < run
+                    && let Some(add) = offset(i.wrapping_add(a.wrapping_mul(is)))
+                {
+                    prefetch(w.src.wrapping_offset(s.wrapping_add(a.wrapping_mul(ss)).wrapping_add(add)), lines);
+                }
+                step(i, s, d);
+                (i, s, d) = (i.wrapping_add(is), s.wrapping_add(ss), d.wrapping_add(ds));
+            }
         });
     }
+}
+
+/// The three pointers of a walk, at the plan's bases.
+#[derive(Clone, Copy)]
+struct Walk {
+    ix: *const u8,
+    src: *const u8,
+    dst: *mut u8,
+}
+
+/// How many positions ahead a gather of blocks prefetches its source, and how much of each block.
+const PREFETCH_POSITIONS: usize = 4;
+const PREFETCH_BLOCK_BYTES: usize = 2048;
+
+/// Asks for the `lines` cache lines from `p` (a hint: never faults, whatever the address).
+#[inline(always)]
+fn prefetch(p: *const u8, lines: usize) {
+    #[cfg(target_arch = "x86_64")]
+    for l in 0..lines {
+        // SAFETY: a prefetch never faults, whatever the address.
+        unsafe {
+            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                p.wrapping_add(l.wrapping_mul(64)).cast::<i8>(),
+            )
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (p, lines);
 }
 
 /// Indices proved valid for one [`IndexProgram`] ([`IndexProgram::check`]); the buffer stays borrowed until the
@@ -694,6 +857,10 @@ pub struct Checked<'a> {
     program: &'a IndexProgram,
     index: &'a [u8],
 }
+
+/// Contiguous blocks from this long are copied by the row kernel (non-temporal stores when the whole move leaves
+/// the caches); shorter ones by `memcpy`.
+const ROW_PROGRAM_BYTES: usize = 256;
 
 /// The proven copy of a block, with the bases that make its lowest offsets 0.
 fn block_program(width: usize, dims: &[Dim]) -> Result<(Program, usize, usize), IndexPlanError> {
@@ -743,13 +910,19 @@ fn injective_writes(plan: &IndexPlan) -> bool {
     matches!(find_overlap(&sizes, &strides), Overlap::Disjoint)
 }
 
-/// Calls `f(index, src, dst)` with the byte offsets (from the bases) of each position of `range` in C order.
+/// Calls `f(first, run, inner)` for each run of consecutive positions of `range` (C order) along the innermost
+/// dimension `inner`: `first` the byte offsets (index, source, destination) from the bases of its first position,
+/// `run` how many positions.
 #[inline(always)]
-fn each_position(dims: &[IndexDim], range: core::ops::Range<usize>, mut f: impl FnMut(isize, isize, isize)) {
+fn each_run(
+    dims: &[IndexDim],
+    range: core::ops::Range<usize>,
+    mut f: impl FnMut((isize, isize, isize), usize, IndexDim),
+) {
     let n = dims.len();
     let Some(inner) = dims.last().copied() else {
         if range.start == 0 && range.end > 0 {
-            f(0, 0, 0);
+            f((0, 0, 0), 1, IndexDim { extent: 1, index_stride: 0, src_stride: 0, dst_stride: 0 });
         }
         return;
     };
@@ -762,7 +935,7 @@ fn each_position(dims: &[IndexDim], range: core::ops::Range<usize>, mut f: impl 
     let mut pos = range.start;
     while pos < range.end {
         let (mut i, mut s, mut d) = (0isize, 0isize, 0isize);
-        for k in 0..n.wrapping_sub(1) {
+        for k in 0..n {
             let ck = c[k] as isize;
             i = i.wrapping_add(ck.wrapping_mul(dims[k].index_stride));
             s = s.wrapping_add(ck.wrapping_mul(dims[k].src_stride));
@@ -770,16 +943,7 @@ fn each_position(dims: &[IndexDim], range: core::ops::Range<usize>, mut f: impl 
         }
         let first = c[n.wrapping_sub(1)];
         let run = (inner.extent.wrapping_sub(first)).min(range.end.wrapping_sub(pos));
-        let f0 = first as isize;
-        i = i.wrapping_add(f0.wrapping_mul(inner.index_stride));
-        s = s.wrapping_add(f0.wrapping_mul(inner.src_stride));
-        d = d.wrapping_add(f0.wrapping_mul(inner.dst_stride));
-        for _ in 0..run {
-            f(i, s, d);
-            i = i.wrapping_add(inner.index_stride);
-            s = s.wrapping_add(inner.src_stride);
-            d = d.wrapping_add(inner.dst_stride);
-        }
+        f((i, s, d), run, inner);
         pos = pos.wrapping_add(run);
         // Carry into the outer dimensions.
         c[n.wrapping_sub(1)] = first.wrapping_add(run);
@@ -827,24 +991,13 @@ fn read(ty: IndexType, bytes: &[u8]) -> i128 {
     }
 }
 
-/// The smallest and largest index of a contiguous run (`bytes` a whole number of indices).
-fn min_max(ty: IndexType, bytes: &[u8]) -> (i128, i128) {
-    macro_rules! fold {
-        ($t:ty, $w:literal) => {{
-            let (mut lo, mut hi) = (<$t>::MAX, <$t>::MIN);
-            for c in bytes.chunks_exact($w) {
-                let v = <$t>::from_le_bytes(c.try_into().unwrap_or([0; $w]));
-                lo = lo.min(v);
-                hi = hi.max(v);
-            }
-            (i128::from(lo), i128::from(hi))
-        }};
-    }
+/// The vector paths' name of an index type.
+fn lanes_of(ty: IndexType) -> crate::arch::gather::Lanes {
     match ty {
-        IndexType::I32 => fold!(i32, 4),
-        IndexType::U32 => fold!(u32, 4),
-        IndexType::I64 => fold!(i64, 8),
-        IndexType::U64 => fold!(u64, 8),
+        IndexType::I32 => crate::arch::gather::Lanes::I32,
+        IndexType::U32 => crate::arch::gather::Lanes::U32,
+        IndexType::I64 => crate::arch::gather::Lanes::I64,
+        IndexType::U64 => crate::arch::gather::Lanes::U64,
     }
 }
 

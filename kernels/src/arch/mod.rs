@@ -15,6 +15,7 @@ use pulp::NullaryFnOnce;
 
 use crate::tables::{BlockShuffle, Planar, Shuffle, WideShuffle};
 
+pub(crate) mod gather;
 mod map;
 mod scalar;
 #[cfg(target_arch = "x86_64")]

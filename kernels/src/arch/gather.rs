@@ -1,0 +1,383 @@
+//! Element gathers by index with the hardware gather instructions: `out[k] = src[k·stride + index[k]·step]` for
+//! a run of contiguous indices and contiguous 4- or 8-byte outputs (`np.take_along_axis`, ONNX GatherElements,
+//! a gather whose rows are single elements). AVX2 gathers 4 elements per instruction, AVX-512 8; each index is
+//! normalized (negative ones count from the end) and tested against its bound in the registers, and a lane whose
+//! index is outside is masked off (never read; [`IndexProgram`](crate::IndexProgram) proves there are none before
+//! it runs, so this only keeps a wrong caller safe).
+//!
+//! PERF: on the Zen 4 VM, an f32 4096×1024 gather along the last axis by int64 indices ran at 2.6 ns per element
+//! through the scalar loop (26 instructions each, the loop bound by them), against torch.gather's 4.9 ms (1.2 ns).
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use super::Level;
+
+/// A run of element gathers.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ElementRun {
+    /// The first index (contiguous, `n` of them).
+    pub(crate) index: *const u8,
+    /// The source of lane 0 before its index's offset.
+    pub(crate) src: *const u8,
+    /// The first output (contiguous).
+    pub(crate) dst: *mut u8,
+    pub(crate) n: usize,
+    /// Bytes between the sources of consecutive lanes.
+    pub(crate) src_stride: isize,
+    /// Bytes per unit of the index.
+    pub(crate) step: isize,
+    /// Valid indices are `0..bound` (and `-bound..0` when `signed`).
+    pub(crate) bound: u64,
+    /// Non-temporal stores (the output must then start on a 64-byte line).
+    pub(crate) stream: bool,
+}
+
+/// The index encodings the vector path reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lanes {
+    I32,
+    U32,
+    I64,
+    U64,
+}
+
+/// Gathers a prefix of `run` with `level`'s instructions; returns how many elements it moved (0 when the level, the
+/// width or the strides have no vector path; the caller moves the rest).
+///
+/// # Safety
+///
+/// Every element `k < run.n`: its index is readable, and when the index is valid, `src + k·src_stride +
+/// index·step` is `width` readable bytes; the `n·width` output bytes are writable and no other thread writes them.
+pub(crate) unsafe fn elements(level: Level, lanes: Lanes, width: usize, run: &ElementRun) -> usize {
+    // The vector offsets are 64-bit; AVX2 multiplies 32-bit halves: steps must fit 32 bits there.
+    let lined = (run.dst as usize).is_multiple_of(64);
+    if !(width == 4 || width == 8) || run.bound > i64::MAX as u64 || run.n < 8 || (run.stream && !lined) {
+        return 0;
+    }
+    match level {
+        Level::Scalar(_) => 0,
+        #[cfg(target_arch = "x86_64")]
+        Level::V3(_) if (0..=u32::MAX as isize).contains(&run.step) => {
+            // SAFETY: the V3 token proves AVX2; the caller's contract covers the addresses.
+            unsafe { avx2(lanes, width, run) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Level::V3(_) => 0,
+        #[cfg(target_arch = "x86_64")]
+        Level::V4(_) | Level::V4Vbmi(_) => {
+            // SAFETY: the V4 tokens prove AVX-512 F/DQ/VL; the caller's contract covers the addresses.
+            unsafe { avx512(lanes, width, run) }
+        }
+    }
+}
+
+/// AVX2: 4 lanes of 64-bit offsets.
+///
+/// # Safety
+///
+/// AVX2 is available; as [`elements`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2(lanes: Lanes, width: usize, r: &ElementRun) -> usize {
+    let n = r.n / 4 * 4;
+    let zero = _mm256_setzero_si256();
+    let bound = _mm256_set1_epi64x(r.bound as i64);
+    let step = _mm256_set1_epi64x(r.step as i64);
+    let ss = r.src_stride as i64;
+    let lane = _mm256_set_epi64x(3 * ss, 2 * ss, ss, 0);
+    let advance = _mm256_set1_epi64x(4i64.wrapping_mul(ss));
+    let pack = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    let mut base = lane;
+    let mut k = 0;
+    while k < n {
+        // SAFETY: indices k..k+4 are readable (the caller's contract).
+        let v = unsafe {
+            match lanes {
+                Lanes::I32 => _mm256_cvtepi32_epi64(_mm_loadu_si128(r.index.add(k * 4).cast())),
+                Lanes::U32 => _mm256_cvtepu32_epi64(_mm_loadu_si128(r.index.add(k * 4).cast())),
+                Lanes::I64 | Lanes::U64 => _mm256_loadu_si256(r.index.add(k * 8).cast()),
+            }
+        };
+        // Negative signed indices count from the end; unsigned ones above i64::MAX stay negative: invalid.
+        let neg = _mm256_cmpgt_epi64(zero, v);
+        let v = if matches!(lanes, Lanes::I32 | Lanes::I64) {
+            _mm256_add_epi64(v, _mm256_and_si256(neg, bound))
+        } else {
+            v
+        };
+        let valid = _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, v), _mm256_cmpgt_epi64(bound, v));
+        // Valid lanes are below the bound (< 2^32): the low halves multiply exactly.
+        let offsets = _mm256_add_epi64(_mm256_mul_epu32(v, step), base);
+        // SAFETY: valid lanes address readable elements, invalid ones are masked off and not read; the outputs
+        // k..k+4 are writable.
+        unsafe {
+            if width == 4 {
+                let mask = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(valid, pack));
+                let g = _mm256_mask_i64gather_epi32::<1>(_mm_setzero_si128(), r.src.cast(), offsets, mask);
+                if r.stream {
+                    // 16-byte stores from a line: aligned.
+                    _mm_stream_si128(r.dst.add(k * 4).cast(), g);
+                } else {
+                    _mm_storeu_si128(r.dst.add(k * 4).cast(), g);
+                }
+            } else {
+                let g = _mm256_mask_i64gather_epi64::<1>(zero, r.src.cast(), offsets, valid);
+                if r.stream {
+                    _mm256_stream_si256(r.dst.add(k * 8).cast(), g);
+                } else {
+                    _mm256_storeu_si256(r.dst.add(k * 8).cast(), g);
+                }
+            }
+        }
+        base = _mm256_add_epi64(base, advance);
+        k += 4;
+    }
+    if r.stream {
+        _mm_sfence();
+    }
+    n
+}
+
+/// AVX-512: 8 lanes of 64-bit offsets.
+///
+/// # Safety
+///
+/// AVX-512 F, DQ and VL are available; as [`elements`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl")]
+unsafe fn avx512(lanes: Lanes, width: usize, r: &ElementRun) -> usize {
+    let n = r.n / 8 * 8;
+    let zero = _mm512_setzero_si512();
+    let bound = _mm512_set1_epi64(r.bound as i64);
+    let step = _mm512_set1_epi64(r.step as i64);
+    let ss = r.src_stride as i64;
+    let lane = _mm512_mullo_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi64(ss));
+    let advance = _mm512_set1_epi64(8i64.wrapping_mul(ss));
+    let mut base = lane;
+    let mut k = 0;
+    while k < n {
+        // SAFETY: indices k..k+8 are readable (the caller's contract).
+        let v = unsafe {
+            match lanes {
+                Lanes::I32 => _mm512_cvtepi32_epi64(_mm256_loadu_si256(r.index.add(k * 4).cast())),
+                Lanes::U32 => _mm512_cvtepu32_epi64(_mm256_loadu_si256(r.index.add(k * 4).cast())),
+                Lanes::I64 | Lanes::U64 => _mm512_loadu_si512(r.index.add(k * 8).cast()),
+            }
+        };
+        let v = if matches!(lanes, Lanes::I32 | Lanes::I64) {
+            _mm512_mask_add_epi64(v, _mm512_cmplt_epi64_mask(v, zero), v, bound)
+        } else {
+            v
+        };
+        // Unsigned: negative leftovers and unsigned values above i64::MAX compare above the bound.
+        let valid = _mm512_cmplt_epu64_mask(v, bound);
+        let offsets = _mm512_add_epi64(_mm512_mullo_epi64(v, step), base);
+        // SAFETY: valid lanes address readable elements, invalid ones are masked off and not read; the outputs
+        // k..k+8 are writable.
+        unsafe {
+            if width == 4 {
+                let g = _mm512_mask_i64gather_epi32::<1>(_mm256_setzero_si256(), valid, offsets, r.src.cast());
+                if r.stream {
+                    // 32-byte stores from a line: aligned.
+                    _mm256_stream_si256(r.dst.add(k * 4).cast(), g);
+                } else {
+                    _mm256_storeu_si256(r.dst.add(k * 4).cast(), g);
+                }
+            } else {
+                let g = _mm512_mask_i64gather_epi64::<1>(zero, valid, offsets, r.src.cast());
+                if r.stream {
+                    _mm512_stream_si512(r.dst.add(k * 8).cast(), g);
+                } else {
+                    _mm512_storeu_si512(r.dst.add(k * 8).cast(), g);
+                }
+            }
+        }
+        base = _mm512_add_epi64(base, advance);
+        k += 8;
+    }
+    if r.stream {
+        _mm_sfence();
+    }
+    n
+}
+
+/// Whether every one of the `n` contiguous indices at `index` is valid for `bound` (negative ones from the end for
+/// signed lanes), with `level`'s registers; `None` when the level has no vector path (the caller checks).
+///
+/// # Safety
+///
+/// `n` indices of `lanes`' width are readable at `index`.
+pub(crate) unsafe fn all_valid(level: Level, lanes: Lanes, index: *const u8, n: usize, bound: u64) -> Option<bool> {
+    if bound > i64::MAX as u64 {
+        return None;
+    }
+    match level {
+        Level::Scalar(_) => None,
+        #[cfg(target_arch = "x86_64")]
+        Level::V3(_) => {
+            // SAFETY: the V3 token proves AVX2; `n` indices are readable.
+            Some(unsafe { valid_avx2(lanes, index, n, bound) })
+        }
+        #[cfg(target_arch = "x86_64")]
+        Level::V4(_) | Level::V4Vbmi(_) => {
+            // SAFETY: the V4 tokens prove AVX-512 F; `n` indices are readable.
+            Some(unsafe { valid_avx512(lanes, index, n, bound) })
+        }
+    }
+}
+
+/// The scalar test of one index (the tails of the vector loops).
+fn valid_one(lanes: Lanes, p: *const u8, bound: u64) -> bool {
+    // SAFETY: the callers pass a readable index of `lanes`' width.
+    let v: i128 = unsafe {
+        match lanes {
+            Lanes::I32 => i128::from(p.cast::<i32>().read_unaligned()),
+            Lanes::U32 => i128::from(p.cast::<u32>().read_unaligned()),
+            Lanes::I64 => i128::from(p.cast::<i64>().read_unaligned()),
+            Lanes::U64 => i128::from(p.cast::<u64>().read_unaligned()),
+        }
+    };
+    let b = i128::from(bound);
+    v < b && v >= if matches!(lanes, Lanes::I32 | Lanes::I64) { -b } else { 0 }
+}
+
+/// AVX2: an index `v` is valid when `v + bias` (as unsigned) is below `limit`: bias `bound`, limit `2·bound` for
+/// signed lanes, bias 0 and limit `bound` for unsigned ones; unsigned 64-bit compares flip the sign bit.
+///
+/// # Safety
+///
+/// AVX2 is available; `n` indices are readable.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn valid_avx2(lanes: Lanes, index: *const u8, n: usize, bound: u64) -> bool {
+    let signed = matches!(lanes, Lanes::I32 | Lanes::I64);
+    let (bias, limit) = if signed { (bound, bound.wrapping_mul(2)) } else { (0, bound) };
+    let flip = _mm256_set1_epi64x(i64::MIN);
+    let bias_v = _mm256_set1_epi64x(bias as i64);
+    let limit_v = _mm256_xor_si256(_mm256_set1_epi64x(limit as i64), flip);
+    let mut bad = _mm256_setzero_si256();
+    let (w, per) = if matches!(lanes, Lanes::I32 | Lanes::U32) { (4, 4) } else { (8, 4) };
+    let m = n / per * per;
+    let mut k = 0;
+    while k < m {
+        // SAFETY: indices k..k+4 are readable.
+        let v = unsafe {
+            match lanes {
+                Lanes::I32 => _mm256_cvtepi32_epi64(_mm_loadu_si128(index.add(k * w).cast())),
+                Lanes::U32 => _mm256_cvtepu32_epi64(_mm_loadu_si128(index.add(k * w).cast())),
+                Lanes::I64 | Lanes::U64 => _mm256_loadu_si256(index.add(k * w).cast()),
+            }
+        };
+        let x = _mm256_xor_si256(_mm256_add_epi64(v, bias_v), flip);
+        // Invalid: x ≥ limit (unsigned), i.e. not (limit > x).
+        bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_cmpgt_epi64(limit_v, x), _mm256_set1_epi64x(-1)));
+        k += per;
+    }
+    // SAFETY: the tail indices are readable.
+    _mm256_testz_si256(bad, bad) == 1 && (m..n).all(|k| valid_one(lanes, unsafe { index.add(k * w) }, bound))
+}
+
+/// AVX-512: as [`valid_avx2`] with 8 lanes and unsigned mask compares.
+///
+/// # Safety
+///
+/// AVX-512 F is available; `n` indices are readable.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn valid_avx512(lanes: Lanes, index: *const u8, n: usize, bound: u64) -> bool {
+    let signed = matches!(lanes, Lanes::I32 | Lanes::I64);
+    let (bias, limit) = if signed { (bound, bound.wrapping_mul(2)) } else { (0, bound) };
+    let bias_v = _mm512_set1_epi64(bias as i64);
+    let limit_v = _mm512_set1_epi64(limit as i64);
+    let mut bad: __mmask8 = 0;
+    let w = if matches!(lanes, Lanes::I32 | Lanes::U32) { 4 } else { 8 };
+    let m = n / 8 * 8;
+    let mut k = 0;
+    while k < m {
+        // SAFETY: indices k..k+8 are readable.
+        let v = unsafe {
+            match lanes {
+                Lanes::I32 => _mm512_cvtepi32_epi64(_mm256_loadu_si256(index.add(k * w).cast())),
+                Lanes::U32 => _mm512_cvtepu32_epi64(_mm256_loadu_si256(index.add(k * w).cast())),
+                Lanes::I64 | Lanes::U64 => _mm512_loadu_si512(index.add(k * w).cast()),
+            }
+        };
+        bad |= _mm512_cmpge_epu64_mask(_mm512_add_epi64(v, bias_v), limit_v);
+        k += 8;
+    }
+    // SAFETY: the tail indices are readable.
+    bad == 0 && (m..n).all(|k| valid_one(lanes, unsafe { index.add(k * w) }, bound))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Isa;
+
+    /// Every level against the definition: each index type, both widths, negative and invalid indices (invalid
+    /// lanes are not read and leave 0), strided sources, tails, streamed stores from a line; and the validity test.
+    #[test]
+    fn gathers_and_checks_match_the_definition_on_every_level() {
+        let bound = 37u64;
+        let src: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 11) as u8).collect();
+        for isa in Isa::available() {
+            let level = Level::of(isa).unwrap();
+            for (lanes, iw) in [(Lanes::I32, 4), (Lanes::U32, 4), (Lanes::I64, 8), (Lanes::U64, 8)] {
+                let signed = matches!(lanes, Lanes::I32 | Lanes::I64);
+                for n in [8usize, 13, 64, 67] {
+                    for invalid in [None, Some(n / 2)] {
+                        let values: Vec<i64> = (0..n as i64)
+                            .map(|k| {
+                                if Some(k as usize) == invalid {
+                                    if signed { -38 } else { 37 }
+                                } else if signed {
+                                    (k * 7) % 74 - 37
+                                } else {
+                                    (k * 7) % 37
+                                }
+                            })
+                            .collect();
+                        let index: Vec<u8> = values.iter().flat_map(|&v| v.to_le_bytes()[..iw].to_vec()).collect();
+                        // SAFETY: `index` holds `n` indices.
+                        let ok = unsafe { all_valid(level, lanes, index.as_ptr(), n, bound) };
+                        if let Some(ok) = ok {
+                            assert_eq!(ok, invalid.is_none(), "{isa:?} {lanes:?} n {n}");
+                        }
+                        for width in [4usize, 8] {
+                            for stream in [false, true] {
+                                let mut out = vec![0xEEu8; n * width + 128];
+                                let start = out.as_ptr().align_offset(64);
+                                let run = ElementRun {
+                                    index: index.as_ptr(),
+                                    src: src[16..].as_ptr(),
+                                    dst: out[start..].as_mut_ptr(),
+                                    n,
+                                    src_stride: 24,
+                                    step: 8,
+                                    bound,
+                                    stream,
+                                };
+                                // SAFETY: valid indices reach at most 16 + 66·24 + 36·8 + 8 < 4096 bytes of `src`;
+                                // `out` holds the outputs.
+                                let done = unsafe { elements(level, lanes, width, &run) };
+                                for k in 0..done {
+                                    let v = values[k];
+                                    let u = if v < 0 { v + 37 } else { v };
+                                    let got = &out[start + k * width..][..width];
+                                    if (0..37).contains(&u) {
+                                        let at = 16 + k * 24 + u as usize * 8;
+                                        assert_eq!(got, &src[at..at + width], "{isa:?} {lanes:?} n {n} lane {k}");
+                                    } else {
+                                        assert!(got.iter().all(|&b| b == 0), "{isa:?}: an invalid lane was read");
+                                    }
+                                }
+                                assert!(out[start + done * width..].iter().all(|&b| b == 0xEE), "wrote past");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -5,7 +5,11 @@ torch at 1 and 2 threads, on the movement cases of Strider's default suite:
 - pad: a u8 640×480×3 letterbox to 640×640 (constant 114), an f32 1×64×256×256 reflect pad by 3;
 - join: 32 u8 images of 3×224×224 into a batch; split: f16 8×1024×4096 into 4 along the last axis;
 - tile: f32 1×3×224×224 by (8, 1, 1, 1); depth-to-space: f32 1×256×128×128, block 2, DCR and CRD;
-- fill and sequence: 16M int64.
+- fill and sequence: 16M int64;
+- gather: embedding lookups (f32 32768×1024 by 16384 int64 ids, f32 131072×256 by 65536, f16 65536×4096 by
+  4096); gather_elements: f32 4096×1024 along the last axis by as many int64 indices; scatter_elements: f32
+  4096×1024 updated by 4096×256 int64 indices (out of place: a copy, then the updates); one_hot: 16384 int64
+  indices into f32 16384×1000.
 
     python3 benches/peers/movement.py [--strider target/release/strider] [--seconds 0.3] [--json out.json]
 
@@ -14,7 +18,10 @@ with numpy and torch). Each peer runs the fastest form its API offers, and both 
 two: numpy's allocating call (`np.pad`, `np.concatenate`, `np.tile`, `np.arange`, a reshape–transpose copy) and
 the preallocated form (slice assignments, `out=`, `np.copyto` from a view); torch's allocating call (`F.pad`,
 `torch.cat`, `repeat`, `pixel_shuffle`, `arange`) and the preallocated one (`out=`, `copy_` from a view). The
-table shows each peer's faster form. Every peer's result is checked against Strider's bit for bit.
+index cases use the indices `strider bench` fills in (`(k · 2654435761 + 12345) mod n`): numpy's `np.take`,
+`np.take_along_axis`, a copy and `np.put_along_axis`, `np.eye(depth)[i]`; torch's `index_select`, `gather`,
+`scatter` (out of place, as Strider's case), `F.one_hot` then a cast, `zeros` then `scatter_`. The table shows each
+peer's faster form. Every peer's result is checked against numpy's definition bit for bit.
 """
 
 import argparse
@@ -35,6 +42,12 @@ except ImportError:
     torch = None
 
 DTYPES = {"u8": np.uint8, "f16": np.float16, "f32": np.float32, "i64": np.int64}
+
+
+def bench_indices(count, bound):
+    """The indices `strider bench` fills in: element k is (k · 2654435761 + 12345) mod bound."""
+    return ((np.arange(count, dtype=np.uint64) * np.uint64(2654435761) + np.uint64(12345)) % np.uint64(bound)).astype(
+        np.int64)
 
 
 def inputs(case):
@@ -74,6 +87,22 @@ def inputs(case):
         else:
             y = x.reshape(n, ch // b // b, b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
         return [x], np.ascontiguousarray(y).reshape(n, ch // b // b, h * b, w * b)
+    if op in ("gather", "gather_elements", "scatter_elements"):
+        x = arr(sizes)
+        axis = c.get("axis", 0)
+        shape = c["index_sizes"]
+        idx = bench_indices(int(np.prod(shape)), sizes[axis]).reshape(shape)
+        if op == "gather":
+            return [x, idx], np.take(x, idx, axis=axis)
+        if op == "gather_elements":
+            return [x, idx], np.take_along_axis(x, idx, axis=axis)
+        upd = arr(shape)
+        y = x.copy()
+        np.put_along_axis(y, idx, upd, axis=axis)
+        return [x, idx, upd], y
+    if op == "one_hot":
+        idx = bench_indices(int(np.prod(c["index_sizes"])), c["depth"]).reshape(c["index_sizes"])
+        return [idx], np.eye(c["depth"], dtype=dt)[idx]
     if op == "fill":
         return [], np.full(sizes, c["value"], dt)
     if op == "fill_sequence":
@@ -142,6 +171,21 @@ def numpy_forms(case, ins, want):
     elif op == "fill_sequence":
         n = want.size
         forms["np.arange"] = lambda: np.arange(c["value"], c["value"] + c["delta"] * n, c["delta"], dtype=want.dtype)
+    elif op == "gather":
+        out = np.empty_like(want)
+        forms["np.take"] = lambda: np.take(ins[0], ins[1], axis=c.get("axis", 0))
+        forms["take(out=)"] = lambda: np.take(ins[0], ins[1], axis=c.get("axis", 0), out=out)
+    elif op == "gather_elements":
+        forms["np.take_along_axis"] = lambda: np.take_along_axis(ins[0], ins[1], axis=c.get("axis", 0))
+    elif op == "scatter_elements":
+        def put():
+            y = ins[0].copy()
+            np.put_along_axis(y, ins[1], ins[2], axis=c.get("axis", 0))
+            return y
+        forms["copy+put_along_axis"] = put
+    elif op == "one_hot":
+        eye = np.eye(c["depth"], dtype=want.dtype)
+        forms["np.eye[i]"] = lambda: eye[ins[0]]
     return forms
 
 
@@ -193,6 +237,24 @@ def torch_forms(case, ins, want):
         out = torch.empty(want.size, dtype=torch.from_numpy(want.reshape(-1)[:1]).dtype)
         n = want.size
         forms["arange(out=)"] = lambda: torch.arange(c["value"], c["value"] + c["delta"] * n, c["delta"], out=out)
+    elif op == "gather":
+        axis = c.get("axis", 0)
+        flat = tins[1].reshape(-1)
+        out = torch.empty(want.shape, dtype=tins[0].dtype)
+        forms["index_select"] = lambda: torch.index_select(tins[0], axis, flat)
+        forms["index_select(out=)"] = lambda: torch.index_select(tins[0], axis, flat, out=out.view(-1, *want.shape[1:]))
+    elif op == "gather_elements":
+        out = torch.empty(want.shape, dtype=tins[0].dtype)
+        forms["gather"] = lambda: torch.gather(tins[0], c.get("axis", 0), tins[1])
+        forms["gather(out=)"] = lambda: torch.gather(tins[0], c.get("axis", 0), tins[1], out=out)
+    elif op == "scatter_elements":
+        forms["scatter"] = lambda: tins[0].scatter(c.get("axis", 0), tins[1], tins[2])
+    elif op == "one_hot":
+        dt = torch.from_numpy(want.reshape(-1)[:1]).dtype
+        out = torch.empty(want.shape, dtype=dt)
+        ones = torch.ones(tins[0].shape + (1,), dtype=dt)
+        forms["F.one_hot+to"] = lambda: F.one_hot(tins[0], c["depth"]).to(dt)
+        forms["zero_+scatter_"] = lambda: out.zero_().scatter_(-1, tins[0].unsqueeze(-1), ones)
     return forms
 
 
@@ -224,7 +286,8 @@ def main():
     ap.add_argument("--filter", default="", help="only the cases whose name contains this")
     ap.add_argument("--json")
     a = ap.parse_args()
-    ops = ("pad", "join", "split", "tile", "depth_to_space", "fill", "fill_sequence")
+    ops = ("pad", "join", "split", "tile", "depth_to_space", "fill", "fill_sequence", "gather", "gather_elements",
+           "scatter_elements", "one_hot")
     report = strider_report(a.strider, a.filter or "_", a.seconds)
     rows = []
     for case in report["cases"]:

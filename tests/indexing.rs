@@ -691,3 +691,29 @@ fn long_element_gathers_on_every_level() {
         }
     }
 }
+
+/// Element scatters along the last axis long enough for the hardware scatters, with many duplicates (the last in
+/// C order wins), every index type and element width, on every level and thread count.
+#[test]
+fn long_element_scatters_keep_the_last_duplicate() {
+    note_isas();
+    let mut r = rng(399);
+    for (case, dt) in [DataType::Float32, DataType::Int64, DataType::Uint16].into_iter().enumerate() {
+        for it in INDEX_TYPES {
+            let (rows, cols, picks) = (3u32, 40u32, 300u32);
+            let w = dt.size_in_bytes();
+            let input = TensorDesc::new(dt, &[rows, cols]).unwrap();
+            let shape = [rows, picks];
+            let (indices, ib, iv) = index_tensor(&mut r, it, &shape, |r, _| random_index(r, it, cols));
+            let updates = TensorDesc::new(dt, &shape).unwrap();
+            let (x, u) = (random_input(&mut r, &input), random_input(&mut r, &updates));
+            let (xa, ua) = (Array::read(&input, x.bytes()), Array::read(&updates, u.bytes()));
+            let want = scattered(&xa, &shape, |c| (vec![c[0], wrap(iv[flat(c, &shape)], cols)], ua.at(c).to_vec()));
+            assert_eq!(want.width, w);
+            let want = want.write(&input);
+            let op = ScatterElements::new(&input, &indices, &updates, &input, 1).unwrap();
+            let what = || format!("{dt:?} by {it:?}, {indices:?}");
+            run_all(dt, &want, case, &what, |dst, opts| op.execute_with(x.bytes(), ib.bytes(), u.bytes(), dst, opts));
+        }
+    }
+}

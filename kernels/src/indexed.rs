@@ -220,6 +220,9 @@ pub struct IndexProgram {
     /// The index lanes of the hardware-gather path: a gather of single 4- or 8-byte elements whose innermost
     /// positions have contiguous indices and outputs.
     vector: Option<crate::arch::gather::Lanes>,
+    /// The index lanes of the hardware-scatter path: a scatter of single 4- or 8-byte elements whose innermost
+    /// positions have contiguous indices and updates.
+    scatter: Option<crate::arch::gather::Lanes>,
 }
 
 /// The lowest and highest multiple of `stride` over `0..extent`, in i128.
@@ -345,6 +348,12 @@ impl IndexProgram {
             .is_some_and(|d| d.index_stride == plan.index_type.width() as isize && d.dst_stride == plan.width as isize);
         let single = matches!(block, Block::Bytes(4 | 8)) && plan.components.len() == 1;
         let vector = (plan.side == Side::Source && single && contiguous).then_some(lanes_of(plan.index_type));
+        let updates_contiguous = dims
+            .last()
+            .is_some_and(|d| d.index_stride == plan.index_type.width() as isize && d.src_stride == plan.width as isize);
+        let scatter =
+            (plan.side == Side::Destination && single && updates_contiguous && plan.out_of_range == OutOfRange::Error)
+                .then_some(lanes_of(plan.index_type));
         Ok(IndexProgram {
             plan: plan.clone(),
             dims,
@@ -356,6 +365,7 @@ impl IndexProgram {
             dst_need,
             splits,
             vector,
+            scatter,
         })
     }
 
@@ -791,6 +801,26 @@ impl IndexProgram {
                     let moved = unsafe { crate::arch::gather::elements(level, lanes, self.plan.width, &r) };
                     done = done.wrapping_add(moved);
                     let k = moved as isize;
+                    (i, s, d) = (
+                        i.wrapping_add(k.wrapping_mul(is)),
+                        s.wrapping_add(k.wrapping_mul(ss)),
+                        d.wrapping_add(k.wrapping_mul(ds)),
+                    );
+                }
+                if let Some(lanes) = self.scatter.filter(|_| !SOURCE && ONE) {
+                    let r = crate::arch::gather::ScatterRun {
+                        index: w.ix.wrapping_offset(i),
+                        src: w.src.wrapping_offset(s),
+                        dst: w.dst.wrapping_offset(d),
+                        n: run,
+                        dst_stride: ds,
+                        step: c0.step,
+                        bound: c0.bound,
+                    };
+                    // SAFETY: the run's indices and updates are inside the bounded footprints, each valid index
+                    // addresses an element inside the destination's, and a scatter runs on one thread.
+                    done = unsafe { crate::arch::gather::scatter_elements(level, lanes, self.plan.width, &r) };
+                    let k = done as isize;
                     (i, s, d) = (
                         i.wrapping_add(k.wrapping_mul(is)),
                         s.wrapping_add(k.wrapping_mul(ss)),

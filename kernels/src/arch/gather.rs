@@ -381,6 +381,96 @@ unsafe fn stream_avx512(src: *const u8, dst: *mut u8, n: usize) -> usize {
     n
 }
 
+/// A run of element scatters: `dst[k·dst_stride + index[k]·step] = src[k]` for `k` in order (a later lane wins
+/// over an earlier one that writes the same element, as in a scalar loop).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ScatterRun {
+    /// The first index (contiguous, `n` of them).
+    pub(crate) index: *const u8,
+    /// The first update (contiguous).
+    pub(crate) src: *const u8,
+    /// The destination of lane 0 before its index's offset.
+    pub(crate) dst: *mut u8,
+    pub(crate) n: usize,
+    /// Bytes between the destinations of consecutive lanes.
+    pub(crate) dst_stride: isize,
+    /// Bytes per unit of the index.
+    pub(crate) step: isize,
+    /// Valid indices are `0..bound` (and `-bound..0` for signed lanes); invalid lanes are not written.
+    pub(crate) bound: u64,
+}
+
+/// Scatters a prefix of `run` with AVX-512's scatter instructions (which write overlapping lanes from the lowest
+/// to the highest, so the last update of a duplicated index wins as in index order); returns how many elements
+/// it moved (0 without AVX-512 or for other widths).
+///
+/// PERF: the scalar loop wrote an f32 update in 2.4 ns (1M updates of a 4096×1024 scatter along the last axis).
+///
+/// # Safety
+///
+/// Every element `k < run.n`: its index and update are readable, and when the index is valid, `dst +
+/// k·dst_stride + index·step` is `width` writable bytes no other thread accesses.
+pub(crate) unsafe fn scatter_elements(level: Level, lanes: Lanes, width: usize, run: &ScatterRun) -> usize {
+    if !(width == 4 || width == 8) || run.bound > i64::MAX as u64 || run.n < 8 {
+        return 0;
+    }
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        Level::V4(_) | Level::V4Vbmi(_) => {
+            // SAFETY: the V4 tokens prove AVX-512 F/DQ/VL; the caller's contract covers the addresses.
+            unsafe { scatter_avx512(lanes, width, run) }
+        }
+        _ => 0,
+    }
+}
+
+/// # Safety
+///
+/// AVX-512 F, DQ and VL are available; as [`scatter_elements`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl")]
+unsafe fn scatter_avx512(lanes: Lanes, width: usize, r: &ScatterRun) -> usize {
+    let n = r.n / 8 * 8;
+    let zero = _mm512_setzero_si512();
+    let bound = _mm512_set1_epi64(r.bound as i64);
+    let step = _mm512_set1_epi64(r.step as i64);
+    let ds = r.dst_stride as i64;
+    let mut base = _mm512_mullo_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi64(ds));
+    let advance = _mm512_set1_epi64(8i64.wrapping_mul(ds));
+    let mut k = 0;
+    while k < n {
+        // SAFETY: indices and updates k..k+8 are readable (the caller's contract).
+        let v = unsafe {
+            match lanes {
+                Lanes::I32 => _mm512_cvtepi32_epi64(_mm256_loadu_si256(r.index.add(k * 4).cast())),
+                Lanes::U32 => _mm512_cvtepu32_epi64(_mm256_loadu_si256(r.index.add(k * 4).cast())),
+                Lanes::I64 | Lanes::U64 => _mm512_loadu_si512(r.index.add(k * 8).cast()),
+            }
+        };
+        let v = if matches!(lanes, Lanes::I32 | Lanes::I64) {
+            _mm512_mask_add_epi64(v, _mm512_cmplt_epi64_mask(v, zero), v, bound)
+        } else {
+            v
+        };
+        let valid = _mm512_cmplt_epu64_mask(v, bound);
+        let offsets = _mm512_add_epi64(_mm512_mullo_epi64(v, step), base);
+        // SAFETY: valid lanes address writable elements, invalid ones are masked off and not written; the updates
+        // k..k+8 are readable.
+        unsafe {
+            if width == 4 {
+                let u = _mm256_loadu_si256(r.src.add(k * 4).cast());
+                _mm512_mask_i64scatter_epi32::<1>(r.dst.cast(), valid, offsets, u);
+            } else {
+                let u = _mm512_loadu_si512(r.src.add(k * 8).cast());
+                _mm512_mask_i64scatter_epi64::<1>(r.dst.cast(), valid, offsets, u);
+            }
+        }
+        base = _mm512_add_epi64(base, advance);
+        k += 8;
+    }
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -468,6 +558,54 @@ mod tests {
                         assert_eq!(&out[start..start + len], &src[3..3 + len], "{isa:?} {len} {misalign} {stream}");
                         assert!(out[start + len..].iter().all(|&b| b == 0xEE));
                     }
+                }
+            }
+        }
+    }
+
+    /// Scatters with duplicates (the later lane wins), negative and invalid indices (not written), on every level.
+    #[test]
+    fn scatters_keep_the_last_duplicate() {
+        for isa in Isa::available() {
+            let level = Level::of(isa).unwrap();
+            for (lanes, iw) in [(Lanes::I32, 4), (Lanes::U32, 4), (Lanes::I64, 8), (Lanes::U64, 8)] {
+                let signed = matches!(lanes, Lanes::I32 | Lanes::I64);
+                for width in [4usize, 8] {
+                    let n = 37;
+                    let values: Vec<i64> = (0..n as i64)
+                        .map(|k| {
+                            if k == 11 {
+                                99
+                            } else if signed {
+                                (k * 5) % 14 - 7
+                            } else {
+                                (k * 5) % 7
+                            }
+                        })
+                        .collect();
+                    let index: Vec<u8> = values.iter().flat_map(|&v| v.to_le_bytes()[..iw].to_vec()).collect();
+                    let src: Vec<u8> = (0..n * width).map(|i| i as u8).collect();
+                    let mut out = vec![0xEEu8; 7 * width];
+                    let run = ScatterRun {
+                        index: index.as_ptr(),
+                        src: src.as_ptr(),
+                        dst: out.as_mut_ptr(),
+                        n,
+                        dst_stride: 0,
+                        step: width as isize,
+                        bound: 7,
+                    };
+                    // SAFETY: valid indices reach the 7 elements of `out`.
+                    let done = unsafe { scatter_elements(level, lanes, width, &run) };
+                    let mut want = vec![0xEEu8; 7 * width];
+                    for k in 0..done {
+                        let v = values[k];
+                        let u = if v < 0 { v + 7 } else { v };
+                        if (0..7).contains(&u) {
+                            want[u as usize * width..][..width].copy_from_slice(&src[k * width..][..width]);
+                        }
+                    }
+                    assert_eq!(out, want, "{isa:?} {lanes:?} width {width}: {done} done");
                 }
             }
         }

@@ -447,6 +447,22 @@ static void indexing() {
     const float hwant[12] = {0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
     CHECK(std::memcmp(hy, hwant, sizeof hy) == 0);
     strider_operator_destroy(op);
+    // Every rule reaches C as an error naming it.
+    DML_GATHER_OPERATOR_DESC wide = {&table.desc, &ids.desc, &out.desc, 0, 3};
+    DML_OPERATOR_DESC badGather = {DML_OPERATOR_GATHER, &wide};
+    CHECK_ERROR(strider_operator_create(&badGather, &op), STRIDER_INVALID_ARGUMENT, "IndexDimensions is 3; it must be 0 to 2");
+    Tensor oneValue(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 1, 1});
+    DML_ONE_HOT_OPERATOR_DESC lonely = {&hi.desc, &oneValue.desc, &ho.desc, 3};
+    DML_OPERATOR_DESC badValues = {DML_OPERATOR_ONE_HOT, &lonely};
+    CHECK_ERROR(strider_operator_create(&badValues, &op), STRIDER_INVALID_ARGUMENT, "the number of values is 1");
+    op = create(DML_OPERATOR_SCATTER_ND, &snd);
+    UINT far[4] = {4, 3, 8, 7};
+    std::memcpy(uy, ud, sizeof uy);
+    uins[1] = bind(far, sizeof far);
+    CHECK_ERROR(strider_operator_execute_bindings(op, uins, 3, uouts, 1, nullptr), STRIDER_INVALID_ARGUMENT,
+                "index 8 at coordinate [2, 0] of the indices (input 1) is outside a dimension of size 8");
+    CHECK(std::memcmp(uy, ud, sizeof uy) == 0);
+    strider_operator_destroy(op);
     // Float indices are not indices.
     Tensor fi(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 3, 1});
     hot.IndicesTensor = &fi.desc;

@@ -220,9 +220,9 @@ pub struct IndexProgram {
     /// The index lanes of the hardware-gather path: a gather of single 4- or 8-byte elements whose innermost
     /// positions have contiguous indices and outputs.
     vector: Option<crate::arch::gather::Lanes>,
-    /// The index lanes of the hardware-scatter path: a scatter of single 4- or 8-byte elements whose innermost
-    /// positions have contiguous indices and updates.
-    scatter: Option<crate::arch::gather::Lanes>,
+    /// Positions per outermost position of a scatter whose outermost positions write apart (whatever the indices):
+    /// its chunks split there.
+    scatter_rows: Option<usize>,
 }
 
 /// The lowest and highest multiple of `stride` over `0..extent`, in i128.
@@ -348,12 +348,11 @@ impl IndexProgram {
             .is_some_and(|d| d.index_stride == plan.index_type.width() as isize && d.dst_stride == plan.width as isize);
         let single = matches!(block, Block::Bytes(4 | 8)) && plan.components.len() == 1;
         let vector = (plan.side == Side::Source && single && contiguous).then_some(lanes_of(plan.index_type));
-        let updates_contiguous = dims
-            .last()
-            .is_some_and(|d| d.index_stride == plan.index_type.width() as isize && d.src_stride == plan.width as isize);
-        let scatter =
-            (plan.side == Side::Destination && single && updates_contiguous && plan.out_of_range == OutOfRange::Error)
-                .then_some(lanes_of(plan.index_type));
+        let scatter_rows = (plan.side == Side::Destination)
+            .then(|| dims.first().copied())
+            .flatten()
+            .filter(|outer| outer.extent > 1 && outer.dst_stride != 0 && rows_apart(plan, &dims))
+            .and_then(|outer| positions.checked_div(outer.extent));
         Ok(IndexProgram {
             plan: plan.clone(),
             dims,
@@ -365,7 +364,7 @@ impl IndexProgram {
             dst_need,
             splits,
             vector,
-            scatter,
+            scatter_rows,
         })
     }
 
@@ -476,7 +475,10 @@ impl IndexProgram {
             Parallelism::Auto => params::PAR_GRAIN_BYTES,
             Parallelism::Grain(g) => g.max(1),
         };
-        let chunks = if self.splits && bytes >= grain { threads().min(self.positions).max(1) } else { 1 };
+        // Gathers split anywhere; scatters only between the outermost positions, whose writes are proven apart.
+        let unit = if self.splits { 1 } else { self.scatter_rows.unwrap_or(0) };
+        let units = self.positions.checked_div(unit).unwrap_or(0);
+        let chunks = if units > 1 && bytes >= grain { threads().min(units).max(1) } else { 1 };
         // Rows of whole lines and hardware-gathered elements stream when the move leaves the caches.
         let stream = match &self.block {
             Block::Program { rows_stream, .. } => *rows_stream,
@@ -488,16 +490,20 @@ impl IndexProgram {
         let positions = self.positions;
         let raw = |p: SendPtr| p.0;
         let run = |c: usize| {
-            // c < chunks ≤ positions: the products stay below positions · chunks, far from overflow for any
-            // buffer that exists.
+            // c < chunks ≤ units: the products stay below positions · chunks, far from overflow for any buffer
+            // that exists.
             let share = |c: usize| {
-                let (q, rem) = (positions.checked_div(chunks).unwrap_or(0), positions.checked_rem(chunks).unwrap_or(0));
-                q.wrapping_mul(c).wrapping_add(rem.min(c))
+                if chunks == 1 {
+                    return if c == 0 { 0 } else { positions };
+                }
+                let (q, rem) = (units.checked_div(chunks).unwrap_or(0), units.checked_rem(chunks).unwrap_or(0));
+                q.wrapping_mul(c).wrapping_add(rem.min(c)).wrapping_mul(unit)
             };
             let (lo, hi) = (share(c), share(c.wrapping_add(1)));
             // SAFETY: the buffers hold the bytes `new` bounded (checked above), the indices were proved valid by
             // `check` (or are tested one by one for Skip plans), and chunks write disjoint bytes (`splits`: the
-            // writes are injective) or there is one chunk.
+            // writes are injective; `scatter_rows`: different outermost positions write apart, and each chunk keeps
+            // its positions in order) or there is one chunk.
             unsafe { self.run_range(lo..hi, raw(ix).cast_const(), raw(s).cast_const(), raw(d), level, &block_opts) };
         };
         if chunks > 1 {
@@ -807,26 +813,6 @@ impl IndexProgram {
                         d.wrapping_add(k.wrapping_mul(ds)),
                     );
                 }
-                if let Some(lanes) = self.scatter.filter(|_| !SOURCE && ONE) {
-                    let r = crate::arch::gather::ScatterRun {
-                        index: w.ix.wrapping_offset(i),
-                        src: w.src.wrapping_offset(s),
-                        dst: w.dst.wrapping_offset(d),
-                        n: run,
-                        dst_stride: ds,
-                        step: c0.step,
-                        bound: c0.bound,
-                    };
-                    // SAFETY: the run's indices and updates are inside the bounded footprints, each valid index
-                    // addresses an element inside the destination's, and a scatter runs on one thread.
-                    done = unsafe { crate::arch::gather::scatter_elements(level, lanes, self.plan.width, &r) };
-                    let k = done as isize;
-                    (i, s, d) = (
-                        i.wrapping_add(k.wrapping_mul(is)),
-                        s.wrapping_add(k.wrapping_mul(ss)),
-                        d.wrapping_add(k.wrapping_mul(ds)),
-                    );
-                }
                 for _ in done..run {
                     step(i, s, d);
                     (i, s, d) = (i.wrapping_add(is), s.wrapping_add(ss), d.wrapping_add(ds));
@@ -929,6 +915,27 @@ fn injective_writes(plan: &IndexPlan) -> bool {
         }
         let (Some(0), Some(elements)) = (stride.checked_rem(w), stride.checked_div(w)) else { return false };
         sizes.push(extent as u64);
+        strides.push(elements as i64);
+    }
+    matches!(find_overlap(&sizes, &strides), Overlap::Disjoint)
+}
+
+/// Whether a scatter's different outermost positions always write apart: the destination as a function of every
+/// position dimension that moves it, every index over its range and the block is injective (so two positions
+/// that differ in the outermost dimension differ in the bytes they write, whatever their indices).
+fn rows_apart(plan: &IndexPlan, dims: &[IndexDim]) -> bool {
+    let w = plan.width as isize;
+    let mut sizes = Vec::new();
+    let mut strides = Vec::new();
+    let moving = dims.iter().filter(|d| d.dst_stride != 0).map(|d| (d.extent as u64, d.dst_stride));
+    let indexed = plan.components.iter().map(|c| (c.bound, c.step));
+    let block = plan.block.iter().map(|d| (d.extent as u64, d.out_stride));
+    for (extent, stride) in moving.chain(indexed).chain(block) {
+        if extent == 1 {
+            continue;
+        }
+        let (Some(0), Some(elements)) = (stride.checked_rem(w), stride.checked_div(w)) else { return false };
+        sizes.push(extent);
         strides.push(elements as i64);
     }
     matches!(find_overlap(&sizes, &strides), Overlap::Disjoint)

@@ -12,8 +12,9 @@
 //! index can reach (the position strides, each component over `0..bound`, the block), and
 //! [`IndexProgram::check`] proves every index of a buffer valid before anything runs ([`OutOfRange::Skip`] plans
 //! test each tuple as they go and skip the invalid ones instead). Positions split across threads only for gathers
-//! whose writes are proved injective ([`find_overlap`]); a scatter runs its positions in order on one thread, so
-//! the last update of a duplicated index wins, whatever the thread count.
+//! whose writes are proved injective ([`find_overlap`]), and for scatters between outermost positions proved to
+//! write apart whatever their indices; each part runs its positions in order, so the last update of a duplicated
+//! index wins, whatever the thread count.
 
 use core::fmt;
 

@@ -58,6 +58,23 @@ fn ndim_of(py: Python<'_>, x: &Bound<'_, PyAny>, what: &str) -> PyResult<(View, 
     Ok((View::new(&a, what)?, ndim))
 }
 
+/// A scatter's updates: an ndarray as it is; anything else (a list, a scalar) as an array of `x`'s dtype, as NumPy's
+/// fancy assignment converts it.
+fn updates_array<'py>(
+    py: Python<'py>,
+    updates: &Bound<'py, PyAny>,
+    x: &View,
+) -> PyResult<Bound<'py, numpy::PyUntypedArray>> {
+    match updates.cast::<numpy::PyUntypedArray>() {
+        Ok(a) => Ok(a.clone()),
+        Err(_) => Ok(py
+            .import("numpy")?
+            .getattr("asarray")?
+            .call1((updates, descr_of(py, x.layout.dtype)?))?
+            .cast_into::<numpy::PyUntypedArray>()?),
+    }
+}
+
 /// At most 8 dimensions (DirectML's limit), with the function's name.
 fn check_rank(rank: usize, function: &str) -> PyResult<()> {
     if rank > 8 {
@@ -234,8 +251,8 @@ fn scatter<'py>(
 /// DML_SCATTER_ELEMENTS: ONNX `ScatterElements` (`torch.Tensor.scatter`): a copy of x where, for each position `p`
 /// of `indices`, the element at `p` with its coordinate along `axis` replaced by `indices[p]` is `updates[p]`.
 /// `indices` and `updates` have one shape, of x's number of dimensions and at most x's sizes off the axis.
-/// Duplicate indices: the last in C order wins. `out=x` updates x in place; another `out=` is written whole.
-/// `threads` as in `gather`.
+/// Duplicate indices: the last in C order wins. `updates` given as a list (or anything not an ndarray) takes x's
+/// dtype. `out=x` updates x in place; another `out=` is written whole. `threads` as in `gather`.
 ///
 /// Example: `strider.scatter_elements(np.zeros((2, 4)), [[1, 3], [0, 0]], [[1., 2.], [3., 4.]], axis=1)`
 #[pyfunction]
@@ -252,7 +269,7 @@ pub(crate) fn scatter_elements<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let (xv, r) = ndim_of(py, x, "x")?;
     let (iv, m) = indices_view(py, indices)?;
-    let updates = as_array(py, updates)?;
+    let updates = updates_array(py, updates, &xv)?;
     let uv = View::new(&updates, "updates")?;
     if m != r {
         return Err(PyValueError::new_err(format!("indices has {m} dimensions but x has {r}; they must be equal")));
@@ -287,7 +304,7 @@ pub(crate) fn scatter_nd<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let (xv, r) = ndim_of(py, x, "x")?;
     let (iv, q) = ndim_of(py, indices, "indices")?;
-    let updates = as_array(py, updates)?;
+    let updates = updates_array(py, updates, &xv)?;
     let u = updates.ndim();
     let uv = View::new(&updates, "updates")?;
     let n = r.max(q).max(u);

@@ -163,6 +163,9 @@ def test_index_errors():
     with pytest.raises(ValueError, match="index -4"):
         strider.scatter_elements(x, [[-4, 0, 0, 0]], np.ones((1, 4), np.float32), axis=0, out=x)
     np.testing.assert_array_equal(x, np.arange(12, dtype=np.float32).reshape(3, 4))
+    # A list of updates takes x's dtype, as NumPy's assignment converts it.
+    np.testing.assert_array_equal(strider.scatter_elements(np.zeros((1, 3), np.float32), [[2]], [[5]], axis=1),
+                                  [[0, 0, 5]])
     with pytest.raises(Exception, match="INT32, UINT32, INT64 or UINT64"):
         strider.gather(x, np.array([0, 1], np.int16))
     with pytest.raises(ValueError, match="axis=2"):

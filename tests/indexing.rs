@@ -111,6 +111,21 @@ fn run_all(
     check_configs(dt, want, case, what, run);
 }
 
+/// The operator's reference gives `want` (into a sentinel-filled buffer), and so does `run` on every configuration.
+fn check_op(
+    dt: DataType,
+    want: &[u8],
+    case: usize,
+    what: &dyn Fn() -> String,
+    reference: impl FnOnce(&mut [u8]) -> Result<(), Error>,
+    run: impl Fn(&mut [u8], &ExecOptions) -> Result<(), Error> + Sync,
+) {
+    let mut y = vec![SENTINEL; want.len()];
+    reference(&mut y).unwrap();
+    assert_eq!(y, want, "reference, {}", what());
+    check_configs(dt, want, case, what, run);
+}
+
 #[test]
 fn gather_matches_numpy_take() {
     note_isas();
@@ -156,10 +171,14 @@ fn gather_matches_numpy_take() {
         .write(&output);
         let op = Gather::new(&input, &indices, &output, a as u32, m as u32).unwrap();
         let what = || format!("case {case}: gather axis {a}, {m} index dims, {input:?} by {indices:?} into {output:?}");
-        let mut y = vec![SENTINEL; want.len()];
-        op.execute_reference(x.bytes(), ib.bytes(), &mut y).unwrap();
-        assert_eq!(y, want, "reference, {}", what());
-        run_all(dt, &want, case, &what, |dst, opts| op.execute_with(x.bytes(), ib.bytes(), dst, opts));
+        check_op(
+            dt,
+            &want,
+            case,
+            &what,
+            |y| op.execute_reference(x.bytes(), ib.bytes(), y),
+            |dst, opts| op.execute_with(x.bytes(), ib.bytes(), dst, opts),
+        );
     }
 }
 
@@ -187,10 +206,14 @@ fn gather_elements_matches_take_along_axis() {
         .write(&output);
         let op = GatherElements::new(&input, &indices, &output, a as u32).unwrap();
         let what = || format!("case {case}: gather elements axis {a}, {input:?} by {indices:?} into {output:?}");
-        let mut y = vec![SENTINEL; want.len()];
-        op.execute_reference(x.bytes(), ib.bytes(), &mut y).unwrap();
-        assert_eq!(y, want, "reference, {}", what());
-        run_all(dt, &want, case, &what, |dst, opts| op.execute_with(x.bytes(), ib.bytes(), dst, opts));
+        check_op(
+            dt,
+            &want,
+            case,
+            &what,
+            |y| op.execute_reference(x.bytes(), ib.bytes(), y),
+            |dst, opts| op.execute_with(x.bytes(), ib.bytes(), dst, opts),
+        );
     }
 }
 
@@ -263,10 +286,14 @@ fn gather_nd_matches_onnx() {
         let op = GatherNd::new(&input, &indices, &output, rr as u32, q as u32, b as u32).unwrap();
         let what =
             || format!("case {case}: gather nd r {rr} q {q} b {b} t {t}, {input:?} by {indices:?} into {output:?}");
-        let mut y = vec![SENTINEL; want.len()];
-        op.execute_reference(x.bytes(), ib.bytes(), &mut y).unwrap();
-        assert_eq!(y, want, "reference, {}", what());
-        run_all(dt, &want, case, &what, |dst, opts| op.execute_with(x.bytes(), ib.bytes(), dst, opts));
+        check_op(
+            dt,
+            &want,
+            case,
+            &what,
+            |y| op.execute_reference(x.bytes(), ib.bytes(), y),
+            |dst, opts| op.execute_with(x.bytes(), ib.bytes(), dst, opts),
+        );
     }
 }
 
@@ -308,10 +335,14 @@ fn scatter_elements_matches_onnx_and_the_last_duplicate_wins() {
         let want_bytes = want.write(&output);
         let op = ScatterElements::new(&input, &indices, &updates, &output, a as u32).unwrap();
         let what = || format!("case {case}: scatter elements axis {a}, {input:?} by {indices:?} into {output:?}");
-        let mut y = vec![SENTINEL; want_bytes.len()];
-        op.execute_reference(x.bytes(), ib.bytes(), u.bytes(), &mut y).unwrap();
-        assert_eq!(y, want_bytes, "reference, {}", what());
-        run_all(dt, &want_bytes, case, &what, |dst, opts| op.execute_with(x.bytes(), ib.bytes(), u.bytes(), dst, opts));
+        check_op(
+            dt,
+            &want_bytes,
+            case,
+            &what,
+            |y| op.execute_reference(x.bytes(), ib.bytes(), u.bytes(), y),
+            |dst, opts| op.execute_with(x.bytes(), ib.bytes(), u.bytes(), dst, opts),
+        );
         // In place: the output bound to the data's buffer.
         let inplace = ScatterElements::new(&output, &indices, &updates, &output, a as u32).unwrap();
         let mut data = want.clone();
@@ -354,10 +385,14 @@ fn scatter_nd_matches_onnx() {
         .write(&output);
         let op = ScatterNd::new(&input, &indices, &updates, &output, rr as u32, q as u32).unwrap();
         let what = || format!("case {case}: scatter nd r {rr} q {q} t {t}, {input:?} by {indices:?} into {output:?}");
-        let mut y = vec![SENTINEL; want.len()];
-        op.execute_reference(x.bytes(), ib.bytes(), u.bytes(), &mut y).unwrap();
-        assert_eq!(y, want, "reference, {}", what());
-        run_all(dt, &want, case, &what, |dst, opts| op.execute_with(x.bytes(), ib.bytes(), u.bytes(), dst, opts));
+        check_op(
+            dt,
+            &want,
+            case,
+            &what,
+            |y| op.execute_reference(x.bytes(), ib.bytes(), u.bytes(), y),
+            |dst, opts| op.execute_with(x.bytes(), ib.bytes(), u.bytes(), dst, opts),
+        );
     }
 }
 
@@ -398,10 +433,14 @@ fn one_hot_matches_onnx() {
         .write(&output);
         let op = OneHot::new(&indices, &values, &output, a as u32).unwrap();
         let what = || format!("case {case}: one-hot axis {a}, {indices:?} values {values:?} into {output:?}");
-        let mut y = vec![SENTINEL; want.len()];
-        op.execute_reference(ib.bytes(), v.bytes(), &mut y).unwrap();
-        assert_eq!(y, want, "reference, {}", what());
-        run_all(dt, &want, case, &what, |dst, opts| op.execute_with(ib.bytes(), v.bytes(), dst, opts));
+        check_op(
+            dt,
+            &want,
+            case,
+            &what,
+            |y| op.execute_reference(ib.bytes(), v.bytes(), y),
+            |dst, opts| op.execute_with(ib.bytes(), v.bytes(), dst, opts),
+        );
     }
 }
 

@@ -167,7 +167,7 @@ pub(crate) fn pos(extent: u32, index: i64, src: i64, dst: i64, index_dim: Option
     PositionDim { extent, index, src, dst, index_dim }
 }
 
-/// The methods of the index operators, forwarding to `engine`.
+/// The methods of the index operators, forwarding to `engine`: their inputs, and what every operator shows.
 macro_rules! index_operator_methods {
     () => {
         /// The input tensors, in order.
@@ -175,32 +175,41 @@ macro_rules! index_operator_methods {
             self.engine.inputs()
         }
 
-        /// The output tensor.
-        pub fn output(&self) -> &TensorDesc {
-            self.engine.output()
+        crate::ops::inspection_methods!();
+    };
+}
+
+/// `execute` and `execute_with` of the gathers (an input and its indices, one output).
+macro_rules! gather_methods {
+    () => {
+        /// Runs the gather.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::IndexOutOfRange`] for an index outside its dimension (the first in the indices' C order; for
+        /// tuples, the coordinate's last entry is the place in the tuple); [`Error::BufferTooSmall`],
+        /// [`Error::MisalignedBuffer`] for a buffer its tensor does not fit. Nothing is written then.
+        pub fn execute(&self, input: &[u8], indices: &[u8], output: &mut [u8]) -> Result<(), Error> {
+            self.execute_with(input, indices, output, &ExecOptions::default())
         }
 
-        /// The plan of the block each index tuple moves (or of the operator's largest move).
-        pub fn plan(&self) -> &Plan {
-            self.engine.plan()
-        }
-
-        /// The row kernel of that plan.
-        pub fn row_kind(&self) -> RowKind {
-            self.engine.row_kind()
-        }
-
-        /// How the operator runs, in words: its moves, and what the indices pick.
-        pub fn explain(&self) -> String {
-            self.engine.explain()
-        }
-
-        /// The engine (for the operator list).
-        pub(crate) fn engine(&self) -> &Engine {
-            &self.engine
+        /// `execute` with explicit options.
+        ///
+        /// # Errors
+        ///
+        /// As `execute`, and [`Error::IsaUnavailable`] when `opts` forces an instruction set this CPU lacks.
+        pub fn execute_with(
+            &self,
+            input: &[u8],
+            indices: &[u8],
+            output: &mut [u8],
+            opts: &ExecOptions,
+        ) -> Result<(), Error> {
+            self.engine.execute_many(&[input, indices], &mut [output], opts)
         }
     };
 }
+
 pub(crate) use index_operator_methods;
 
 /// `DML_GATHER_OPERATOR_DESC`, validated and planned: `np.take(input, indices, axis)` in DirectML's shapes.
@@ -289,31 +298,7 @@ impl Gather {
         Ok(Gather { engine: b.finish(false)?, axis: a, index_dimensions: m })
     }
 
-    /// Runs the gather.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::IndexOutOfRange`] for an index outside the axis (the first in the indices' C order);
-    /// [`Error::BufferTooSmall`], [`Error::MisalignedBuffer`] for a buffer its tensor does not fit. Nothing is
-    /// written then.
-    pub fn execute(&self, input: &[u8], indices: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        self.execute_with(input, indices, output, &ExecOptions::default())
-    }
-
-    /// [`Gather::execute`] with explicit options.
-    ///
-    /// # Errors
-    ///
-    /// As [`Gather::execute`], and [`Error::IsaUnavailable`] when `opts` forces an instruction set this CPU lacks.
-    pub fn execute_with(
-        &self,
-        input: &[u8],
-        indices: &[u8],
-        output: &mut [u8],
-        opts: &ExecOptions,
-    ) -> Result<(), Error> {
-        self.engine.execute_many(&[input, indices], &mut [output], opts)
-    }
+    gather_methods!();
 
     /// The same result by the slowest, most obvious method: each output coordinate mapped back to its input
     /// element through one index. For verifying results.
@@ -442,29 +427,7 @@ impl GatherElements {
         Ok(GatherElements { engine: b.finish(false)?, axis: a })
     }
 
-    /// Runs the gather.
-    ///
-    /// # Errors
-    ///
-    /// As [`Gather::execute`].
-    pub fn execute(&self, input: &[u8], indices: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        self.execute_with(input, indices, output, &ExecOptions::default())
-    }
-
-    /// [`GatherElements::execute`] with explicit options.
-    ///
-    /// # Errors
-    ///
-    /// As [`Gather::execute_with`].
-    pub fn execute_with(
-        &self,
-        input: &[u8],
-        indices: &[u8],
-        output: &mut [u8],
-        opts: &ExecOptions,
-    ) -> Result<(), Error> {
-        self.engine.execute_many(&[input, indices], &mut [output], opts)
-    }
+    gather_methods!();
 
     /// The same result by the slowest, most obvious method. For verifying results.
     ///
@@ -617,30 +580,7 @@ impl GatherNd {
         Ok(GatherNd { engine: bld.finish(false)?, shape: (r, q, b, t) })
     }
 
-    /// Runs the gather.
-    ///
-    /// # Errors
-    ///
-    /// As [`Gather::execute`] (the coordinate of an invalid index names its place in the tuple along the last
-    /// dimension).
-    pub fn execute(&self, input: &[u8], indices: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        self.execute_with(input, indices, output, &ExecOptions::default())
-    }
-
-    /// [`GatherNd::execute`] with explicit options.
-    ///
-    /// # Errors
-    ///
-    /// As [`Gather::execute_with`].
-    pub fn execute_with(
-        &self,
-        input: &[u8],
-        indices: &[u8],
-        output: &mut [u8],
-        opts: &ExecOptions,
-    ) -> Result<(), Error> {
-        self.engine.execute_many(&[input, indices], &mut [output], opts)
-    }
+    gather_methods!();
 
     /// The same result by the slowest, most obvious method. For verifying results.
     ///

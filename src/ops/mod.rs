@@ -87,14 +87,22 @@ macro_rules! operator_methods {
             self.engine.execute(input, output, opts)
         }
 
-        /// The engine (for the operator list).
-        pub(crate) fn engine(&self) -> &crate::engine::Engine {
-            &self.engine
-        }
-
         /// The input tensor.
         pub fn input(&self) -> &TensorDesc {
             self.engine.input()
+        }
+
+        crate::ops::inspection_methods!();
+    };
+}
+
+/// What every operator shows of itself, forwarding to its `engine` field: the engine (for the operator list), its
+/// output, the plan and row kernel of its largest move, and `explain`.
+macro_rules! inspection_methods {
+    () => {
+        /// The engine (for the operator list).
+        pub(crate) fn engine(&self) -> &crate::engine::Engine {
+            &self.engine
         }
 
         /// The output tensor.
@@ -102,23 +110,25 @@ macro_rules! operator_methods {
             self.engine.output()
         }
 
-        /// The execution plan (for inspection: dimensions after dropping, ordering, coalescing and widening).
+        /// The execution plan (for inspection: dimensions after dropping, ordering, coalescing and widening) of the
+        /// operator's largest move (for an index operator, of the block each index tuple moves).
         pub fn plan(&self) -> &Plan {
             self.engine.plan()
         }
 
-        /// The row kernel the plan runs.
+        /// The row kernel that plan runs.
         pub fn row_kind(&self) -> RowKind {
             self.engine.row_kind()
         }
 
         /// How the operator runs, in words: each move (what it reads and writes) with its plan and row kernel, one
-        /// per line.
+        /// per line (and what an index tensor picks).
         pub fn explain(&self) -> String {
             self.engine.explain()
         }
     };
 }
+pub(crate) use inspection_methods;
 
 pub(crate) mod cast;
 pub(crate) mod depth_space;

@@ -182,17 +182,23 @@ fn gather_matches_numpy_take() {
     }
 }
 
+/// An element gather's or scatter's types, axis, data sizes and index sizes (at most the data's off the axis, up
+/// to `along` along it), of rank `1 + case % 8`.
+fn elements_case(r: &mut StdRng, case: usize, along: u32) -> (DataType, DataType, usize, Vec<u32>, Vec<u32>) {
+    let n = 1 + case % 8;
+    let (dt, it) = (data_type(r), index_type(r));
+    let a = r.random_range(0..n);
+    let is = small_sizes(r, n);
+    let xs = (0..n).map(|d| if d == a { r.random_range(1..=along) } else { r.random_range(1..=is[d]) }).collect();
+    (dt, it, a, is, xs)
+}
+
 #[test]
 fn gather_elements_matches_take_along_axis() {
     note_isas();
     let mut r = rng(392);
     for case in 0..140 {
-        let n = 1 + case % 8;
-        let (dt, it) = (data_type(&mut r), index_type(&mut r));
-        let a = r.random_range(0..n);
-        let is = small_sizes(&mut r, n);
-        let xs: Vec<u32> =
-            (0..n).map(|d| if d == a { r.random_range(1..=5) } else { r.random_range(1..=is[d]) }).collect();
+        let (dt, it, a, is, xs) = elements_case(&mut r, case, 5);
         let input = layout(&mut r, dt, &is, true);
         let output = layout(&mut r, dt, &xs, false);
         let x = random_input(&mut r, &input);
@@ -314,13 +320,8 @@ fn scatter_elements_matches_onnx_and_the_last_duplicate_wins() {
     note_isas();
     let mut r = rng(394);
     for case in 0..140 {
-        let n = 1 + case % 8;
-        let (dt, it) = (data_type(&mut r), index_type(&mut r));
-        let a = r.random_range(0..n);
-        let is = small_sizes(&mut r, n);
         // Often more updates along the axis than it has elements: duplicates.
-        let xs: Vec<u32> =
-            (0..n).map(|d| if d == a { r.random_range(1..=6) } else { r.random_range(1..=is[d]) }).collect();
+        let (dt, it, a, is, xs) = elements_case(&mut r, case, 6);
         let input = layout(&mut r, dt, &is, true);
         let updates = layout(&mut r, dt, &xs, true);
         let output = layout(&mut r, dt, &is, false);

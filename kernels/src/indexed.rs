@@ -23,31 +23,11 @@ use crate::overlap::{Overlap, find_overlap};
 use crate::plan::{Dim, Plan};
 use crate::{CacheSizes, params};
 
+pub use crate::arch::gather::IndexType;
+use crate::arch::gather::{normalize, value};
+
 /// The most position dimensions (and block dimensions) a plan may have.
 pub const MAX_INDEX_RANK: usize = 16;
-
-/// The integer type of an index tensor (little-endian).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum IndexType {
-    /// `int32`.
-    I32,
-    /// `uint32`.
-    U32,
-    /// `int64`.
-    I64,
-    /// `uint64`.
-    U64,
-}
-
-impl IndexType {
-    /// Bytes per index.
-    pub fn width(self) -> usize {
-        match self {
-            IndexType::I32 | IndexType::U32 => 4,
-            IndexType::I64 | IndexType::U64 => 8,
-        }
-    }
-}
 
 /// Which side of the copy the indices address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -220,7 +200,7 @@ pub struct IndexProgram {
     splits: bool,
     /// The index lanes of the hardware-gather path: a gather of single 4- or 8-byte elements whose innermost
     /// positions have contiguous indices and outputs.
-    vector: Option<crate::arch::gather::Lanes>,
+    vector: Option<IndexType>,
     /// Positions per outermost position of a scatter whose outermost positions write apart (whatever the indices):
     /// its chunks split there.
     scatter_rows: Option<usize>,
@@ -276,8 +256,8 @@ impl IndexProgram {
     ///
     /// # Errors
     ///
-    /// [`IndexPlanError`] for a plan without components or with too many dimensions, an element width of 0, a
-    /// negative block stride or component step, or addresses that go below a buffer's start or overflow.
+    /// [`IndexPlanError`] for a plan without components or with too many dimensions, a component's bound above
+    /// `i64::MAX`, an element width of 0, or addresses that go below a buffer's start or overflow.
     pub fn new(plan: &IndexPlan) -> Result<IndexProgram, IndexPlanError> {
         if plan.components.is_empty() {
             return Err(err("an index plan needs at least one component".into()));
@@ -325,7 +305,7 @@ impl IndexProgram {
         let index_need = needed("index", plan.index_base, idx, plan.index_type.width())?;
         let src_need = needed("source", plan.src_base, src, plan.width)?;
         let dst_need = needed("destination", plan.dst_base, dst, plan.width)?;
-        let block_dims = coalesce_block(&plan.block, plan.width);
+        let block_dims = coalesce_block(&plan.block);
         let block = match block_dims.as_slice() {
             [] => Block::Bytes(plan.width),
             // A contiguous row: `memcpy`, or streamed whole lines when the move leaves the caches.
@@ -348,7 +328,7 @@ impl IndexProgram {
             .last()
             .is_some_and(|d| d.index_stride == plan.index_type.width() as isize && d.dst_stride == plan.width as isize);
         let single = matches!(block, Block::Bytes(4 | 8)) && plan.components.len() == 1;
-        let vector = (plan.side == Side::Source && single && contiguous).then_some(lanes_of(plan.index_type));
+        let vector = (plan.side == Side::Source && single && contiguous).then_some(plan.index_type);
         let scatter_rows = (plan.side == Side::Destination)
             .then(|| dims.first().copied())
             .flatten()
@@ -470,16 +450,10 @@ impl IndexProgram {
             return Ok(());
         }
         let bytes = self.bytes_written();
-        let threads = || pool.as_deref().map_or_else(crate::env::pool_threads, rayon::ThreadPool::current_num_threads);
-        let grain = match opts.parallelism {
-            Parallelism::Sequential => usize::MAX,
-            Parallelism::Auto => params::PAR_GRAIN_BYTES,
-            Parallelism::Grain(g) => g.max(1),
-        };
         // Gathers split anywhere; scatters only between the outermost positions, whose writes are proven apart.
         let unit = if self.splits { 1 } else { self.scatter_rows.unwrap_or(0) };
         let units = self.positions.checked_div(unit).unwrap_or(0);
-        let chunks = if units > 1 && bytes >= grain { threads().min(units).max(1) } else { 1 };
+        let chunks = chunks_for(opts, pool.as_deref(), bytes, units);
         // Rows of whole lines and hardware-gathered elements stream when the move leaves the caches.
         let stream = match &self.block {
             Block::Program { rows_stream, .. } => *rows_stream,
@@ -493,14 +467,11 @@ impl IndexProgram {
         let run = |c: usize| {
             // c < chunks ≤ units: the products stay below positions · chunks, far from overflow for any buffer
             // that exists.
-            let share = |c: usize| {
-                if chunks == 1 {
-                    return if c == 0 { 0 } else { positions };
-                }
-                let (q, rem) = (units.checked_div(chunks).unwrap_or(0), units.checked_rem(chunks).unwrap_or(0));
-                q.wrapping_mul(c).wrapping_add(rem.min(c)).wrapping_mul(unit)
+            let (lo, hi) = if chunks == 1 {
+                (0, positions)
+            } else {
+                (share(units, chunks, c).wrapping_mul(unit), share(units, chunks, c.wrapping_add(1)).wrapping_mul(unit))
             };
-            let (lo, hi) = (share(c), share(c.wrapping_add(1)));
             // SAFETY: the buffers hold the bytes `new` bounded (checked above), the indices were proved valid by
             // `check` (or are tested one by one for Skip plans), and chunks write disjoint bytes (`splits`: the
             // writes are injective; `scatter_rows`: different outermost positions write apart, and each chunk keeps
@@ -539,28 +510,20 @@ impl IndexProgram {
         let run_valid = |start: usize, n: usize| -> bool {
             let bytes = &index[start..start.wrapping_add(n.wrapping_mul(iw))];
             // SAFETY: `bytes` holds the `n` indices.
-            match unsafe { crate::arch::gather::all_valid(level, lanes_of(ty), bytes.as_ptr(), n, bound) } {
+            match unsafe { crate::arch::gather::all_valid(level, ty, bytes.as_ptr(), n, bound) } {
                 Some(ok) => ok,
-                None => bytes.chunks_exact(iw).all(|b| normalize(read(ty, b), bound).is_some()),
+                None => bytes.chunks_exact(iw).all(|b| normalize(value(ty, b), bound).is_some()),
             }
         };
         if let [d] = dims.as_slice()
             && d.index_stride == iw as isize
         {
             let (start, n) = (base, d.extent);
-            let threads =
-                || pool.as_deref().map_or_else(crate::env::pool_threads, rayon::ThreadPool::current_num_threads);
-            let grain = match opts.parallelism {
-                Parallelism::Sequential => usize::MAX,
-                Parallelism::Auto => params::PAR_GRAIN_BYTES,
-                Parallelism::Grain(g) => g.max(1),
-            };
-            let chunks = if n.saturating_mul(iw) >= grain { threads().min(n).max(1) } else { 1 };
+            let chunks = chunks_for(opts, pool.as_deref(), n.saturating_mul(iw), n);
             if chunks > 1 {
                 let bad = std::sync::atomic::AtomicBool::new(false);
-                let part = |c: usize| n.checked_div(chunks).unwrap_or(0).wrapping_mul(c);
                 crate::team::split(pool.as_deref(), chunks, &|c| {
-                    let (lo, hi) = (part(c), if c.wrapping_add(1) == chunks { n } else { part(c.wrapping_add(1)) });
+                    let (lo, hi) = (share(n, chunks, c), share(n, chunks, c.wrapping_add(1)));
                     if !run_valid(start.wrapping_add(lo.wrapping_mul(iw)), hi.wrapping_sub(lo)) {
                         bad.store(true, std::sync::atomic::Ordering::Relaxed);
                     }
@@ -576,9 +539,9 @@ impl IndexProgram {
                 Some(d) if d.index_stride == iw as isize => run_valid(start, d.extent),
                 Some(d) => (0..d.extent).all(|k| {
                     let at = (start as isize).wrapping_add((k as isize).wrapping_mul(d.index_stride)) as usize;
-                    normalize(read(ty, &index[at..at.wrapping_add(iw)]), bound).is_some()
+                    normalize(value(ty, &index[at..at.wrapping_add(iw)]), bound).is_some()
                 }),
-                None => normalize(read(ty, &index[start..start.wrapping_add(iw)]), bound).is_some(),
+                None => normalize(value(ty, &index[start..start.wrapping_add(iw)]), bound).is_some(),
             };
         });
         Ok(ok)
@@ -596,7 +559,7 @@ impl IndexProgram {
                 .fold(p.index_base as isize, |o, (&k, d)| o.wrapping_add((k as isize).wrapping_mul(d.index_stride)));
             for (j, comp) in p.components.iter().enumerate() {
                 let a = at.wrapping_add((j as isize).wrapping_mul(p.component_stride)) as usize;
-                let v = read(p.index_type, &index[a..a.wrapping_add(iw)]);
+                let v = value(p.index_type, &index[a..a.wrapping_add(iw)]);
                 if normalize(v, comp.bound).is_none() {
                     return Some(IndexError::OutOfRange {
                         position: c.clone(),
@@ -745,7 +708,6 @@ impl IndexProgram {
         let p = &self.plan;
         let comps = p.components.as_slice();
         let (cs, c0) = (p.component_stride, comps[0]);
-        let opts_stream = stream;
         // Gathers of whole lines or more from far apart: the source block of a later position is fetched while
         // this one is copied (the hardware prefetcher cannot guess where the next row is).
         // PERF: 64 MiB of 1 KiB rows from a 128 MiB table, one thread: 11.7 ms without, 9.8–10.2 ms with 4
@@ -783,7 +745,7 @@ impl IndexProgram {
                 let mut done = 0;
                 if let Some(lanes) = self.vector.filter(|_| SOURCE && ONE) {
                     // Streamed stores start on a line: the elements before it go one by one.
-                    let stream = opts_stream && run >= 64;
+                    let stream = stream && run >= 64;
                     if stream {
                         let to_line = (w.dst.wrapping_offset(d) as usize).wrapping_neg() % 64;
                         let head = to_line.checked_div(self.plan.width).unwrap_or(0).min(run);
@@ -832,6 +794,28 @@ impl IndexProgram {
             }
         });
     }
+}
+
+/// How many chunks `units` pieces of work of `bytes` bytes split into: the threads of `pool` (or the caller's) when
+/// `opts` allows a split and the work reaches its grain, at most one unit each.
+fn chunks_for(opts: &ExecOptions, pool: Option<&rayon::ThreadPool>, bytes: usize, units: usize) -> usize {
+    let grain = match opts.parallelism {
+        Parallelism::Sequential => return 1,
+        Parallelism::Auto => params::PAR_GRAIN_BYTES,
+        Parallelism::Grain(g) => g.max(1),
+    };
+    if units <= 1 || bytes < grain {
+        return 1;
+    }
+    let threads = pool.map_or_else(crate::env::pool_threads, rayon::ThreadPool::current_num_threads);
+    threads.min(units).max(1)
+}
+
+/// Where chunk `c` of `chunks` starts among `units` units (balanced: the first `units mod chunks` chunks take one
+/// more; `share(units, chunks, chunks) == units`).
+fn share(units: usize, chunks: usize, c: usize) -> usize {
+    let (q, rem) = (units.checked_div(chunks).unwrap_or(0), units.checked_rem(chunks).unwrap_or(0));
+    q.wrapping_mul(c).wrapping_add(rem.min(c))
 }
 
 /// The three pointers of a walk, at the plan's bases.
@@ -884,57 +868,41 @@ fn block_program(width: usize, dims: &[Dim]) -> Result<(Program, usize, usize), 
     Ok((program, in_base, out_base))
 }
 
-/// The block's dimensions with size-1 ones dropped and contiguous neighbours merged.
-fn coalesce_block(block: &[Dim], width: usize) -> Vec<Dim> {
-    let _ = width;
-    let mut out: Vec<Dim> = Vec::with_capacity(block.len());
-    for &d in block.iter().filter(|d| d.extent != 1) {
-        if let Some(last) = out.last_mut() {
-            let e = d.extent as isize;
-            if d.in_stride.checked_mul(e) == Some(last.in_stride)
-                && d.out_stride.checked_mul(e) == Some(last.out_stride)
-                && let Some(extent) = last.extent.checked_mul(d.extent)
-            {
-                *last = Dim { extent, ..d };
-                continue;
-            }
-        }
-        out.push(d);
-    }
-    out
+/// The block's dimensions with size-1 ones dropped and contiguous neighbours merged ([`coalesce`] with no index).
+fn coalesce_block(block: &[Dim]) -> Vec<Dim> {
+    let dims: Vec<IndexDim> = block
+        .iter()
+        .map(|d| IndexDim { extent: d.extent, index_stride: 0, src_stride: d.in_stride, dst_stride: d.out_stride })
+        .collect();
+    coalesce(&dims)
+        .iter()
+        .map(|d| Dim { extent: d.extent, in_stride: d.src_stride, out_stride: d.dst_stride })
+        .collect()
 }
 
-/// Whether the blocks of all positions land on distinct elements: positions and block as one tensor, in elements.
+/// Whether the blocks of all positions land on distinct elements: positions and block as one tensor.
 fn injective_writes(plan: &IndexPlan) -> bool {
-    let w = plan.width as isize;
-    let mut sizes = Vec::new();
-    let mut strides = Vec::new();
-    let dims = plan.dims.iter().map(|d| (d.extent, d.dst_stride));
-    for (extent, stride) in dims.chain(plan.block.iter().map(|d| (d.extent, d.out_stride))) {
-        if extent == 1 {
-            continue;
-        }
-        let (Some(0), Some(elements)) = (stride.checked_rem(w), stride.checked_div(w)) else { return false };
-        sizes.push(extent as u64);
-        strides.push(elements as i64);
-    }
-    matches!(find_overlap(&sizes, &strides), Overlap::Disjoint)
+    let dims = plan.dims.iter().map(|d| (d.extent as u64, d.dst_stride));
+    writes_apart(plan, dims.chain(plan.block.iter().map(|d| (d.extent as u64, d.out_stride))))
 }
 
 /// Whether a scatter's different outermost positions always write apart: the destination as a function of every
 /// position dimension that moves it, every index over its range and the block is injective (so two positions
 /// that differ in the outermost dimension differ in the bytes they write, whatever their indices).
 fn rows_apart(plan: &IndexPlan, dims: &[IndexDim]) -> bool {
-    let w = plan.width as isize;
-    let mut sizes = Vec::new();
-    let mut strides = Vec::new();
     let moving = dims.iter().filter(|d| d.dst_stride != 0).map(|d| (d.extent as u64, d.dst_stride));
     let indexed = plan.components.iter().map(|c| (c.bound, c.step));
     let block = plan.block.iter().map(|d| (d.extent as u64, d.out_stride));
-    for (extent, stride) in moving.chain(indexed).chain(block) {
-        if extent == 1 {
-            continue;
-        }
+    writes_apart(plan, moving.chain(indexed).chain(block))
+}
+
+/// Whether the (extent, byte stride) dimensions of destination writes map distinct coordinates to distinct
+/// elements of the plan's width ([`find_overlap`], in elements; a stride that is not whole elements: not proven).
+fn writes_apart(plan: &IndexPlan, dims: impl Iterator<Item = (u64, isize)>) -> bool {
+    let w = plan.width as isize;
+    let mut sizes = Vec::new();
+    let mut strides = Vec::new();
+    for (extent, stride) in dims.filter(|&(extent, _)| extent != 1) {
         let (Some(0), Some(elements)) = (stride.checked_rem(w), stride.checked_div(w)) else { return false };
         sizes.push(extent);
         strides.push(elements as i64);
@@ -1011,35 +979,6 @@ fn each_row(dims: &[IndexDim], mut f: impl FnMut(isize, Option<IndexDim>)) {
     }
 }
 
-/// The value of one index (`bytes` holds exactly its width).
-fn read(ty: IndexType, bytes: &[u8]) -> i128 {
-    let mut b = [0u8; 8];
-    b[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
-    match ty {
-        IndexType::I32 => i128::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-        IndexType::U32 => i128::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-        IndexType::I64 => i128::from(i64::from_le_bytes(b)),
-        IndexType::U64 => i128::from(u64::from_le_bytes(b)),
-    }
-}
-
-/// The vector paths' name of an index type.
-fn lanes_of(ty: IndexType) -> crate::arch::gather::Lanes {
-    match ty {
-        IndexType::I32 => crate::arch::gather::Lanes::I32,
-        IndexType::U32 => crate::arch::gather::Lanes::U32,
-        IndexType::I64 => crate::arch::gather::Lanes::I64,
-        IndexType::U64 => crate::arch::gather::Lanes::U64,
-    }
-}
-
-/// `v` as an offset along a dimension of `bound`: negative values count from the end; `None` outside.
-fn normalize(v: i128, bound: u64) -> Option<u64> {
-    let b = i128::from(bound);
-    let u = if v < 0 { v.checked_add(b)? } else { v };
-    (0..b).contains(&u).then_some(u as u64)
-}
-
 /// Reading one index type in the hot loop.
 trait IndexRead {
     type Raw: Copy;
@@ -1050,7 +989,7 @@ trait IndexRead {
 }
 
 macro_rules! index_read {
-    ($name:ident, $t:ty, signed) => {
+    ($name:ident, $t:ty, |$v:ident, $bound:ident| $normalize:expr) => {
         struct $name;
         impl IndexRead for $name {
             type Raw = $t;
@@ -1060,33 +999,21 @@ macro_rules! index_read {
                 <$t>::from_le(unsafe { p.cast::<$t>().read_unaligned() })
             }
             #[inline(always)]
-            fn normalize(v: $t, bound: u64) -> Option<u64> {
-                let v = i64::from(v);
-                // bound ≤ u32::MAX (a tensor size): no overflow in i64.
-                let u = if v < 0 { v.wrapping_add(bound as i64) } else { v };
-                (u >= 0 && (u as u64) < bound).then_some(u as u64)
-            }
-        }
-    };
-    ($name:ident, $t:ty, unsigned) => {
-        struct $name;
-        impl IndexRead for $name {
-            type Raw = $t;
-            #[inline(always)]
-            unsafe fn load(p: *const u8) -> $t {
-                // SAFETY: the caller's contract; unaligned reads.
-                <$t>::from_le(unsafe { p.cast::<$t>().read_unaligned() })
-            }
-            #[inline(always)]
-            fn normalize(v: $t, bound: u64) -> Option<u64> {
-                let v = u64::from(v);
-                (v < bound).then_some(v)
+            fn normalize($v: $t, $bound: u64) -> Option<u64> {
+                $normalize
             }
         }
     };
 }
 
-index_read!(I32Ix, i32, signed);
-index_read!(U32Ix, u32, unsigned);
-index_read!(I64Ix, i64, signed);
-index_read!(U64Ix, u64, unsigned);
+/// A signed index: negative values count from the end (`bound` ≤ i64::MAX, checked by `IndexProgram::new`: the
+/// sum cannot overflow).
+fn normalize_signed(v: i64, bound: u64) -> Option<u64> {
+    let u = if v < 0 { v.wrapping_add(bound as i64) } else { v };
+    (u >= 0 && (u as u64) < bound).then_some(u as u64)
+}
+
+index_read!(I32Ix, i32, |v, bound| normalize_signed(i64::from(v), bound));
+index_read!(U32Ix, u32, |v, bound| (u64::from(v) < bound).then_some(u64::from(v)));
+index_read!(I64Ix, i64, |v, bound| normalize_signed(v, bound));
+index_read!(U64Ix, u64, |v, bound| (v < bound).then_some(v));

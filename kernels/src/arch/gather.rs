@@ -33,13 +33,51 @@ pub(crate) struct ElementRun {
     pub(crate) stream: bool,
 }
 
-/// The index encodings the vector path reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Lanes {
+/// The integer type of an index tensor (little-endian).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IndexType {
+    /// `int32`.
     I32,
+    /// `uint32`.
     U32,
+    /// `int64`.
     I64,
+    /// `uint64`.
     U64,
+}
+
+impl IndexType {
+    /// Bytes per index.
+    pub fn width(self) -> usize {
+        match self {
+            IndexType::I32 | IndexType::U32 => 4,
+            IndexType::I64 | IndexType::U64 => 8,
+        }
+    }
+
+    /// Whether negative values exist (and count from the end).
+    fn signed(self) -> bool {
+        matches!(self, IndexType::I32 | IndexType::I64)
+    }
+}
+
+/// The value of one index (`bytes` holds exactly its width).
+pub(crate) fn value(ty: IndexType, bytes: &[u8]) -> i128 {
+    let mut b = [0u8; 8];
+    b[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
+    match ty {
+        IndexType::I32 => i128::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        IndexType::U32 => i128::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        IndexType::I64 => i128::from(i64::from_le_bytes(b)),
+        IndexType::U64 => i128::from(u64::from_le_bytes(b)),
+    }
+}
+
+/// `v` as an offset along a dimension of `bound`: negative values count from the end; `None` outside.
+pub(crate) fn normalize(v: i128, bound: u64) -> Option<u64> {
+    let b = i128::from(bound);
+    let u = if v < 0 { v.checked_add(b)? } else { v };
+    (0..b).contains(&u).then_some(u as u64)
 }
 
 /// Gathers a prefix of `run` with `level`'s instructions; returns how many elements it moved (0 when the level, the
@@ -49,7 +87,7 @@ pub(crate) enum Lanes {
 ///
 /// Every element `k < run.n`: its index is readable, and when the index is valid, `src + k·src_stride +
 /// index·step` is `width` readable bytes; the `n·width` output bytes are writable and no other thread writes them.
-pub(crate) unsafe fn elements(level: Level, lanes: Lanes, width: usize, run: &ElementRun) -> usize {
+pub(crate) unsafe fn elements(level: Level, lanes: IndexType, width: usize, run: &ElementRun) -> usize {
     // The vector offsets are 64-bit; AVX2 multiplies 32-bit halves: steps must fit 32 bits there.
     let lined = (run.dst as usize).is_multiple_of(64);
     if !(width == 4 || width == 8) || run.bound > i64::MAX as u64 || run.n < 8 || (run.stream && !lined) {
@@ -79,7 +117,7 @@ pub(crate) unsafe fn elements(level: Level, lanes: Lanes, width: usize, run: &El
 /// AVX2 is available; as [`elements`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn avx2(lanes: Lanes, width: usize, r: &ElementRun) -> usize {
+unsafe fn avx2(lanes: IndexType, width: usize, r: &ElementRun) -> usize {
     let n = r.n / 4 * 4;
     let zero = _mm256_setzero_si256();
     let bound = _mm256_set1_epi64x(r.bound as i64);
@@ -94,18 +132,14 @@ unsafe fn avx2(lanes: Lanes, width: usize, r: &ElementRun) -> usize {
         // SAFETY: indices k..k+4 are readable (the caller's contract).
         let v = unsafe {
             match lanes {
-                Lanes::I32 => _mm256_cvtepi32_epi64(_mm_loadu_si128(r.index.add(k * 4).cast())),
-                Lanes::U32 => _mm256_cvtepu32_epi64(_mm_loadu_si128(r.index.add(k * 4).cast())),
-                Lanes::I64 | Lanes::U64 => _mm256_loadu_si256(r.index.add(k * 8).cast()),
+                IndexType::I32 => _mm256_cvtepi32_epi64(_mm_loadu_si128(r.index.add(k * 4).cast())),
+                IndexType::U32 => _mm256_cvtepu32_epi64(_mm_loadu_si128(r.index.add(k * 4).cast())),
+                IndexType::I64 | IndexType::U64 => _mm256_loadu_si256(r.index.add(k * 8).cast()),
             }
         };
         // Negative signed indices count from the end; unsigned ones above i64::MAX stay negative: invalid.
         let neg = _mm256_cmpgt_epi64(zero, v);
-        let v = if matches!(lanes, Lanes::I32 | Lanes::I64) {
-            _mm256_add_epi64(v, _mm256_and_si256(neg, bound))
-        } else {
-            v
-        };
+        let v = if lanes.signed() { _mm256_add_epi64(v, _mm256_and_si256(neg, bound)) } else { v };
         let valid = _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, v), _mm256_cmpgt_epi64(bound, v));
         // Valid lanes are below the bound (< 2^32): the low halves multiply exactly.
         let offsets = _mm256_add_epi64(_mm256_mul_epu32(v, step), base);
@@ -146,7 +180,7 @@ unsafe fn avx2(lanes: Lanes, width: usize, r: &ElementRun) -> usize {
 /// AVX-512 F, DQ and VL are available; as [`elements`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl")]
-unsafe fn avx512(lanes: Lanes, width: usize, r: &ElementRun) -> usize {
+unsafe fn avx512(lanes: IndexType, width: usize, r: &ElementRun) -> usize {
     let n = r.n / 8 * 8;
     let zero = _mm512_setzero_si512();
     let bound = _mm512_set1_epi64(r.bound as i64);
@@ -160,16 +194,12 @@ unsafe fn avx512(lanes: Lanes, width: usize, r: &ElementRun) -> usize {
         // SAFETY: indices k..k+8 are readable (the caller's contract).
         let v = unsafe {
             match lanes {
-                Lanes::I32 => _mm512_cvtepi32_epi64(_mm256_loadu_si256(r.index.add(k * 4).cast())),
-                Lanes::U32 => _mm512_cvtepu32_epi64(_mm256_loadu_si256(r.index.add(k * 4).cast())),
-                Lanes::I64 | Lanes::U64 => _mm512_loadu_si512(r.index.add(k * 8).cast()),
+                IndexType::I32 => _mm512_cvtepi32_epi64(_mm256_loadu_si256(r.index.add(k * 4).cast())),
+                IndexType::U32 => _mm512_cvtepu32_epi64(_mm256_loadu_si256(r.index.add(k * 4).cast())),
+                IndexType::I64 | IndexType::U64 => _mm512_loadu_si512(r.index.add(k * 8).cast()),
             }
         };
-        let v = if matches!(lanes, Lanes::I32 | Lanes::I64) {
-            _mm512_mask_add_epi64(v, _mm512_cmplt_epi64_mask(v, zero), v, bound)
-        } else {
-            v
-        };
+        let v = if lanes.signed() { _mm512_mask_add_epi64(v, _mm512_cmplt_epi64_mask(v, zero), v, bound) } else { v };
         // Unsigned: negative leftovers and unsigned values above i64::MAX compare above the bound.
         let valid = _mm512_cmplt_epu64_mask(v, bound);
         let offsets = _mm512_add_epi64(_mm512_mullo_epi64(v, step), base);
@@ -208,7 +238,7 @@ unsafe fn avx512(lanes: Lanes, width: usize, r: &ElementRun) -> usize {
 /// # Safety
 ///
 /// `n` indices of `lanes`' width are readable at `index`.
-pub(crate) unsafe fn all_valid(level: Level, lanes: Lanes, index: *const u8, n: usize, bound: u64) -> Option<bool> {
+pub(crate) unsafe fn all_valid(level: Level, lanes: IndexType, index: *const u8, n: usize, bound: u64) -> Option<bool> {
     if bound > i64::MAX as u64 {
         return None;
     }
@@ -228,18 +258,10 @@ pub(crate) unsafe fn all_valid(level: Level, lanes: Lanes, index: *const u8, n: 
 }
 
 /// The scalar test of one index (the tails of the vector loops).
-fn valid_one(lanes: Lanes, p: *const u8, bound: u64) -> bool {
-    // SAFETY: the callers pass a readable index of `lanes`' width.
-    let v: i128 = unsafe {
-        match lanes {
-            Lanes::I32 => i128::from(p.cast::<i32>().read_unaligned()),
-            Lanes::U32 => i128::from(p.cast::<u32>().read_unaligned()),
-            Lanes::I64 => i128::from(p.cast::<i64>().read_unaligned()),
-            Lanes::U64 => i128::from(p.cast::<u64>().read_unaligned()),
-        }
-    };
-    let b = i128::from(bound);
-    v < b && v >= if matches!(lanes, Lanes::I32 | Lanes::I64) { -b } else { 0 }
+fn valid_one(ty: IndexType, p: *const u8, bound: u64) -> bool {
+    // SAFETY: the callers pass a readable index of `ty`'s width.
+    let bytes = unsafe { core::slice::from_raw_parts(p, ty.width()) };
+    normalize(value(ty, bytes), bound).is_some()
 }
 
 /// AVX2: an index `v` is valid when `v + bias` (as unsigned) is below `limit`: bias `bound`, limit `2·bound` for
@@ -250,23 +272,23 @@ fn valid_one(lanes: Lanes, p: *const u8, bound: u64) -> bool {
 /// AVX2 is available; `n` indices are readable.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn valid_avx2(lanes: Lanes, index: *const u8, n: usize, bound: u64) -> bool {
-    let signed = matches!(lanes, Lanes::I32 | Lanes::I64);
+unsafe fn valid_avx2(lanes: IndexType, index: *const u8, n: usize, bound: u64) -> bool {
+    let signed = lanes.signed();
     let (bias, limit) = if signed { (bound, bound.wrapping_mul(2)) } else { (0, bound) };
     let flip = _mm256_set1_epi64x(i64::MIN);
     let bias_v = _mm256_set1_epi64x(bias as i64);
     let limit_v = _mm256_xor_si256(_mm256_set1_epi64x(limit as i64), flip);
     let mut bad = _mm256_setzero_si256();
-    let (w, per) = if matches!(lanes, Lanes::I32 | Lanes::U32) { (4, 4) } else { (8, 4) };
+    let (w, per) = (lanes.width(), 4);
     let m = n / per * per;
     let mut k = 0;
     while k < m {
         // SAFETY: indices k..k+4 are readable.
         let v = unsafe {
             match lanes {
-                Lanes::I32 => _mm256_cvtepi32_epi64(_mm_loadu_si128(index.add(k * w).cast())),
-                Lanes::U32 => _mm256_cvtepu32_epi64(_mm_loadu_si128(index.add(k * w).cast())),
-                Lanes::I64 | Lanes::U64 => _mm256_loadu_si256(index.add(k * w).cast()),
+                IndexType::I32 => _mm256_cvtepi32_epi64(_mm_loadu_si128(index.add(k * w).cast())),
+                IndexType::U32 => _mm256_cvtepu32_epi64(_mm_loadu_si128(index.add(k * w).cast())),
+                IndexType::I64 | IndexType::U64 => _mm256_loadu_si256(index.add(k * w).cast()),
             }
         };
         let x = _mm256_xor_si256(_mm256_add_epi64(v, bias_v), flip);
@@ -285,22 +307,22 @@ unsafe fn valid_avx2(lanes: Lanes, index: *const u8, n: usize, bound: u64) -> bo
 /// AVX-512 F is available; `n` indices are readable.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-unsafe fn valid_avx512(lanes: Lanes, index: *const u8, n: usize, bound: u64) -> bool {
-    let signed = matches!(lanes, Lanes::I32 | Lanes::I64);
+unsafe fn valid_avx512(lanes: IndexType, index: *const u8, n: usize, bound: u64) -> bool {
+    let signed = lanes.signed();
     let (bias, limit) = if signed { (bound, bound.wrapping_mul(2)) } else { (0, bound) };
     let bias_v = _mm512_set1_epi64(bias as i64);
     let limit_v = _mm512_set1_epi64(limit as i64);
     let mut bad: __mmask8 = 0;
-    let w = if matches!(lanes, Lanes::I32 | Lanes::U32) { 4 } else { 8 };
+    let w = lanes.width();
     let m = n / 8 * 8;
     let mut k = 0;
     while k < m {
         // SAFETY: indices k..k+8 are readable.
         let v = unsafe {
             match lanes {
-                Lanes::I32 => _mm512_cvtepi32_epi64(_mm256_loadu_si256(index.add(k * w).cast())),
-                Lanes::U32 => _mm512_cvtepu32_epi64(_mm256_loadu_si256(index.add(k * w).cast())),
-                Lanes::I64 | Lanes::U64 => _mm512_loadu_si512(index.add(k * w).cast()),
+                IndexType::I32 => _mm512_cvtepi32_epi64(_mm256_loadu_si256(index.add(k * w).cast())),
+                IndexType::U32 => _mm512_cvtepu32_epi64(_mm256_loadu_si256(index.add(k * w).cast())),
+                IndexType::I64 | IndexType::U64 => _mm512_loadu_si512(index.add(k * w).cast()),
             }
         };
         bad |= _mm512_cmpge_epu64_mask(_mm512_add_epi64(v, bias_v), limit_v);
@@ -394,8 +416,8 @@ mod tests {
         let src: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 11) as u8).collect();
         for isa in Isa::available() {
             let level = Level::of(isa).unwrap();
-            for (lanes, iw) in [(Lanes::I32, 4), (Lanes::U32, 4), (Lanes::I64, 8), (Lanes::U64, 8)] {
-                let signed = matches!(lanes, Lanes::I32 | Lanes::I64);
+            for lanes in [IndexType::I32, IndexType::U32, IndexType::I64, IndexType::U64] {
+                let (signed, iw) = (lanes.signed(), lanes.width());
                 for n in [8usize, 13, 64, 67] {
                     for invalid in [None, Some(n / 2)] {
                         let values: Vec<i64> = (0..n as i64)

@@ -14,7 +14,7 @@
 // i128 bounds.
 #![allow(clippy::arithmetic_side_effects)]
 use crate::engine::{Builder, Engine, IndexedMove, PositionDim, index_type};
-use crate::ops::{Tensor, reference_each};
+use crate::ops::{Tensor, check_axis, reference_each};
 use crate::{DataType, Error, ExecOptions, Operand, Plan, RowKind, TensorDesc};
 use strider_kernels::{OutOfRange, Side};
 
@@ -162,6 +162,50 @@ pub(crate) fn reference_check(
     }
 }
 
+/// What an index operator's move walks besides its tensors: the positions, the tuple (element step in the indices
+/// and the indices dimension it walks), each index's dimension size and step, and the block (see
+/// [`IndexedMove`]).
+pub(crate) struct Walk {
+    pub(crate) dims: Vec<PositionDim>,
+    pub(crate) tuple: (i64, Option<usize>),
+    pub(crate) components: Vec<(u32, i64)>,
+    pub(crate) block: Vec<(u32, i64, i64)>,
+}
+
+/// The operand checks of a gather (`input`, `indices`, `output`): one rank, indices of an index type, input and
+/// output of one data type. Returns the rank.
+fn gather_operands(
+    operator: &'static str,
+    input: &TensorDesc,
+    indices: &TensorDesc,
+    output: &TensorDesc,
+) -> Result<usize, Error> {
+    let operands = [(Operand::InputAt(0), input), (Operand::InputAt(1), indices), (Operand::Output, output)];
+    let data = [(Operand::InputAt(0), input), (Operand::Output, output)];
+    check_index_operands(operator, &operands, indices, &data)
+}
+
+/// A gather's engine: one indexed move reading input 0 where input 1's indices say, into the output.
+fn gather_engine(input: &TensorDesc, indices: &TensorDesc, output: &TensorDesc, walk: Walk) -> Result<Engine, Error> {
+    let mv = IndexedMove {
+        indices: 1,
+        source: 0,
+        output: 0,
+        dims: walk.dims,
+        index_base: indices.origin(),
+        tuple: walk.tuple,
+        components: walk.components,
+        src_base: input.origin(),
+        dst_base: output.origin(),
+        side: Side::Source,
+        block: walk.block,
+        out_of_range: OutOfRange::Error,
+    };
+    let mut b = Builder::new(&[input.clone(), indices.clone()], core::slice::from_ref(output))?;
+    b.indexed(mv)?;
+    b.finish(false)
+}
+
 /// The position dimension of one dimension of a tensor pair.
 pub(crate) fn pos(extent: u32, index: i64, src: i64, dst: i64, index_dim: Option<usize>) -> PositionDim {
     PositionDim { extent, index, src, dst, index_dim }
@@ -261,10 +305,8 @@ impl Gather {
         axis: u32,
         index_dimensions: u32,
     ) -> Result<Gather, Error> {
-        let operands = [(Operand::InputAt(0), input), (Operand::InputAt(1), indices), (Operand::Output, output)];
-        let data = [(Operand::InputAt(0), input), (Operand::Output, output)];
-        let n = check_index_operands("DML_OPERATOR_GATHER", &operands, indices, &data)?;
-        let a = usize::try_from(axis).ok().filter(|&a| a < n).ok_or(Error::AxisOutOfRange { axis, rank: n })?;
+        let n = gather_operands("DML_OPERATOR_GATHER", input, indices, output)?;
+        let a = check_axis(axis, n)?;
         let m = check_argument("IndexDimensions", index_dimensions, 0, n)?;
         let why = "dimensions before the last IndexDimensions of the indices must be 1";
         check_leading_ones(Operand::InputAt(1), indices, n - m, why)?;
@@ -279,23 +321,8 @@ impl Gather {
             pos(xs[j], ix_s[j], 0, dst(a + k), Some(j))
         }));
         let block = (a + 1..n).map(|i| (is[i], in_s[i], dst(i + m - 1))).collect();
-        let mv = IndexedMove {
-            indices: 1,
-            source: 0,
-            output: 0,
-            dims: positions,
-            index_base: indices.origin(),
-            tuple: (0, None),
-            components: vec![(is[a], in_s[a])],
-            src_base: input.origin(),
-            dst_base: output.origin(),
-            side: Side::Source,
-            block,
-            out_of_range: OutOfRange::Error,
-        };
-        let mut b = Builder::new(&[input.clone(), indices.clone()], core::slice::from_ref(output))?;
-        b.indexed(mv)?;
-        Ok(Gather { engine: b.finish(false)?, axis: a, index_dimensions: m })
+        let walk = Walk { dims: positions, tuple: (0, None), components: vec![(is[a], in_s[a])], block };
+        Ok(Gather { engine: gather_engine(input, indices, output, walk)?, axis: a, index_dimensions: m })
     }
 
     gather_methods!();
@@ -361,13 +388,7 @@ pub struct GatherElements {
 }
 
 /// Sizes of `indices` off `axis` at most `data`'s.
-pub(crate) fn check_within(
-    indices: &TensorDesc,
-    data: &TensorDesc,
-    data_operand: Operand,
-    axis: usize,
-) -> Result<(), Error> {
-    let _ = data_operand;
+pub(crate) fn check_within(indices: &TensorDesc, data: &TensorDesc, axis: usize) -> Result<(), Error> {
     for (dim, (&i, &x)) in indices.sizes().iter().zip(data.sizes()).enumerate() {
         if dim != axis && i > x {
             let why = "the indices may not be larger than the data off the axis";
@@ -398,33 +419,21 @@ impl GatherElements {
         output: &TensorDesc,
         axis: u32,
     ) -> Result<GatherElements, Error> {
-        let operands = [(Operand::InputAt(0), input), (Operand::InputAt(1), indices), (Operand::Output, output)];
-        let data = [(Operand::InputAt(0), input), (Operand::Output, output)];
-        let n = check_index_operands("DML_OPERATOR_GATHER_ELEMENTS", &operands, indices, &data)?;
-        let a = usize::try_from(axis).ok().filter(|&a| a < n).ok_or(Error::AxisOutOfRange { axis, rank: n })?;
-        check_within(indices, input, Operand::InputAt(0), a)?;
+        let n = gather_operands("DML_OPERATOR_GATHER_ELEMENTS", input, indices, output)?;
+        let a = check_axis(axis, n)?;
+        check_within(indices, input, a)?;
         check_shape(Operand::Output, output, indices.sizes(), "the output has the indices' sizes")?;
         let (in_s, ix_s, out_s) = (input.signed_strides(), indices.signed_strides(), output.signed_strides());
         let xs = indices.sizes();
         let positions =
             (0..n).map(|d| pos(xs[d], ix_s[d], if d == a { 0 } else { in_s[d] }, out_s[d], Some(d))).collect();
-        let mv = IndexedMove {
-            indices: 1,
-            source: 0,
-            output: 0,
+        let walk = Walk {
             dims: positions,
-            index_base: indices.origin(),
             tuple: (0, None),
             components: vec![(input.sizes()[a], in_s[a])],
-            src_base: input.origin(),
-            dst_base: output.origin(),
-            side: Side::Source,
             block: Vec::new(),
-            out_of_range: OutOfRange::Error,
         };
-        let mut b = Builder::new(&[input.clone(), indices.clone()], core::slice::from_ref(output))?;
-        b.indexed(mv)?;
-        Ok(GatherElements { engine: b.finish(false)?, axis: a })
+        Ok(GatherElements { engine: gather_engine(input, indices, output, walk)?, axis: a })
     }
 
     gather_methods!();
@@ -536,9 +545,7 @@ impl GatherNd {
         indices_dimension_count: u32,
         batch_dimension_count: u32,
     ) -> Result<GatherNd, Error> {
-        let operands = [(Operand::InputAt(0), input), (Operand::InputAt(1), indices), (Operand::Output, output)];
-        let data = [(Operand::InputAt(0), input), (Operand::Output, output)];
-        let n = check_index_operands("DML_OPERATOR_GATHER_ND1", &operands, indices, &data)?;
+        let n = gather_operands("DML_OPERATOR_GATHER_ND1", input, indices, output)?;
         let r = check_argument("InputDimensionCount", input_dimension_count, 1, n)?;
         let q = check_argument("IndicesDimensionCount", indices_dimension_count, 1, n)?;
         let b = check_argument("BatchDimensionCount", batch_dimension_count, 0, r.min(q) - 1)?;
@@ -561,23 +568,8 @@ impl GatherNd {
             .collect();
         let components = (0..t).map(|c| (is[b + c], in_s[n - r + b + c])).collect();
         let block = (b + t..r).map(|k| (is[k], in_s[n - r + k], dst(q - 1 + k - b - t))).collect();
-        let mv = IndexedMove {
-            indices: 1,
-            source: 0,
-            output: 0,
-            dims: positions,
-            index_base: indices.origin(),
-            tuple: (ix_s[n - 1], Some(n - 1)),
-            components,
-            src_base: input.origin(),
-            dst_base: output.origin(),
-            side: Side::Source,
-            block,
-            out_of_range: OutOfRange::Error,
-        };
-        let mut bld = Builder::new(&[input.clone(), indices.clone()], core::slice::from_ref(output))?;
-        bld.indexed(mv)?;
-        Ok(GatherNd { engine: bld.finish(false)?, shape: (r, q, b, t) })
+        let walk = Walk { dims: positions, tuple: (ix_s[n - 1], Some(n - 1)), components, block };
+        Ok(GatherNd { engine: gather_engine(input, indices, output, walk)?, shape: (r, q, b, t) })
     }
 
     gather_methods!();

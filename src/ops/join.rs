@@ -5,7 +5,7 @@
 use strider_kernels::{ElementOp, Plan, RowKind};
 
 use crate::engine::{Builder, Engine, From, Region};
-use crate::ops::{Tensor, check_tensors, put, reference_each};
+use crate::ops::{Tensor, check_axis, check_tensors, put, reference_each};
 use crate::{Error, ExecOptions, Operand, TensorDesc};
 
 /// The offsets along `axis` of consecutive blocks of `tensors`, after checking that they agree with `whole` off the
@@ -24,7 +24,7 @@ fn blocks(
     let mut all: Vec<(Operand, &TensorDesc)> = tensors.iter().enumerate().map(|(i, t)| (of(i), t)).collect();
     all.push((whole_operand, whole));
     let rank = check_tensors(list, &all)?;
-    let a = usize::try_from(axis).ok().filter(|&a| a < rank).ok_or(Error::AxisOutOfRange { axis, rank })?;
+    let a = check_axis(axis, rank)?;
     let mut offsets = Vec::with_capacity(tensors.len());
     let mut sum = 0u64;
     for (i, t) in tensors.iter().enumerate() {

@@ -208,6 +208,11 @@ pub(crate) fn check_tensors(argument: &'static str, tensors: &[(crate::Operand, 
     Ok(rank)
 }
 
+/// An axis argument as a dimension of tensors of `rank` ([`Error::AxisOutOfRange`] otherwise).
+pub(crate) fn check_axis(axis: u32, rank: usize) -> Result<usize, Error> {
+    usize::try_from(axis).ok().filter(|&a| a < rank).ok_or(Error::AxisOutOfRange { axis, rank })
+}
+
 /// The checks every copy operator starts with: [`check_ranks`] and equal data types.
 pub(crate) fn check_operands(
     input: &TensorDesc,

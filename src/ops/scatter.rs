@@ -3,8 +3,8 @@
 //! is a fill with the off value followed by one indexed move writing the on value.
 //!
 //! Duplicate indices: DirectML leaves the result undefined. Here the updates are written in the C order of the
-//! indices, on one thread, so the last update of a duplicated index wins — on every instruction set and thread
-//! count. An index outside its dimension is [`Error::IndexOutOfRange`] and nothing is written (a one-hot instead
+//! indices (split across threads only between outermost positions that provably write apart, each part in order),
+//! so the last update of a duplicated index wins — on every instruction set and thread count. An index outside its dimension is [`Error::IndexOutOfRange`] and nothing is written (a one-hot instead
 //! ignores it, as DirectML and ONNX say: that sequence is all off values).
 
 // Dimension arithmetic only: ranks, dimension numbers and counts are at most 8 (validated before use), and
@@ -15,16 +15,56 @@ use strider_kernels::{ElementOp, OutOfRange, Side};
 
 use crate::engine::{Builder, Engine, From, IndexedMove, Region};
 use crate::ops::gather::{
-    check_argument, check_index_operands, check_nd, check_shape, check_within, index_at, index_operator_methods, pos,
-    reference_check, right_align, wrap_index,
+    Walk, check_argument, check_index_operands, check_nd, check_shape, check_within, index_at, index_operator_methods,
+    pos, reference_check, right_align, wrap_index,
 };
-use crate::ops::{Tensor, put};
+use crate::ops::{Tensor, check_axis, put};
 use crate::{Error, ExecOptions, Operand, Plan, RowKind, TensorDesc};
 
-/// The whole output as a copy of input 0 (a scatter's first stage).
-fn copy_data(b: &mut Builder, input: &TensorDesc) -> Result<(), Error> {
+/// The operand checks of a scatter (`input`, `indices`, `updates`, `output`): one rank, indices of an index type,
+/// input, updates and output of one data type. Returns the rank.
+fn scatter_operands(
+    operator: &'static str,
+    input: &TensorDesc,
+    indices: &TensorDesc,
+    updates: &TensorDesc,
+    output: &TensorDesc,
+) -> Result<usize, Error> {
+    let operands = [
+        (Operand::InputAt(0), input),
+        (Operand::InputAt(1), indices),
+        (Operand::InputAt(2), updates),
+        (Operand::Output, output),
+    ];
+    let data = [(Operand::InputAt(0), input), (Operand::InputAt(2), updates), (Operand::Output, output)];
+    check_index_operands(operator, &operands, indices, &data)
+}
+
+/// A scatter's engine: the whole output a copy of input 0, then one indexed move writing input 2's updates where
+/// input 1's indices say.
+fn scatter_engine(
+    [input, indices, updates]: [&TensorDesc; 3],
+    output: &TensorDesc,
+    walk: Walk,
+) -> Result<Engine, Error> {
+    let mut b = Builder::new(&[input.clone(), indices.clone(), updates.clone()], core::slice::from_ref(output))?;
     let op = ElementOp::Copy { width: input.data_type().size_in_bytes() };
-    b.copy(From::Input(0), Region::whole(0, input.sizes()), &input.signed_strides(), input.origin(), op)
+    b.copy(From::Input(0), Region::whole(0, input.sizes()), &input.signed_strides(), input.origin(), op)?;
+    b.indexed(IndexedMove {
+        indices: 1,
+        source: 2,
+        output: 0,
+        dims: walk.dims,
+        index_base: indices.origin(),
+        tuple: walk.tuple,
+        components: walk.components,
+        src_base: updates.origin(),
+        dst_base: output.origin(),
+        side: Side::Destination,
+        block: walk.block,
+        out_of_range: OutOfRange::Error,
+    })?;
+    b.finish(true)
 }
 
 /// In-place execution: input and output must address the same elements in the same order.
@@ -126,40 +166,22 @@ impl ScatterElements {
         output: &TensorDesc,
         axis: u32,
     ) -> Result<ScatterElements, Error> {
-        let operands = [
-            (Operand::InputAt(0), input),
-            (Operand::InputAt(1), indices),
-            (Operand::InputAt(2), updates),
-            (Operand::Output, output),
-        ];
-        let data = [(Operand::InputAt(0), input), (Operand::InputAt(2), updates), (Operand::Output, output)];
-        let n = check_index_operands("DML_OPERATOR_SCATTER_ELEMENTS", &operands, indices, &data)?;
-        let a = usize::try_from(axis).ok().filter(|&a| a < n).ok_or(Error::AxisOutOfRange { axis, rank: n })?;
+        let n = scatter_operands("DML_OPERATOR_SCATTER_ELEMENTS", input, indices, updates, output)?;
+        let a = check_axis(axis, n)?;
         check_shape(Operand::Output, output, input.sizes(), "the output has the input's sizes")?;
         check_shape(Operand::InputAt(2), updates, indices.sizes(), "the updates have the indices' sizes")?;
-        check_within(indices, input, Operand::InputAt(0), a)?;
+        check_within(indices, input, a)?;
         let (ix_s, up_s, out_s) = (indices.signed_strides(), updates.signed_strides(), output.signed_strides());
         let xs = indices.sizes();
         let positions =
             (0..n).map(|d| pos(xs[d], ix_s[d], up_s[d], if d == a { 0 } else { out_s[d] }, Some(d))).collect();
-        let mv = IndexedMove {
-            indices: 1,
-            source: 2,
-            output: 0,
+        let walk = Walk {
             dims: positions,
-            index_base: indices.origin(),
             tuple: (0, None),
             components: vec![(output.sizes()[a], out_s[a])],
-            src_base: updates.origin(),
-            dst_base: output.origin(),
-            side: Side::Destination,
             block: Vec::new(),
-            out_of_range: OutOfRange::Error,
         };
-        let mut b = Builder::new(&[input.clone(), indices.clone(), updates.clone()], core::slice::from_ref(output))?;
-        copy_data(&mut b, input)?;
-        b.indexed(mv)?;
-        Ok(ScatterElements { engine: b.finish(true)?, axis: a })
+        Ok(ScatterElements { engine: scatter_engine([input, indices, updates], output, walk)?, axis: a })
     }
 
     scatter_methods!(ScatterElements);
@@ -252,14 +274,7 @@ impl ScatterNd {
         input_dimension_count: u32,
         indices_dimension_count: u32,
     ) -> Result<ScatterNd, Error> {
-        let operands = [
-            (Operand::InputAt(0), input),
-            (Operand::InputAt(1), indices),
-            (Operand::InputAt(2), updates),
-            (Operand::Output, output),
-        ];
-        let data = [(Operand::InputAt(0), input), (Operand::InputAt(2), updates), (Operand::Output, output)];
-        let n = check_index_operands("DML_OPERATOR_SCATTER_ND", &operands, indices, &data)?;
+        let n = scatter_operands("DML_OPERATOR_SCATTER_ND", input, indices, updates, output)?;
         let r = check_argument("InputDimensionCount", input_dimension_count, 1, n)?;
         let q = check_argument("IndicesDimensionCount", indices_dimension_count, 1, n)?;
         check_shape(Operand::Output, output, input.sizes(), "the output has the input's sizes")?;
@@ -281,24 +296,8 @@ impl ScatterNd {
         let positions = (0..q - 1).map(|f| pos(xs[f], ix_s[n - q + f], src(f), 0, Some(n - q + f))).collect();
         let components = (0..t).map(|c| (is[c], out_s[n - r + c])).collect();
         let block = (t..r).map(|k| (is[k], src(q - 1 + k - t), out_s[n - r + k])).collect();
-        let mv = IndexedMove {
-            indices: 1,
-            source: 2,
-            output: 0,
-            dims: positions,
-            index_base: indices.origin(),
-            tuple: (ix_s[n - 1], Some(n - 1)),
-            components,
-            src_base: updates.origin(),
-            dst_base: output.origin(),
-            side: Side::Destination,
-            block,
-            out_of_range: OutOfRange::Error,
-        };
-        let mut b = Builder::new(&[input.clone(), indices.clone(), updates.clone()], core::slice::from_ref(output))?;
-        copy_data(&mut b, input)?;
-        b.indexed(mv)?;
-        Ok(ScatterNd { engine: b.finish(true)?, shape: (r, q, t) })
+        let walk = Walk { dims: positions, tuple: (ix_s[n - 1], Some(n - 1)), components, block };
+        Ok(ScatterNd { engine: scatter_engine([input, indices, updates], output, walk)?, shape: (r, q, t) })
     }
 
     scatter_methods!(ScatterNd);
@@ -399,7 +398,7 @@ impl OneHot {
         let operands = [(Operand::InputAt(0), indices), (Operand::InputAt(1), values), (Operand::Output, output)];
         let data = [(Operand::InputAt(1), values), (Operand::Output, output)];
         let n = check_index_operands("DML_OPERATOR_ONE_HOT", &operands, indices, &data)?;
-        let a = usize::try_from(axis).ok().filter(|&a| a < n).ok_or(Error::AxisOutOfRange { axis, rank: n })?;
+        let a = check_axis(axis, n)?;
         let mut expected = output.sizes().to_vec();
         expected[a] = 1;
         check_shape(Operand::InputAt(0), indices, &expected, "the output's sizes with 1 along the axis")?;

@@ -543,18 +543,17 @@ impl Engine {
             text.push_str(&format!("{from} → output {output}: {}; {}\n", program.plan(), program.kind()));
         }
         if let Some(ix) = &self.indexed {
-            let (read, write) = match ix.program.plan().side {
-                Side::Source => ("where input {} is read", "output {}"),
-                Side::Destination => ("input {}", "where output {} is written"),
+            let (from, to) = (ix.source, ix.output);
+            let what = match ix.program.plan().side {
+                Side::Source => format!("where input {from} is read → output {to}"),
+                Side::Destination => format!("input {from} → where output {to} is written"),
             };
-            let read = read.replace("{}", &ix.source.to_string());
-            let write = write.replace("{}", &ix.output.to_string());
             let threads =
                 if ix.program.splits() { "positions split across threads" } else { "positions in order, one thread" };
             text.push_str(&format!(
-                "indices of input {} pick {read} → {write}: {} positions of a block {}; {threads}\n",
+                "indices of input {} pick {what}: {} positions of a block {}; {threads}\n",
                 ix.indices,
-                ix.program.plan().dims.iter().fold(1usize, |n, d| n.saturating_mul(d.extent)),
+                ix.program.positions(),
                 ix.block.plan()
             ));
         }

@@ -196,8 +196,9 @@ pub struct IndexProgram {
     index_need: usize,
     src_need: usize,
     dst_need: usize,
-    /// Whether positions may split across threads (a gather whose writes are injective).
-    splits: bool,
+    /// Whether every position writes bytes of its own (a gather whose writes are injective): positions split
+    /// anywhere.
+    injective: bool,
     /// The index lanes of the hardware-gather path: a gather of single 4- or 8-byte elements whose innermost
     /// positions have contiguous indices and outputs.
     vector: Option<IndexType>,
@@ -322,7 +323,7 @@ impl IndexProgram {
             }
         };
         // Writes apart: every position's block lands on its own bytes (a gather only).
-        let splits = plan.side == Side::Source && injective_writes(plan);
+        let injective = plan.side == Side::Source && injective_writes(plan);
         let dims = coalesce(&plan.dims);
         let contiguous = dims
             .last()
@@ -343,7 +344,7 @@ impl IndexProgram {
             index_need,
             src_need,
             dst_need,
-            splits,
+            injective,
             vector,
             scatter_rows,
         })
@@ -374,9 +375,15 @@ impl IndexProgram {
         self.positions.saturating_mul(self.block_bytes)
     }
 
-    /// Whether the positions may split across threads.
+    /// The number of positions (a block each).
+    pub fn positions(&self) -> usize {
+        self.positions
+    }
+
+    /// Whether the positions may split across threads: a gather's anywhere, a scatter's between outermost positions
+    /// (when those provably write apart).
     pub fn splits(&self) -> bool {
-        self.splits
+        self.injective || self.scatter_rows.is_some()
     }
 
     /// Proves every index of `index` valid (for [`OutOfRange::Error`] plans; [`OutOfRange::Skip`] plans need no
@@ -451,7 +458,7 @@ impl IndexProgram {
         }
         let bytes = self.bytes_written();
         // Gathers split anywhere; scatters only between the outermost positions, whose writes are proven apart.
-        let unit = if self.splits { 1 } else { self.scatter_rows.unwrap_or(0) };
+        let unit = if self.injective { 1 } else { self.scatter_rows.unwrap_or(0) };
         let units = self.positions.checked_div(unit).unwrap_or(0);
         let chunks = chunks_for(opts, pool.as_deref(), bytes, units);
         // Rows of whole lines and hardware-gathered elements stream when the move leaves the caches.
@@ -473,9 +480,9 @@ impl IndexProgram {
                 (share(units, chunks, c).wrapping_mul(unit), share(units, chunks, c.wrapping_add(1)).wrapping_mul(unit))
             };
             // SAFETY: the buffers hold the bytes `new` bounded (checked above), the indices were proved valid by
-            // `check` (or are tested one by one for Skip plans), and chunks write disjoint bytes (`splits`: the
-            // writes are injective; `scatter_rows`: different outermost positions write apart, and each chunk keeps
-            // its positions in order) or there is one chunk.
+            // `check` (or are tested one by one for Skip plans), and chunks write disjoint bytes (`injective`: every
+            // position writes its own bytes; `scatter_rows`: different outermost positions write apart, and each
+            // chunk keeps its positions in order) or there is one chunk.
             unsafe { self.run_range(lo..hi, raw(ix).cast_const(), raw(s).cast_const(), raw(d), level, &block_opts) };
         };
         if chunks > 1 {

@@ -465,17 +465,18 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         0
     }
 
-    /// Normalizes a prefix of `n` one-byte integers at `src` into `dst`: `x·scale + bias` in f32 (product, then
-    /// sum, each rounded to nearest even), stored as f32, as f16 rounded to nearest even, or as a one-byte integer
-    /// rounded to nearest even and saturated (see [`ByteOut`]); returns the elements done.
+    /// Normalizes a prefix of `n` elements of type `k.from` at `src` into `dst`: the value in f32 (exact),
+    /// `x·scale + bias` (product, then sum, each rounded to nearest even), stored as f32, as f16 rounded to nearest
+    /// even, or as a one-byte integer rounded to nearest even and saturated, NaN giving 0 (see [`NormType`]);
+    /// returns the elements done.
     ///
     /// # Safety
     ///
-    /// `n` readable bytes at `src`, `n` writable output elements at `dst`, not overlapping.
+    /// `n` readable input elements at `src`, `n` writable output elements at `dst`, not overlapping.
     #[inline(always)]
-    unsafe fn normalize_bytes(
+    unsafe fn normalize_run(
         self,
-        _k: ByteNorm,
+        _k: Norm,
         _src: *const u8,
         _dst: *mut u8,
         _n: usize,
@@ -485,16 +486,16 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         0
     }
 
-    /// [`Arch::normalize_bytes`] with a pair per element from a periodic pattern: element `i` of the call takes
+    /// [`Arch::normalize_run`] with a pair per element from a periodic pattern: element `i` of the call takes
     /// the pair at `(phase + i) mod p.period()` of `p`; returns the elements done.
     ///
     /// # Safety
     ///
-    /// As [`Arch::normalize_bytes`].
+    /// As [`Arch::normalize_run`].
     #[inline(always)]
-    unsafe fn normalize_bytes_periodic(
+    unsafe fn normalize_periodic(
         self,
-        _k: ByteNorm,
+        _k: Norm,
         _src: *const u8,
         _dst: *mut u8,
         _n: usize,
@@ -506,7 +507,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
 
     /// [`Arch::deinterleave`] fused with the conversion `k`, in registers, over the `rows.count` rows of a run (row
     /// `r`'s pixels and planes `r·rows.in_step` / `r·rows.out_step` bytes from the first's): one-byte pixels
-    /// normalized as [`Arch::normalize_bytes`] does, or f32 pixels cast to f16 or normalized (`x·scale + bias`,
+    /// normalized as [`Arch::normalize_run`] does, or f32 pixels cast to f16 or normalized (`x·scale + bias`,
     /// product then sum, into f16 rounded to nearest even or f32); plane `i` takes `params[i]` (scale, bias).
     /// Returns the pixels done in each row (the same for all; 0 where the level has no such kernel). With `stream`
     /// the stores are non-temporal (the caller fences).
@@ -586,34 +587,46 @@ pub(crate) struct RowRun {
     pub(crate) out_step: isize,
 }
 
-/// The types of a fused normalization of one-byte integers: `i8` (`signed`) or `u8` in, `out` out.
+/// The types of a normalization in registers: `from` in, `out` out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ByteNorm {
-    pub(crate) signed: bool,
-    pub(crate) out: ByteOut,
+pub(crate) struct Norm {
+    pub(crate) from: NormType,
+    pub(crate) out: NormType,
 }
 
-/// The output of a fused byte normalization: f32, f16 rounded to nearest even, or a one-byte integer rounded to
-/// nearest even and saturated (the casts' rule).
+impl Norm {
+    /// Whether the input is `i8`.
+    pub(crate) fn signed(self) -> bool {
+        self.from == NormType::I8
+    }
+
+    /// Whether the input is a one-byte integer (the only inputs of the byte tables and fused deinterleaves).
+    pub(crate) fn bytes(self) -> bool {
+        self.from.width() == 1
+    }
+}
+
+/// A type of a normalization in registers. Inputs convert to f32 exactly; outputs are f32, f16 rounded to nearest
+/// even, or a one-byte integer rounded to nearest even and saturated, NaN giving 0 (the casts' rule).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ByteOut {
+pub(crate) enum NormType {
     F32,
     F16,
     U8,
     I8,
 }
 
-impl ByteOut {
-    /// Bytes per output element.
+impl NormType {
+    /// Bytes per element.
     pub(crate) fn width(self) -> usize {
         match self {
-            ByteOut::F32 => 4,
-            ByteOut::F16 => 2,
-            ByteOut::U8 | ByteOut::I8 => 1,
+            NormType::F32 => 4,
+            NormType::F16 => 2,
+            NormType::U8 | NormType::I8 => 1,
         }
     }
 
-    /// The const-generic code of the kind in the levels' kernels (`Put16` implementations).
+    /// The const-generic code of the type in the levels' kernels (`Norm16` implementations).
     pub(crate) const fn code(self) -> u8 {
         self as u8
     }
@@ -631,7 +644,7 @@ pub(crate) struct FloatNorm {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FusedConvert {
     /// One-byte integers normalized.
-    Bytes(ByteNorm),
+    Bytes(Norm),
     /// F32 cast to f16 or normalized.
     Floats(FloatNorm),
 }

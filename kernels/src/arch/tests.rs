@@ -554,52 +554,110 @@ fn conversions_on_every_level() {
     on_every_level(|l| l.dispatch(ConversionsJob));
 }
 
-/// The scalar meaning of a fused byte normalization: the byte as an integer, `x·scale + bias` in f32, stored as f32,
-/// f16 rounded to nearest even, or a byte rounded to nearest even and saturated (Rust's `as` after rounding).
-fn byte_norm_scalar(k: ByteNorm, x: u8, scale: f32, bias: f32) -> Vec<u8> {
-    let v = if k.signed { f32::from(x as i8) } else { f32::from(x) };
+/// The scalar meaning of a normalization in registers: the input element (bytes `x`) exactly in f32, `x·scale +
+/// bias` in f32, stored as f32, f16 rounded to nearest even, or a byte rounded to nearest even and saturated with
+/// NaN giving 0 (Rust's `as` after rounding).
+fn norm_scalar(k: Norm, x: &[u8], scale: f32, bias: f32) -> Vec<u8> {
+    let v = match k.from {
+        NormType::U8 => f32::from(x[0]),
+        NormType::I8 => f32::from(x[0] as i8),
+        NormType::F16 => f16_to_f32_scalar(u16::from_le_bytes([x[0], x[1]])),
+        NormType::F32 => f32::from_le_bytes([x[0], x[1], x[2], x[3]]),
+    };
     let y = v * scale + bias;
     match k.out {
-        ByteOut::F32 => y.to_le_bytes().to_vec(),
-        ByteOut::F16 => f32_to_f16_scalar(y).to_le_bytes().to_vec(),
-        ByteOut::U8 => vec![y.round_ties_even() as u8],
-        ByteOut::I8 => vec![y.round_ties_even() as i8 as u8],
+        NormType::F32 => y.to_le_bytes().to_vec(),
+        NormType::F16 => f32_to_f16_scalar(y).to_le_bytes().to_vec(),
+        NormType::U8 => vec![y.round_ties_even() as u8],
+        NormType::I8 => vec![y.round_ties_even() as i8 as u8],
     }
 }
 
-/// `normalize_bytes` of `src` with one pair: at most 15 elements left on a SIMD level, every element done equal to
-/// its scalar meaning, nothing written past them.
-fn check_norm_run<A: Arch>(a: A, k: ByteNorm, src: &[u8], [scale, bias]: [f32; 2]) {
-    let (n, ow) = (src.len(), k.out.width());
+/// The scalar meaning of a byte normalization of the byte `x`.
+fn byte_norm_scalar(k: Norm, x: u8, scale: f32, bias: f32) -> Vec<u8> {
+    norm_scalar(k, &[x], scale, bias)
+}
+
+/// `normalize_run` of the elements in `src` with one pair: at most 15 elements left on a SIMD level, every element
+/// done equal to its scalar meaning, nothing written past them.
+fn check_norm_run<A: Arch>(a: A, k: Norm, src: &[u8], [scale, bias]: [f32; 2]) {
+    let (iw, ow) = (k.from.width(), k.out.width());
+    let n = src.len() / iw;
     let mut dst = vec![SENTINEL; n * ow + 64];
-    // SAFETY: n bytes in, n elements out.
-    let done = a.vectorize(|| unsafe { a.normalize_bytes(k, src.as_ptr(), dst.as_mut_ptr(), n, scale, bias) });
+    // SAFETY: n elements in, n elements out.
+    let done = a.vectorize(|| unsafe { a.normalize_run(k, src.as_ptr(), dst.as_mut_ptr(), n, scale, bias) });
     assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} left {} of {n}", A::ISA, n - done);
     for i in 0..done {
-        assert_eq!(dst[i * ow..][..ow], byte_norm_scalar(k, src[i], scale, bias), "{:?} {k:?} {i}", A::ISA);
+        let want = norm_scalar(k, &src[i * iw..][..iw], scale, bias);
+        assert_eq!(dst[i * ow..][..ow], want, "{:?} {k:?} {i} of {:02x?}", A::ISA, &src[i * iw..][..iw]);
     }
     assert!(dst[done * ow..].iter().all(|&b| b == SENTINEL), "{:?} wrote past {done}", A::ISA);
 }
 
-/// [`check_norm_run`] for `normalize_bytes_periodic` with the pattern of the channel pairs `per` from `phase` on.
-fn check_norm_periodic<A: Arch>(a: A, k: ByteNorm, src: &[u8], per: &[[f32; 2]], phase: usize) {
-    let (n, ow, channels) = (src.len(), k.out.width(), per.len());
+/// [`check_norm_run`] for `normalize_periodic` with the pattern of the channel pairs `per` from `phase` on.
+fn check_norm_periodic<A: Arch>(a: A, k: Norm, src: &[u8], per: &[[f32; 2]], phase: usize) {
+    let (iw, ow, channels) = (k.from.width(), k.out.width(), per.len());
+    let n = src.len() / iw;
     let p = crate::tables::Periodic::new(per).unwrap();
     let mut dst = vec![SENTINEL; n * ow + 64];
-    // SAFETY: n bytes in, n elements out.
-    let done = a.vectorize(|| unsafe { a.normalize_bytes_periodic(k, src.as_ptr(), dst.as_mut_ptr(), n, &p, phase) });
+    // SAFETY: n elements in, n elements out.
+    let done = a.vectorize(|| unsafe { a.normalize_periodic(k, src.as_ptr(), dst.as_mut_ptr(), n, &p, phase) });
     assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} periodic", A::ISA);
     for i in 0..done {
         let [scale, bias] = per[(phase + i) % channels];
-        let want = byte_norm_scalar(k, src[i], scale, bias);
+        let want = norm_scalar(k, &src[i * iw..][..iw], scale, bias);
         assert_eq!(dst[i * ow..][..ow], want, "{:?} {k:?} {channels} channels, phase {phase}, {i}", A::ISA);
     }
     assert!(dst[done * ow..].iter().all(|&b| b == SENTINEL), "{:?} wrote past {done}", A::ISA);
 }
 
+/// Float inputs (f16, f32) into every output type, constant and periodic pairs: random bit patterns (NaNs of
+/// every payload, infinities, subnormals) mixed with values around the one-byte outputs' ties and bounds.
+fn check_float_norm<A: Arch>(a: A) {
+    let outs = [NormType::F32, NormType::F16, NormType::U8, NormType::I8];
+    let pairs = [[1.0f32, 0.0], [1.0 / 0.229, -0.485 / 0.229], [-3.5, 1e-3], [1e30, 7.0], [0.0, -0.5]];
+    let special = [0.5f32, 1.5, 2.5, -0.5, -1.5, 127.5, 128.5, 254.5, 255.5, -128.5, -129.0, 1e9, -1e9, 0.0, -0.0];
+    for from in [NormType::F16, NormType::F32] {
+        for out in outs {
+            let k = Norm { from, out };
+            for n in [0usize, 1, 15, 16, 17, 31, 32, 33, 64, 100, 257] {
+                let raw = bytes(n * from.width(), 11 + n as u32);
+                // Every third element a special value (in the input type), the others random bits.
+                let src: Vec<u8> = (0..n)
+                    .flat_map(|i| {
+                        let e = &raw[i * from.width()..][..from.width()];
+                        let x = special[i % special.len()];
+                        match (from, i % 3) {
+                            (NormType::F16, 0) => f32_to_f16_scalar(x).to_le_bytes().to_vec(),
+                            (NormType::F32, 0) => x.to_le_bytes().to_vec(),
+                            _ => e.to_vec(),
+                        }
+                    })
+                    .collect();
+                for pair in pairs {
+                    check_norm_run(a, k, &src, pair);
+                }
+                for channels in 1..=5usize {
+                    let per: Vec<[f32; 2]> = (0..channels).map(|c| pairs[(c + n) % pairs.len()]).collect();
+                    let period = crate::tables::Periodic::new(&per).unwrap().period();
+                    for phase in [0, 1, channels, period - 1] {
+                        check_norm_periodic(a, k, &src, &per, phase);
+                    }
+                }
+            }
+        }
+    }
+}
+level_job!(FloatNormJob, check_float_norm);
+
+#[test]
+fn float_normalization_on_every_level() {
+    on_every_level(|l| l.dispatch(FloatNormJob));
+}
+
 fn check_byte_norm<A: Arch>(a: A) {
-    let outs = [ByteOut::F32, ByteOut::F16, ByteOut::U8, ByteOut::I8];
-    let kinds = [false, true].into_iter().flat_map(|signed| outs.map(|out| ByteNorm { signed, out }));
+    let outs = [NormType::F32, NormType::F16, NormType::U8, NormType::I8];
+    let kinds = [NormType::U8, NormType::I8].into_iter().flat_map(|from| outs.map(|out| Norm { from, out }));
     // (Into bytes: ties (0.5 steps), values past both ends, and infinities from a huge scale.)
     let pairs = [[1.0f32, 0.0], [1.0 / (255.0 * 0.229), -0.485 / 0.229], [-3.5, 1e-3], [1e30, 7.0], [0.5, 0.25]];
     for k in kinds {
@@ -651,7 +709,7 @@ fn check_byte_norm<A: Arch>(a: A) {
                         fence_for_tests();
                     }
                     // (No fused kernel writes planes of one-byte integers: the planner never asks.)
-                    let fused = matches!(k.out, ByteOut::F32 | ByteOut::F16);
+                    let fused = matches!(k.out, NormType::F32 | NormType::F16);
                     assert!(
                         done <= n && (A::ISA == Isa::Scalar || !fused || n - done < 16),
                         "{:?} left {}",
@@ -690,9 +748,9 @@ fn byte_normalization_on_every_level() {
 /// 1 to 5 channels at every phase, against the scalar meaning, element by element.
 fn check_long_byte_runs<A: Arch>(a: A) {
     let pairs = [[1.0f32, 0.0], [0.5, 0.25], [-3.5, 1e-3], [1e30, 7.0], [1.0 / 0.229, -128.5], [0.0, -0.5]];
-    for signed in [false, true] {
-        for out in [ByteOut::U8, ByteOut::I8] {
-            let k = ByteNorm { signed, out };
+    for from in [NormType::U8, NormType::I8] {
+        for out in [NormType::U8, NormType::I8] {
+            let k = Norm { from, out };
             for n in [2048usize, 2048 + 63, 5000] {
                 let src = bytes(n, 7 + n as u32);
                 for pair in pairs {
@@ -726,7 +784,7 @@ fn fence_for_tests() {
 
 /// The fused deinterleave over a run of rows: each row as if alone, nothing written between rows.
 fn check_byte_norm_rows<A: Arch>(a: A) {
-    let k = ByteNorm { signed: false, out: ByteOut::F32 };
+    let k = Norm { from: NormType::U8, out: NormType::F32 };
     for planes in 2..=4 {
         for (rp, rc) in [(false, false), (true, true)] {
             let t = Planar::deinterleave(1, planes, rp, rc).unwrap();

@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 use pulp::NullaryFnOnce;
 
 use super::x86::lane_reverse_mask;
-use super::{Arch, ByteNorm, Isa, RowRun};
+use super::{Arch, Isa, Norm, RowRun};
 use crate::tables::Planar;
 
 /// Proof that the CPU runs x86-64-v3 including F16C (pulp's `V3` token does not check F16C).
@@ -159,23 +159,15 @@ unsafe impl Arch for V3 {
     }
 
     #[inline(always)]
-    unsafe fn normalize_bytes(
-        self,
-        k: ByteNorm,
-        src: *const u8,
-        dst: *mut u8,
-        n: usize,
-        scale: f32,
-        bias: f32,
-    ) -> usize {
+    unsafe fn normalize_run(self, k: Norm, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize {
         // SAFETY: forwarded contract; the token proves AVX2 and F16C.
-        unsafe { super::x86::f16c_normalize_bytes(k, src, dst, n, scale, bias) }
+        unsafe { super::x86::f16c_normalize_run(k, src, dst, n, scale, bias) }
     }
 
     #[inline(always)]
-    unsafe fn normalize_bytes_periodic(
+    unsafe fn normalize_periodic(
         self,
-        k: ByteNorm,
+        k: Norm,
         src: *const u8,
         dst: *mut u8,
         n: usize,
@@ -183,7 +175,7 @@ unsafe impl Arch for V3 {
         phase: usize,
     ) -> usize {
         // SAFETY: forwarded contract; the token proves AVX2 and F16C.
-        unsafe { super::x86::f16c_normalize_bytes_periodic(k, src, dst, n, p, phase) }
+        unsafe { super::x86::f16c_normalize_periodic(k, src, dst, n, p, phase) }
     }
 
     #[inline(always)]

@@ -5,10 +5,10 @@ use core::arch::x86_64::*;
 use pulp::NullaryFnOnce;
 
 use super::x86::{
-    OUT_F16, OUT_I8, OUT_U8, Put16, by_planes, by_types, byte_bounds, lane_reverse_mask, normalize_bytes,
-    normalize_bytes_periodic, out_width, ramp16,
+    Norm16, TY_F16, TY_F32, TY_I8, TY_U8, by_planes, by_types, byte_bounds, lane_reverse_mask, nan_to_zero,
+    normalize_periodic, normalize_run, ramp16, ty_width,
 };
-use super::{Arch, ByteNorm, FloatNorm, FusedConvert, Ident, Isa, RowRun, TileMap, Wrap};
+use super::{Arch, FloatNorm, FusedConvert, Ident, Isa, Norm, RowRun, TileMap, Wrap};
 use crate::tables::{Periodic, Planar};
 
 /// Proof that the CPU runs x86-64-v4 (pulp's `V4`: AVX-512 F/BW/CD/DQ/VL on top of x86-64-v3).
@@ -405,23 +405,15 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
-    unsafe fn normalize_bytes(
-        self,
-        k: ByteNorm,
-        src: *const u8,
-        dst: *mut u8,
-        n: usize,
-        scale: f32,
-        bias: f32,
-    ) -> usize {
+    unsafe fn normalize_run(self, k: Norm, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize {
         // SAFETY: forwarded contract; AVX-512F via the token.
-        by_types!(k, Avx512Put, |u| unsafe { normalize_bytes(u, src, dst, n, scale, bias) })
+        by_types!(k, Avx512Put, |u| unsafe { normalize_run(u, src, dst, n, scale, bias) })
     }
 
     #[inline(always)]
-    unsafe fn normalize_bytes_periodic(
+    unsafe fn normalize_periodic(
         self,
-        k: ByteNorm,
+        k: Norm,
         src: *const u8,
         dst: *mut u8,
         n: usize,
@@ -429,7 +421,7 @@ unsafe impl Arch for V4 {
         phase: usize,
     ) -> usize {
         // SAFETY: forwarded contract; AVX-512F via the token.
-        by_types!(k, Avx512Put, |u| unsafe { normalize_bytes_periodic(u, src, dst, n, p, phase) })
+        by_types!(k, Avx512Put, |u| unsafe { normalize_periodic(u, src, dst, n, p, phase) })
     }
 
     /// One-byte pixels through four 16-byte windows and `vpshufb` widening ([`avx512_deinterleave_normalize`]);
@@ -558,13 +550,14 @@ unsafe fn put_plane<const F16: bool, const STREAM: bool>(y: __m512, d: *mut u8) 
     }
 }
 
-/// [`Put16`] with AVX-512F: one 16-lane register.
+/// [`Norm16`] with AVX-512F: one 16-lane register.
 #[derive(Clone, Copy, Default)]
-struct Avx512Put<const SIGNED: bool, const KIND: u8>;
+struct Avx512Put<const FROM: u8, const KIND: u8>;
 
-impl<const SIGNED: bool, const KIND: u8> Put16 for Avx512Put<SIGNED, KIND> {
+impl<const FROM: u8, const KIND: u8> Norm16 for Avx512Put<FROM, KIND> {
     type P = (__m512, __m512);
-    const OUT: usize = out_width(KIND);
+    const IN: usize = ty_width(FROM);
+    const OUT: usize = ty_width(KIND);
 
     #[inline(always)]
     unsafe fn params(self, scale: f32, bias: f32) -> (__m512, __m512) {
@@ -579,21 +572,32 @@ impl<const SIGNED: bool, const KIND: u8> Put16 for Avx512Put<SIGNED, KIND> {
     }
 
     #[inline(always)]
-    unsafe fn put(self, v: __m128i, (s, b): (__m512, __m512), dst: *mut u8) {
-        // SAFETY: AVX-512F by the contract; 16·OUT bytes at dst.
+    unsafe fn put(self, src: *const u8, (s, b): (__m512, __m512), dst: *mut u8) {
+        // SAFETY: AVX-512F by the contract; 16·IN bytes at src, 16·OUT bytes at dst.
         unsafe {
-            let x = if SIGNED { _mm512_cvtepi8_epi32(v) } else { _mm512_cvtepu8_epi32(v) };
-            let y = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s), b);
+            let x = match FROM {
+                TY_F32 => _mm512_loadu_ps(src.cast()),
+                TY_F16 => _mm512_cvtph_ps(_mm256_loadu_si256(src.cast())),
+                TY_I8 => _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(src.cast()))),
+                _ => _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128(src.cast()))),
+            };
+            let y = _mm512_add_ps(_mm512_mul_ps(x, s), b);
             match KIND {
-                OUT_U8 | OUT_I8 => {
-                    // Clamped (see `byte_bounds`), rounded to nearest even (the default rounding), narrowed.
+                TY_U8 | TY_I8 => {
+                    // NaN lanes to 0 (float inputs only), clamped (see `byte_bounds`), rounded to nearest even
+                    // (the default rounding), narrowed.
+                    let y = if nan_to_zero(FROM, KIND) {
+                        _mm512_maskz_mov_ps(_mm512_cmp_ps_mask::<_CMP_ORD_Q>(y, y), y)
+                    } else {
+                        y
+                    };
                     let (min, max) = byte_bounds(KIND);
                     let y = _mm512_min_ps(_mm512_max_ps(y, _mm512_set1_ps(min)), _mm512_set1_ps(max));
                     let i = _mm512_cvtps_epi32(y);
-                    let bytes = if KIND == OUT_I8 { _mm512_cvtsepi32_epi8(i) } else { _mm512_cvtusepi32_epi8(i) };
+                    let bytes = if KIND == TY_I8 { _mm512_cvtsepi32_epi8(i) } else { _mm512_cvtusepi32_epi8(i) };
                     _mm_storeu_si128(dst.cast(), bytes);
                 }
-                OUT_F16 => put_plane::<true, false>(y, dst),
+                TY_F16 => put_plane::<true, false>(y, dst),
                 _ => put_plane::<false, false>(y, dst),
             }
         }

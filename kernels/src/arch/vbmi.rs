@@ -124,13 +124,13 @@ unsafe impl Arch for V4Vbmi {
         }
     }
 
-    /// Into f16, runs of 4096 elements or more through a table of the 256 results ([`normalize_f16_run`]); into
-    /// one-byte integers, through a table of the 256 result bytes ([`bytes_by_table`]); then V4's kernel (into f32
-    /// as V4 converts them).
+    /// One-byte inputs into f16, runs of 4096 elements or more through a table of the 256 results
+    /// ([`normalize_f16_run`]); into one-byte integers, through a table of the 256 result bytes
+    /// ([`bytes_by_table`]); then V4's kernel (into f32, and float inputs, as V4 converts them).
     #[inline(always)]
-    unsafe fn normalize_bytes(
+    unsafe fn normalize_run(
         self,
-        k: super::ByteNorm,
+        k: super::Norm,
         src: *const u8,
         dst: *mut u8,
         n: usize,
@@ -138,26 +138,27 @@ unsafe impl Arch for V4Vbmi {
         bias: f32,
     ) -> usize {
         let j = match k.out {
+            _ if !k.bytes() => 0,
             // SAFETY: forwarded contract; VBMI via the token.
-            super::ByteOut::F16 if n >= TABLE_MIN_ELEMENTS => unsafe {
-                normalize_f16_run(k.signed, src, dst, n, scale, bias)
+            super::NormType::F16 if n >= TABLE_MIN_ELEMENTS => unsafe {
+                normalize_f16_run(k.signed(), src, dst, n, scale, bias)
             },
             // SAFETY: as above.
-            super::ByteOut::U8 | super::ByteOut::I8 if n >= BYTE_TABLE_MIN => unsafe {
+            super::NormType::U8 | super::NormType::I8 if n >= BYTE_TABLE_MIN => unsafe {
                 bytes_by_table::<1>(self.0, k, src, dst, n, &[[scale, bias]], 0)
             },
             _ => 0,
         };
-        // SAFETY: forwarded contract for elements j..n.
-        j + unsafe { self.0.normalize_bytes(k, src.add(j), dst.add(k.out.width() * j), n - j, scale, bias) }
+        // SAFETY: forwarded contract for elements j..n (one-byte inputs when j > 0).
+        j + unsafe { self.0.normalize_run(k, src.add(j), dst.add(k.out.width() * j), n - j, scale, bias) }
     }
 
     /// Into one-byte integers with a pattern of 1 to 4 channels, through a table of the 256 result bytes per
     /// channel ([`bytes_by_table`]); the rest (and every other case) as V4 converts them.
     #[inline(always)]
-    unsafe fn normalize_bytes_periodic(
+    unsafe fn normalize_periodic(
         self,
-        k: super::ByteNorm,
+        k: super::Norm,
         src: *const u8,
         dst: *mut u8,
         n: usize,
@@ -165,7 +166,7 @@ unsafe impl Arch for V4Vbmi {
         phase: usize,
     ) -> usize {
         let mut j = 0;
-        if matches!(k.out, super::ByteOut::U8 | super::ByteOut::I8) && n >= BYTE_TABLE_MIN {
+        if k.bytes() && matches!(k.out, super::NormType::U8 | super::NormType::I8) && n >= BYTE_TABLE_MIN {
             // The pattern's channels: the shortest repeat of its pairs (1 to 4 of them, or none found).
             let pairs = &p.pairs()[..p.period()];
             let channels = (1..=4usize).find(|&c| pairs.iter().enumerate().all(|(i, &x)| pairs[i % c] == x));
@@ -182,7 +183,7 @@ unsafe impl Arch for V4Vbmi {
         }
         // SAFETY: forwarded contract for elements j..n (one byte each when j > 0), which take the pattern from
         // `phase + j` on.
-        j + unsafe { self.0.normalize_bytes_periodic(k, src.add(j), dst.add(j), n - j, p, phase.wrapping_add(j)) }
+        j + unsafe { self.0.normalize_periodic(k, src.add(j), dst.add(j), n - j, p, phase.wrapping_add(j)) }
     }
 
     /// One-byte pixels into f16 planes through per-plane tables of the 256 results ([`normalize_f16_by_table`]) on
@@ -204,7 +205,7 @@ unsafe impl Arch for V4Vbmi {
         let ps = plane_stride;
         let mut j = 0;
         if let super::FusedConvert::Bytes(b) = k
-            && b.out == super::ByteOut::F16
+            && b.out == super::NormType::F16
             && t.width == 1
             && !t.interleave
             && n.saturating_mul(rows.count) >= TABLE_MIN_PIXELS
@@ -482,11 +483,11 @@ static RAMP: [u8; 256] = {
 ///
 /// # Safety
 ///
-/// As `Arch::normalize_bytes` into one-byte integers; AVX-512 F/BW and VBMI available; `pairs` holds `C` pairs.
+/// As `Arch::normalize_run` into one-byte integers; AVX-512 F/BW and VBMI available; `pairs` holds `C` pairs.
 #[inline(always)]
 unsafe fn bytes_by_table<const C: usize>(
     v4: V4,
-    k: super::ByteNorm,
+    k: super::Norm,
     src: *const u8,
     dst: *mut u8,
     n: usize,
@@ -496,7 +497,7 @@ unsafe fn bytes_by_table<const C: usize>(
     let mut tables = [[0u8; 256]; C];
     for (table, &[scale, bias]) in tables.iter_mut().zip(pairs) {
         // SAFETY: 256 bytes in, 256 one-byte results out; V4 ⊂ VBMI (contract).
-        if unsafe { v4.normalize_bytes(k, RAMP.as_ptr(), table.as_mut_ptr(), 256, scale, bias) } != 256 {
+        if unsafe { v4.normalize_run(k, RAMP.as_ptr(), table.as_mut_ptr(), 256, scale, bias) } != 256 {
             return 0;
         }
     }
@@ -528,7 +529,7 @@ unsafe fn bytes_by_table<const C: usize>(
 /// 209–228 ns with the table and 155 ns through V4's arithmetic.
 const TABLE_MIN_ELEMENTS: usize = 4096;
 
-/// One-byte pixels (`u8`, or `i8` with `k.signed`) of `K` channels normalized into f16 planes, 64 pixels at a time,
+/// One-byte pixels (`u8`, or `i8` when `k.signed()`) of `K` channels normalized into f16 planes, 64 pixels at a time,
 /// through a table per plane of the 256 possible results: built once per call with the arithmetic of V4's kernel
 /// (widened exactly, `x·scale + bias` as a product then a sum in f32, rounded to f16 nearest even), so every result
 /// is bit for bit V4's. Each block is deinterleaved with byte permutes (`t.unpacked`: each plane's bytes in the
@@ -548,7 +549,7 @@ const TABLE_MIN_ELEMENTS: usize = 4096;
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 unsafe fn normalize_f16_by_table<const K: usize, const STREAM: bool>(
-    k: super::ByteNorm,
+    k: super::Norm,
     t: &crate::tables::Planar,
     src: *const u8,
     dst: *mut u8,
@@ -564,7 +565,7 @@ unsafe fn normalize_f16_by_table<const K: usize, const STREAM: bool>(
         // (A loop, not `array::from_fn`: its closure may stay out of line, outside the target features.)
         let mut tables = [([_mm512_setzero_si512(); 4], [_mm512_setzero_si512(); 4]); K];
         for (table, &[scale, bias]) in tables.iter_mut().zip(params) {
-            *table = result_bytes(k.signed, scale, bias);
+            *table = result_bytes(k.signed(), scale, bias);
         }
         let regs = super::v4::PlanarRegs::<K>::load(&t.unpacked);
         for r in 0..rows.count as isize {
@@ -604,7 +605,7 @@ unsafe fn normalize_f16_by_table<const K: usize, const STREAM: bool>(
 ///
 /// # Safety
 ///
-/// As `Arch::normalize_bytes` into f16; AVX-512 F/BW and VBMI available.
+/// As `Arch::normalize_run` into f16; AVX-512 F/BW and VBMI available.
 #[inline(always)]
 unsafe fn normalize_f16_run(signed: bool, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize {
     let blocks = n / 64;

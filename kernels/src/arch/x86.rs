@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::{ByteNorm, RowRun, TileMap, tile8_elements};
+use super::{Norm, RowRun, TileMap, tile8_elements};
 use crate::tables::{Periodic, Planar, Shuffle};
 
 /// Copies fewer than 64 bytes with two possibly overlapping moves of the largest size that fits.
@@ -578,12 +578,14 @@ pub(super) unsafe fn f16c_affine(src: *const u8, dst: *mut u8, n: usize, scale: 
     i
 }
 
-/// The output end of a fused normalization: 16 one-byte integers in a register widened to f32, `x·scale + bias`
-/// (product, then sum: never fused), stored as 16 f32, 16 f16 rounded to nearest even, or 16 one-byte integers
-/// rounded to nearest even and saturated.
-pub(super) trait Put16: Copy {
+/// A fused normalization of 16 elements: loaded from their input type and converted to f32 exactly, `x·scale +
+/// bias` (product, then sum: never fused), stored as 16 f32, 16 f16 rounded to nearest even, or 16 one-byte
+/// integers rounded to nearest even and saturated (NaN giving 0).
+pub(super) trait Norm16: Copy {
     /// The 16 lanes' scales and biases in registers.
     type P: Copy;
+    /// Bytes per input element.
+    const IN: usize;
     /// Bytes per output element.
     const OUT: usize;
 
@@ -601,44 +603,51 @@ pub(super) trait Put16: Copy {
     /// 16 readable f32 at each pointer; the level's features are enabled.
     unsafe fn load(self, scales: *const f32, biases: *const f32) -> Self::P;
 
-    /// Normalizes the 16 bytes of `v` into `16·OUT` bytes at `dst`.
+    /// Normalizes the 16 input elements at `src` into `16·OUT` bytes at `dst`.
     ///
     /// # Safety
     ///
-    /// `16·OUT` writable bytes at `dst`; the level's features are enabled.
-    unsafe fn put(self, v: __m128i, p: Self::P, dst: *mut u8);
+    /// `16·IN` readable bytes at `src`, `16·OUT` writable bytes at `dst`; the level's features are enabled.
+    unsafe fn put(self, src: *const u8, p: Self::P, dst: *mut u8);
 }
 
-/// The const-generic output kinds of the `Put16` implementations ([`ByteOut::code`](super::ByteOut::code)).
-pub(super) const OUT_F32: u8 = super::ByteOut::F32.code();
-pub(super) const OUT_F16: u8 = super::ByteOut::F16.code();
-pub(super) const OUT_U8: u8 = super::ByteOut::U8.code();
-pub(super) const OUT_I8: u8 = super::ByteOut::I8.code();
+/// The const-generic codes of the types of the `Norm16` implementations ([`NormType::code`](super::NormType::code)).
+pub(super) const TY_F32: u8 = super::NormType::F32.code();
+pub(super) const TY_F16: u8 = super::NormType::F16.code();
+pub(super) const TY_U8: u8 = super::NormType::U8.code();
+pub(super) const TY_I8: u8 = super::NormType::I8.code();
 
-/// Bytes per output element of kind `out`.
-pub(super) const fn out_width(out: u8) -> usize {
-    match out {
-        OUT_F32 => 4,
-        OUT_F16 => 2,
+/// Bytes per element of type `ty`.
+pub(super) const fn ty_width(ty: u8) -> usize {
+    match ty {
+        TY_F32 => 4,
+        TY_F16 => 2,
         _ => 1,
     }
 }
 
-/// The bounds a result of kind `out` (a one-byte integer) is clamped to before it is rounded: clamping first makes
-/// the conversion's out-of-range results (and NaN, which `max` replaces by the lower bound) impossible, and
-/// rounding a value in the range lands in it.
+/// The bounds a result of type `out` (a one-byte integer) is clamped to before it is rounded: clamping first makes
+/// the conversion's out-of-range results impossible, and rounding a value in the range lands in it. (A NaN, which
+/// only float inputs can give, becomes the lower bound here: see `nan_to_zero`.)
 pub(super) const fn byte_bounds(out: u8) -> (f32, f32) {
-    if out == OUT_I8 { (-128.0, 127.0) } else { (0.0, 255.0) }
+    if out == TY_I8 { (-128.0, 127.0) } else { (0.0, 255.0) }
 }
 
-/// [`Put16`] with AVX2 (and F16C for f16 outputs): two 8-lane halves.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Avx2Put<const SIGNED: bool, const KIND: u8>;
+/// Whether a normalization from `from` into `out` must send NaN lanes to 0 before clamping (the casts' rule): only
+/// float inputs give NaN, and only one-byte outputs clamp.
+pub(super) const fn nan_to_zero(from: u8, out: u8) -> bool {
+    matches!(from, TY_F32 | TY_F16) && matches!(out, TY_U8 | TY_I8)
+}
 
-impl<const SIGNED: bool, const KIND: u8> Put16 for Avx2Put<SIGNED, KIND> {
+/// [`Norm16`] with AVX2 (and F16C for f16 inputs or outputs): two 8-lane halves.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Avx2Put<const FROM: u8, const KIND: u8>;
+
+impl<const FROM: u8, const KIND: u8> Norm16 for Avx2Put<FROM, KIND> {
     /// (scales of lanes 0–7, of lanes 8–15, biases of lanes 0–7, of lanes 8–15)
     type P = (__m256, __m256, __m256, __m256);
-    const OUT: usize = out_width(KIND);
+    const IN: usize = ty_width(FROM);
+    const OUT: usize = ty_width(KIND);
 
     #[inline(always)]
     unsafe fn params(self, scale: f32, bias: f32) -> Self::P {
@@ -663,24 +672,43 @@ impl<const SIGNED: bool, const KIND: u8> Put16 for Avx2Put<SIGNED, KIND> {
     }
 
     #[inline(always)]
-    unsafe fn put(self, v: __m128i, (s, s8, b, b8): Self::P, dst: *mut u8) {
-        // SAFETY: AVX2 (and F16C when F16) by the contract; 16·OUT bytes at dst.
+    unsafe fn put(self, src: *const u8, (s, s8, b, b8): Self::P, dst: *mut u8) {
+        // SAFETY: AVX2 (and F16C when f16) by the contract; 16·IN bytes at src, 16·OUT bytes at dst.
         unsafe {
-            let hi8 = _mm_unpackhi_epi64(v, v);
-            let (lo, hi) = if SIGNED {
-                (_mm256_cvtepi8_epi32(v), _mm256_cvtepi8_epi32(hi8))
-            } else {
-                (_mm256_cvtepu8_epi32(v), _mm256_cvtepu8_epi32(hi8))
+            let (lo, hi) = match FROM {
+                TY_F32 => (_mm256_loadu_ps(src.cast()), _mm256_loadu_ps(src.add(32).cast())),
+                TY_F16 => {
+                    (_mm256_cvtph_ps(_mm_loadu_si128(src.cast())), _mm256_cvtph_ps(_mm_loadu_si128(src.add(16).cast())))
+                }
+                _ => {
+                    let v = _mm_loadu_si128(src.cast());
+                    let hi8 = _mm_unpackhi_epi64(v, v);
+                    let (lo, hi) = if FROM == TY_I8 {
+                        (_mm256_cvtepi8_epi32(v), _mm256_cvtepi8_epi32(hi8))
+                    } else {
+                        (_mm256_cvtepu8_epi32(v), _mm256_cvtepu8_epi32(hi8))
+                    };
+                    (_mm256_cvtepi32_ps(lo), _mm256_cvtepi32_ps(hi))
+                }
             };
-            let lo = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(lo), s), b);
-            let hi = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(hi), s8), b8);
+            let lo = _mm256_add_ps(_mm256_mul_ps(lo, s), b);
+            let hi = _mm256_add_ps(_mm256_mul_ps(hi, s8), b8);
             match KIND {
-                OUT_F16 => {
+                TY_F16 => {
                     // Two conversions joined into one store (see f16c_from_f32).
                     let (l, h) = (cvtps_ph(lo), cvtps_ph(hi));
                     _mm256_storeu_si256(dst.cast(), _mm256_set_m128i(h, l));
                 }
-                OUT_U8 | OUT_I8 => {
+                TY_U8 | TY_I8 => {
+                    let (lo, hi) = if nan_to_zero(FROM, KIND) {
+                        // NaN lanes to 0 (a NaN compares unordered with itself).
+                        (
+                            _mm256_and_ps(lo, _mm256_cmp_ps::<_CMP_ORD_Q>(lo, lo)),
+                            _mm256_and_ps(hi, _mm256_cmp_ps::<_CMP_ORD_Q>(hi, hi)),
+                        )
+                    } else {
+                        (lo, hi)
+                    };
                     let (min, max) = byte_bounds(KIND);
                     let (min, max) = (_mm256_set1_ps(min), _mm256_set1_ps(max));
                     // Clamped, rounded to nearest even (the default rounding), narrowed in order: 8 + 8 words,
@@ -689,7 +717,7 @@ impl<const SIGNED: bool, const KIND: u8> Put16 for Avx2Put<SIGNED, KIND> {
                     let hi = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(hi, min), max));
                     let lo = _mm_packs_epi32(_mm256_castsi256_si128(lo), _mm256_extracti128_si256::<1>(lo));
                     let hi = _mm_packs_epi32(_mm256_castsi256_si128(hi), _mm256_extracti128_si256::<1>(hi));
-                    let bytes = if KIND == OUT_I8 { _mm_packs_epi16(lo, hi) } else { _mm_packus_epi16(lo, hi) };
+                    let bytes = if KIND == TY_I8 { _mm_packs_epi16(lo, hi) } else { _mm_packus_epi16(lo, hi) };
                     _mm_storeu_si128(dst.cast(), bytes);
                 }
                 _ => {
@@ -701,13 +729,13 @@ impl<const SIGNED: bool, const KIND: u8> Put16 for Avx2Put<SIGNED, KIND> {
     }
 }
 
-/// `n` one-byte integers normalized 16 at a time through `put`; returns the elements done.
+/// `n` elements normalized 16 at a time through `put`; returns the elements done.
 ///
 /// # Safety
 ///
-/// As `Arch::normalize_bytes`; the features `U` needs are enabled.
+/// As `Arch::normalize_run`; the features `U` needs are enabled.
 #[inline(always)]
-pub(super) unsafe fn normalize_bytes<U: Put16>(
+pub(super) unsafe fn normalize_run<U: Norm16>(
     put: U,
     src: *const u8,
     dst: *mut u8,
@@ -715,32 +743,31 @@ pub(super) unsafe fn normalize_bytes<U: Put16>(
     scale: f32,
     bias: f32,
 ) -> usize {
-    // SAFETY: (whole function) bytes i..i+16 are readable and their outputs writable while i + 16 ≤ n.
+    // SAFETY: (whole function) elements i..i+16 are readable and their outputs writable while i + 16 ≤ n.
     unsafe {
         let p = put.params(scale, bias);
         let mut i = 0;
         while i + 32 <= n {
-            let (x, y) = (_mm_loadu_si128(src.add(i).cast()), _mm_loadu_si128(src.add(i + 16).cast()));
-            put.put(x, p, dst.add(i * U::OUT));
-            put.put(y, p, dst.add((i + 16) * U::OUT));
+            put.put(src.add(i * U::IN), p, dst.add(i * U::OUT));
+            put.put(src.add((i + 16) * U::IN), p, dst.add((i + 16) * U::OUT));
             i += 32;
         }
         if i + 16 <= n {
-            put.put(_mm_loadu_si128(src.add(i).cast()), p, dst.add(i * U::OUT));
+            put.put(src.add(i * U::IN), p, dst.add(i * U::OUT));
             i += 16;
         }
         i
     }
 }
 
-/// `n` one-byte integers normalized 16 at a time through `put` with the pairs of `p` from element `phase` of the
+/// `n` elements normalized 16 at a time through `put` with the pairs of `p` from element `phase` of the
 /// pattern on (element `i` takes pair `(phase + i) mod period`); returns the elements done.
 ///
 /// # Safety
 ///
-/// As `Arch::normalize_bytes`; the features `U` needs are enabled.
+/// As `Arch::normalize_run`; the features `U` needs are enabled.
 #[inline(always)]
-pub(super) unsafe fn normalize_bytes_periodic<U: Put16>(
+pub(super) unsafe fn normalize_periodic<U: Norm16>(
     put: U,
     src: *const u8,
     dst: *mut u8,
@@ -759,11 +786,11 @@ pub(super) unsafe fn normalize_bytes_periodic<U: Put16>(
     let mut i = 0;
     while i + block <= n {
         for k in (0..block).step_by(16) {
-            // SAFETY: bytes i+k..i+k+16 are readable and their outputs writable (contract, i + block ≤ n); pairs
-            // k..k+16 from q exist (above).
+            // SAFETY: elements i+k..i+k+16 are readable and their outputs writable (contract, i + block ≤ n);
+            // pairs k..k+16 from q exist (above).
             unsafe {
                 let par = put.load(scales.add(k), biases.add(k));
-                put.put(_mm_loadu_si128(src.add(i + k).cast()), par, dst.add((i + k) * U::OUT));
+                put.put(src.add((i + k) * U::IN), par, dst.add((i + k) * U::OUT));
             }
         }
         i += block;
@@ -773,7 +800,7 @@ pub(super) unsafe fn normalize_bytes_periodic<U: Put16>(
         // SAFETY: as above, k < block.
         unsafe {
             let par = put.load(scales.add(k), biases.add(k));
-            put.put(_mm_loadu_si128(src.add(i).cast()), par, dst.add(i * U::OUT));
+            put.put(src.add(i * U::IN), par, dst.add(i * U::OUT));
         }
         i += 16;
         k += 16;
@@ -858,19 +885,23 @@ pub(super) unsafe fn avx2_deinterleave_normalize<
     }
 }
 
-/// Dispatches a fused byte normalization to the instantiation of `U` for its types (`$put` names the generic
-/// put type, e.g. `Avx2Put`).
+/// Dispatches a normalization in registers to the instantiation of `$put` for its types (`$put` names the generic
+/// type, e.g. `Avx2Put`, whose parameters are the input and output type codes).
 macro_rules! by_types {
     ($k:expr, $put:ident, |$u:ident| $body:expr) => {
-        match ($k.signed, $k.out) {
-            (false, $crate::arch::ByteOut::F32) => by_types!(@ $put::<false, { $crate::arch::ByteOut::F32.code() }>, $u, $body),
-            (false, $crate::arch::ByteOut::F16) => by_types!(@ $put::<false, { $crate::arch::ByteOut::F16.code() }>, $u, $body),
-            (false, $crate::arch::ByteOut::U8) => by_types!(@ $put::<false, { $crate::arch::ByteOut::U8.code() }>, $u, $body),
-            (false, $crate::arch::ByteOut::I8) => by_types!(@ $put::<false, { $crate::arch::ByteOut::I8.code() }>, $u, $body),
-            (true, $crate::arch::ByteOut::F32) => by_types!(@ $put::<true, { $crate::arch::ByteOut::F32.code() }>, $u, $body),
-            (true, $crate::arch::ByteOut::F16) => by_types!(@ $put::<true, { $crate::arch::ByteOut::F16.code() }>, $u, $body),
-            (true, $crate::arch::ByteOut::U8) => by_types!(@ $put::<true, { $crate::arch::ByteOut::U8.code() }>, $u, $body),
-            (true, $crate::arch::ByteOut::I8) => by_types!(@ $put::<true, { $crate::arch::ByteOut::I8.code() }>, $u, $body),
+        match $k.from {
+            $crate::arch::NormType::F32 => by_types!(@out $k, $put, { $crate::arch::NormType::F32.code() }, $u, $body),
+            $crate::arch::NormType::F16 => by_types!(@out $k, $put, { $crate::arch::NormType::F16.code() }, $u, $body),
+            $crate::arch::NormType::U8 => by_types!(@out $k, $put, { $crate::arch::NormType::U8.code() }, $u, $body),
+            $crate::arch::NormType::I8 => by_types!(@out $k, $put, { $crate::arch::NormType::I8.code() }, $u, $body),
+        }
+    };
+    (@out $k:expr, $put:ident, $from:block, $u:ident, $body:expr) => {
+        match $k.out {
+            $crate::arch::NormType::F32 => by_types!(@ $put::<$from, { $crate::arch::NormType::F32.code() }>, $u, $body),
+            $crate::arch::NormType::F16 => by_types!(@ $put::<$from, { $crate::arch::NormType::F16.code() }>, $u, $body),
+            $crate::arch::NormType::U8 => by_types!(@ $put::<$from, { $crate::arch::NormType::U8.code() }>, $u, $body),
+            $crate::arch::NormType::I8 => by_types!(@ $put::<$from, { $crate::arch::NormType::I8.code() }>, $u, $body),
         }
     };
     (@ $put:ty, $u:ident, $body:expr) => {{
@@ -892,13 +923,16 @@ macro_rules! by_planes {
         }
     };
     (@kind $p:literal, $k:expr, $stream:expr, $f:ident ($($a:expr),*)) => {{
-        // (Planes of one-byte integers have no fused kernel: 0 pixels done.)
+        // (Planes of one-byte integers, and pixels of other inputs, have no fused kernel here: 0 pixels done.)
+        if !$k.bytes() {
+            return 0;
+        }
         let f16 = match $k.out {
-            $crate::arch::ByteOut::F32 => false,
-            $crate::arch::ByteOut::F16 => true,
+            $crate::arch::NormType::F32 => false,
+            $crate::arch::NormType::F16 => true,
             _ => return 0,
         };
-        match ($k.signed, f16, $stream) {
+        match ($k.signed(), f16, $stream) {
             (false, false, false) => $f::<$p, false, false, false>($($a),*),
             (false, true, false) => $f::<$p, false, true, false>($($a),*),
             (true, false, false) => $f::<$p, true, false, false>($($a),*),
@@ -912,14 +946,14 @@ macro_rules! by_planes {
 }
 pub(super) use by_planes;
 
-/// [`normalize_bytes`] with AVX2 and F16C.
+/// [`normalize_run`] with AVX2 and F16C.
 ///
 /// # Safety
 ///
-/// As `Arch::normalize_bytes`; the CPU has AVX2 and F16C (the V3 token checks both).
+/// As `Arch::normalize_run`; the CPU has AVX2 and F16C (the V3 token checks both).
 #[target_feature(enable = "avx,avx2,f16c")]
-pub(super) unsafe fn f16c_normalize_bytes(
-    k: ByteNorm,
+pub(super) unsafe fn f16c_normalize_run(
+    k: Norm,
     src: *const u8,
     dst: *mut u8,
     n: usize,
@@ -927,17 +961,17 @@ pub(super) unsafe fn f16c_normalize_bytes(
     bias: f32,
 ) -> usize {
     // SAFETY: forwarded contract; the features are enabled here.
-    by_types!(k, Avx2Put, |u| unsafe { normalize_bytes(u, src, dst, n, scale, bias) })
+    by_types!(k, Avx2Put, |u| unsafe { normalize_run(u, src, dst, n, scale, bias) })
 }
 
-/// [`normalize_bytes_periodic`] with AVX2 and F16C.
+/// [`normalize_periodic`] with AVX2 and F16C.
 ///
 /// # Safety
 ///
-/// As `Arch::normalize_bytes_periodic`; the CPU has AVX2 and F16C (the V3 token checks both).
+/// As `Arch::normalize_periodic`; the CPU has AVX2 and F16C (the V3 token checks both).
 #[target_feature(enable = "avx,avx2,f16c")]
-pub(super) unsafe fn f16c_normalize_bytes_periodic(
-    k: ByteNorm,
+pub(super) unsafe fn f16c_normalize_periodic(
+    k: Norm,
     src: *const u8,
     dst: *mut u8,
     n: usize,
@@ -945,7 +979,7 @@ pub(super) unsafe fn f16c_normalize_bytes_periodic(
     phase: usize,
 ) -> usize {
     // SAFETY: forwarded contract; the features are enabled here.
-    by_types!(k, Avx2Put, |u| unsafe { normalize_bytes_periodic(u, src, dst, n, p, phase) })
+    by_types!(k, Avx2Put, |u| unsafe { normalize_periodic(u, src, dst, n, p, phase) })
 }
 
 /// [`Arch::deinterleave_convert`] of one-byte pixels with AVX2 and F16C.
@@ -956,7 +990,7 @@ pub(super) unsafe fn f16c_normalize_bytes_periodic(
 #[target_feature(enable = "avx,avx2,f16c")]
 #[allow(clippy::too_many_arguments)] // Arch::deinterleave_convert's
 pub(super) unsafe fn f16c_deinterleave_normalize(
-    k: ByteNorm,
+    k: Norm,
     t: &Planar,
     src: *const u8,
     dst: *mut u8,

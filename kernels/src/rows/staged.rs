@@ -21,7 +21,7 @@ use pulp::NullaryFnOnce;
 use super::planar::{PlanarFn, planar_fn};
 use super::transpose::{self, BlockFn, Stores, block_fn};
 use super::{Request, Rows, build};
-use crate::arch::{AffineF16, AffineF32, Arch, ByteNorm, ByteOut, FloatNorm, FusedConvert, RowRun, copy};
+use crate::arch::{AffineF16, AffineF32, Arch, FloatNorm, FusedConvert, Norm, NormType, RowRun, copy};
 use crate::convert::{
     AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, f32_to_f16_scalar, nearest_fn,
 };
@@ -54,7 +54,8 @@ enum Converter {
     Cast(CastFn),
     Affine(AffineFn, f32, f32),
     /// Widen to f32, `x·scale + bias` with the run's parameters, convert rounding to nearest; `sw`/`dw` are the
-    /// element widths. One-byte integers into f32, f16, u8 or i8 go through `bytes` in registers first.
+    /// element widths. The types the levels normalize in registers (u8, i8, f16 and f32 into any of them) go
+    /// through `fused` first, the rest of the run (and other types) through an f32 buffer.
     Normalize {
         to_f32: CastFn,
         affine: AffineFn,
@@ -62,28 +63,21 @@ enum Converter {
         from_f32: CastFn,
         sw: usize,
         dw: usize,
-        bytes: Option<(ByteNormFn, ByteNormPeriodicFn, ByteNorm)>,
+        fused: Option<(NormFn, NormPeriodicFn, Norm)>,
     },
 }
 
-/// The types of a normalization the fused byte kernels take: `u8`/`i8` into f32/f16.
-fn byte_norm(op: &ElementOp) -> Option<ByteNorm> {
+/// The types of a normalization the levels take in registers: u8, i8, f16 and f32 into any of them.
+fn norm_kind(op: &ElementOp) -> Option<Norm> {
+    let ty = |t: ElemType| match t {
+        ElemType::F32 => Some(NormType::F32),
+        ElemType::F16 => Some(NormType::F16),
+        ElemType::U8 => Some(NormType::U8),
+        ElemType::I8 => Some(NormType::I8),
+        _ => None,
+    };
     match *op {
-        ElementOp::Normalize { from, to } => {
-            let signed = match from {
-                ElemType::U8 => false,
-                ElemType::I8 => true,
-                _ => return None,
-            };
-            let out = match to {
-                ElemType::F32 => ByteOut::F32,
-                ElemType::F16 => ByteOut::F16,
-                ElemType::U8 => ByteOut::U8,
-                ElemType::I8 => ByteOut::I8,
-                _ => return None,
-            };
-            Some(ByteNorm { signed, out })
-        }
+        ElementOp::Normalize { from, to } => Some(Norm { from: ty(from)?, out: ty(to)? }),
         _ => None,
     }
 }
@@ -96,7 +90,7 @@ fn byte_norm(op: &ElementOp) -> Option<ByteNorm> {
 /// PERF: one thread, Zen 4 (VBMI), u8 → f16 through the generated route → this: 3 × 224² (L2) 9.1 → 4.9–6.9 µs,
 /// 8 × 3 × 224² 74–105 → 44–52 µs, 1800 elements 171 → 155 ns; NHWC → NCHW (plane runs) 3 × 224² 12.1 → 10.5 µs.
 fn bytes_to_f16_fn<A: Arch, const SIGNED: bool>() -> CastFn {
-    // PERF: one entry into the level's target features for both steps rather than `byte_norm_fn`'s entry and then
+    // PERF: one entry into the level's target features for both steps rather than `norm_fn`'s entry and then
     // the route's: a cast of 1800 elements ran 247–266 ns with two entries, 148–234 ns with one (that case runs at
     // two speeds on the project's VM, so this is no more than "not worse").
     struct Job<A, const SIGNED: bool>(A, *const u8, *mut u8, usize);
@@ -105,10 +99,10 @@ fn bytes_to_f16_fn<A: Arch, const SIGNED: bool>() -> CastFn {
         #[inline(always)]
         fn call(self) {
             let Job(a, src, dst, n) = self;
-            let k = ByteNorm { signed: SIGNED, out: ByteOut::F16 };
+            let k = Norm { from: if SIGNED { NormType::I8 } else { NormType::U8 }, out: NormType::F16 };
             // SAFETY: forwarded from `entry`'s contract: n bytes at src, n f16 at dst; the rest from element i.
             unsafe {
-                let i = a.normalize_bytes(k, src, dst, n, 1.0, 0.0);
+                let i = a.normalize_run(k, src, dst, n, 1.0, 0.0);
                 let from = if SIGNED { ElemType::I8 } else { ElemType::U8 };
                 cast_fn::<A>(from, ElemType::F16)(src.add(i), dst.add(2 * i), n - i);
             }
@@ -125,24 +119,24 @@ fn bytes_to_f16_fn<A: Arch, const SIGNED: bool>() -> CastFn {
     entry::<A, SIGNED>
 }
 
-/// [`Arch::normalize_bytes`] compiled for a level.
-type ByteNormFn = unsafe fn(ByteNorm, *const u8, *mut u8, usize, f32, f32) -> usize;
+/// [`Arch::normalize_run`] compiled for a level.
+type NormFn = unsafe fn(Norm, *const u8, *mut u8, usize, f32, f32) -> usize;
 
-fn byte_norm_fn<A: Arch>() -> ByteNormFn {
-    struct Job<A>(A, ByteNorm, *const u8, *mut u8, usize, f32, f32);
+fn norm_fn<A: Arch>() -> NormFn {
+    struct Job<A>(A, Norm, *const u8, *mut u8, usize, f32, f32);
     impl<A: Arch> NullaryFnOnce for Job<A> {
         type Output = usize;
         #[inline(always)]
         fn call(self) -> usize {
             let Job(a, k, src, dst, n, scale, bias) = self;
             // SAFETY: forwarded from `entry`'s contract.
-            unsafe { a.normalize_bytes(k, src, dst, n, scale, bias) }
+            unsafe { a.normalize_run(k, src, dst, n, scale, bias) }
         }
     }
     /// # Safety
     ///
-    /// As [`Arch::normalize_bytes`]; the CPU runs level `A`.
-    unsafe fn entry<A: Arch>(k: ByteNorm, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize {
+    /// As [`Arch::normalize_run`]; the CPU runs level `A`.
+    unsafe fn entry<A: Arch>(k: Norm, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize {
         // SAFETY: the caller guarantees the level.
         let a = unsafe { A::assume() };
         a.vectorize(Job(a, k, src, dst, n, scale, bias))
@@ -150,24 +144,24 @@ fn byte_norm_fn<A: Arch>() -> ByteNormFn {
     entry::<A>
 }
 
-/// [`Arch::normalize_bytes_periodic`] compiled for a level.
-type ByteNormPeriodicFn = unsafe fn(ByteNorm, *const u8, *mut u8, usize, &Periodic, usize) -> usize;
+/// [`Arch::normalize_periodic`] compiled for a level.
+type NormPeriodicFn = unsafe fn(Norm, *const u8, *mut u8, usize, &Periodic, usize) -> usize;
 
-fn byte_norm_periodic_fn<A: Arch>() -> ByteNormPeriodicFn {
-    struct Job<'a, A>(A, ByteNorm, *const u8, *mut u8, usize, &'a Periodic, usize);
+fn norm_periodic_fn<A: Arch>() -> NormPeriodicFn {
+    struct Job<'a, A>(A, Norm, *const u8, *mut u8, usize, &'a Periodic, usize);
     impl<A: Arch> NullaryFnOnce for Job<'_, A> {
         type Output = usize;
         #[inline(always)]
         fn call(self) -> usize {
             let Job(a, k, src, dst, n, p, phase) = self;
             // SAFETY: forwarded from `entry`'s contract.
-            unsafe { a.normalize_bytes_periodic(k, src, dst, n, p, phase) }
+            unsafe { a.normalize_periodic(k, src, dst, n, p, phase) }
         }
     }
     /// # Safety
     ///
-    /// As [`Arch::normalize_bytes_periodic`]; the CPU runs level `A`.
-    unsafe fn entry<A: Arch>(k: ByteNorm, src: *const u8, dst: *mut u8, n: usize, p: &Periodic, phase: usize) -> usize {
+    /// As [`Arch::normalize_periodic`]; the CPU runs level `A`.
+    unsafe fn entry<A: Arch>(k: Norm, src: *const u8, dst: *mut u8, n: usize, p: &Periodic, phase: usize) -> usize {
         // SAFETY: the caller guarantees the level.
         let a = unsafe { A::assume() };
         a.vectorize(Job(a, k, src, dst, n, p, phase))
@@ -179,7 +173,9 @@ fn byte_norm_periodic_fn<A: Arch>() -> ByteNormPeriodicFn {
 fn fused_convert(op: &ElementOp, width: usize) -> Option<FusedConvert> {
     match (width, *op) {
         // (Planes of one-byte integers: no fused kernel.)
-        (1, _) => byte_norm(op).filter(|k| matches!(k.out, ByteOut::F32 | ByteOut::F16)).map(FusedConvert::Bytes),
+        (1, _) => norm_kind(op)
+            .filter(|k| k.bytes() && matches!(k.out, NormType::F32 | NormType::F16))
+            .map(FusedConvert::Bytes),
         (4, ElementOp::Cast { from: ElemType::F32, to: ElemType::F16 }) => {
             Some(FusedConvert::Floats(FloatNorm { affine: false, f16: true }))
         }
@@ -255,15 +251,15 @@ unsafe fn scalar_deinterleave_normalize(
                 // SAFETY: channel t.channel(i) of output pixel j and element j of plane i, in bounds (contract).
                 unsafe {
                     let b = *t.pixel(s, j, p).add(t.channel(i));
-                    let x = if k.signed { f32::from(b as i8) } else { f32::from(b) };
+                    let x = if k.signed() { f32::from(b as i8) } else { f32::from(b) };
                     let y = x * scale + bias;
                     let at = d.wrapping_offset(i as isize * ps);
                     match k.out {
-                        ByteOut::F16 => at.add(2 * j).cast::<u16>().write_unaligned(f32_to_f16_scalar(y)),
-                        ByteOut::F32 => at.add(4 * j).cast::<f32>().write_unaligned(y),
+                        NormType::F16 => at.add(2 * j).cast::<u16>().write_unaligned(f32_to_f16_scalar(y)),
+                        NormType::F32 => at.add(4 * j).cast::<f32>().write_unaligned(y),
                         // (Not sent here by `fused_convert`; the casts' rule: nearest even, saturated.)
-                        ByteOut::U8 => at.add(j).write(y.round_ties_even() as u8),
-                        ByteOut::I8 => at.add(j).cast::<i8>().write(y.round_ties_even() as i8),
+                        NormType::U8 => at.add(j).write(y.round_ties_even() as u8),
+                        NormType::I8 => at.add(j).cast::<i8>().write(y.round_ties_even() as i8),
                     }
                 }
             }
@@ -292,7 +288,7 @@ impl Converter {
                 from_f32: nearest_fn::<A>(to),
                 sw: from.width(),
                 dw: to.width(),
-                bytes: byte_norm(op).map(|k| (byte_norm_fn::<A>(), byte_norm_periodic_fn::<A>(), k)),
+                fused: norm_kind(op).map(|k| (norm_fn::<A>(), norm_periodic_fn::<A>(), k)),
             },
             ElementOp::Copy { .. } => unreachable!("with_rows sends copies to the copy kernels"),
             ElementOp::Sequence { .. } => unreachable!("build_staged sends sequences to their own rows"),
@@ -311,12 +307,12 @@ impl Converter {
             match *self {
                 Converter::Cast(f) => f(src, dst, n),
                 Converter::Affine(f, scale, bias) => f(src, dst, n, scale, bias),
-                Converter::Normalize { to_f32, affine, affine_var, from_f32, sw, dw, bytes } => {
+                Converter::Normalize { to_f32, affine, affine_var, from_f32, sw, dw, fused } => {
                     let mut buf = [0f32; BLOCK];
                     let b = buf.as_mut_ptr().cast::<u8>();
                     let constant = (aux_step == 0).then(|| aux.cast::<[f32; 2]>().read_unaligned());
                     // In registers as far as the level goes, the rest through the buffer.
-                    let mut i = match (bytes, constant) {
+                    let mut i = match (fused, constant) {
                         (Some((f, _, k)), Some([scale, bias])) => f(k, src, dst, n, scale, bias),
                         _ => 0,
                     };
@@ -342,14 +338,14 @@ impl Converter {
     ///
     /// As [`CastFn`], on a CPU running the level the converter was built for.
     unsafe fn apply_periodic(&self, src: *const u8, dst: *mut u8, n: usize, pattern: &Periodic, phase: usize) {
-        let Converter::Normalize { to_f32, affine_var, from_f32, sw, dw, bytes, .. } = *self else {
+        let Converter::Normalize { to_f32, affine_var, from_f32, sw, dw, fused, .. } = *self else {
             // SAFETY: forwarded contract; no parameters are read.
             return unsafe { self.apply(src, dst, n, core::ptr::NonNull::dangling().as_ptr(), 0) };
         };
         let period = pattern.period();
         // SAFETY: forwarded contract; each block's pairs start at q < period and `pairs` holds period + BLOCK.
         unsafe {
-            let mut i = match bytes {
+            let mut i = match fused {
                 Some((_, f, k)) => f(k, src, dst, n, pattern, phase),
                 None => 0,
             };

@@ -468,12 +468,14 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     /// Normalizes a prefix of `n` elements of type `k.from` at `src` into `dst`: the value in f32 (exact),
     /// `x·scale + bias` (product, then sum, each rounded to nearest even), stored as f32, as f16 rounded to nearest
     /// even, or as a one-byte integer rounded to nearest even and saturated, NaN giving 0 (see [`NormType`]);
-    /// returns the elements done.
+    /// returns the elements done. With `stream` the stores are non-temporal (the caller fences).
     ///
     /// # Safety
     ///
-    /// `n` readable input elements at `src`, `n` writable output elements at `dst`, not overlapping.
+    /// `n` readable input elements at `src`, `n` writable output elements at `dst`, not overlapping; with
+    /// `stream`, `dst` is a multiple of 64.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     unsafe fn normalize_run(
         self,
         _k: Norm,
@@ -482,6 +484,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         _n: usize,
         _scale: f32,
         _bias: f32,
+        _stream: bool,
     ) -> usize {
         0
     }
@@ -493,6 +496,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     ///
     /// As [`Arch::normalize_run`].
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     unsafe fn normalize_periodic(
         self,
         _k: Norm,
@@ -501,6 +505,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         _n: usize,
         _p: &crate::tables::Periodic,
         _phase: usize,
+        _stream: bool,
     ) -> usize {
         0
     }

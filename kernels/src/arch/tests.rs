@@ -578,35 +578,72 @@ fn byte_norm_scalar(k: Norm, x: u8, scale: f32, bias: f32) -> Vec<u8> {
     norm_scalar(k, &[x], scale, bias)
 }
 
-/// `normalize_run` of the elements in `src` with one pair: at most 15 elements left on a SIMD level, every element
-/// done equal to its scalar meaning, nothing written past them.
+/// `normalize_run` of the elements in `src` with one pair, with regular and with streaming stores (into a 64-byte
+/// aligned destination): at most 15 elements left on a SIMD level, every element done equal to its scalar meaning,
+/// nothing written past them.
 fn check_norm_run<A: Arch>(a: A, k: Norm, src: &[u8], [scale, bias]: [f32; 2]) {
-    let (iw, ow) = (k.from.width(), k.out.width());
-    let n = src.len() / iw;
-    let mut dst = vec![SENTINEL; n * ow + 64];
-    // SAFETY: n elements in, n elements out.
-    let done = a.vectorize(|| unsafe { a.normalize_run(k, src.as_ptr(), dst.as_mut_ptr(), n, scale, bias) });
-    assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} left {} of {n}", A::ISA, n - done);
-    for i in 0..done {
-        let want = norm_scalar(k, &src[i * iw..][..iw], scale, bias);
-        assert_eq!(dst[i * ow..][..ow], want, "{:?} {k:?} {i} of {:02x?}", A::ISA, &src[i * iw..][..iw]);
+    let n = src.len() / k.from.width();
+    for stream in [false, true] {
+        // SAFETY: n elements in, n elements out (64-byte aligned by `check_norm_output`).
+        check_norm_output(
+            a,
+            k,
+            src,
+            stream,
+            |d| unsafe { a.normalize_run(k, src.as_ptr(), d, n, scale, bias, stream) },
+            |_| [scale, bias],
+        );
     }
-    assert!(dst[done * ow..].iter().all(|&b| b == SENTINEL), "{:?} wrote past {done}", A::ISA);
 }
 
 /// [`check_norm_run`] for `normalize_periodic` with the pattern of the channel pairs `per` from `phase` on.
 fn check_norm_periodic<A: Arch>(a: A, k: Norm, src: &[u8], per: &[[f32; 2]], phase: usize) {
-    let (iw, ow, channels) = (k.from.width(), k.out.width(), per.len());
-    let n = src.len() / iw;
+    let n = src.len() / k.from.width();
     let p = crate::tables::Periodic::new(per).unwrap();
-    let mut dst = vec![SENTINEL; n * ow + 64];
-    // SAFETY: n elements in, n elements out.
-    let done = a.vectorize(|| unsafe { a.normalize_periodic(k, src.as_ptr(), dst.as_mut_ptr(), n, &p, phase) });
-    assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} periodic", A::ISA);
+    for stream in [false, true] {
+        // SAFETY: as above.
+        check_norm_output(
+            a,
+            k,
+            src,
+            stream,
+            |d| unsafe { a.normalize_periodic(k, src.as_ptr(), d, n, &p, phase, stream) },
+            |i| per[(phase + i) % per.len()],
+        );
+    }
+}
+
+/// Runs `f` into a 64-byte aligned destination of the elements of `src` and checks what it did: element `i`
+/// normalized with the pair `pair(i)`.
+fn check_norm_output<A: Arch>(
+    a: A,
+    k: Norm,
+    src: &[u8],
+    stream: bool,
+    f: impl FnOnce(*mut u8) -> usize,
+    pair: impl Fn(usize) -> [f32; 2],
+) {
+    let (iw, ow) = (k.from.width(), k.out.width());
+    let n = src.len() / iw;
+    let mut storage = vec![SENTINEL; n * ow + 128];
+    let at = storage.as_ptr().align_offset(64);
+    let dst = &mut storage[at..at + n * ow + 64];
+    let d = dst.as_mut_ptr();
+    let done = a.vectorize(|| f(d));
+    if stream {
+        fence_for_tests();
+    }
+    assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} left {} of {n}", A::ISA, n - done);
     for i in 0..done {
-        let [scale, bias] = per[(phase + i) % channels];
+        let [scale, bias] = pair(i);
         let want = norm_scalar(k, &src[i * iw..][..iw], scale, bias);
-        assert_eq!(dst[i * ow..][..ow], want, "{:?} {k:?} {channels} channels, phase {phase}, {i}", A::ISA);
+        assert_eq!(
+            dst[i * ow..][..ow],
+            want,
+            "{:?} {k:?} stream {stream} {i} of {:02x?}",
+            A::ISA,
+            &src[i * iw..][..iw]
+        );
     }
     assert!(dst[done * ow..].iter().all(|&b| b == SENTINEL), "{:?} wrote past {done}", A::ISA);
 }

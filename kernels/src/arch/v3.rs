@@ -159,12 +159,23 @@ unsafe impl Arch for V3 {
     }
 
     #[inline(always)]
-    unsafe fn normalize_run(self, k: Norm, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize {
+    #[allow(clippy::too_many_arguments)] // Arch::normalize_run's
+    unsafe fn normalize_run(
+        self,
+        k: Norm,
+        src: *const u8,
+        dst: *mut u8,
+        n: usize,
+        scale: f32,
+        bias: f32,
+        stream: bool,
+    ) -> usize {
         // SAFETY: forwarded contract; the token proves AVX2 and F16C.
-        unsafe { super::x86::f16c_normalize_run(k, src, dst, n, scale, bias) }
+        unsafe { super::x86::f16c_normalize_run(k, src, dst, n, scale, bias, stream) }
     }
 
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // Arch::normalize_periodic's
     unsafe fn normalize_periodic(
         self,
         k: Norm,
@@ -173,9 +184,10 @@ unsafe impl Arch for V3 {
         n: usize,
         p: &crate::tables::Periodic,
         phase: usize,
+        stream: bool,
     ) -> usize {
         // SAFETY: forwarded contract; the token proves AVX2 and F16C.
-        unsafe { super::x86::f16c_normalize_periodic(k, src, dst, n, p, phase) }
+        unsafe { super::x86::f16c_normalize_periodic(k, src, dst, n, p, phase, stream) }
     }
 
     #[inline(always)]

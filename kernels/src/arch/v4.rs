@@ -405,12 +405,29 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
-    unsafe fn normalize_run(self, k: Norm, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize {
+    #[allow(clippy::too_many_arguments)] // Arch::normalize_run's
+    unsafe fn normalize_run(
+        self,
+        k: Norm,
+        src: *const u8,
+        dst: *mut u8,
+        n: usize,
+        scale: f32,
+        bias: f32,
+        stream: bool,
+    ) -> usize {
         // SAFETY: forwarded contract; AVX-512F via the token.
-        by_types!(k, Avx512Put, |u| unsafe { normalize_run(u, src, dst, n, scale, bias) })
+        by_types!(k, Avx512Put, |u| unsafe {
+            if stream {
+                normalize_run::<_, true>(u, src, dst, n, scale, bias)
+            } else {
+                normalize_run::<_, false>(u, src, dst, n, scale, bias)
+            }
+        })
     }
 
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // Arch::normalize_periodic's
     unsafe fn normalize_periodic(
         self,
         k: Norm,
@@ -419,9 +436,16 @@ unsafe impl Arch for V4 {
         n: usize,
         p: &Periodic,
         phase: usize,
+        stream: bool,
     ) -> usize {
         // SAFETY: forwarded contract; AVX-512F via the token.
-        by_types!(k, Avx512Put, |u| unsafe { normalize_periodic(u, src, dst, n, p, phase) })
+        by_types!(k, Avx512Put, |u| unsafe {
+            if stream {
+                normalize_periodic::<_, true>(u, src, dst, n, p, phase)
+            } else {
+                normalize_periodic::<_, false>(u, src, dst, n, p, phase)
+            }
+        })
     }
 
     /// One-byte pixels through four 16-byte windows and `vpshufb` widening ([`avx512_deinterleave_normalize`]);
@@ -572,7 +596,7 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx512Put<FROM, KIND> {
     }
 
     #[inline(always)]
-    unsafe fn put(self, src: *const u8, (s, b): (__m512, __m512), dst: *mut u8) {
+    unsafe fn put<const STREAM: bool>(self, src: *const u8, (s, b): (__m512, __m512), dst: *mut u8) {
         // SAFETY: AVX-512F by the contract; 16·IN bytes at src, 16·OUT bytes at dst.
         unsafe {
             let x = match FROM {
@@ -595,10 +619,10 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx512Put<FROM, KIND> {
                     let y = _mm512_min_ps(_mm512_max_ps(y, _mm512_set1_ps(min)), _mm512_set1_ps(max));
                     let i = _mm512_cvtps_epi32(y);
                     let bytes = if KIND == TY_I8 { _mm512_cvtsepi32_epi8(i) } else { _mm512_cvtusepi32_epi8(i) };
-                    _mm_storeu_si128(dst.cast(), bytes);
+                    if STREAM { _mm_stream_si128(dst.cast(), bytes) } else { _mm_storeu_si128(dst.cast(), bytes) }
                 }
-                TY_F16 => put_plane::<true, false>(y, dst),
-                _ => put_plane::<false, false>(y, dst),
+                TY_F16 => put_plane::<true, STREAM>(y, dst),
+                _ => put_plane::<false, STREAM>(y, dst),
             }
         }
     }

@@ -126,8 +126,10 @@ unsafe impl Arch for V4Vbmi {
 
     /// One-byte inputs into f16, runs of 4096 elements or more through a table of the 256 results
     /// ([`normalize_f16_run`]); into one-byte integers, through a table of the 256 result bytes
-    /// ([`bytes_by_table`]); then V4's kernel (into f32, and float inputs, as V4 converts them).
+    /// ([`bytes_by_table`]); then V4's kernel (into f32, and float inputs, as V4 converts them). Whole 64-element
+    /// blocks keep a streamed `dst` aligned for V4's.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // Arch::normalize_run's
     unsafe fn normalize_run(
         self,
         k: super::Norm,
@@ -136,26 +138,29 @@ unsafe impl Arch for V4Vbmi {
         n: usize,
         scale: f32,
         bias: f32,
+        stream: bool,
     ) -> usize {
         let j = match k.out {
             _ if !k.bytes() => 0,
             // SAFETY: forwarded contract; VBMI via the token.
             super::NormType::F16 if n >= TABLE_MIN_ELEMENTS => unsafe {
-                normalize_f16_run(k.signed(), src, dst, n, scale, bias)
+                normalize_f16_run(k.signed(), src, dst, n, scale, bias, stream)
             },
             // SAFETY: as above.
             super::NormType::U8 | super::NormType::I8 if n >= BYTE_TABLE_MIN => unsafe {
-                bytes_by_table::<1>(self.0, k, src, dst, n, &[[scale, bias]], 0)
+                bytes_by_table::<1>(self.0, k, src, dst, n, &[[scale, bias]], 0, stream)
             },
             _ => 0,
         };
-        // SAFETY: forwarded contract for elements j..n (one-byte inputs when j > 0).
-        j + unsafe { self.0.normalize_run(k, src.add(j), dst.add(k.out.width() * j), n - j, scale, bias) }
+        let rest = dst.wrapping_add(k.out.width() * j);
+        // SAFETY: forwarded contract for elements j..n (one-byte inputs when j > 0; j a multiple of 64).
+        j + unsafe { self.0.normalize_run(k, src.add(j), rest, n - j, scale, bias, stream) }
     }
 
     /// Into one-byte integers with a pattern of 1 to 4 channels, through a table of the 256 result bytes per
     /// channel ([`bytes_by_table`]); the rest (and every other case) as V4 converts them.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // Arch::normalize_periodic's
     unsafe fn normalize_periodic(
         self,
         k: super::Norm,
@@ -164,6 +169,7 @@ unsafe impl Arch for V4Vbmi {
         n: usize,
         p: &crate::tables::Periodic,
         phase: usize,
+        stream: bool,
     ) -> usize {
         let mut j = 0;
         if k.bytes() && matches!(k.out, super::NormType::U8 | super::NormType::I8) && n >= BYTE_TABLE_MIN {
@@ -173,17 +179,17 @@ unsafe impl Arch for V4Vbmi {
             // SAFETY: forwarded contract; VBMI via the token; `pairs` has at least `c` entries (period ≥ 16).
             j = unsafe {
                 match channels {
-                    Some(1) => bytes_by_table::<1>(self.0, k, src, dst, n, &pairs[..1], phase),
-                    Some(2) => bytes_by_table::<2>(self.0, k, src, dst, n, &pairs[..2], phase),
-                    Some(3) => bytes_by_table::<3>(self.0, k, src, dst, n, &pairs[..3], phase),
-                    Some(4) => bytes_by_table::<4>(self.0, k, src, dst, n, &pairs[..4], phase),
+                    Some(1) => bytes_by_table::<1>(self.0, k, src, dst, n, &pairs[..1], phase, stream),
+                    Some(2) => bytes_by_table::<2>(self.0, k, src, dst, n, &pairs[..2], phase, stream),
+                    Some(3) => bytes_by_table::<3>(self.0, k, src, dst, n, &pairs[..3], phase, stream),
+                    Some(4) => bytes_by_table::<4>(self.0, k, src, dst, n, &pairs[..4], phase, stream),
                     _ => 0,
                 }
             };
         }
-        // SAFETY: forwarded contract for elements j..n (one byte each when j > 0), which take the pattern from
-        // `phase + j` on.
-        j + unsafe { self.0.normalize_periodic(k, src.add(j), dst.add(j), n - j, p, phase.wrapping_add(j)) }
+        // SAFETY: forwarded contract for elements j..n (one byte each when j > 0; j a multiple of 64), which take
+        // the pattern from `phase + j` on.
+        j + unsafe { self.0.normalize_periodic(k, src.add(j), dst.add(j), n - j, p, phase.wrapping_add(j), stream) }
     }
 
     /// One-byte pixels into f16 planes through per-plane tables of the 256 results ([`normalize_f16_by_table`]) on
@@ -483,8 +489,10 @@ static RAMP: [u8; 256] = {
 ///
 /// # Safety
 ///
-/// As `Arch::normalize_run` into one-byte integers; AVX-512 F/BW and VBMI available; `pairs` holds `C` pairs.
+/// As `Arch::normalize_run` into one-byte integers (with `stream`, `dst` a multiple of 64); AVX-512 F/BW and VBMI
+/// available; `pairs` holds `C` pairs.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 unsafe fn bytes_by_table<const C: usize>(
     v4: V4,
     k: super::Norm,
@@ -493,11 +501,12 @@ unsafe fn bytes_by_table<const C: usize>(
     n: usize,
     pairs: &[[f32; 2]],
     phase: usize,
+    stream: bool,
 ) -> usize {
     let mut tables = [[0u8; 256]; C];
     for (table, &[scale, bias]) in tables.iter_mut().zip(pairs) {
         // SAFETY: 256 bytes in, 256 one-byte results out; V4 ⊂ VBMI (contract).
-        if unsafe { v4.normalize_run(k, RAMP.as_ptr(), table.as_mut_ptr(), 256, scale, bias) } != 256 {
+        if unsafe { v4.normalize_run(k, RAMP.as_ptr(), table.as_mut_ptr(), 256, scale, bias, false) } != 256 {
             return 0;
         }
     }
@@ -518,7 +527,7 @@ unsafe fn bytes_by_table<const C: usize>(
             for (ch, tc) in t.iter().enumerate().skip(1) {
                 y = _mm512_mask_blend_epi8(masks[r][ch], y, look_up(tc, idx, top));
             }
-            _mm512_storeu_si512(dst.add(64 * b).cast(), y);
+            store64(dst.add(64 * b), y, stream);
             r = (r + 64) % C;
         }
     }
@@ -605,9 +614,17 @@ unsafe fn normalize_f16_by_table<const K: usize, const STREAM: bool>(
 ///
 /// # Safety
 ///
-/// As `Arch::normalize_run` into f16; AVX-512 F/BW and VBMI available.
+/// As `Arch::normalize_run` into f16 (with `stream`, `dst` a multiple of 64); AVX-512 F/BW and VBMI available.
 #[inline(always)]
-unsafe fn normalize_f16_run(signed: bool, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize {
+unsafe fn normalize_f16_run(
+    signed: bool,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    scale: f32,
+    bias: f32,
+    stream: bool,
+) -> usize {
     let blocks = n / 64;
     // SAFETY: register operations of AVX-512 F/BW/VBMI (contract); block b reads bytes 64b..64b+64 and writes
     // elements 64b..64b+64, in bounds (64b + 64 ≤ n).
@@ -619,8 +636,8 @@ unsafe fn normalize_f16_run(signed: bool, src: *const u8, dst: *mut u8, n: usize
             let top = _mm512_movepi8_mask(idx);
             let (l, h) = (look_up(&lo, idx, top), look_up(&hi, idx, top));
             let d = dst.add(128 * b);
-            _mm512_storeu_si512(d.cast(), _mm512_unpacklo_epi8(l, h));
-            _mm512_storeu_si512(d.add(64).cast(), _mm512_unpackhi_epi8(l, h));
+            store64(d, _mm512_unpacklo_epi8(l, h), stream);
+            store64(d.add(64), _mm512_unpackhi_epi8(l, h), stream);
         }
     }
     64 * blocks
@@ -669,6 +686,17 @@ unsafe fn result_bytes(signed: bool, scale: f32, bias: f32) -> ([__m512i; 4], [_
         }
         (lo, hi)
     }
+}
+
+/// Stores the 64 bytes of `v` at `d`, non-temporally with `stream`.
+///
+/// # Safety
+///
+/// 64 writable bytes at `d`, a multiple of 64 with `stream`; AVX-512F enabled.
+#[inline(always)]
+unsafe fn store64(d: *mut u8, v: __m512i, stream: bool) {
+    // SAFETY: the contract.
+    unsafe { if stream { _mm512_stream_si512(d.cast(), v) } else { _mm512_storeu_si512(d.cast(), v) } }
 }
 
 /// `a` then `c` in one register.

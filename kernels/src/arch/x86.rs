@@ -603,12 +603,15 @@ pub(super) trait Norm16: Copy {
     /// 16 readable f32 at each pointer; the level's features are enabled.
     unsafe fn load(self, scales: *const f32, biases: *const f32) -> Self::P;
 
-    /// Normalizes the 16 input elements at `src` into `16·OUT` bytes at `dst`.
+    /// Normalizes the 16 input elements at `src` into `16·OUT` bytes at `dst`, with non-temporal stores when
+    /// `STREAM`.
     ///
     /// # Safety
     ///
-    /// `16·IN` readable bytes at `src`, `16·OUT` writable bytes at `dst`; the level's features are enabled.
-    unsafe fn put(self, src: *const u8, p: Self::P, dst: *mut u8);
+    /// `16·IN` readable bytes at `src`, `16·OUT` writable bytes at `dst`, with `STREAM` a multiple of 16 bytes from
+    /// a 64-byte line whose whole output is the caller's (`16·OUT` aligned to `min(16·OUT, 64)`); the level's
+    /// features are enabled.
+    unsafe fn put<const STREAM: bool>(self, src: *const u8, p: Self::P, dst: *mut u8);
 }
 
 /// The const-generic codes of the types of the `Norm16` implementations ([`NormType::code`](super::NormType::code)).
@@ -672,7 +675,7 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx2Put<FROM, KIND> {
     }
 
     #[inline(always)]
-    unsafe fn put(self, src: *const u8, (s, s8, b, b8): Self::P, dst: *mut u8) {
+    unsafe fn put<const STREAM: bool>(self, src: *const u8, (s, s8, b, b8): Self::P, dst: *mut u8) {
         // SAFETY: AVX2 (and F16C when f16) by the contract; 16·IN bytes at src, 16·OUT bytes at dst.
         unsafe {
             let (lo, hi) = match FROM {
@@ -697,7 +700,11 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx2Put<FROM, KIND> {
                 TY_F16 => {
                     // Two conversions joined into one store (see f16c_from_f32).
                     let (l, h) = (cvtps_ph(lo), cvtps_ph(hi));
-                    _mm256_storeu_si256(dst.cast(), _mm256_set_m128i(h, l));
+                    if STREAM {
+                        _mm256_stream_si256(dst.cast(), _mm256_set_m128i(h, l));
+                    } else {
+                        _mm256_storeu_si256(dst.cast(), _mm256_set_m128i(h, l));
+                    }
                 }
                 TY_U8 | TY_I8 => {
                     let (lo, hi) = if nan_to_zero(FROM, KIND) {
@@ -718,7 +725,11 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx2Put<FROM, KIND> {
                     let lo = _mm_packs_epi32(_mm256_castsi256_si128(lo), _mm256_extracti128_si256::<1>(lo));
                     let hi = _mm_packs_epi32(_mm256_castsi256_si128(hi), _mm256_extracti128_si256::<1>(hi));
                     let bytes = if KIND == TY_I8 { _mm_packs_epi16(lo, hi) } else { _mm_packus_epi16(lo, hi) };
-                    _mm_storeu_si128(dst.cast(), bytes);
+                    if STREAM { _mm_stream_si128(dst.cast(), bytes) } else { _mm_storeu_si128(dst.cast(), bytes) }
+                }
+                _ if STREAM => {
+                    _mm256_stream_ps(dst.cast(), lo);
+                    _mm256_stream_ps(dst.add(32).cast(), hi);
                 }
                 _ => {
                     _mm256_storeu_ps(dst.cast(), lo);
@@ -729,13 +740,14 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx2Put<FROM, KIND> {
     }
 }
 
-/// `n` elements normalized 16 at a time through `put`; returns the elements done.
+/// `n` elements normalized 16 at a time through `put` (with non-temporal stores when `STREAM`); returns the
+/// elements done.
 ///
 /// # Safety
 ///
 /// As `Arch::normalize_run`; the features `U` needs are enabled.
 #[inline(always)]
-pub(super) unsafe fn normalize_run<U: Norm16>(
+pub(super) unsafe fn normalize_run<U: Norm16, const STREAM: bool>(
     put: U,
     src: *const u8,
     dst: *mut u8,
@@ -748,12 +760,12 @@ pub(super) unsafe fn normalize_run<U: Norm16>(
         let p = put.params(scale, bias);
         let mut i = 0;
         while i + 32 <= n {
-            put.put(src.add(i * U::IN), p, dst.add(i * U::OUT));
-            put.put(src.add((i + 16) * U::IN), p, dst.add((i + 16) * U::OUT));
+            put.put::<STREAM>(src.add(i * U::IN), p, dst.add(i * U::OUT));
+            put.put::<STREAM>(src.add((i + 16) * U::IN), p, dst.add((i + 16) * U::OUT));
             i += 32;
         }
         if i + 16 <= n {
-            put.put(src.add(i * U::IN), p, dst.add(i * U::OUT));
+            put.put::<STREAM>(src.add(i * U::IN), p, dst.add(i * U::OUT));
             i += 16;
         }
         i
@@ -761,13 +773,14 @@ pub(super) unsafe fn normalize_run<U: Norm16>(
 }
 
 /// `n` elements normalized 16 at a time through `put` with the pairs of `p` from element `phase` of the
-/// pattern on (element `i` takes pair `(phase + i) mod period`); returns the elements done.
+/// pattern on (element `i` takes pair `(phase + i) mod period`), with non-temporal stores when `STREAM`; returns
+/// the elements done.
 ///
 /// # Safety
 ///
-/// As `Arch::normalize_run`; the features `U` needs are enabled.
+/// As `Arch::normalize_periodic`; the features `U` needs are enabled.
 #[inline(always)]
-pub(super) unsafe fn normalize_periodic<U: Norm16>(
+pub(super) unsafe fn normalize_periodic<U: Norm16, const STREAM: bool>(
     put: U,
     src: *const u8,
     dst: *mut u8,
@@ -790,7 +803,7 @@ pub(super) unsafe fn normalize_periodic<U: Norm16>(
             // pairs k..k+16 from q exist (above).
             unsafe {
                 let par = put.load(scales.add(k), biases.add(k));
-                put.put(src.add((i + k) * U::IN), par, dst.add((i + k) * U::OUT));
+                put.put::<STREAM>(src.add((i + k) * U::IN), par, dst.add((i + k) * U::OUT));
             }
         }
         i += block;
@@ -800,7 +813,7 @@ pub(super) unsafe fn normalize_periodic<U: Norm16>(
         // SAFETY: as above, k < block.
         unsafe {
             let par = put.load(scales.add(k), biases.add(k));
-            put.put(src.add(i * U::IN), par, dst.add(i * U::OUT));
+            put.put::<STREAM>(src.add(i * U::IN), par, dst.add(i * U::OUT));
         }
         i += 16;
         k += 16;
@@ -959,9 +972,16 @@ pub(super) unsafe fn f16c_normalize_run(
     n: usize,
     scale: f32,
     bias: f32,
+    stream: bool,
 ) -> usize {
     // SAFETY: forwarded contract; the features are enabled here.
-    by_types!(k, Avx2Put, |u| unsafe { normalize_run(u, src, dst, n, scale, bias) })
+    by_types!(k, Avx2Put, |u| unsafe {
+        if stream {
+            normalize_run::<_, true>(u, src, dst, n, scale, bias)
+        } else {
+            normalize_run::<_, false>(u, src, dst, n, scale, bias)
+        }
+    })
 }
 
 /// [`normalize_periodic`] with AVX2 and F16C.
@@ -977,9 +997,16 @@ pub(super) unsafe fn f16c_normalize_periodic(
     n: usize,
     p: &Periodic,
     phase: usize,
+    stream: bool,
 ) -> usize {
     // SAFETY: forwarded contract; the features are enabled here.
-    by_types!(k, Avx2Put, |u| unsafe { normalize_periodic(u, src, dst, n, p, phase) })
+    by_types!(k, Avx2Put, |u| unsafe {
+        if stream {
+            normalize_periodic::<_, true>(u, src, dst, n, p, phase)
+        } else {
+            normalize_periodic::<_, false>(u, src, dst, n, p, phase)
+        }
+    })
 }
 
 /// [`Arch::deinterleave_convert`] of one-byte pixels with AVX2 and F16C.

@@ -334,7 +334,9 @@ pub(crate) fn affine_fn<A: Arch>(ty: ElemType) -> Option<AffineFn> {
                         // f16: in registers where the level can, then a block at a time: widen to f32, scale,
                         // round back; every element is read before it is written.
                         let mut i = a.affine_f16(src, dst, n, scale, bias);
-                        let mut buf = [0f32; BLOCK];
+                        // (Uninitialized: each block's elements are written before they are read. Zeroing it was
+                        // a 1 KiB memset per call: 92 of the 1057 instructions of a 64-pixel row, AVX2.)
+                        let mut buf = core::mem::MaybeUninit::<[f32; BLOCK]>::uninit();
                         while i < n {
                             let c = (n - i).min(BLOCK);
                             let b = buf.as_mut_ptr().cast::<u8>();

@@ -326,7 +326,9 @@ impl Converter {
                 Converter::Cast(f) => f(src, dst, n),
                 Converter::Affine(f, scale, bias) => f(src, dst, n, scale, bias),
                 Converter::Normalize { to_f32, affine, affine_var, from_f32, sw, dw, fused } => {
-                    let mut buf = [0f32; BLOCK];
+                    // (Uninitialized: each block's elements are written before they are read. Zeroing it was
+                    // a 1 KiB memset per call: 92 of the 1057 instructions of a 64-pixel row, AVX2.)
+                    let mut buf = core::mem::MaybeUninit::<[f32; BLOCK]>::uninit();
                     let b = buf.as_mut_ptr().cast::<u8>();
                     let constant = (aux_step == 0).then(|| aux.cast::<[f32; 2]>().read_unaligned());
                     // In registers as far as the level goes, the rest through the buffer.
@@ -367,7 +369,9 @@ impl Converter {
                 Some((_, f, k)) => f(k, src, dst, n, pattern, phase, false),
                 None => 0,
             };
-            let mut buf = [0f32; BLOCK];
+            // (Uninitialized: each block's elements are written before they are read. Zeroing it was
+            // a 1 KiB memset per call: 92 of the 1057 instructions of a 64-pixel row, AVX2.)
+            let mut buf = core::mem::MaybeUninit::<[f32; BLOCK]>::uninit();
             let b = buf.as_mut_ptr().cast::<u8>();
             while i < n {
                 let c = (n - i).min(BLOCK);

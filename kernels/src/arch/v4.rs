@@ -417,13 +417,7 @@ unsafe impl Arch for V4 {
         stream: bool,
     ) -> usize {
         // SAFETY: forwarded contract; AVX-512F via the token.
-        by_types!(k, Avx512Put, |u| unsafe {
-            if stream {
-                normalize_run::<_, true>(u, src, dst, n, scale, bias)
-            } else {
-                normalize_run::<_, false>(u, src, dst, n, scale, bias)
-            }
-        })
+        by_types!(k, Avx512Put, |u| unsafe { normalize_run(u, src, dst, n, scale, bias, stream) })
     }
 
     #[inline(always)]
@@ -439,13 +433,7 @@ unsafe impl Arch for V4 {
         stream: bool,
     ) -> usize {
         // SAFETY: forwarded contract; AVX-512F via the token.
-        by_types!(k, Avx512Put, |u| unsafe {
-            if stream {
-                normalize_periodic::<_, true>(u, src, dst, n, p, phase)
-            } else {
-                normalize_periodic::<_, false>(u, src, dst, n, p, phase)
-            }
-        })
+        by_types!(k, Avx512Put, |u| unsafe { normalize_periodic(u, src, dst, n, p, phase, stream) })
     }
 
     /// One-byte pixels through four 16-byte windows and `vpshufb` widening ([`avx512_deinterleave_normalize`]);

@@ -740,14 +740,39 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx2Put<FROM, KIND> {
     }
 }
 
-/// `n` elements normalized 16 at a time through `put` (with non-temporal stores when `STREAM`); returns the
+/// `n` elements normalized 16 at a time through `put`, with non-temporal stores when `stream`; returns the
 /// elements done.
 ///
 /// # Safety
 ///
 /// As `Arch::normalize_run`; the features `U` needs are enabled.
 #[inline(always)]
-pub(super) unsafe fn normalize_run<U: Norm16, const STREAM: bool>(
+pub(super) unsafe fn normalize_run<U: Norm16>(
+    put: U,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    scale: f32,
+    bias: f32,
+    stream: bool,
+) -> usize {
+    // SAFETY: forwarded contract.
+    unsafe {
+        if stream {
+            run_loop::<U, true>(put, src, dst, n, scale, bias)
+        } else {
+            run_loop::<U, false>(put, src, dst, n, scale, bias)
+        }
+    }
+}
+
+/// [`normalize_run`] with its store kind fixed.
+///
+/// # Safety
+///
+/// As [`normalize_run`].
+#[inline(always)]
+unsafe fn run_loop<U: Norm16, const STREAM: bool>(
     put: U,
     src: *const u8,
     dst: *mut u8,
@@ -773,14 +798,39 @@ pub(super) unsafe fn normalize_run<U: Norm16, const STREAM: bool>(
 }
 
 /// `n` elements normalized 16 at a time through `put` with the pairs of `p` from element `phase` of the
-/// pattern on (element `i` takes pair `(phase + i) mod period`), with non-temporal stores when `STREAM`; returns
+/// pattern on (element `i` takes pair `(phase + i) mod period`), with non-temporal stores when `stream`; returns
 /// the elements done.
 ///
 /// # Safety
 ///
 /// As `Arch::normalize_periodic`; the features `U` needs are enabled.
 #[inline(always)]
-pub(super) unsafe fn normalize_periodic<U: Norm16, const STREAM: bool>(
+pub(super) unsafe fn normalize_periodic<U: Norm16>(
+    put: U,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    p: &Periodic,
+    phase: usize,
+    stream: bool,
+) -> usize {
+    // SAFETY: forwarded contract.
+    unsafe {
+        if stream {
+            periodic_loop::<U, true>(put, src, dst, n, p, phase)
+        } else {
+            periodic_loop::<U, false>(put, src, dst, n, p, phase)
+        }
+    }
+}
+
+/// [`normalize_periodic`] with its store kind fixed.
+///
+/// # Safety
+///
+/// As [`normalize_periodic`].
+#[inline(always)]
+unsafe fn periodic_loop<U: Norm16, const STREAM: bool>(
     put: U,
     src: *const u8,
     dst: *mut u8,
@@ -975,13 +1025,7 @@ pub(super) unsafe fn f16c_normalize_run(
     stream: bool,
 ) -> usize {
     // SAFETY: forwarded contract; the features are enabled here.
-    by_types!(k, Avx2Put, |u| unsafe {
-        if stream {
-            normalize_run::<_, true>(u, src, dst, n, scale, bias)
-        } else {
-            normalize_run::<_, false>(u, src, dst, n, scale, bias)
-        }
-    })
+    by_types!(k, Avx2Put, |u| unsafe { normalize_run(u, src, dst, n, scale, bias, stream) })
 }
 
 /// [`normalize_periodic`] with AVX2 and F16C.
@@ -1000,13 +1044,7 @@ pub(super) unsafe fn f16c_normalize_periodic(
     stream: bool,
 ) -> usize {
     // SAFETY: forwarded contract; the features are enabled here.
-    by_types!(k, Avx2Put, |u| unsafe {
-        if stream {
-            normalize_periodic::<_, true>(u, src, dst, n, p, phase)
-        } else {
-            normalize_periodic::<_, false>(u, src, dst, n, p, phase)
-        }
-    })
+    by_types!(k, Avx2Put, |u| unsafe { normalize_periodic(u, src, dst, n, p, phase, stream) })
 }
 
 /// [`Arch::deinterleave_convert`] of one-byte pixels with AVX2 and F16C.

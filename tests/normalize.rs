@@ -709,3 +709,38 @@ fn one_pair_for_every_channel_needs_no_table() {
     let e = op.execute(&[3], &mut [0u8; 16]).unwrap_err();
     assert!(matches!(e, Error::BufferTooSmall { .. }), "{e}");
 }
+
+/// Many short rows read through the buffer (mirrored, channel-reversed or subsampled pixels) into a packed NHWC
+/// output are converted several rows per call: more rows than one call holds (a last, partial call), per-channel
+/// pairs (the pattern's phase continuing from row to row) or one pair for all, every output width, and rows of
+/// 1 and 9 pixels.
+#[test]
+fn short_pixel_rows_convert_several_rows_per_call() {
+    let mut rng = common::rng(23);
+    let (u8_, f16, f32_) = (DataType::Uint8, DataType::Float16, DataType::Float32);
+    for (from, to) in [(u8_, f32_), (u8_, f16), (u8_, u8_), (f32_, f16)] {
+        for (h, w) in [(700u32, 9u32), (300, 1)] {
+            let input = TensorDesc::nhwc(from, [1, 3, h, w]).unwrap();
+            let (scale, bias) = ([0.017f32, 0.5, -1.25], [-2.1f32, 0.25, 3.0]);
+            for strides in [[1, 1, 1, -1], [1, -1, 1, 1], [1, 1, 2, -1]] {
+                let window = [1, 3, h, w];
+                let out_h = 1 + (h - 1) / i32::unsigned_abs(strides[2]);
+                let output = TensorDesc::nhwc(to, [1, 3, out_h, w]).unwrap();
+                for (scale, bias) in [(&scale[..], &bias[..]), (&scale[..1], &bias[..1])] {
+                    let case = Case {
+                        input: &input,
+                        output: &output,
+                        offsets: &[0, 0, 0, 0],
+                        sizes: &window,
+                        strides: &strides,
+                        axis: Some(1),
+                        scale,
+                        bias,
+                    };
+                    let src = Buf::random(input.addressed_bytes() as usize, 3, &mut rng);
+                    case.check(&src, 5);
+                }
+            }
+        }
+    }
+}

@@ -1053,11 +1053,67 @@ struct StagedPixels<'a> {
     in_stride: isize,
     /// Output byte step from pixel to pixel.
     out_stride: isize,
+    /// Bytes per input and per output element.
+    iw: usize,
     ow: usize,
     /// Pixels per run (a buffered run fits both buffers; without `pre` and `flush`, a whole row).
     chunk: usize,
     /// Pixels per row.
     len: usize,
+}
+
+impl StagedPixels<'_> {
+    /// Rows of a run that may be converted in one call: read through the buffer (`pre`), written contiguously
+    /// (no `post`) with each row's pixels right after the previous row's, with the same parameters (a pattern,
+    /// which depends only on the channel, or one pair for all rows), as many whole rows as the buffer holds; 1
+    /// when rows go one at a time.
+    fn rows_per_call(&self, out_step: isize, aux_step: isize) -> usize {
+        let row_bytes = self.len.saturating_mul(self.channels).saturating_mul(self.ow);
+        let joined = self.pre.is_some()
+            && self.post.is_none()
+            && usize::try_from(out_step).is_ok_and(|s| s == row_bytes)
+            && (self.pattern.is_some() || aux_step == 0);
+        if joined { (self.chunk / self.len.max(1)).max(1) } else { 1 }
+    }
+
+    /// Converts `n` elements of whole pixels (element 0 a pixel's first channel, taking the pattern's pair at
+    /// `phase`) from `from` into `to`.
+    ///
+    /// # Safety
+    ///
+    /// As [`Converter::apply_periodic`]; with `direct`, as [`Converter::apply_streamed`].
+    unsafe fn convert(&self, from: *const u8, to: *mut u8, n: usize, aux: *const u8, phase: usize, direct: bool) {
+        // SAFETY: forwarded contract. Without a pattern, a normalization's one pair is at `aux` (its parameters
+        // are constant along the row: Strategy::choose).
+        unsafe {
+            match self.pattern {
+                _ if direct => self.convert.apply_streamed(from, to, n, aux, self.pattern, phase),
+                Some(pattern) => self.convert.apply_periodic(from, to, n, pattern, phase),
+                None => self.convert.apply(from, to, n, aux, 0),
+            }
+        }
+    }
+
+    /// Converts `n` elements into the contiguous output at `d`: with regular stores, or streamed — from the kernel
+    /// with non-temporal stores where it can, else through `scr` (a buffer of the run) and a streaming copy.
+    ///
+    /// # Safety
+    ///
+    /// As [`StagedPixels::convert`]; `scr` holds the run's output when streaming.
+    unsafe fn write(&self, from: *const u8, d: *mut u8, scr: *mut u8, n: usize, aux: *const u8, phase: usize) {
+        let direct = self.convert.streams() && (d as usize).is_multiple_of(self.ow);
+        // SAFETY: forwarded contract.
+        unsafe {
+            match self.flush {
+                Some(flush) if !direct => {
+                    self.convert(from, scr, n, aux, phase, false);
+                    flush(scr, d, n * self.ow);
+                }
+                Some(_) => self.convert(from, d, n, aux, phase, true),
+                None => self.convert(from, d, n, aux, phase, false),
+            }
+        }
+    }
 }
 
 impl Rows for StagedPixels<'_> {
@@ -1071,8 +1127,38 @@ impl Rows for StagedPixels<'_> {
         out_step: isize,
         aux_step: isize,
     ) {
-        // SAFETY: each row of the run is in bounds (Rows contract).
-        unsafe { span_by_span(self, src, dst, aux, count, (in_step, out_step, aux_step), self.len) }
+        let per = self.rows_per_call(out_step, aux_step);
+        if per < 2 {
+            // SAFETY: each row of the run is in bounds (Rows contract).
+            return unsafe { span_by_span(self, src, dst, aux, count, (in_step, out_step, aux_step), self.len) };
+        }
+        // Short rows: the pixels of `per` rows read into the buffer one row after the other, then converted in
+        // one call (the converter's fixed costs and the kernel's tail once per call rather than per row, and runs
+        // long enough for the levels' tables).
+        let (p, len, pre) = (self.channels, self.len, self.pre.expect("rows_per_call: rows read through `pre`"));
+        let (mut a, mut b) = (Scratch::new(), Scratch::new());
+        let (scr_in, scr_out) = (a.ptr(), b.ptr());
+        let mut r = 0;
+        while r < count {
+            let k = per.min(count - r);
+            let (d, x) = (dst.wrapping_offset(r as isize * out_step), aux.wrapping_offset(r as isize * aux_step));
+            // SAFETY: rows r..r+k of the run are in bounds (Rows contract); their k·len pixels fit each buffer
+            // (k·len ≤ chunk, which fits both widths); the output rows follow each other (rows_per_call), so the
+            // k·len·p converted elements are exactly those rows' outputs; each row starts on a pixel, and the
+            // pattern's pairs depend on the channel only, so its phase continues across rows.
+            unsafe {
+                for q in 0..k {
+                    let at = (r + q) as isize;
+                    let s = src.wrapping_offset(at * in_step);
+                    pre.span(s, scr_in.add(q * len * p * self.iw), aux.wrapping_offset(at * aux_step), len);
+                }
+                self.write(scr_in, d, scr_out, k * len * p, x, 0);
+            }
+            r += k;
+        }
+        if self.flush.is_some() {
+            fence();
+        }
     }
 
     unsafe fn span(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize) {
@@ -1098,19 +1184,12 @@ impl Rows for StagedPixels<'_> {
                     }
                     None => s,
                 };
-                // Streamed pixels written contiguously leave the kernel with non-temporal stores where it can.
-                let direct = self.flush.is_some() && self.post.is_none() && self.convert.streams();
-                let direct = direct && (d as usize).is_multiple_of(self.ow);
-                let to = if (self.flush.is_some() && !direct) || self.post.is_some() { scr_out } else { d };
-                match self.pattern {
-                    _ if direct => self.convert.apply_streamed(from, d, n, aux, self.pattern, phase),
-                    Some(pattern) => self.convert.apply_periodic(from, to, n, pattern, phase),
-                    None => self.convert.apply(from, to, n, aux, 0),
-                }
-                match (self.post, self.flush) {
-                    (Some(post), _) => post.span(scr_out, d, aux, c),
-                    (None, Some(flush)) if !direct => flush(scr_out, d, n * self.ow),
-                    _ => {}
+                match self.post {
+                    Some(post) => {
+                        self.convert(from, scr_out, n, aux, phase, false);
+                        post.span(scr_out, d, aux, c);
+                    }
+                    None => self.write(from, d, scr_out, n, aux, phase),
                 }
             }
             j += c;
@@ -1274,6 +1353,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                         channels: p,
                         in_stride: row.in_stride,
                         out_stride: write.unwrap_or(out_pixel as isize),
+                        iw,
                         ow,
                         chunk,
                         len,

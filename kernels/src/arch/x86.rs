@@ -882,7 +882,8 @@ unsafe fn periodic_loop<U: Norm16, const STREAM: bool>(
 /// The whole blocks of `G` 16-lane steps of [`periodic_loop`], the `G` steps' pairs loaded into registers once
 /// (the compiler cannot hoist the loads itself: the stores might alias the pattern); returns the elements done.
 ///
-/// PERF: callgrind, AVX2, u8 → f32 with 3 channels (blocks of 48): see the commit.
+/// PERF: callgrind, AVX2, u8 8×128×128×3 → f32 NHWC with 3 channels (blocks of 48): 477K → 313K instructions a
+/// call; one thread, Zen 4, `t/limit` 1.28–1.37 → 1.05 (AVX-512), 1.36 → 1.12 (AVX2).
 ///
 /// # Safety
 ///

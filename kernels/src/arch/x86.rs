@@ -780,15 +780,11 @@ unsafe fn run_loop<U: Norm16, const STREAM: bool>(
     scale: f32,
     bias: f32,
 ) -> usize {
-    // SAFETY: (whole function) elements i..i+16 are readable and their outputs writable while i + 16 ≤ n.
+    // SAFETY: (whole function) the level's features are enabled (contract); elements i..i+16 are readable and
+    // their outputs writable while i + 16 ≤ n.
     unsafe {
         let p = put.params(scale, bias);
-        let mut i = 0;
-        while i + 32 <= n {
-            put.put::<STREAM>(src.add(i * U::IN), p, dst.add(i * U::OUT));
-            put.put::<STREAM>(src.add((i + 16) * U::IN), p, dst.add((i + 16) * U::OUT));
-            i += 32;
-        }
+        let mut i = blocks::<U, STREAM, 2>(put, src, dst, n, [p; 2]);
         if i + 16 <= n {
             put.put::<STREAM>(src.add(i * U::IN), p, dst.add(i * U::OUT));
             i += 16;
@@ -849,8 +845,12 @@ unsafe fn periodic_loop<U: Norm16, const STREAM: bool>(
     // SAFETY: (both arms) as `blocks`' contract, from the above.
     let mut i = unsafe {
         match block {
-            48 => blocks::<U, STREAM, 3>(put, src, dst, n, scales, biases),
-            64 => blocks::<U, STREAM, 4>(put, src, dst, n, scales, biases),
+            // The block's pairs in registers for the whole loop (the compiler cannot hoist their loads itself: the
+            // stores might alias the pattern). PERF: callgrind, AVX2, u8 8×128×128×3 → f32 NHWC (blocks of 48):
+            // 477K → 313K instructions a call; one thread, Zen 4, `t/limit` 1.28–1.37 → 1.05 (AVX-512), 1.36 →
+            // 1.12 (AVX2).
+            48 => blocks::<U, STREAM, 3>(put, src, dst, n, pairs::<U, 3>(put, scales, biases)),
+            64 => blocks::<U, STREAM, 4>(put, src, dst, n, pairs::<U, 4>(put, scales, biases)),
             _ => {
                 let mut i = 0;
                 while i + block <= n {
@@ -879,41 +879,47 @@ unsafe fn periodic_loop<U: Norm16, const STREAM: bool>(
     i
 }
 
-/// The whole blocks of `G` 16-lane steps of [`periodic_loop`], the `G` steps' pairs loaded into registers once
-/// (the compiler cannot hoist the loads itself: the stores might alias the pattern); returns the elements done.
-///
-/// PERF: callgrind, AVX2, u8 8×128×128×3 → f32 NHWC with 3 channels (blocks of 48): 477K → 313K instructions a
-/// call; one thread, Zen 4, `t/limit` 1.28–1.37 → 1.05 (AVX-512), 1.36 → 1.12 (AVX2).
+/// The whole blocks of `G` 16-lane steps from `src`/`dst`, step `g` of every block with the pairs `pars[g]` (in
+/// registers for the whole loop); returns the elements done.
 ///
 /// # Safety
 ///
-/// As `Arch::normalize_periodic` for the elements; `16·G` pairs readable at `scales` and at `biases`.
+/// As `Arch::normalize_run` for the elements.
 #[inline(always)]
 unsafe fn blocks<U: Norm16, const STREAM: bool, const G: usize>(
     put: U,
     src: *const u8,
     dst: *mut u8,
     n: usize,
-    scales: *const f32,
-    biases: *const f32,
+    pars: [U::P; G],
 ) -> usize {
-    // SAFETY: (whole body) pairs 16g..16g+16 for g < G (contract); elements i..i+16G readable and their outputs
-    // writable while i + 16G ≤ n.
+    let mut i = 0;
+    while i + 16 * G <= n {
+        for (g, &par) in pars.iter().enumerate() {
+            let at = i + 16 * g;
+            // SAFETY: elements at..at+16 are readable and their outputs writable (contract, i + 16G ≤ n).
+            unsafe { put.put::<STREAM>(src.add(at * U::IN), par, dst.add(at * U::OUT)) };
+        }
+        i += 16 * G;
+    }
+    i
+}
+
+/// The pairs of `G` 16-lane steps from `scales` / `biases` in registers.
+///
+/// # Safety
+///
+/// `16·G` readable f32 at each pointer; the features `U` needs are enabled.
+#[inline(always)]
+unsafe fn pairs<U: Norm16, const G: usize>(put: U, scales: *const f32, biases: *const f32) -> [U::P; G] {
+    // SAFETY: 16·G values at each pointer and the level's features (contract). (A loop, not `array::from_fn`:
+    // its closure may stay out of line, outside the target features.)
     unsafe {
-        // (A loop, not `array::from_fn`: its closure may stay out of line, outside the target features.)
         let mut pars = [put.params(0.0, 0.0); G];
         for (g, par) in pars.iter_mut().enumerate() {
             *par = put.load(scales.add(16 * g), biases.add(16 * g));
         }
-        let mut i = 0;
-        while i + 16 * G <= n {
-            for (g, &par) in pars.iter().enumerate() {
-                let at = i + 16 * g;
-                put.put::<STREAM>(src.add(at * U::IN), par, dst.add(at * U::OUT));
-            }
-            i += 16 * G;
-        }
-        i
+        pars
     }
 }
 

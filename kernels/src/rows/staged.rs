@@ -1082,7 +1082,7 @@ impl StagedPixels<'_> {
     /// # Safety
     ///
     /// As [`Converter::apply_periodic`]; with `direct`, as [`Converter::apply_streamed`].
-    unsafe fn convert(&self, from: *const u8, to: *mut u8, n: usize, aux: *const u8, phase: usize, direct: bool) {
+    unsafe fn convert_run(&self, from: *const u8, to: *mut u8, n: usize, aux: *const u8, phase: usize, direct: bool) {
         // SAFETY: forwarded contract. Without a pattern, a normalization's one pair is at `aux` (its parameters
         // are constant along the row: Strategy::choose).
         unsafe {
@@ -1099,18 +1099,18 @@ impl StagedPixels<'_> {
     ///
     /// # Safety
     ///
-    /// As [`StagedPixels::convert`]; `scr` holds the run's output when streaming.
+    /// As [`StagedPixels::convert_run`]; `scr` holds the run's output when streaming.
     unsafe fn write(&self, from: *const u8, d: *mut u8, scr: *mut u8, n: usize, aux: *const u8, phase: usize) {
         let direct = self.convert.streams() && (d as usize).is_multiple_of(self.ow);
         // SAFETY: forwarded contract.
         unsafe {
             match self.flush {
                 Some(flush) if !direct => {
-                    self.convert(from, scr, n, aux, phase, false);
+                    self.convert_run(from, scr, n, aux, phase, false);
                     flush(scr, d, n * self.ow);
                 }
-                Some(_) => self.convert(from, d, n, aux, phase, true),
-                None => self.convert(from, d, n, aux, phase, false),
+                Some(_) => self.convert_run(from, d, n, aux, phase, true),
+                None => self.convert_run(from, d, n, aux, phase, false),
             }
         }
     }
@@ -1186,7 +1186,7 @@ impl Rows for StagedPixels<'_> {
                 };
                 match self.post {
                     Some(post) => {
-                        self.convert(from, scr_out, n, aux, phase, false);
+                        self.convert_run(from, scr_out, n, aux, phase, false);
                         post.span(scr_out, d, aux, c);
                     }
                     None => self.write(from, d, scr_out, n, aux, phase),

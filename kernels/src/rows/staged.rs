@@ -390,17 +390,39 @@ impl Converter {
         matches!(self, Converter::Normalize { fused: Some(_), .. })
     }
 
-    /// Converts `n` contiguous elements as [`Converter::apply_periodic`] does with `pattern`, else as
-    /// [`Converter::apply`] does with the one pair at `aux`, writing with non-temporal stores from the first 64-byte
-    /// line of `dst` on where the level's kernel can (the caller fences), regular stores before that line and after
-    /// the kernel's last whole step. (Streaming from the kernel saves the pass through a buffer and a streaming
-    /// copy: PERF, one thread, Zen 4, u8 1024²×3 → f32 NHWC, 12 MiB out: through the buffer 768 µs, regular stores
-    /// 377 µs, from the kernel 300 µs.)
+    /// Converts `n` contiguous elements as [`Converter::apply_periodic`] does with `pattern` from `phase`, else as
+    /// [`Converter::apply`] does with the one pair at `aux`.
     ///
     /// # Safety
     ///
-    /// As [`Converter::apply_periodic`] / [`Converter::apply`]; `dst` is a multiple of the output width, and
-    /// [`Converter::streams`].
+    /// As [`Converter::apply_periodic`] / [`Converter::apply`] (the pair at `aux` without a pattern).
+    unsafe fn apply_either(
+        &self,
+        src: *const u8,
+        dst: *mut u8,
+        n: usize,
+        aux: *const u8,
+        pattern: Option<&Periodic>,
+        phase: usize,
+    ) {
+        // SAFETY: forwarded contract.
+        unsafe {
+            match pattern {
+                Some(p) => self.apply_periodic(src, dst, n, p, phase),
+                None => self.apply(src, dst, n, aux, 0),
+            }
+        }
+    }
+
+    /// [`Converter::apply_either`] writing with non-temporal stores from the first 64-byte line of `dst` on where
+    /// the level's kernel can (the caller fences), regular stores before that line and after the kernel's last
+    /// whole step. (Streaming from the kernel saves the pass through a buffer and a streaming copy: PERF, one
+    /// thread, Zen 4, u8 1024²×3 mirrored → f32 NHWC, 12 MiB out, forced streaming, three alternating bench runs:
+    /// through the buffer 987–1020 µs, from the kernel 818–843 µs.)
+    ///
+    /// # Safety
+    ///
+    /// As [`Converter::apply_either`]; `dst` is a multiple of the output width, and [`Converter::streams`].
     unsafe fn apply_streamed(
         &self,
         src: *const u8,
@@ -416,12 +438,8 @@ impl Converter {
         // SAFETY: (whole body) elements head.. and done.. of the run, in bounds (contract); the kernel's part starts
         // on a 64-byte line (dst is a multiple of dw, which divides 64).
         unsafe {
-            let regular = |s: *const u8, d: *mut u8, m: usize, at: usize| match pattern {
-                Some(p) => self.apply_periodic(s, d, m, p, at),
-                None => self.apply(s, d, m, aux, 0),
-            };
             let head = (dst.align_offset(64) / dw).min(n);
-            regular(src, dst, head, phase);
+            self.apply_either(src, dst, head, aux, pattern, phase);
             let (s, d, m) = (src.add(head * sw), dst.add(head * dw), n - head);
             let done = match pattern {
                 Some(p) => periodic(k, s, d, m, p, phase + head, true),
@@ -430,7 +448,7 @@ impl Converter {
                     run(k, s, d, m, scale, bias, true)
                 }
             };
-            regular(s.add(done * sw), d.add(done * dw), m - done, phase + head + done);
+            self.apply_either(s.add(done * sw), d.add(done * dw), m - done, aux, pattern, phase + head + done);
         }
     }
 }
@@ -1063,17 +1081,17 @@ struct StagedPixels<'a> {
 }
 
 impl StagedPixels<'_> {
-    /// Rows of a run that may be converted in one call: read through the buffer (`pre`), written contiguously
-    /// (no `post`) with each row's pixels right after the previous row's, with the same parameters (a pattern,
-    /// which depends only on the channel, or one pair for all rows), as many whole rows as the buffer holds; 1
-    /// when rows go one at a time.
-    fn rows_per_call(&self, out_step: isize, aux_step: isize) -> usize {
+    /// The rows of a run that may be converted in one call, with the kernel that reads them into the buffer: rows
+    /// read through the buffer (`pre`), written contiguously (no `post`) with each row's pixels right after the
+    /// previous row's, with the same parameters (a pattern, which depends only on the channel, or one pair for all
+    /// rows), as many whole rows as the buffer holds; `None` when rows go one at a time.
+    fn joined_rows(&self, out_step: isize, aux_step: isize) -> Option<(&dyn Rows, usize)> {
         let row_bytes = self.len.saturating_mul(self.channels).saturating_mul(self.ow);
-        let joined = self.pre.is_some()
-            && self.post.is_none()
+        let joined = self.post.is_none()
             && usize::try_from(out_step).is_ok_and(|s| s == row_bytes)
             && (self.pattern.is_some() || aux_step == 0);
-        if joined { (self.chunk / self.len.max(1)).max(1) } else { 1 }
+        let per = self.chunk / self.len.max(1);
+        self.pre.filter(|_| joined && per >= 2).map(|pre| (pre, per))
     }
 
     /// Converts `n` elements of whole pixels (element 0 a pixel's first channel, taking the pattern's pair at
@@ -1081,15 +1099,15 @@ impl StagedPixels<'_> {
     ///
     /// # Safety
     ///
-    /// As [`Converter::apply_periodic`]; with `direct`, as [`Converter::apply_streamed`].
+    /// As [`Converter::apply_either`]; with `direct`, as [`Converter::apply_streamed`].
     unsafe fn convert_run(&self, from: *const u8, to: *mut u8, n: usize, aux: *const u8, phase: usize, direct: bool) {
         // SAFETY: forwarded contract. Without a pattern, a normalization's one pair is at `aux` (its parameters
         // are constant along the row: Strategy::choose).
         unsafe {
-            match self.pattern {
-                _ if direct => self.convert.apply_streamed(from, to, n, aux, self.pattern, phase),
-                Some(pattern) => self.convert.apply_periodic(from, to, n, pattern, phase),
-                None => self.convert.apply(from, to, n, aux, 0),
+            if direct {
+                self.convert.apply_streamed(from, to, n, aux, self.pattern, phase)
+            } else {
+                self.convert.apply_either(from, to, n, aux, self.pattern, phase)
             }
         }
     }
@@ -1127,15 +1145,14 @@ impl Rows for StagedPixels<'_> {
         out_step: isize,
         aux_step: isize,
     ) {
-        let per = self.rows_per_call(out_step, aux_step);
-        if per < 2 {
+        let Some((pre, per)) = self.joined_rows(out_step, aux_step) else {
             // SAFETY: each row of the run is in bounds (Rows contract).
             return unsafe { span_by_span(self, src, dst, aux, count, (in_step, out_step, aux_step), self.len) };
-        }
+        };
         // Short rows: the pixels of `per` rows read into the buffer one row after the other, then converted in
         // one call (the converter's fixed costs and the kernel's tail once per call rather than per row, and runs
         // long enough for the levels' tables).
-        let (p, len, pre) = (self.channels, self.len, self.pre.expect("rows_per_call: rows read through `pre`"));
+        let (p, len) = (self.channels, self.len);
         let (mut a, mut b) = (Scratch::new(), Scratch::new());
         let (scr_in, scr_out) = (a.ptr(), b.ptr());
         let mut r = 0;
@@ -1143,7 +1160,7 @@ impl Rows for StagedPixels<'_> {
             let k = per.min(count - r);
             let (d, x) = (dst.wrapping_offset(r as isize * out_step), aux.wrapping_offset(r as isize * aux_step));
             // SAFETY: rows r..r+k of the run are in bounds (Rows contract); their k·len pixels fit each buffer
-            // (k·len ≤ chunk, which fits both widths); the output rows follow each other (rows_per_call), so the
+            // (k·len ≤ chunk, which fits both widths); the output rows follow each other (joined_rows), so the
             // k·len·p converted elements are exactly those rows' outputs; each row starts on a pixel, and the
             // pattern's pairs depend on the channel only, so its phase continues across rows.
             unsafe {

@@ -118,7 +118,9 @@ pub(crate) unsafe fn elements(level: Level, lanes: IndexType, width: usize, run:
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn avx2(lanes: IndexType, width: usize, r: &ElementRun) -> usize {
-    let n = r.n / 4 * 4;
+    // Streamed, whole lines only: the caller's regular stores of the rest then start on a line (see
+    // `super::stream_lines`).
+    let n = if r.stream { super::line_elements(r.n, width) } else { r.n / 4 * 4 };
     let zero = _mm256_setzero_si256();
     let bound = _mm256_set1_epi64x(r.bound as i64);
     let step = _mm256_set1_epi64x(r.step as i64);
@@ -181,7 +183,8 @@ unsafe fn avx2(lanes: IndexType, width: usize, r: &ElementRun) -> usize {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl")]
 unsafe fn avx512(lanes: IndexType, width: usize, r: &ElementRun) -> usize {
-    let n = r.n / 8 * 8;
+    // Streamed, whole lines only (as `avx2`).
+    let n = if r.stream { super::line_elements(r.n, width) } else { r.n / 8 * 8 };
     let zero = _mm512_setzero_si512();
     let bound = _mm512_set1_epi64(r.bound as i64);
     let step = _mm512_set1_epi64(r.step as i64);

@@ -126,12 +126,19 @@ fn check_reverse_gather<A: Arch>(a: A) {
                     assert!(done + A::BYTES / N > n, "{:?} reverse N {N}: only {done} of {n}", A::ISA);
                 }
                 for neg in [false, true] {
-                    let done =
-                        check_prefix::<N>("gather2", A::ISA, if neg { -2 } else { 2 }, n, Some(n % 5), |s, d| {
-                            // SAFETY: as above, with stride ±2 (every byte between the elements is readable).
-                            a.vectorize(|| unsafe { gather2::<A, N>(a, s, d, n, neg, false) })
-                        });
-                    if A::picks(N) {
+                    let k = if neg { -2 } else { 2 };
+                    let done = check_prefix::<N>("gather2", A::ISA, k, n, mis, |s, d| {
+                        // SAFETY: as above, with stride ±2 (every byte between the elements is readable).
+                        a.vectorize(|| unsafe { gather2::<A, N>(a, s, d, n, neg, stream) })
+                    });
+                    if A::picks(N) && stream {
+                        // Streamed: whole lines only (the caller stores the rest), all but the last at most.
+                        assert!(
+                            (done * N).is_multiple_of(64) && n - done <= 64 / N,
+                            "{:?} streamed gather2 N {N}: {done} of {n}",
+                            A::ISA
+                        );
+                    } else if A::picks(N) {
                         assert!(done + A::BYTES / N >= n, "{:?} gather2 N {N}: only {done} of {n}", A::ISA);
                     }
                 }

@@ -27,18 +27,18 @@ impl<A: Arch, const N: usize> Body for GatherBody<'_, A, N> {
         if k == 2 || k == -2 {
             if let Some(head) = stream_head::<A, N>(dst, n, self.stream) {
                 // SAFETY: the row's elements lie at src + i·k·N (every byte between them is in the input buffer,
-                // which spans the whole walk) and dst + i·N (Rows contract); after `head` elements dst is aligned
-                // to the register, as streaming stores need.
+                // which spans the whole walk) and dst + i·N (Rows contract); after `head` elements dst is on a
+                // line, as `gather2` needs to stream.
                 unsafe {
                     elements::<N>(src, dst, 0, head, step, N as isize);
                     let (s, d) = (src.wrapping_offset(head as isize * step), dst.add(head * N));
                     done = head + gather2::<A, N>(a, s, d, n - head, k < 0, true);
                 }
             }
-            if done == 0 {
-                // SAFETY: as above, with regular stores.
-                done = unsafe { gather2::<A, N>(a, src, dst, n, k < 0, false) };
-            }
+            // The rest (after the streamed whole lines, or all of it) with regular stores.
+            let (s, d) = (src.wrapping_offset(done as isize * step), dst.wrapping_add(done * N));
+            // SAFETY: as above, elements done..n of the row.
+            done += unsafe { gather2::<A, N>(a, s, d, n - done, k < 0, false) };
         }
         // SAFETY: as above; the lanes check they were built for (N, k). Continues after the register prefix.
         done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, done, n, k, N) };

@@ -5,16 +5,17 @@ use super::{Body, elements, lead_of};
 use crate::arch::{Arch, reverse};
 use crate::strategy::Lanes;
 
-/// Elements to copy one by one before `dst` is aligned to the register, when `stream` is asked for and possible
-/// (the output must be aligned to whole elements); `None` means regular stores.
+/// Elements to copy one by one before `dst` is on a 64-byte line, when `stream` is asked for and possible (the
+/// output must be aligned to whole elements); `None` means regular stores. (On the line, not just the register:
+/// a 32-byte level's streamed registers then pair into whole lines, and the regular stores around them never
+/// share a line with them.)
 #[inline(always)]
 pub(super) fn stream_head<A: Arch, const N: usize>(dst: *mut u8, n: usize, stream: bool) -> Option<usize> {
-    let v = A::BYTES;
-    let mis = dst as usize & (v - 1);
-    if !stream || v < 32 || !N.is_power_of_two() || !mis.is_multiple_of(N) {
+    let mis = dst as usize & 63;
+    if !stream || A::BYTES < 32 || !N.is_power_of_two() || !mis.is_multiple_of(N) {
         return None;
     }
-    let head = ((v - mis) & (v - 1)) / N;
+    let head = (mis.wrapping_neg() & 63) / N;
     (head < n).then_some(head)
 }
 
@@ -91,7 +92,7 @@ impl<A: Arch, const N: usize> Body for ReverseBody<'_, A, N> {
         let mut done = 0;
         if let Some(head) = stream_head::<A, N>(dst, n, self.stream) {
             // SAFETY: the row's elements lie at src - i·N and dst + i·N, in bounds (Rows contract); after `head`
-            // elements dst is aligned to the register, as streaming stores need.
+            // elements dst is on a line, as `reverse` needs to stream.
             unsafe {
                 elements::<N>(src, dst, 0, head, -(N as isize), N as isize);
                 let (s, d) = (src.wrapping_sub(head * N), dst.add(head * N));

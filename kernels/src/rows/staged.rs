@@ -21,7 +21,7 @@ use pulp::NullaryFnOnce;
 use super::planar::{PlanarFn, planar_fn};
 use super::transpose::{self, BlockFn, Stores, block_fn};
 use super::{Request, Rows, build};
-use crate::arch::{AffineF16, AffineF32, Arch, FloatNorm, FusedConvert, Norm, NormType, RowRun, copy};
+use crate::arch::{AffineF16, AffineF32, Arch, FloatNorm, FusedConvert, Norm, NormType, RowRun, copy, line_elements};
 use crate::convert::{
     AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, f32_to_f16_scalar, nearest_fn,
 };
@@ -436,11 +436,12 @@ impl Converter {
             unreachable!("apply_streamed takes the converters that stream")
         };
         // SAFETY: (whole body) elements head.. and done.. of the run, in bounds (contract); the kernel's part starts
-        // on a 64-byte line (dst is a multiple of dw, which divides 64).
+        // on a 64-byte line (dst is a multiple of dw, which divides 64) and covers whole lines (it takes every
+        // whole step of 16 elements, and a line holds whole steps), so the regular stores after it start on a line.
         unsafe {
             let head = (dst.align_offset(64) / dw).min(n);
             self.apply_either(src, dst, head, aux, pattern, phase);
-            let (s, d, m) = (src.add(head * sw), dst.add(head * dw), n - head);
+            let (s, d, m) = (src.add(head * sw), dst.add(head * dw), line_elements(n - head, dw));
             let done = match pattern {
                 Some(p) => periodic(k, s, d, m, p, phase + head, true),
                 None => {
@@ -448,6 +449,7 @@ impl Converter {
                     run(k, s, d, m, scale, bias, true)
                 }
             };
+            let m = n - head;
             self.apply_either(s.add(done * sw), d.add(done * dw), m - done, aux, pattern, phase + head + done);
         }
     }
@@ -1008,9 +1010,11 @@ impl Rows for StagedPlanar<'_> {
         });
         if let Some(fused) = one_call {
             let run = RowRun { count, in_step, out_step };
+            // Streamed, the kernel takes the pixels of whole lines, the buffer the rest (see `stream_lines`).
+            let to = if self.stream { line_elements(self.len, self.ow) } else { self.len };
             // SAFETY: every row of the run is in bounds with constant parameters (checked above); streaming stores
             // only with every row's planes 64-byte aligned (checked above).
-            let done = unsafe { self.run_fused(fused, src, dst, aux, (0, self.len), run, self.stream) };
+            let done = unsafe { self.run_fused(fused, src, dst, aux, (0, to), run, self.stream) };
             if self.stream {
                 fence();
             }
@@ -1046,7 +1050,8 @@ impl Rows for StagedPlanar<'_> {
         unsafe {
             self.buffered(src, dst, aux, 0, from);
             let run = RowRun { count: 1, in_step: 0, out_step: 0 };
-            let done = from + self.run_fused(fused, src, dst, aux, (from, n), run, stream);
+            let to = if stream { from + line_elements(n - from, self.ow) } else { n };
+            let done = from + self.run_fused(fused, src, dst, aux, (from, to), run, stream);
             if stream {
                 fence();
             }

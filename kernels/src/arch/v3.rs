@@ -109,6 +109,31 @@ unsafe impl Arch for V3 {
     super::x86::common_methods!();
 
     #[inline(always)]
+    fn stack_tiles<const N: usize>() -> bool {
+        N == 2
+    }
+
+    #[inline(always)]
+    unsafe fn tile_stack<const N: usize, M: super::TileMap>(
+        self,
+        src: *const u8,
+        ss: isize,
+        dst: *mut u8,
+        ds: isize,
+        stream: bool,
+        m: M,
+    ) {
+        // SAFETY: forwarded contract; AVX2 (and F16C) via the token.
+        unsafe {
+            if N == 2 {
+                super::x86::avx2_tile_stack_2::<M>(src, ss, dst, ds, stream, m)
+            } else {
+                super::tile_stack_by_8::<Self, N, M>(self, src, ss, dst, ds, m)
+            }
+        }
+    }
+
+    #[inline(always)]
     unsafe fn interleave<const N: usize>(
         self,
         t: &crate::tables::Planar,

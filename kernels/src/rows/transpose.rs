@@ -240,7 +240,9 @@ impl Tile {
 /// load or store of it splits across lines — input rows a multiple of the tile's row bytes apart, output rows a
 /// multiple of its column bytes — and the block has that many rows: the level's wide tile ([`Arch::tile_shape`]),
 /// else, when the stores stream (`stream`: the strategy's policy, and the block's output starts on a line), a
-/// line-wide stack of 8×8 tiles in one pass where the level has them ([`Arch::stack_tiles`]), else 8×8.
+/// line-wide stack of 8×8 tiles in one pass where the level has them ([`Arch::stack_tiles`]; on 32-byte levels
+/// only for input rows that do not crowd an L1 set, see [`crowded`]: their stacks read half lines of each input
+/// row and come back for the other half with the next stack), else 8×8.
 ///
 /// PERF: 16×16 f32 tiles ran a 128×128 transpose in 1.6 µs against 2.4 µs with 8×8 and a 2048×2048 one in
 /// 1.17–1.24 ms against 1.37–1.79 ms, but a 1000×1000 one (rows 4000 bytes apart) slowed from 130 to 180 µs on
@@ -255,7 +257,11 @@ impl Tile {
 /// With regular stores they lost: f32 with 8 channels 762 → 931 µs, the public rank-5 permutation (4 MiB, blocks of
 /// 32 rows) 87 → 130 µs, f16 NHWC → NCHW with 16 channels (8 MiB) 186–198 → 244–285 µs; and streamed stacks lose
 /// on footprints the caches hold, where the policy does not stream (the public rank-5 permutation streamed: 87 µs
-/// through 8×8 tiles, 141 µs through stacks).
+/// through 8×8 tiles, 141 µs through stacks). AVX2 has stacks of 2-byte elements (`strider bench --isa v3`, one
+/// thread, Zen 4, 8×8 tiles → streamed stacks: f32 NHWC → f16 NCHW 16 × 16 × 128², whose f16 tiles these are,
+/// 1.65–2.31 → 1.03–1.06 ms; f16 NHWC → NCHW with 16 channels 0.79–0.94 → 0.68 ms). 4-byte AVX2 stacks halved
+/// f32 NHWC → NCHW with 8 channels (1.84 → 0.93 ms) but slowed the public rank-5 permutation 15% (regular stores:
+/// a path not found yet), and with crowded input rows f32 NCHW → NHWC with 64 channels 1.9 → 2.8 ms.
 #[inline(always)]
 pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize, stream: bool) -> Tile {
     let fits = |rows: usize, cols: usize| fits::<N>(ni, si, dj, (rows, cols));
@@ -263,7 +269,7 @@ pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize,
     let aliased = rows > cols && dj.unsigned_abs().is_multiple_of(crate::params::TALL_TILE_ALIAS_BYTES);
     if (rows, cols) != (8, 8) && fits(rows, cols) && !aliased {
         Tile::Wide(rows, cols)
-    } else if stream && A::stack_tiles::<N>() && fits(64 / N, 8) {
+    } else if stream && A::stack_tiles::<N>() && fits(64 / N, 8) && (A::BYTES == 64 || !crowded(64 / N, si)) {
         Tile::Stack
     } else {
         Tile::Small
@@ -1085,7 +1091,7 @@ mod tests {
             tile_for::<A, N>(ni, si, dj, true)
         }
         let (square, tall, small, stack) = (Tile::Wide(16, 16), Tile::Wide(32, 16), Tile::Small, Tile::Stack);
-        let cases: [Case<Tile>; 24] = [
+        let cases: [Case<Tile>; 27] = [
             // The public f32 NCHW → NHWC with 64 channels (64 input rows 256 KiB apart, output rows 256 bytes
             // apart), the 2048×2048 transpose, f16 planes 4 KiB apart, f32 NHWC → NCHW with 64 channels.
             ("f32 to NHWC", tile_for_regular::<V4, 4>, 64, 262_144, 256, square),
@@ -1105,6 +1111,8 @@ mod tests {
             ("f32 8 channels regular", tile_for_regular::<V4, 4>, 65536, 32, 262_144, small),
             ("f32 stack split stores", streamed::<V4, 4>, 256, 32, 1056, small),
             ("f32 AVX2 pixels", streamed::<V3, 4>, 65536, 32, 262_144, small),
+            ("f16 AVX2 pixels", streamed::<V3, 2>, 16384, 32, 32768, stack),
+            ("f16 AVX2 pixels regular", tile_for_regular::<V3, 2>, 16384, 32, 32768, small),
             ("u8 pixels", streamed::<V4Vbmi, 1>, 65536, 8, 65536, small),
             // Rows that split lines, too few rows, other widths, levels without 64-byte registers.
             ("f32 split lines", streamed::<V4, 4>, 1000, 4000, 4000, small),
@@ -1115,7 +1123,9 @@ mod tests {
             ("f16 split stores", tile_for_regular::<V4, 2>, 64, 4096, 32, small),
             ("f64", streamed::<V4, 8>, 64, 4096, 4096, small),
             ("u8", tile_for_regular::<V4, 1>, 64, 4096, 4096, small),
-            ("AVX2", streamed::<V3, 4>, 64, 4096, 4096, small),
+            // AVX2 stacks read half lines of their input rows: none where those crowd an L1 set.
+            ("AVX2 crowded rows", streamed::<V3, 2>, 64, 4096, 4096, small),
+            ("AVX2 crowded planes", streamed::<V3, 2>, 64, 262_144, 256, small),
         ];
         check(&cases);
         check(&[("scalar", streamed::<Scalar, 2>, 64, 4096, 4096, small)]);
@@ -1286,7 +1296,7 @@ mod tests {
         assert!(!column_stacks::<V4, 4>(32, 32, 400), "output rows not a multiple of a line apart");
         assert!(!column_stacks::<V4, 4>(32, 4096, 65536), "input rows crowding an L1 set");
         assert!(!column_stacks::<V4, 2>(64, 16, 65536), "measured for 4-byte elements");
-        assert!(!column_stacks::<V3, 4>(32, 32, 65536), "no stacks on AVX2");
+        assert!(!column_stacks::<V3, 4>(32, 32, 65536), "no 4-byte stacks on AVX2");
     }
 
     /// Pins which blocks go through the buffer: 8×8 tiles of 1- or 2-byte elements with both strides critical.

@@ -110,7 +110,7 @@ unsafe impl Arch for V3 {
 
     #[inline(always)]
     fn stack_tiles<const N: usize>() -> bool {
-        N == 2
+        N == 4 || N == 2
     }
 
     #[inline(always)]
@@ -125,7 +125,9 @@ unsafe impl Arch for V3 {
     ) {
         // SAFETY: forwarded contract; AVX2 (and F16C) via the token.
         unsafe {
-            if N == 2 {
+            if N == 4 {
+                super::x86::avx2_tile_stack_4::<M>(src, ss, dst, ds, stream, m)
+            } else if N == 2 {
                 super::x86::avx2_tile_stack_2::<M>(src, ss, dst, ds, stream, m)
             } else {
                 super::tile_stack_by_8::<Self, N, M>(self, src, ss, dst, ds, m)

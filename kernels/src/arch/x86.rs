@@ -52,6 +52,62 @@ unsafe fn put_half(p: *mut u8, v: __m256i, stream: bool) {
     unsafe { if stream { _mm256_stream_si256(p.cast(), v) } else { _mm256_storeu_si256(p.cast(), v) } }
 }
 
+/// Transposes a stack of two 8×8 tiles of 4-byte elements one 64-byte line wide with AVX2 (`Arch::tile_stack`):
+/// 16 source rows of 8 elements into 8 destination rows of 16, each row's two 32-byte halves stored one after the
+/// other. Per half of the columns and group of 8 rows, four registers whose 128-bit lanes hold rows `k` and `k + 4`
+/// (filled by the loads) and one 4×4 network inside the lanes.
+///
+/// # Safety
+///
+/// As `Arch::tile_stack` for `N` = 4; AVX2 available.
+#[inline(always)]
+// Index loops mirror the register names of the shuffle network.
+#[allow(clippy::needless_range_loop)]
+pub(super) unsafe fn avx2_tile_stack_4<M: TileMap>(
+    src: *const u8,
+    ss: isize,
+    dst: *mut u8,
+    ds: isize,
+    stream: bool,
+    m: M,
+) {
+    let row = |r: usize| src.wrapping_offset(r as isize * ss);
+    let out = |c: usize| dst.wrapping_offset(c as isize * ds);
+    let put = |p: *mut u8, v: __m256i| {
+        // SAFETY: a destination row's half, in bounds, 32-byte aligned when streamed (rows start on lines).
+        unsafe { put_half(p, m.m256(v), stream) }
+    };
+    // SAFETY: (whole body) loads of the 16 source rows' 8 elements and stores of the 8 destination rows' 16, in
+    // bounds by the contract; AVX2 is enabled by the calling level.
+    unsafe {
+        for h in 0..2 {
+            // Columns 4h..4h+4: o[g][c] = column 4h + c of rows 8g..8g+8.
+            let mut o = [[_mm256_setzero_ps(); 4]; 2];
+            for (g, og) in o.iter_mut().enumerate() {
+                let half = |k: usize| {
+                    let lo = _mm_loadu_ps(row(8 * g + k).add(16 * h).cast());
+                    let hi = _mm_loadu_ps(row(8 * g + k + 4).add(16 * h).cast());
+                    _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(lo), hi)
+                };
+                let (r0, r1, r2, r3) = (half(0), half(1), half(2), half(3));
+                let (t0, t1) = (_mm256_unpacklo_ps(r0, r1), _mm256_unpackhi_ps(r0, r1));
+                let (t2, t3) = (_mm256_unpacklo_ps(r2, r3), _mm256_unpackhi_ps(r2, r3));
+                *og = [
+                    _mm256_shuffle_ps::<0x44>(t0, t2),
+                    _mm256_shuffle_ps::<0xEE>(t0, t2),
+                    _mm256_shuffle_ps::<0x44>(t1, t3),
+                    _mm256_shuffle_ps::<0xEE>(t1, t3),
+                ];
+            }
+            for c in 0..4 {
+                let d = out(4 * h + c);
+                put(d, _mm256_castps_si256(o[0][c]));
+                put(d.add(32), _mm256_castps_si256(o[1][c]));
+            }
+        }
+    }
+}
+
 /// Transposes a stack of four 8×8 tiles of 2-byte elements one 64-byte line wide with AVX2 (`Arch::tile_stack`):
 /// 32 source rows of 8 elements into 8 destination rows of 32, each row's two 32-byte halves stored one after the
 /// other (so a streamed row is a whole line written at once). Per group of 16 rows, the 16-bit network of

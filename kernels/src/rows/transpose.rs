@@ -41,7 +41,7 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize, M: TileMap>(
     unsafe {
         if buffered::<A, N>(ni, si, dj, stores.stream) {
             block.through_buffer(ni, nj)
-        } else if nj == 8 && column_stacks::<A, N>(ni, si, dj) {
+        } else if nj == 8 && column_stacks::<A, N>(ni, si, dj, stores.stream) {
             block.column_of_stacks(ni)
         } else if nj == 8 && tile_for::<A, N>(ni, si, dj, stores.stream) == Tile::Small {
             // PERF: a block one 8×8 tile wide goes down its column of tiles (and the last rows) without the sweeps,
@@ -69,10 +69,13 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize, M: TileMap>(
 /// permutation (4096 blocks of 32 rows × 8 columns, output rows 64 KiB apart) 219 → 188 µs (6), two threads 115 →
 /// 95 µs (6); f32 NHWC → NCHW with 8 channels, 16 × 128² 359 → 323 µs (6), 4 × 100² 31.4 → 28.1 µs (6), 32 × 112²
 /// 502 → 494 µs (4); two threads ties. (Through the general sweep, stacks with regular stores lost: see
-/// [`tile_for`]; its code around the tiles is what a column of them does without.)
+/// [`tile_for`]; its code around the tiles is what a column of them does without.) At 32-byte levels only streamed
+/// (`stream`), where they were measured: `--isa v3`, one thread, f32 NHWC → NCHW with 8 channels, 32 × 128² 1.73–1.94
+/// → 0.83–0.87 ms; the public rank-5 permutation 1.74 → 1.80 `t/limit` (medians of four alternations: noise).
 #[inline(always)]
-pub(crate) fn column_stacks<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize) -> bool {
-    N == 4 && A::stack_tiles::<N>() && fits::<N>(ni, si, dj, (64 / N, 8)) && !crowded(64 / N, si)
+pub(crate) fn column_stacks<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize, stream: bool) -> bool {
+    let measured = A::BYTES == 64 || stream;
+    N == 4 && measured && A::stack_tiles::<N>() && fits::<N>(ni, si, dj, (64 / N, 8)) && !crowded(64 / N, si)
 }
 
 /// The rows of a tile whose input rows crowd into too few L1 sets (see [`crowded`]), if a block goes
@@ -259,9 +262,9 @@ impl Tile {
 /// on footprints the caches hold, where the policy does not stream (the public rank-5 permutation streamed: 87 µs
 /// through 8×8 tiles, 141 µs through stacks). AVX2 has stacks of 2-byte elements (`strider bench --isa v3`, one
 /// thread, Zen 4, 8×8 tiles → streamed stacks: f32 NHWC → f16 NCHW 16 × 16 × 128², whose f16 tiles these are,
-/// 1.65–2.31 → 1.03–1.06 ms; f16 NHWC → NCHW with 16 channels 0.79–0.94 → 0.68 ms). 4-byte AVX2 stacks halved
-/// f32 NHWC → NCHW with 8 channels (1.84 → 0.93 ms) but slowed the public rank-5 permutation 15% (regular stores:
-/// a path not found yet), and with crowded input rows f32 NCHW → NHWC with 64 channels 1.9 → 2.8 ms.
+/// 1.65–2.31 → 1.03–1.06 ms; f16 NHWC → NCHW with 16 channels 0.79–0.94 → 0.68 ms); its 4-byte stacks go down
+/// single columns only ([`sweep_stacks`], [`column_stacks`]). With crowded input rows they lost (f32 NCHW → NHWC
+/// with 64 channels 1.9 → 2.8 ms).
 #[inline(always)]
 pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize, stream: bool) -> Tile {
     let fits = |rows: usize, cols: usize| fits::<N>(ni, si, dj, (rows, cols));
@@ -269,11 +272,20 @@ pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize,
     let aliased = rows > cols && dj.unsigned_abs().is_multiple_of(crate::params::TALL_TILE_ALIAS_BYTES);
     if (rows, cols) != (8, 8) && fits(rows, cols) && !aliased {
         Tile::Wide(rows, cols)
-    } else if stream && A::stack_tiles::<N>() && fits(64 / N, 8) && (A::BYTES == 64 || !crowded(64 / N, si)) {
+    } else if stream && sweep_stacks::<A, N>() && fits(64 / N, 8) && (A::BYTES == 64 || !crowded(64 / N, si)) {
         Tile::Stack
     } else {
         Tile::Small
     }
+}
+
+/// Whether the sweeps of blocks ([`tile_for`]) take stacks of `N`-byte elements: where the level has them, but not
+/// 4-byte ones at 32-byte levels (they go down single columns only, [`column_stacks`]). PERF: a constant, so that
+/// the sweeps' stack arm is not compiled where it is not taken: with it, the public rank-5 permutation's 8×8 path
+/// (which takes no stack) ran 15–20 % slower at `--isa v3`.
+#[inline(always)]
+fn sweep_stacks<A: Arch, const N: usize>() -> bool {
+    A::stack_tiles::<N>() && (A::BYTES == 64 || N == 2)
 }
 
 /// Whether tiles of `rows` input rows × `cols` columns of `N`-byte elements fit a block of `ni` input rows `si`
@@ -305,7 +317,7 @@ pub(crate) fn peel<A: Arch, const N: usize>(
     stream: bool,
 ) -> Option<(usize, usize)> {
     // (Levels and widths without whole-line tiles: nothing, known at compile time, so no edge code either.)
-    let wide = A::tile_shape::<N>() != (8, 8) || A::stack_tiles::<N>();
+    let wide = A::tile_shape::<N>() != (8, 8) || sweep_stacks::<A, N>();
     let (d, s) = (dst as usize % 64, src as usize % 64);
     if !wide || (d == 0 && s == 0) || !d.is_multiple_of(N) || !s.is_multiple_of(N) {
         return None;
@@ -1288,15 +1300,17 @@ mod tests {
         use super::column_stacks;
         use crate::arch::{V3, V4, V4Vbmi};
         // (ni, si, dj)
-        assert!(column_stacks::<V4, 4>(32, 32, 65536), "the public rank-5 permutation's blocks");
-        assert!(column_stacks::<V4Vbmi, 4>(16384, 32, 65536), "NHWC → NCHW with 8 channels");
-        assert!(column_stacks::<V4, 4>(16, -64, 448), "negative input rows, output rows 7 lines apart");
-        assert!(!column_stacks::<V4, 4>(8, 32, 65536), "fewer rows than a stack");
-        assert!(!column_stacks::<V4, 4>(32, 36, 65536), "input rows not a stack row apart");
-        assert!(!column_stacks::<V4, 4>(32, 32, 400), "output rows not a multiple of a line apart");
-        assert!(!column_stacks::<V4, 4>(32, 4096, 65536), "input rows crowding an L1 set");
-        assert!(!column_stacks::<V4, 2>(64, 16, 65536), "measured for 4-byte elements");
-        assert!(!column_stacks::<V3, 4>(32, 32, 65536), "no 4-byte stacks on AVX2");
+        assert!(column_stacks::<V4, 4>(32, 32, 65536, false), "the public rank-5 permutation's blocks");
+        assert!(column_stacks::<V4Vbmi, 4>(16384, 32, 65536, false), "NHWC → NCHW with 8 channels");
+        assert!(column_stacks::<V4, 4>(16, -64, 448, false), "negative input rows, output rows 7 lines apart");
+        assert!(!column_stacks::<V4, 4>(8, 32, 65536, false), "fewer rows than a stack");
+        assert!(!column_stacks::<V4, 4>(32, 36, 65536, false), "input rows not a stack row apart");
+        assert!(!column_stacks::<V4, 4>(32, 32, 400, false), "output rows not a multiple of a line apart");
+        assert!(!column_stacks::<V4, 4>(32, 4096, 65536, false), "input rows crowding an L1 set");
+        assert!(!column_stacks::<V4, 2>(64, 16, 65536, false), "measured for 4-byte elements");
+        assert!(column_stacks::<V3, 4>(16384, 32, 65536, true), "AVX2, streamed: NHWC → NCHW with 8 channels");
+        assert!(!column_stacks::<V3, 4>(16384, 32, 65536, false), "AVX2 with regular stores: measured on AVX-512 only");
+        assert!(!column_stacks::<V3, 4>(32, 4096, 65536, true), "AVX2, input rows crowding an L1 set");
     }
 
     /// Pins which blocks go through the buffer: 8×8 tiles of 1- or 2-byte elements with both strides critical.

@@ -125,10 +125,8 @@ unsafe impl Arch for V3 {
     ) {
         // SAFETY: forwarded contract; AVX2 (and F16C) via the token.
         unsafe {
-            if N == 4 {
-                super::x86::avx2_tile_stack_4::<M>(src, ss, dst, ds, stream, m)
-            } else if N == 2 {
-                super::x86::avx2_tile_stack_2::<M>(src, ss, dst, ds, stream, m)
+            if Self::stack_tiles::<N>() {
+                super::x86::avx2_tile_stack::<N, M>(src, ss, dst, ds, stream, m)
             } else {
                 super::tile_stack_by_8::<Self, N, M>(self, src, ss, dst, ds, m)
             }

@@ -52,18 +52,20 @@ unsafe fn put_half(p: *mut u8, v: __m256i, stream: bool) {
     unsafe { if stream { _mm256_stream_si256(p.cast(), v) } else { _mm256_storeu_si256(p.cast(), v) } }
 }
 
-/// Transposes a stack of two 8×8 tiles of 4-byte elements one 64-byte line wide with AVX2 (`Arch::tile_stack`):
-/// 16 source rows of 8 elements into 8 destination rows of 16, each row's two 32-byte halves stored one after the
-/// other. Per half of the columns and group of 8 rows, four registers whose 128-bit lanes hold rows `k` and `k + 4`
-/// (filled by the loads) and one 4×4 network inside the lanes.
+/// Transposes a stack of 8×8 tiles one 64-byte line wide with AVX2 (`Arch::tile_stack`): `64 / N` source rows of 8
+/// elements into 8 destination rows of `64 / N`, each row's two 32-byte halves stored one after the other (so a
+/// streamed row is a whole line written at once). `N` = 4: per half of the columns and group of 8 rows, four
+/// registers whose 128-bit lanes hold rows `k` and `k + 4` (filled by the loads) and one 4×4 network inside the
+/// lanes; `N` = 2: per group of 16 rows, the 16-bit network of [`avx2_tile8`] on registers whose lanes hold rows `k`
+/// and `k + 8`. PERF: they exist to stream whole lines, as AVX-512's stacks (see `tile_for` in `rows::transpose`).
 ///
 /// # Safety
 ///
-/// As `Arch::tile_stack` for `N` = 4; AVX2 available.
+/// As `Arch::tile_stack` for `N` = 4 or 2; AVX2 available (and F16C for a map of f16 lanes).
 #[inline(always)]
-// Index loops mirror the register names of the shuffle network.
+// Index loops mirror the register names of the shuffle networks.
 #[allow(clippy::needless_range_loop)]
-pub(super) unsafe fn avx2_tile_stack_4<M: TileMap>(
+pub(super) unsafe fn avx2_tile_stack<const N: usize, M: TileMap>(
     src: *const u8,
     ss: isize,
     dst: *mut u8,
@@ -77,94 +79,69 @@ pub(super) unsafe fn avx2_tile_stack_4<M: TileMap>(
         // SAFETY: a destination row's half, in bounds, 32-byte aligned when streamed (rows start on lines).
         unsafe { put_half(p, m.m256(v), stream) }
     };
-    // SAFETY: (whole body) loads of the 16 source rows' 8 elements and stores of the 8 destination rows' 16, in
-    // bounds by the contract; AVX2 is enabled by the calling level.
+    // SAFETY: (whole body) loads of the 64 / N source rows' 8 elements and stores of the 8 destination rows' 64 / N,
+    // in bounds by the contract; AVX2 is enabled by the calling level.
     unsafe {
-        for h in 0..2 {
-            // Columns 4h..4h+4: o[g][c] = column 4h + c of rows 8g..8g+8.
-            let mut o = [[_mm256_setzero_ps(); 4]; 2];
-            for (g, og) in o.iter_mut().enumerate() {
-                let half = |k: usize| {
-                    let lo = _mm_loadu_ps(row(8 * g + k).add(16 * h).cast());
-                    let hi = _mm_loadu_ps(row(8 * g + k + 4).add(16 * h).cast());
-                    _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(lo), hi)
-                };
-                let (r0, r1, r2, r3) = (half(0), half(1), half(2), half(3));
-                let (t0, t1) = (_mm256_unpacklo_ps(r0, r1), _mm256_unpackhi_ps(r0, r1));
-                let (t2, t3) = (_mm256_unpacklo_ps(r2, r3), _mm256_unpackhi_ps(r2, r3));
-                *og = [
-                    _mm256_shuffle_ps::<0x44>(t0, t2),
-                    _mm256_shuffle_ps::<0xEE>(t0, t2),
-                    _mm256_shuffle_ps::<0x44>(t1, t3),
-                    _mm256_shuffle_ps::<0xEE>(t1, t3),
-                ];
+        match N {
+            4 => {
+                for h in 0..2 {
+                    // Columns 4h..4h+4: o[g][c] = column 4h + c of rows 8g..8g+8.
+                    let mut o = [[_mm256_setzero_ps(); 4]; 2];
+                    for (g, og) in o.iter_mut().enumerate() {
+                        let half = |k: usize| {
+                            let lo = _mm_loadu_ps(row(8 * g + k).add(16 * h).cast());
+                            let hi = _mm_loadu_ps(row(8 * g + k + 4).add(16 * h).cast());
+                            _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(lo), hi)
+                        };
+                        let (r0, r1, r2, r3) = (half(0), half(1), half(2), half(3));
+                        let (t0, t1) = (_mm256_unpacklo_ps(r0, r1), _mm256_unpackhi_ps(r0, r1));
+                        let (t2, t3) = (_mm256_unpacklo_ps(r2, r3), _mm256_unpackhi_ps(r2, r3));
+                        *og = [
+                            _mm256_shuffle_ps::<0x44>(t0, t2),
+                            _mm256_shuffle_ps::<0xEE>(t0, t2),
+                            _mm256_shuffle_ps::<0x44>(t1, t3),
+                            _mm256_shuffle_ps::<0xEE>(t1, t3),
+                        ];
+                    }
+                    for c in 0..4 {
+                        let d = out(4 * h + c);
+                        put(d, _mm256_castps_si256(o[0][c]));
+                        put(d.add(32), _mm256_castps_si256(o[1][c]));
+                    }
+                }
             }
-            for c in 0..4 {
-                let d = out(4 * h + c);
-                put(d, _mm256_castps_si256(o[0][c]));
-                put(d.add(32), _mm256_castps_si256(o[1][c]));
+            2 => {
+                // o[q][c] = column c of rows 16q..16q+16.
+                let mut o = [[_mm256_setzero_si256(); 8]; 2];
+                for q in 0..2 {
+                    let r: [__m256i; 8] = core::array::from_fn(|k| {
+                        let lo = _mm_loadu_si128(row(16 * q + k).cast());
+                        let hi = _mm_loadu_si128(row(16 * q + k + 8).cast());
+                        _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
+                    });
+                    let a: [__m256i; 8] = core::array::from_fn(|k| {
+                        let (x, y) = (r[2 * (k / 2)], r[2 * (k / 2) + 1]);
+                        if k % 2 == 0 { _mm256_unpacklo_epi16(x, y) } else { _mm256_unpackhi_epi16(x, y) }
+                    });
+                    // b: pairs (a0, a2), (a1, a3), (a4, a6), (a5, a7), lo then hi.
+                    let pair = [(0, 2), (0, 2), (1, 3), (1, 3), (4, 6), (4, 6), (5, 7), (5, 7)];
+                    let b: [__m256i; 8] = core::array::from_fn(|k| {
+                        let (x, y) = (a[pair[k].0], a[pair[k].1]);
+                        if k % 2 == 0 { _mm256_unpacklo_epi32(x, y) } else { _mm256_unpackhi_epi32(x, y) }
+                    });
+                    // Column c: the 64-bit halves of b[c / 2] and b[c / 2 + 4].
+                    for c in 0..8 {
+                        let (x, y) = (b[c / 2], b[c / 2 + 4]);
+                        o[q][c] = if c % 2 == 0 { _mm256_unpacklo_epi64(x, y) } else { _mm256_unpackhi_epi64(x, y) };
+                    }
+                }
+                for c in 0..8 {
+                    let d = out(c);
+                    put(d, o[0][c]);
+                    put(d.add(32), o[1][c]);
+                }
             }
-        }
-    }
-}
-
-/// Transposes a stack of four 8×8 tiles of 2-byte elements one 64-byte line wide with AVX2 (`Arch::tile_stack`):
-/// 32 source rows of 8 elements into 8 destination rows of 32, each row's two 32-byte halves stored one after the
-/// other (so a streamed row is a whole line written at once). Per group of 16 rows, the 16-bit network of
-/// [`avx2_tile8`] on registers whose 128-bit lanes hold rows `k` and `k + 8` (filled by the loads). PERF: it exists
-/// to stream whole lines, as AVX-512's stacks (see `tile_for` in `rows::transpose`).
-///
-/// # Safety
-///
-/// As `Arch::tile_stack` for `N` = 2; AVX2 available (and F16C for a map of f16 lanes).
-#[inline(always)]
-// Index loops mirror the register names of the shuffle network.
-#[allow(clippy::needless_range_loop)]
-pub(super) unsafe fn avx2_tile_stack_2<M: TileMap>(
-    src: *const u8,
-    ss: isize,
-    dst: *mut u8,
-    ds: isize,
-    stream: bool,
-    m: M,
-) {
-    let row = |r: usize| src.wrapping_offset(r as isize * ss);
-    let out = |c: usize| dst.wrapping_offset(c as isize * ds);
-    let put = |p: *mut u8, v: __m256i| {
-        // SAFETY: a destination row's half, in bounds, 32-byte aligned when streamed (rows start on lines).
-        unsafe { put_half(p, m.m256(v), stream) }
-    };
-    // SAFETY: (whole body) loads of the 32 source rows' 8 elements and stores of the 8 destination rows' 32, in
-    // bounds by the contract; AVX2 is enabled by the calling level.
-    unsafe {
-        // o[q][c] = column c of rows 16q..16q+16.
-        let mut o = [[_mm256_setzero_si256(); 8]; 2];
-        for q in 0..2 {
-            let r: [__m256i; 8] = core::array::from_fn(|k| {
-                let lo = _mm_loadu_si128(row(16 * q + k).cast());
-                let hi = _mm_loadu_si128(row(16 * q + k + 8).cast());
-                _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
-            });
-            let a: [__m256i; 8] = core::array::from_fn(|k| {
-                let (x, y) = (r[2 * (k / 2)], r[2 * (k / 2) + 1]);
-                if k % 2 == 0 { _mm256_unpacklo_epi16(x, y) } else { _mm256_unpackhi_epi16(x, y) }
-            });
-            // b: pairs (a0, a2), (a1, a3), (a4, a6), (a5, a7), lo then hi.
-            let pair = [(0, 2), (0, 2), (1, 3), (1, 3), (4, 6), (4, 6), (5, 7), (5, 7)];
-            let b: [__m256i; 8] = core::array::from_fn(|k| {
-                let (x, y) = (a[pair[k].0], a[pair[k].1]);
-                if k % 2 == 0 { _mm256_unpacklo_epi32(x, y) } else { _mm256_unpackhi_epi32(x, y) }
-            });
-            // Column c: the 64-bit halves of b[c / 2] and b[c / 2 + 4].
-            for c in 0..8 {
-                let (x, y) = (b[c / 2], b[c / 2 + 4]);
-                o[q][c] = if c % 2 == 0 { _mm256_unpacklo_epi64(x, y) } else { _mm256_unpackhi_epi64(x, y) };
-            }
-        }
-        for c in 0..8 {
-            let d = out(c);
-            put(d, o[0][c]);
-            put(d.add(32), o[1][c]);
+            _ => unreachable!("AVX2 stacks are of 4- and 2-byte elements"),
         }
     }
 }

@@ -920,6 +920,13 @@ pub(crate) fn stream_lines(dst: usize, bytes: usize) -> Option<(usize, usize)> {
     (end > head).then_some((head, end))
 }
 
+/// Elements of `width` bytes from `addr` up to the next 64-byte line (none on a line): the head a streaming kernel
+/// stores normally before its non-temporal part.
+#[inline(always)]
+pub(crate) fn to_line(addr: usize, width: usize) -> usize {
+    addr.wrapping_neg() % 64 / width
+}
+
 /// Of `n` elements of `width` bytes (a power of two up to 64) stored from the start of a 64-byte line, how many
 /// fill whole lines: the most a streaming kernel stores non-temporally, leaving the rest to regular stores (see
 /// [`stream_lines`]: a line is never written both ways).

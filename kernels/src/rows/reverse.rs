@@ -2,7 +2,7 @@
 //! shuffle lanes for pixels of 3, 6 or 12 bytes.
 
 use super::{Body, elements, lead_of};
-use crate::arch::{Arch, reverse};
+use crate::arch::{Arch, reverse, to_line};
 use crate::strategy::Lanes;
 
 /// Elements to copy one by one before `dst` is on a 64-byte line, when `stream` is asked for and possible (the
@@ -11,11 +11,10 @@ use crate::strategy::Lanes;
 /// share a line with them.)
 #[inline(always)]
 pub(super) fn stream_head<A: Arch, const N: usize>(dst: *mut u8, n: usize, stream: bool) -> Option<usize> {
-    let mis = dst as usize & 63;
-    if !stream || A::BYTES < 32 || !N.is_power_of_two() || !mis.is_multiple_of(N) {
+    if !stream || A::BYTES < 32 || !N.is_power_of_two() || !(dst as usize).is_multiple_of(N) {
         return None;
     }
-    let head = (mis.wrapping_neg() & 63) / N;
+    let head = to_line(dst as usize, N);
     (head < n).then_some(head)
 }
 

@@ -21,7 +21,9 @@ use pulp::NullaryFnOnce;
 use super::planar::{PlanarFn, planar_fn};
 use super::transpose::{self, BlockFn, Stores, block_fn};
 use super::{Request, Rows, build};
-use crate::arch::{AffineF16, AffineF32, Arch, FloatNorm, FusedConvert, Norm, NormType, RowRun, copy, line_elements};
+use crate::arch::{
+    AffineF16, AffineF32, Arch, FloatNorm, FusedConvert, Norm, NormType, RowRun, copy, line_elements, to_line,
+};
 use crate::convert::{
     AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, f32_to_f16_scalar, nearest_fn,
 };
@@ -439,18 +441,18 @@ impl Converter {
         // on a 64-byte line (dst is a multiple of dw, which divides 64) and covers whole lines (it takes every
         // whole step of 16 elements, and a line holds whole steps), so the regular stores after it start on a line.
         unsafe {
-            let head = (dst.align_offset(64) / dw).min(n);
+            let head = to_line(dst as usize, dw).min(n);
             self.apply_either(src, dst, head, aux, pattern, phase);
-            let (s, d, m) = (src.add(head * sw), dst.add(head * dw), line_elements(n - head, dw));
-            let done = match pattern {
-                Some(p) => periodic(k, s, d, m, p, phase + head, true),
-                None => {
-                    let [scale, bias] = aux.cast::<[f32; 2]>().read_unaligned();
-                    run(k, s, d, m, scale, bias, true)
-                }
-            };
-            let m = n - head;
-            self.apply_either(s.add(done * sw), d.add(done * dw), m - done, aux, pattern, phase + head + done);
+            let (s, d, lines) = (src.add(head * sw), dst.add(head * dw), line_elements(n - head, dw));
+            let done = head
+                + match pattern {
+                    Some(p) => periodic(k, s, d, lines, p, phase + head, true),
+                    None => {
+                        let [scale, bias] = aux.cast::<[f32; 2]>().read_unaligned();
+                        run(k, s, d, lines, scale, bias, true)
+                    }
+                };
+            self.apply_either(src.add(done * sw), dst.add(done * dw), n - done, aux, pattern, phase + done);
         }
     }
 }
@@ -1065,9 +1067,8 @@ impl Unfenced for StagedPlanar<'_> {
         };
         // With streaming, the buffer moves the pixels before the first whose stores are 64-byte aligned in every
         // plane; the fused kernel the rest but the tail.
-        let phase = (dst as usize) % 64;
-        let stream = self.stream && self.ps % 64 == 0 && phase.is_multiple_of(self.ow);
-        let from = if stream { ((64 - phase) % 64 / self.ow).min(n) } else { 0 };
+        let stream = self.stream && self.ps % 64 == 0 && (dst as usize).is_multiple_of(self.ow);
+        let from = if stream { to_line(dst as usize, self.ow).min(n) } else { 0 };
         // SAFETY: pixels 0..from, then from.., then the tail: all of the row's n pixels (Rows contract); the
         // parameters are constant along the row (the fused kernel is built only then); element `from` of every
         // plane is 64-byte aligned with `stream` (plane 0's by `from`, the others 64·k bytes away).
@@ -1199,7 +1200,7 @@ impl Rows for StagedPixels<'_> {
             }
             r += k;
         }
-        if self.flush.is_some() {
+        if self.streams() {
             fence();
         }
     }

@@ -5,7 +5,7 @@
 use pulp::NullaryFnOnce;
 
 use super::{Body, Rows, Runner};
-use crate::arch::{Arch, Ident, TileMap, Wrap};
+use crate::arch::{Arch, Ident, TileMap, Wrap, to_line};
 use crate::params::{
     TRANSPOSE_OUT_ROW_BYTES as OUT_ROW_BYTES, TRANSPOSE_OUT_ROWS as OUT_ROWS,
     TRANSPOSE_ROWS_CHUNK_BYTES as ROWS_CHUNK_BYTES, TRANSPOSE_ROWS_PER_SET as MAX_ROWS_PER_SET,
@@ -322,8 +322,8 @@ pub(crate) fn peel<A: Arch, const N: usize>(
     if !wide || (d == 0 && s == 0) || !d.is_multiple_of(N) || !s.is_multiple_of(N) {
         return None;
     }
-    let pi = to_line::<N>(dst as usize);
-    let pj = if si.unsigned_abs().is_multiple_of(64) { to_line::<N>(src as usize) } else { 0 };
+    let pi = to_line(dst as usize, N);
+    let pj = if si.unsigned_abs().is_multiple_of(64) { to_line(src as usize, N) } else { 0 };
     let (ri, rj) = (ni.checked_sub(pi)?, nj.checked_sub(pj)?);
     let tile = tile_for::<A, N>(ri, si, dj, stream);
     let (ti, tj) = tile.shape::<N>();
@@ -365,14 +365,8 @@ pub(crate) fn rotation<A: Arch, const N: usize>(
         return None;
     }
     let s = src as usize;
-    let j0 = 1 + if si.unsigned_abs().is_multiple_of(64) && s.is_multiple_of(N) { to_line::<N>(s + N) } else { 0 };
+    let j0 = 1 + if si.unsigned_abs().is_multiple_of(64) && s.is_multiple_of(N) { to_line(s + N, N) } else { 0 };
     (nj >= j0 + tj).then_some((d / N, j0))
-}
-
-/// Elements of `N` bytes from `addr` up to the next line (none on a line).
-#[inline(always)]
-fn to_line<const N: usize>(addr: usize) -> usize {
-    addr.wrapping_neg() % 64 / N
 }
 
 /// The direction of a run of tiles: down a column (along i) or across a row (along j).

@@ -76,6 +76,15 @@ def normalize_image(images: npt.ArrayLike, dtype: Optional[DTypeLike] = None, *,
     (mean and std in the result's order). `dtype` defaults to float32, `layout` to "nchw" ("nhwc" for channels
     last); `out` is in that layout."""
 
+def resize(x: npt.ArrayLike, size: Union[int, tuple[int, int]], filter: str = "bilinear", antialias: bool = True,
+           out: Optional[np.ndarray] = None, threads: Optional[int] = None) -> np.ndarray:
+    """Images resized as Pillow's `Image.resize` (`antialias=True`) or OpenCV's `cv2.resize` (`antialias=False`).
+
+    `x` is `(H, W)`, `(H, W, C)` or `(N, H, W, C)`, uint8, float16 or float32, any strides; `size` the result's
+    `(height, width)` (or one int for both); `filter` "nearest", "bilinear", "bicubic" or "area" (Pillow's BOX,
+    OpenCV's INTER_AREA). The result has x's dtype and axis order; uint8 results are within 1 of Pillow's, OpenCV's
+    and torchvision's."""
+
 Number = Union[int, float]
 
 def pad(x: npt.ArrayLike, start: Sequence[int], end: Sequence[int], mode: str = "constant", value: Number = 0, *,

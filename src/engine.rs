@@ -748,7 +748,7 @@ pub(crate) fn next_coordinate(c: &mut [u32], sizes: &[u32]) -> bool {
     false
 }
 
-fn check_buffer(operand: Operand, desc: &TensorDesc, buf: &[u8]) -> Result<(), Error> {
+pub(crate) fn check_buffer(operand: Operand, desc: &TensorDesc, buf: &[u8]) -> Result<(), Error> {
     let required = desc.required_buffer_bytes();
     if (buf.len() as u64) < required {
         return Err(Error::BufferTooSmall { operand, data_type: desc.data_type(), required, actual: buf.len() });
@@ -761,7 +761,7 @@ fn check_buffer(operand: Operand, desc: &TensorDesc, buf: &[u8]) -> Result<(), E
     Ok(())
 }
 
-fn run_error(e: RunError) -> Error {
+pub(crate) fn run_error(e: RunError) -> Error {
     match e {
         RunError::IsaUnavailable(isa) => Error::IsaUnavailable { isa },
         RunError::InvalidThreadCount(threads) => {

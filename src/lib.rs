@@ -61,13 +61,14 @@ pub use ops::image::{IMAGENET_MEAN, IMAGENET_STD, ImageLayout, ImageNormalize, m
 pub use ops::join::{Join, Split};
 pub use ops::normalize::Normalize;
 pub use ops::padding::{Padding, PaddingMode};
+pub use ops::resize::{Resize, ResizeFilter};
 pub use ops::scatter::{OneHot, ScatterElements, ScatterNd};
 pub use ops::slice::Slice;
 pub use ops::slice1::Slice1;
 pub use ops::tile::Tile;
 pub use scalar::Scalar;
 pub use strider_kernels::{
-    CacheSizes, Dim, ElemType, ElementOp, ExecOptions, Isa, MAX_THREADS, Parallelism, Params, Plan, RowKind,
+    CacheSizes, Dim, ElemType, ElementOp, ExecOptions, Isa, MAX_THREADS, Parallelism, Params, Plan, RowKind, Taps,
 };
 pub use threads::with_threads;
 

@@ -18,7 +18,7 @@
 
 use core::fmt;
 
-use crate::exec::{ExecOptions, Parallelism, Program, RunError, SendPtr, level, pool};
+use crate::exec::{ExecOptions, Program, RunError, SendPtr, chunks_for, level, pool, share};
 use crate::overlap::{Overlap, find_overlap};
 use crate::plan::{Dim, Plan};
 use crate::{CacheSizes, params};
@@ -801,28 +801,6 @@ impl IndexProgram {
             }
         });
     }
-}
-
-/// How many chunks `units` pieces of work of `bytes` bytes split into: the threads of `pool` (or the caller's) when
-/// `opts` allows a split and the work reaches its grain, at most one unit each.
-fn chunks_for(opts: &ExecOptions, pool: Option<&rayon::ThreadPool>, bytes: usize, units: usize) -> usize {
-    let grain = match opts.parallelism {
-        Parallelism::Sequential => return 1,
-        Parallelism::Auto => params::PAR_GRAIN_BYTES,
-        Parallelism::Grain(g) => g.max(1),
-    };
-    if units <= 1 || bytes < grain {
-        return 1;
-    }
-    let threads = pool.map_or_else(crate::env::pool_threads, rayon::ThreadPool::current_num_threads);
-    threads.min(units).max(1)
-}
-
-/// Where chunk `c` of `chunks` starts among `units` units (balanced: the first `units mod chunks` chunks take one
-/// more; `share(units, chunks, chunks) == units`).
-fn share(units: usize, chunks: usize, c: usize) -> usize {
-    let (q, rem) = (units.checked_div(chunks).unwrap_or(0), units.checked_rem(chunks).unwrap_or(0));
-    q.wrapping_mul(c).wrapping_add(rem.min(c))
 }
 
 /// The three pointers of a walk, at the plan's bases.

@@ -24,6 +24,7 @@
 //! | `exec` | **where it runs**: [`Program`], scheduling across threads, level dispatch |
 //! | `batch` | operators of many operands: stages of moves between many buffers, split across threads as one piece of work |
 //! | `indexed` | index-driven moves (gather, scatter, one-hot): positions, index tuples checked before anything runs, blocks |
+//! | `resize` | image resize: separable weights ([`Taps`]), horizontal passes over blocks of rows, vertical passes out of a strip |
 //!
 //! ```
 //! use strider_kernels::{Dim, ElemType, ElementOp, ExecOptions, Plan, Program};
@@ -53,6 +54,7 @@ mod nest;
 mod overlap;
 mod params;
 mod plan;
+mod resize;
 mod rows;
 mod strategy;
 mod tables;
@@ -71,6 +73,7 @@ pub use indexed::{
 };
 pub use overlap::{Overlap, find_overlap};
 pub use plan::{Dim, ElementOp, MAX_RANK, Params, Plan};
+pub use resize::{Filter, ResizePlan, ResizeProgram, Taps};
 pub use strategy::RowKind;
 pub use walk::{PlanError, Walk};
 pub use width::{Width, WidthVisitor};

@@ -5,11 +5,13 @@
 use numpy::PyUntypedArrayMethods;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use strider_core::{IMAGENET_MEAN, IMAGENET_STD, mean_std_to_scale_bias};
+use std::sync::{Arc, Mutex};
+
+use strider_core::{IMAGENET_MEAN, IMAGENET_STD, Resize, ResizeFilter, TensorDesc, mean_std_to_scale_bias};
 
 use crate::plan::Spec;
 use crate::view::{View, dtype_arg, strider_error};
-use crate::{ChannelOrder, PLANS, as_array, floats, inverse, run_into, window_spec};
+use crate::{ChannelOrder, GIL_RELEASE_BYTES, PLANS, as_array, floats, inverse, run_into, thread_choice, window_spec};
 
 /// An int or a pair of ints (`what` names the argument in errors).
 fn pair(v: &Bound<'_, PyAny>, what: &str) -> PyResult<(i64, i64)> {
@@ -177,4 +179,117 @@ pub(crate) fn normalize_image<'py>(
             Ok(o.clone())
         }
     }
+}
+
+/// Resized images, most recent first: a call that repeats its tensors and filter skips computing the weights.
+type Resizes = Vec<((TensorDesc, TensorDesc, ResizeFilter, bool), Arc<Resize>)>;
+static RESIZES: Mutex<Resizes> = Mutex::new(Vec::new());
+const RESIZES_KEPT: usize = 16;
+
+fn resize_op(input: &TensorDesc, output: &TensorDesc, filter: ResizeFilter, antialias: bool) -> PyResult<Arc<Resize>> {
+    let key = (input.clone(), output.clone(), filter, antialias);
+    let mut kept = RESIZES.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(i) = kept.iter().position(|(k, _)| *k == key) {
+        let entry = kept.remove(i);
+        let op = Arc::clone(&entry.1);
+        kept.insert(0, entry);
+        return Ok(op);
+    }
+    drop(kept);
+    let op = Arc::new(Resize::new(input, output, filter, antialias).map_err(strider_error)?);
+    let mut kept = RESIZES.lock().unwrap_or_else(|p| p.into_inner());
+    kept.insert(0, (key, Arc::clone(&op)));
+    kept.truncate(RESIZES_KEPT);
+    Ok(op)
+}
+
+/// Resizes images as Pillow's `Image.resize` (`antialias=True`, the default) or OpenCV's `cv2.resize`
+/// (`antialias=False`) do, in one pass over the input.
+///
+/// `x`: one image `(H, W)` or `(H, W, C)`, or a batch `(N, H, W, C)`; uint8, float16 or float32; any strides
+/// (negative ones are read in place). `size`: the result's `(height, width)` (or one int for both). `filter`:
+/// "nearest", "bilinear" (default), "bicubic" or "area" (Pillow's BOX, OpenCV's INTER_AREA). The result has x's
+/// dtype and axis order; `out=`: write here instead (a writable array of that shape and dtype, returned); `threads`
+/// as in `normalize`. uint8 results are within 1 of Pillow's or OpenCV's (Strider keeps the intermediate sums in
+/// float32 where they round to integers).
+///
+/// Example: a thumbnail of a decoded RGB frame:
+///
+///     small = strider.resize(frame, (224, 224), "bicubic")
+#[pyfunction]
+#[pyo3(signature = (x, size, filter="bilinear", antialias=true, out=None, threads=None))]
+pub(crate) fn resize<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    size: &Bound<'py, PyAny>,
+    filter: &str,
+    antialias: bool,
+    out: Option<&Bound<'py, PyAny>>,
+    threads: Option<i64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let opts = thread_choice(threads)?;
+    let filter = match filter.to_ascii_lowercase().as_str() {
+        "nearest" => ResizeFilter::Nearest,
+        "bilinear" | "linear" => ResizeFilter::Bilinear,
+        "bicubic" | "cubic" => ResizeFilter::Bicubic,
+        "area" | "box" => ResizeFilter::Area,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "filter={other:?} is not a filter: give \"nearest\", \"bilinear\", \"bicubic\" or \"area\""
+            )));
+        }
+    };
+    let xa = as_array(py, x)?;
+    let ndim = xa.ndim();
+    if !(2..=4).contains(&ndim) {
+        return Err(PyValueError::new_err(format!(
+            "x has {ndim} dimension{}; give one image (2: H, W; 3: H, W, C) or a batch (4: N, H, W, C)",
+            if ndim == 1 { "" } else { "s" }
+        )));
+    }
+    let (h, w) = pair(size, "size")?;
+    if h < 1 || w < 1 {
+        return Err(PyValueError::new_err(format!(
+            "size ({h}, {w}): the result's height and width must be at least 1"
+        )));
+    }
+    let (h, w) = (usize::try_from(h).unwrap_or(usize::MAX), usize::try_from(w).unwrap_or(usize::MAX));
+    let mut shape = xa.shape().to_vec();
+    let (hy, wx) = if ndim == 4 { (1, 2) } else { (0, 1) };
+    (shape[hy], shape[wx]) = (h, w);
+    let xv = View::new(&xa, "x")?;
+    let (result, _) = crate::movement::output(py, out, xv.layout.dtype, &shape)?;
+    // Both arrays seen with sizes in {N, C, H, W} order (transposed views: nothing is copied).
+    let perm: &[usize] = match ndim {
+        4 => &[0, 3, 1, 2],
+        3 => &[2, 0, 1],
+        _ => &[0, 1],
+    };
+    let nchw = |a: &Bound<'py, PyAny>, what: &str| -> PyResult<View> {
+        let t = as_array(py, &a.call_method1("transpose", (perm.to_vec(),))?)?;
+        View::new(&t, what)
+    };
+    let (xv, ov) = (nchw(xa.as_any(), "x")?, nchw(&result, "out")?);
+    if !ov.writeable {
+        return Err(PyValueError::new_err("out is read-only"));
+    }
+    if ov.overlaps(&xv) {
+        return Err(PyValueError::new_err("out shares memory with x; a resize cannot run in place"));
+    }
+    let op = resize_op(&xv.desc, &ov.desc, filter, antialias)?;
+    let (xs, os) = ((xv.base, xv.bytes), (ov.base, ov.bytes));
+    let work = move || {
+        // SAFETY: each view's [base, base + bytes) holds its elements inside its NumPy buffer, alive for the call
+        // (the caller holds both arrays), and the two do not overlap (checked above); another Python thread
+        // writing them meanwhile is a data race the caller must avoid, as with any NumPy operation that releases
+        // the GIL.
+        let (input, output) = unsafe {
+            (std::slice::from_raw_parts(xs.0 as *const u8, xs.1), std::slice::from_raw_parts_mut(os.0 as *mut u8, os.1))
+        };
+        op.execute_with(input, output, &opts)
+    };
+    let result_bytes = os.1;
+    let done = if result_bytes < GIL_RELEASE_BYTES { work() } else { py.detach(work) };
+    done.map_err(strider_error)?;
+    Ok(result)
 }

@@ -682,6 +682,7 @@ fn strider_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cast_op, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_op, m)?)?;
     m.add_function(wrap_pyfunction!(image::normalize_image, m)?)?;
+    m.add_function(wrap_pyfunction!(image::resize, m)?)?;
     m.add_class::<Operator>()?;
     movement::register(m)?;
     indexing::register(m)?;

@@ -1,7 +1,7 @@
 //! Takes the extension module cargo built for this test, puts it on `PYTHONPATH` as `strider`, and runs the pytest
-//! suite (`test_*.py` beside this file) with a Python that has NumPy and pytest: `STRIDER_PYTHON` when set, else
-//! `python3` when it has both, else a virtual environment created once in the target directory with both installed
-//! from the Python registry.
+//! suite (`test_*.py` beside this file) with a Python that has NumPy, pytest, onnx, and Pillow and OpenCV (the
+//! resize oracles): `STRIDER_PYTHON` when set, else `python3` when it has them all, else a virtual environment
+//! created once in the target directory with them installed from the Python registry.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -24,7 +24,7 @@ fn module_dir() -> PathBuf {
 }
 
 fn has_packages(python: &Path) -> bool {
-    Command::new(python).args(["-c", "import numpy, pytest, onnx"]).output().is_ok_and(|o| o.status.success())
+    Command::new(python).args(["-c", "import numpy, pytest, onnx, PIL, cv2"]).output().is_ok_and(|o| o.status.success())
 }
 
 /// A Python with NumPy and pytest.
@@ -43,9 +43,13 @@ fn python() -> PathBuf {
         assert!(status.success(), "python3 -m venv {} failed", venv.display());
         let status = Command::new(&python)
             .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "numpy", "pytest", "onnx"])
+            .args(["pillow", "opencv-python-headless"])
             .status()
             .expect("run pip");
-        assert!(status.success(), "pip install numpy pytest onnx failed (the Python registry must be reachable)");
+        assert!(
+            status.success(),
+            "pip install numpy pytest onnx pillow opencv-python-headless failed (the Python registry must be reachable)"
+        );
     }
     python
 }

@@ -139,6 +139,7 @@ pub(crate) mod image;
 pub(crate) mod join;
 pub(crate) mod normalize;
 pub(crate) mod padding;
+pub(crate) mod resize;
 pub(crate) mod scatter;
 pub(crate) mod slice;
 pub(crate) mod slice1;

@@ -1,0 +1,714 @@
+//! Image resize: a separable filter whose weights are computed once per plan ([`Taps`]: Pillow's antialiased
+//! filters or OpenCV's sampled ones), run as a horizontal pass over blocks of input rows into a strip of f32 rows,
+//! then a vertical pass out of the strip, converted into the output.
+//!
+//! The horizontal pass works on `R` input rows at once, one row per register lane (`R` = the level's f32 lanes):
+//! the rows' elements are staged transposed, so every tap of every output element is one multiply and one add of
+//! whole registers with a broadcast weight, whatever the channel count or the number of taps. The vertical pass
+//! combines whole strip rows. Every lane computes its sum in the same order with separately rounded products and
+//! sums (no fused multiply-add), so every level and thread count gives the same bits.
+
+use crate::arch::{Arch, Ident, Job};
+use crate::convert::{ElemType, f16_to_f32_scalar, f32_to_f16_scalar};
+use crate::exec::{ExecOptions, RunError, SendPtr, chunks_for, level, pool, share};
+use crate::plan::{Dim, ElementOp, Plan};
+use crate::walk::{PlanError, Walk};
+
+/// A resampling filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Filter {
+    /// The nearest input pixel: Pillow's `NEAREST` (the pixel under the output pixel's center) when antialiased,
+    /// OpenCV's `INTER_NEAREST` (the pixel under its top-left corner) when not.
+    Nearest,
+    /// Linear interpolation (triangle filter): Pillow's `BILINEAR`, OpenCV's `INTER_LINEAR`.
+    Bilinear,
+    /// Cubic convolution: Pillow's `BICUBIC` (a = −0.5), OpenCV's `INTER_CUBIC` (a = −0.75).
+    Bicubic,
+    /// The mean over the input area an output pixel covers (box filter): Pillow's `BOX`, OpenCV's `INTER_AREA`.
+    Area,
+}
+
+/// The weights of one axis: output `i` is `Σₜ weights[i·taps + t] · input[start[i] + t]`, every window inside the
+/// input (OpenCV's replicated borders are folded into the edge pixel's weight).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Taps {
+    taps: usize,
+    start: Vec<usize>,
+    weights: Vec<f32>,
+}
+
+impl Taps {
+    /// The weights of both axes, `[rows, columns]`, of a resize from `input` to `output` pixels (`[height, width]`,
+    /// each at least 1). `antialias`: Pillow's definition (the filter widened by the scale when downscaling);
+    /// otherwise OpenCV's (sampled at the output pixel's center mapped back, `INTER_AREA` averaging the covered
+    /// area when neither axis grows).
+    pub fn axes(input: [usize; 2], output: [usize; 2], filter: Filter, antialias: bool) -> [Taps; 2] {
+        let grows = (0..2).any(|a| output[a] > input[a]);
+        [0, 1].map(|a| {
+            let lists = if antialias {
+                pillow(input[a], output[a], filter)
+            } else {
+                opencv(input[a], output[a], filter, !grows)
+            };
+            Taps::pack(input[a], &lists)
+        })
+    }
+
+    /// Windows of at most `input` taps from per-output lists of (input index, weight).
+    fn pack(input: usize, lists: &[Vec<(usize, f64)>]) -> Taps {
+        let span = |l: &Vec<(usize, f64)>| {
+            let lo = l.iter().map(|p| p.0).min().unwrap_or(0);
+            let hi = l.iter().map(|p| p.0).max().unwrap_or(0);
+            (lo, hi - lo + 1)
+        };
+        let taps = lists.iter().map(|l| span(l).1).max().unwrap_or(1).clamp(1, input.max(1));
+        let mut start = Vec::with_capacity(lists.len());
+        let mut weights = vec![0f32; lists.len() * taps];
+        for (i, l) in lists.iter().enumerate() {
+            let s = span(l).0.min(input - taps);
+            let mut w = vec![0f64; taps];
+            for &(x, v) in l {
+                w[x - s] += v;
+            }
+            for (d, v) in weights[i * taps..][..taps].iter_mut().zip(w) {
+                *d = v as f32;
+            }
+            start.push(s);
+        }
+        Taps { taps, start, weights }
+    }
+
+    /// Taps per output element.
+    pub fn taps(&self) -> usize {
+        self.taps
+    }
+
+    /// The first input index of each output element's window.
+    pub fn start(&self) -> &[usize] {
+        &self.start
+    }
+
+    /// `taps` weights per output element.
+    pub fn weights(&self) -> &[f32] {
+        &self.weights
+    }
+
+    /// The input indices `[lo, hi)` the outputs `range` read.
+    fn reads(&self, range: core::ops::Range<usize>) -> (usize, usize) {
+        (self.start[range.start], self.start[range.end - 1] + self.taps)
+    }
+}
+
+/// Pillow's `precompute_coeffs` (`Resample.c`), in f64 as there, and its affine `NEAREST`.
+fn pillow(input: usize, output: usize, filter: Filter) -> Vec<Vec<(usize, f64)>> {
+    let scale = input as f64 / output as f64;
+    let (support, f): (f64, fn(f64) -> f64) = match filter {
+        Filter::Nearest => {
+            // `ImagingScaleAffine`: the source coordinate accumulated from the first pixel's center.
+            let mut x = scale * 0.5;
+            return (0..output)
+                .map(|_| {
+                    let i = (x as usize).min(input - 1);
+                    x += scale;
+                    vec![(i, 1.0)]
+                })
+                .collect();
+        }
+        Filter::Area => (0.5, |x| if x > -0.5 && x <= 0.5 { 1.0 } else { 0.0 }),
+        Filter::Bilinear => (1.0, |x: f64| (1.0 - x.abs()).max(0.0)),
+        Filter::Bicubic => (2.0, |x: f64| {
+            const A: f64 = -0.5;
+            let x = x.abs();
+            if x < 1.0 {
+                ((A + 2.0) * x - (A + 3.0)) * x * x + 1.0
+            } else if x < 2.0 {
+                (((x - 5.0) * x + 8.0) * x - 4.0) * A
+            } else {
+                0.0
+            }
+        }),
+    };
+    let filterscale = scale.max(1.0);
+    let support = support * filterscale;
+    let ss = 1.0 / filterscale;
+    (0..output)
+        .map(|xx| {
+            let center = (xx as f64 + 0.5) * scale;
+            // C's `(int)` truncates toward zero, as `as` does.
+            let lo = ((center - support + 0.5) as i64).max(0) as usize;
+            let hi = ((center + support + 0.5) as i64).clamp(lo as i64 + 1, input as i64) as usize;
+            let w: Vec<f64> = (lo..hi).map(|x| f((x as f64 - center + 0.5) * ss)).collect();
+            let ww: f64 = w.iter().sum();
+            (lo..hi).zip(w).map(|(x, w)| (x, if ww != 0.0 { w / ww } else { w })).collect()
+        })
+        .collect()
+}
+
+/// OpenCV's `resize` (`imgproc/src/resize.cpp`): the f32 sample position and weights of `INTER_LINEAR`,
+/// `INTER_CUBIC` and the growing `INTER_AREA`, `INTER_NEAREST`'s `floor(x·scale)`, and the area table of a
+/// shrinking `INTER_AREA` (`area_table`: neither axis grows). Indices outside the input replicate the edge.
+fn opencv(input: usize, output: usize, filter: Filter, area_table: bool) -> Vec<Vec<(usize, f64)>> {
+    let inv_scale = output as f64 / input as f64;
+    let scale = 1.0 / inv_scale;
+    let clamp = |i: i64| i.clamp(0, input as i64 - 1) as usize;
+    (0..output)
+        .map(|dx| {
+            match filter {
+                Filter::Nearest => return vec![(clamp((dx as f64 * scale).floor() as i64), 1.0)],
+                Filter::Area if area_table => return area_weights(input, dx, scale),
+                _ => {}
+            }
+            let (sx, fx) = if filter == Filter::Area {
+                let sx = (dx as f64 * scale).floor();
+                let fx = ((dx + 1) as f64 - (sx + 1.0) * inv_scale) as f32;
+                (sx as i64, if fx <= 0.0 { 0.0 } else { fx - fx.floor() })
+            } else {
+                let f = ((dx as f64 + 0.5) * scale - 0.5) as f32;
+                let sx = f.floor();
+                (sx as i64, f - sx)
+            };
+            if filter == Filter::Bicubic {
+                const A: f32 = -0.75;
+                let c0 = ((A * (fx + 1.0) - 5.0 * A) * (fx + 1.0) + 8.0 * A) * (fx + 1.0) - 4.0 * A;
+                let c1 = ((A + 2.0) * fx - (A + 3.0)) * fx * fx + 1.0;
+                let c2 = ((A + 2.0) * (1.0 - fx) - (A + 3.0)) * (1.0 - fx) * (1.0 - fx) + 1.0;
+                let c3 = 1.0 - c0 - c1 - c2;
+                [c0, c1, c2, c3].iter().zip(-1..).map(|(&c, k)| (clamp(sx + k), f64::from(c))).collect()
+            } else {
+                vec![(clamp(sx), f64::from(1.0 - fx)), (clamp(sx + 1), f64::from(fx))]
+            }
+        })
+        .collect()
+}
+
+/// OpenCV's `computeResizeAreaTab` for output `dx`: the covered input pixels weighted by the part covered.
+fn area_weights(input: usize, dx: usize, scale: f64) -> Vec<(usize, f64)> {
+    let fsx1 = dx as f64 * scale;
+    let fsx2 = fsx1 + scale;
+    let cell = scale.min(input as f64 - fsx1);
+    let sx2 = (fsx2.floor() as i64).min(input as i64 - 1);
+    let sx1 = (fsx1.ceil() as i64).min(sx2);
+    let mut w = Vec::new();
+    if sx1 as f64 - fsx1 > 1e-3 {
+        w.push(((sx1 - 1) as usize, f64::from(((sx1 as f64 - fsx1) / cell) as f32)));
+    }
+    for sx in sx1..sx2 {
+        w.push((sx as usize, f64::from((1.0 / cell) as f32)));
+    }
+    if fsx2 - sx2 as f64 > 1e-3 {
+        w.push((sx2 as usize, f64::from(((fsx2 - sx2 as f64).min(1.0).min(cell) / cell) as f32)));
+    }
+    w
+}
+
+/// What to resize: `images × channels` planes of `in_size` pixels into `out_size` (`[height, width]`), each
+/// operand addressed by a base and byte strides in `[image, channel, row, column]` order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResizePlan {
+    /// The element type of both operands: `U8`, `F16` or `F32`.
+    pub ty: ElemType,
+    /// Images.
+    pub images: usize,
+    /// Channels per pixel.
+    pub channels: usize,
+    /// Input `[height, width]`.
+    pub in_size: [usize; 2],
+    /// Output `[height, width]`.
+    pub out_size: [usize; 2],
+    /// Byte offset of the input's first element.
+    pub in_base: usize,
+    /// Input byte strides, `[image, channel, row, column]`.
+    pub in_strides: [isize; 4],
+    /// Byte offset of the output's first element.
+    pub out_base: usize,
+    /// Output byte strides, `[image, channel, row, column]`.
+    pub out_strides: [isize; 4],
+    /// The filter.
+    pub filter: Filter,
+    /// Pillow's antialiased definition (`true`) or OpenCV's (`false`); see [`Taps::axes`].
+    pub antialias: bool,
+}
+
+/// Elements per staged span of a horizontal pass (a span's transposed rows stay in L1).
+const SPAN: usize = 512;
+/// Bytes of strip rows a unit of output rows aims at (L2-resident).
+const STRIP_BYTES: usize = 256 << 10;
+/// Most output rows per unit (enough units for the threads to share).
+const UNIT_ROWS: usize = 32;
+
+/// A proved resize, ready to run any number of times.
+#[derive(Clone, Debug)]
+pub struct ResizeProgram {
+    plan: ResizePlan,
+    rows: Taps,
+    cols: Taps,
+    /// Channels a pass handles together: all of them when the input interleaves them, else one.
+    group: usize,
+    /// Output rows per unit: `[y0, y1)` each.
+    units: Vec<(usize, usize)>,
+    /// Output columns per staged span.
+    spans: Vec<(usize, usize)>,
+    strip_rows: usize,
+    clamp: bool,
+    in_need: usize,
+    out_need: usize,
+}
+
+impl ResizeProgram {
+    /// Proves `plan` (every address inside `0..=isize::MAX`, no output element written twice) and computes its
+    /// weights.
+    ///
+    /// # Errors
+    ///
+    /// [`PlanError::Op`] for an element type other than `U8`, `F16` or `F32`; [`PlanError::EmptyDim`] for a size
+    /// of 0; [`PlanError::AddressRange`], [`PlanError::OverlappingOutput`] or [`PlanError::OverlapUndecided`] as
+    /// for a copy of the operands.
+    pub fn new(plan: &ResizePlan) -> Result<ResizeProgram, PlanError> {
+        if !matches!(plan.ty, ElemType::U8 | ElemType::F16 | ElemType::F32) {
+            return Err(PlanError::Op);
+        }
+        let w = plan.ty.width();
+        let extents = |hw: [usize; 2]| [plan.images, plan.channels, hw[0], hw[1]];
+        let (ie, oe) = (extents(plan.in_size), extents(plan.out_size));
+        if let Some(k) = ie.iter().chain(&oe).position(|&e| e == 0) {
+            return Err(PlanError::EmptyDim(k % 4));
+        }
+        // Each operand proved as one side of a copy from or to a packed buffer of its shape.
+        let side = |e: [usize; 4], strides: [isize; 4], base: usize, input: bool| {
+            let mut packed = w as isize;
+            let mut dims = [Dim { extent: 1, in_stride: 0, out_stride: 0 }; 4];
+            for k in (0..4).rev() {
+                let (s, p) = if input { (strides[k], packed) } else { (packed, strides[k]) };
+                dims[k] = Dim { extent: e[k], in_stride: s, out_stride: p };
+                packed = packed.checked_mul(e[k] as isize).ok_or(PlanError::AddressRange("packed"))?;
+            }
+            let (ib, ob) = if input { (base, 0) } else { (0, base) };
+            Walk::new(&Plan::new(ElementOp::Copy { width: w }, ib, ob, dims.to_vec()))
+        };
+        let in_need = side(ie, plan.in_strides, plan.in_base, true)?.input_bytes_needed();
+        let out_need = side(oe, plan.out_strides, plan.out_base, false)?.output_bytes_needed();
+        let [rows, cols] = Taps::axes(plan.in_size, plan.out_size, plan.filter, plan.antialias);
+        let group = if plan.in_strides[1] == w as isize { plan.channels } else { 1 };
+        let row_len = plan.out_size[1] * group;
+        // Units: output rows whose strip (input rows read) stays near STRIP_BYTES.
+        let most = (STRIP_BYTES / (row_len * 4).max(1)).max(rows.taps);
+        let mut units = Vec::new();
+        let mut y0 = 0;
+        while y0 < plan.out_size[0] {
+            let mut y1 = y0 + 1;
+            while y1 < plan.out_size[0] && y1 - y0 < UNIT_ROWS && rows.start[y1] + rows.taps - rows.start[y0] <= most {
+                y1 += 1;
+            }
+            units.push((y0, y1));
+            y0 = y1;
+        }
+        let strip_rows = units.iter().map(|&(a, b)| rows.reads(a..b)).map(|(lo, hi)| hi - lo).max().unwrap_or(1);
+        let mut spans = Vec::new();
+        let mut x0 = 0;
+        while x0 < plan.out_size[1] {
+            let mut x1 = x0 + 1;
+            while x1 < plan.out_size[1]
+                && (x1 + 1 - x0) * group <= SPAN
+                && (cols.start[x1] + cols.taps - cols.start[x0]) * group <= SPAN
+            {
+                x1 += 1;
+            }
+            spans.push((x0, x1));
+            x0 = x1;
+        }
+        Ok(ResizeProgram {
+            plan: plan.clone(),
+            rows,
+            cols,
+            group,
+            units,
+            spans,
+            strip_rows,
+            clamp: plan.antialias && plan.ty == ElemType::U8,
+            in_need,
+            out_need,
+        })
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &ResizePlan {
+        &self.plan
+    }
+
+    /// The weights, `[rows, columns]`.
+    pub fn taps(&self) -> [&Taps; 2] {
+        [&self.rows, &self.cols]
+    }
+
+    /// Bytes the input buffer must hold.
+    pub fn input_bytes_needed(&self) -> usize {
+        self.in_need
+    }
+
+    /// Bytes the output buffer must hold.
+    pub fn output_bytes_needed(&self) -> usize {
+        self.out_need
+    }
+
+    /// Resizes `src` into `dst`.
+    ///
+    /// # Errors
+    ///
+    /// [`RunError::BufferTooSmall`] when a buffer is shorter than the plan addresses, or the options' instruction
+    /// set or thread count is unavailable; nothing is written then.
+    pub fn run(&self, src: &[u8], dst: &mut [u8], opts: &ExecOptions) -> Result<(), RunError> {
+        for (operand, required, actual) in [("input", self.in_need, src.len()), ("output", self.out_need, dst.len())] {
+            if actual < required {
+                return Err(RunError::BufferTooSmall { operand, required, actual });
+            }
+        }
+        let level = level(opts)?;
+        let pool = pool(opts)?;
+        let p = &self.plan;
+        let planes = p.images * (p.channels / self.group);
+        let units = planes * self.units.len();
+        let w = p.ty.width();
+        let bytes = (p.in_size[0] * p.in_size[1] + p.out_size[0] * p.out_size[1]) * p.images * p.channels * w;
+        let chunks = chunks_for(opts, pool.as_deref(), bytes, units);
+        let (s, d) = (SendPtr(src.as_ptr().cast_mut()), SendPtr(dst.as_mut_ptr()));
+        let run = |c: usize| {
+            let (lo, hi) = (share(units, chunks, c), share(units, chunks, c + 1));
+            let job = Units { program: self, src: s, dst: d, lo, hi };
+            level.dispatch(job);
+        };
+        if chunks > 1 {
+            crate::team::split(pool.as_deref(), chunks, &run);
+        } else {
+            run(0);
+        }
+        Ok(())
+    }
+}
+
+/// A range of units (plane-major) run on one thread.
+struct Units<'a> {
+    program: &'a ResizeProgram,
+    src: SendPtr,
+    dst: SendPtr,
+    lo: usize,
+    hi: usize,
+}
+
+impl Job for Units<'_> {
+    type Output = ();
+
+    fn run<A: Arch>(self, a: A) {
+        struct Go<'a, A>(Units<'a>, A);
+        impl<A: Arch> pulp::NullaryFnOnce for Go<'_, A> {
+            type Output = ();
+            #[inline(always)]
+            fn call(self) {
+                if A::BYTES >= 64 { self.0.go::<A, 16>(self.1) } else { self.0.go::<A, 8>(self.1) }
+            }
+        }
+        a.vectorize(Go(self, a));
+    }
+}
+
+/// The buffers of one thread's units.
+struct Scratch<const R: usize> {
+    /// Horizontally filtered rows `[lo, hi)` of the current plane, `row_len` each.
+    strip: Vec<f32>,
+    lo: usize,
+    hi: usize,
+    plane: usize,
+    /// A span of `R` input rows, transposed: element `i` of row `l` at `i·R + l`.
+    staged: Vec<f32>,
+    /// The `R` input rows' spans in f32, one after the other.
+    rows: Vec<f32>,
+    /// Horizontal sums of a span, transposed like `staged`.
+    sums: Vec<f32>,
+    /// One output row in f32.
+    out: Vec<f32>,
+}
+
+impl Units<'_> {
+    #[inline(always)]
+    fn go<A: Arch, const R: usize>(self, a: A) {
+        let pr = self.program;
+        let p = &pr.plan;
+        let g = pr.group;
+        let row_len = p.out_size[1] * g;
+        let span_max = pr.spans.iter().map(|&(x0, x1)| pr.cols.reads(x0..x1)).map(|(l, h)| h - l).max().unwrap_or(1);
+        let sums_max = pr.spans.iter().map(|&(x0, x1)| x1 - x0).max().unwrap_or(1);
+        let mut sc = Scratch::<R> {
+            strip: vec![0f32; (pr.strip_rows + R) * row_len],
+            lo: 0,
+            hi: 0,
+            plane: usize::MAX,
+            staged: vec![0f32; span_max * g * R],
+            rows: vec![0f32; span_max * g * R],
+            sums: vec![0f32; sums_max * g * R],
+            out: vec![0f32; row_len],
+        };
+        for u in self.lo..self.hi {
+            let (plane, unit) = (u / pr.units.len(), u % pr.units.len());
+            self.unit::<A, R>(a, &mut sc, plane, pr.units[unit]);
+        }
+    }
+
+    /// Output rows `y0..y1` of `plane` (image-major, then channel group).
+    #[inline(always)]
+    fn unit<A: Arch, const R: usize>(&self, a: A, sc: &mut Scratch<R>, plane: usize, (y0, y1): (usize, usize)) {
+        let pr = self.program;
+        let p = &pr.plan;
+        let g = pr.group;
+        let row_len = p.out_size[1] * g;
+        let (need_lo, need_hi) = pr.rows.reads(y0..y1);
+        if sc.plane != plane || need_lo < sc.lo || need_lo >= sc.hi {
+            (sc.plane, sc.lo, sc.hi) = (plane, need_lo, need_lo);
+        } else if need_lo > sc.lo {
+            sc.strip.copy_within((need_lo - sc.lo) * row_len..(sc.hi - sc.lo) * row_len, 0);
+            sc.lo = need_lo;
+        }
+        let planes_per_image = p.channels / g;
+        let (image, channel) = (plane / planes_per_image, plane % planes_per_image);
+        let [sn, sc_, sh, sw] = p.in_strides;
+        let in_plane = (p.in_base as isize) + image as isize * sn + channel as isize * sc_;
+        while sc.hi < need_hi {
+            let r0 = sc.hi;
+            let n = R.min(p.in_size[0] - r0);
+            for &(x0, x1) in &pr.spans {
+                let (c0, c1) = pr.cols.reads(x0..x1);
+                let len = (c1 - c0) * g;
+                for l in 0..R {
+                    let r = r0 + l.min(n - 1);
+                    let at = in_plane + r as isize * sh + c0 as isize * sw;
+                    // SAFETY: row r < in height, columns c0..c1 ≤ in width and the channels of the group lie inside
+                    // the input the walk proved for `in_need` bytes, which `run` checked `src` holds.
+                    unsafe { self.load_span::<A>(a, at, c1 - c0, &mut sc.rows[l * len..][..len]) };
+                }
+                // SAFETY: `rows` holds R rows of `len`, `staged` len rows of R (both sized for the longest span).
+                unsafe { transpose(a, sc.rows.as_ptr(), len, sc.staged.as_mut_ptr(), R, R, len) };
+                horizontal::<R>(&pr.cols, c0, x0..x1, g, &sc.staged, &mut sc.sums, pr.clamp);
+                let m = (x1 - x0) * g;
+                let first = (r0 - sc.lo) * row_len + x0 * g;
+                if n == R {
+                    let dst = sc.strip[first..].as_mut_ptr();
+                    // SAFETY: `sums` holds m rows of R; the strip's rows r0 - lo .. + R hold row_len elements from
+                    // x0·g on (the strip has room for R rows past the longest unit).
+                    unsafe { transpose(a, sc.sums.as_ptr(), R, dst, row_len, m, R) };
+                } else {
+                    for l in 0..n {
+                        let row = &mut sc.strip[first + l * row_len..][..m];
+                        for (j, d) in row.iter_mut().enumerate() {
+                            *d = sc.sums[j * R + l];
+                        }
+                    }
+                }
+            }
+            sc.hi = r0 + n;
+        }
+        let [on, oc, oh, _] = p.out_strides;
+        let out_plane = (p.out_base as isize) + image as isize * on + channel as isize * oc;
+        for y in y0..y1 {
+            let k = pr.rows.taps;
+            let first = pr.rows.start[y] - sc.lo;
+            let w = &pr.rows.weights[y * k..][..k];
+            vertical(&sc.strip[first * row_len..][..k * row_len], w, &mut sc.out);
+            // SAFETY: row y < out height of the proved output plane; `run` checked `dst` holds `out_need` bytes.
+            unsafe { self.store_row::<A>(a, out_plane + y as isize * oh, &sc.out) };
+        }
+    }
+
+    /// Reads `pixels` pixels of the group at byte offset `at` of the input as f32 into `row`.
+    ///
+    /// # Safety
+    ///
+    /// The pixels' elements lie inside the input buffer; inside level `A`'s target features.
+    #[inline(always)]
+    unsafe fn load_span<A: Arch>(&self, a: A, at: isize, pixels: usize, row: &mut [f32]) {
+        let p = &self.program.plan;
+        let g = self.program.group;
+        let (w, sc, sw) = (p.ty.width() as isize, p.in_strides[1], p.in_strides[3]);
+        let base = self.src.0.cast_const().wrapping_offset(at);
+        let n = pixels * g;
+        if sw == g as isize * w && (g == 1 || sc == w) {
+            match p.ty {
+                ElemType::U8 => {
+                    for (i, d) in row[..n].iter_mut().enumerate() {
+                        // SAFETY: element i of the contiguous span (caller).
+                        *d = f32::from(unsafe { *base.add(i) });
+                    }
+                }
+                // SAFETY: n contiguous f16 elements (caller), `row` holds n f32; level A (caller).
+                ElemType::F16 => unsafe { crate::convert::f16_to_f32::<A>(a, base, row.as_mut_ptr().cast(), n) },
+                // SAFETY: n contiguous f32 elements (caller); `row` holds n and is another buffer.
+                _ => unsafe { core::ptr::copy_nonoverlapping(base, row.as_mut_ptr().cast(), n * 4) },
+            }
+            return;
+        }
+        for x in 0..pixels {
+            for c in 0..g {
+                let e = base.wrapping_offset(x as isize * sw + c as isize * sc);
+                // SAFETY: an element of the span (caller).
+                row[x * g + c] = unsafe { read(p.ty, e) };
+            }
+        }
+    }
+
+    /// Writes the f32 output row `out` (pixels of the group) at byte offset `at` of the output.
+    ///
+    /// # Safety
+    ///
+    /// The row's elements lie inside the output buffer and no other thread writes them; inside level `A`'s target
+    /// features.
+    #[inline(always)]
+    unsafe fn store_row<A: Arch>(&self, a: A, at: isize, out: &[f32]) {
+        let p = &self.program.plan;
+        let g = self.program.group;
+        let (w, sc, sw) = (p.ty.width() as isize, p.out_strides[1], p.out_strides[3]);
+        let base = self.dst.0.wrapping_offset(at);
+        let n = out.len();
+        if sw == g as isize * w && (g == 1 || sc == w) {
+            match p.ty {
+                ElemType::U8 => {
+                    for (i, &v) in out.iter().enumerate() {
+                        // SAFETY: element i of the contiguous row (caller).
+                        unsafe { *base.add(i) = to_u8(v) };
+                    }
+                }
+                // SAFETY: n contiguous f16 destinations (caller); `out` holds n f32; level A (caller).
+                ElemType::F16 => unsafe { crate::convert::f32_to_f16::<A>(a, out.as_ptr().cast(), base, n) },
+                // SAFETY: n contiguous f32 destinations (caller), another buffer than `out`.
+                _ => unsafe { core::ptr::copy_nonoverlapping(out.as_ptr().cast(), base, n * 4) },
+            }
+            return;
+        }
+        for (i, &v) in out.iter().enumerate() {
+            let e = base.wrapping_offset((i / g) as isize * sw + (i % g) as isize * sc);
+            // SAFETY: an element of the row (caller).
+            unsafe { write(p.ty, e, v) };
+        }
+    }
+}
+
+/// The horizontal sums of output columns `xs` (channels `g` each) from `R` staged rows whose span starts at input
+/// column `c0`, transposed into `sums`; clamped to 0..=255 when `clamp` (Pillow rounds its u8 intermediate).
+#[inline(always)]
+fn horizontal<const R: usize>(
+    cols: &Taps,
+    c0: usize,
+    xs: core::ops::Range<usize>,
+    g: usize,
+    staged: &[f32],
+    sums: &mut [f32],
+    clamp: bool,
+) {
+    let k = cols.taps;
+    for (j, x) in xs.clone().enumerate() {
+        let w = &cols.weights[x * k..][..k];
+        let s = cols.start[x] - c0;
+        // Every tap's register of every channel lies inside `staged` (one check for the pixel).
+        let staged = &staged[s * g * R..][..k * g * R];
+        for c in 0..g {
+            let mut acc = [0f32; R];
+            let mut p = staged[c * R..].as_ptr();
+            for &wt in w {
+                // SAFETY: tap t's register of channel c, `staged[(t·g + c)·R..][..R]`, inside the slice checked above;
+                // `p` steps over one pixel (g registers) per tap.
+                let v = unsafe { p.cast::<[f32; R]>().read() };
+                for (d, v) in acc.iter_mut().zip(v) {
+                    *d += wt * v;
+                }
+                p = p.wrapping_add(g * R);
+            }
+            if clamp {
+                for v in &mut acc {
+                    *v = v.clamp(0.0, 255.0);
+                }
+            }
+            sums[(j * g + c) * R..][..R].copy_from_slice(&acc);
+        }
+    }
+}
+
+/// `dst[c·ds + r] = src[r·ss + c]` for `r < rows`, `c < cols` (f32 elements): 8×8 register tiles, the edges one
+/// element at a time.
+///
+/// # Safety
+///
+/// The source rows and destination rows are inside their buffers, which do not overlap; inside level `A`'s target
+/// features.
+#[inline(always)]
+unsafe fn transpose<A: Arch>(a: A, src: *const f32, ss: usize, dst: *mut f32, ds: usize, rows: usize, cols: usize) {
+    let (r8, c8) = (rows / 8 * 8, cols / 8 * 8);
+    for r in (0..r8).step_by(8) {
+        for c in (0..c8).step_by(8) {
+            let (s, d) = (src.wrapping_add(r * ss + c), dst.wrapping_add(c * ds + r));
+            // SAFETY: an 8×8 tile inside both matrices (caller).
+            unsafe { a.tile8::<4, Ident>(s.cast(), (ss * 4) as isize, d.cast(), (ds * 4) as isize, Ident) };
+        }
+    }
+    for r in 0..rows {
+        let from = if r < r8 { c8 } else { 0 };
+        for c in from..cols {
+            // SAFETY: element (r, c) of both matrices (caller).
+            unsafe { *dst.add(c * ds + r) = *src.add(r * ss + c) };
+        }
+    }
+}
+
+/// `out = Σₜ w[t] · rows[t]` over consecutive rows of `out.len()`.
+#[inline(always)]
+fn vertical(rows: &[f32], w: &[f32], out: &mut [f32]) {
+    let n = out.len();
+    for (d, &v) in out.iter_mut().zip(&rows[..n]) {
+        *d = w[0] * v;
+    }
+    for (t, &wt) in w.iter().enumerate().skip(1) {
+        for (d, &v) in out.iter_mut().zip(&rows[t * n..][..n]) {
+            *d += wt * v;
+        }
+    }
+}
+
+/// Rounds half up into 0..=255 (as Pillow's and OpenCV's fixed-point u8 paths; NaN → 0).
+#[inline(always)]
+#[allow(clippy::manual_clamp)] // `clamp` keeps NaN, which the unchecked conversion must not see
+fn to_u8(v: f32) -> u8 {
+    // `max` takes 0 over NaN.
+    let v = v.max(0.0).min(255.0) + 0.5;
+    // SAFETY: 0.5 ≤ v ≤ 255.5, finite: its truncation fits an i32 (a conversion the vector units do in one step).
+    unsafe { v.to_int_unchecked::<i32>() as u8 }
+}
+
+/// One element of type `ty` at `p`, as f32.
+///
+/// # Safety
+///
+/// `p` points to a readable element.
+#[inline(always)]
+unsafe fn read(ty: ElemType, p: *const u8) -> f32 {
+    // SAFETY: forwarded.
+    unsafe {
+        match ty {
+            ElemType::U8 => f32::from(*p),
+            ElemType::F16 => f16_to_f32_scalar(p.cast::<u16>().read_unaligned()),
+            _ => p.cast::<f32>().read_unaligned(),
+        }
+    }
+}
+
+/// Writes `v` as an element of type `ty` at `p`.
+///
+/// # Safety
+///
+/// `p` points to a writable element.
+#[inline(always)]
+unsafe fn write(ty: ElemType, p: *mut u8, v: f32) {
+    // SAFETY: forwarded.
+    unsafe {
+        match ty {
+            ElemType::U8 => *p = to_u8(v),
+            ElemType::F16 => p.cast::<u16>().write_unaligned(f32_to_f16_scalar(v)),
+            _ => p.cast::<f32>().write_unaligned(v),
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! Image resize: Pillow's antialiased filters or OpenCV's sampled ones, over any strides.
+
+use strider_kernels::{ExecOptions, ResizePlan, ResizeProgram};
+
+pub use strider_kernels::Filter as ResizeFilter;
+
+use crate::engine::{check_buffer, check_output_disjoint, run_error};
+use crate::{DataType, Element, Error, Operand, TensorDesc};
+
+/// Resizes a batch of images: sizes `{N, C, H, W}`, `{C, H, W}` or `{H, W}` (any strides: planes, interleaved
+/// pixels as [`TensorDesc::nhwc`] gives them, padded rows) into the output's `H × W`, `N` and `C` unchanged, with a
+/// separable filter whose weights are computed once, here.
+///
+/// - `antialias = true`: Pillow's `Image.resize` with the same filter (`NEAREST`, `BILINEAR`, `BICUBIC`, `BOX`),
+///   which torchvision's antialiased resize also reproduces: when shrinking, the filter widens with the scale so
+///   that every input pixel contributes.
+/// - `antialias = false`: OpenCV's `cv2.resize` (`INTER_NEAREST`, `INTER_LINEAR`, `INTER_CUBIC`, `INTER_AREA`).
+///
+/// Data types `UINT8`, `FLOAT16` and `FLOAT32`, the same for input and output. Sums are taken in f32 (never
+/// rounded to the input type between the two passes); integer outputs round half up and saturate. A u8 result is
+/// within 1 of Pillow's or OpenCV's (they round or fix-point their intermediate values), and the same bits on every
+/// instruction set and thread count.
+///
+/// # Examples
+///
+/// ```
+/// use strider::{DataType, Resize, ResizeFilter, TensorDesc};
+/// let input = TensorDesc::nhwc(DataType::Uint8, [1, 3, 4, 4])?; // one 4×4 RGB image
+/// let output = TensorDesc::nhwc(DataType::Uint8, [1, 3, 2, 2])?;
+/// let op = Resize::new(&input, &output, ResizeFilter::Area, true)?;
+/// let pixels: Vec<u8> = (0..48).map(|i| (i / 3 * 10) as u8).collect(); // pixel p: (10p, 10p, 10p)
+/// let mut small = vec![0u8; 12];
+/// op.execute_typed(&pixels, &mut small)?;
+/// // Each output pixel is the mean of a 2×2 block: (0 + 10 + 40 + 50) / 4 = 25.
+/// assert_eq!(&small[..3], &[25, 25, 25]);
+/// # Ok::<(), strider::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Resize {
+    input: TensorDesc,
+    output: TensorDesc,
+    program: ResizeProgram,
+}
+
+impl Resize {
+    /// Validates the tensors and computes the filter's weights.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ArgumentOutOfRange`] for a rank other than 2 to 4, [`Error::RankMismatch`] for tensors of different
+    /// ranks, [`Error::DataTypeMismatch`] and [`Error::UnsupportedDataType`] for the data types,
+    /// [`Error::ShapeMismatch`] when the output's `N` or `C` differs from the input's, and
+    /// [`Error::OverlappingOutput`] when two output coordinates share an element.
+    pub fn new(
+        input: &TensorDesc,
+        output: &TensorDesc,
+        filter: ResizeFilter,
+        antialias: bool,
+    ) -> Result<Resize, Error> {
+        let rank = input.rank();
+        if !(2..=4).contains(&rank) {
+            return Err(Error::ArgumentOutOfRange {
+                argument: "a resized tensor's rank",
+                value: rank as u64,
+                min: 2,
+                max: 4,
+            });
+        }
+        if output.rank() != rank {
+            return Err(Error::RankMismatch { input: rank, output: output.rank() });
+        }
+        let data_type = input.data_type();
+        if output.data_type() != data_type {
+            return Err(Error::DataTypeMismatch { input: data_type, output: output.data_type() });
+        }
+        if !matches!(data_type, DataType::Uint8 | DataType::Float16 | DataType::Float32) {
+            return Err(Error::UnsupportedDataType {
+                operator: "Resize",
+                data_type,
+                accepted: "UINT8, FLOAT16 and FLOAT32",
+            });
+        }
+        let (si, so) = (input.sizes(), output.sizes());
+        let lead = rank.saturating_sub(2);
+        if si[..lead] != so[..lead] {
+            let expected = si[..lead].iter().chain(&so[lead..]).map(|&n| u64::from(n)).collect();
+            return Err(Error::ShapeMismatch {
+                operand: Operand::Output,
+                sizes: so.to_vec(),
+                expected,
+                why: "a resize keeps the input's batch and channel sizes",
+            });
+        }
+        check_output_disjoint(output)?;
+        let width = data_type.size_in_bytes() as i64;
+        // [N, C, H, W] of each tensor (absent leading dimensions of size 1), the byte offset of coordinate 0 and the
+        // byte steps (negative along reversed dimensions). A u32 stride or an in-bounds offset times at most 4
+        // fits an i64; the kernels prove every address again.
+        let nchw = |t: &TensorDesc| {
+            let mut sizes = [1usize; 4];
+            let mut strides = [0isize; 4];
+            let dims = t.sizes().iter().zip(t.signed_strides());
+            for ((size, stride), (&n, s)) in sizes.iter_mut().zip(&mut strides).rev().zip(dims.rev()) {
+                *size = n as usize;
+                *stride = s.saturating_mul(width) as isize;
+            }
+            let base = t.offset_of(&vec![0; t.rank()]).and_then(|o| o.checked_mul(width as u64));
+            let base = base.and_then(|b| usize::try_from(b).ok());
+            base.map(|b| (sizes, strides, b))
+                .ok_or_else(|| Error::Internal { detail: "a resize offset overflows".into() })
+        };
+        let ((is, in_strides, in_base), (os, out_strides, out_base)) = (nchw(input)?, nchw(output)?);
+        let plan = ResizePlan {
+            ty: data_type.elem(),
+            images: is[0],
+            channels: is[1],
+            in_size: [is[2], is[3]],
+            out_size: [os[2], os[3]],
+            in_base,
+            in_strides,
+            out_base,
+            out_strides,
+            filter,
+            antialias,
+        };
+        let program = ResizeProgram::new(&plan).map_err(|e| Error::Internal { detail: e.to_string() })?;
+        Ok(Resize { input: input.clone(), output: output.clone(), program })
+    }
+
+    /// The input tensor.
+    pub fn input(&self) -> &TensorDesc {
+        &self.input
+    }
+
+    /// The output tensor.
+    pub fn output(&self) -> &TensorDesc {
+        &self.output
+    }
+
+    /// The filter.
+    pub fn filter(&self) -> ResizeFilter {
+        self.program.plan().filter
+    }
+
+    /// Whether the weights follow Pillow's antialiased definition (else OpenCV's).
+    pub fn antialias(&self) -> bool {
+        self.program.plan().antialias
+    }
+
+    /// The weights of the filter's two passes, `[rows, columns]`.
+    pub fn taps(&self) -> [&crate::Taps; 2] {
+        self.program.taps()
+    }
+
+    /// Resizes `input` into `output` (raw little-endian buffers of any alignment) on the current rayon pool.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BufferTooSmall`] when a buffer is shorter than its tensor; nothing is written then.
+    pub fn execute(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        self.execute_with(input, output, &ExecOptions::default())
+    }
+
+    /// [`Resize::execute`] with explicit threading and instruction-set choices.
+    ///
+    /// # Errors
+    ///
+    /// As [`Resize::execute`], and [`Error::IsaUnavailable`] or [`Error::InvalidThreadCount`] for options this
+    /// machine cannot honour.
+    pub fn execute_with(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
+        check_buffer(Operand::Input, &self.input, input)?;
+        check_buffer(Operand::Output, &self.output, output)?;
+        self.program.run(input, output, opts).map_err(run_error)
+    }
+
+    /// [`Resize::execute`] over typed slices; `T` must be the tensors' data type.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ElementTypeMismatch`] when `T` is another data type; otherwise as [`Resize::execute`].
+    pub fn execute_typed<T: Element>(&self, input: &[T], output: &mut [T]) -> Result<(), Error> {
+        self.execute_typed_with(input, output, &ExecOptions::default())
+    }
+
+    /// [`Resize::execute_typed`] with explicit options.
+    ///
+    /// # Errors
+    ///
+    /// As [`Resize::execute_typed`] and [`Resize::execute_with`].
+    pub fn execute_typed_with<T: Element>(
+        &self,
+        input: &[T],
+        output: &mut [T],
+        opts: &ExecOptions,
+    ) -> Result<(), Error> {
+        let expected = self.input.data_type();
+        if T::DATA_TYPE != expected {
+            return Err(Error::ElementTypeMismatch { expected, actual: T::DATA_TYPE });
+        }
+        self.execute_with(bytemuck::cast_slice(input), bytemuck::cast_slice_mut(output), opts)
+    }
+}

@@ -2,11 +2,18 @@
 //! filters or OpenCV's sampled ones), run as a horizontal pass over blocks of input rows into a strip of f32 rows,
 //! then a vertical pass out of the strip, converted into the output.
 //!
-//! The horizontal pass works on `R` input rows at once, one row per register lane (`R` = the level's f32 lanes):
-//! the rows' elements are staged transposed, so every tap of every output element is one multiply and one add of
-//! whole registers with a broadcast weight, whatever the channel count or the number of taps. The vertical pass
-//! combines whole strip rows. Every lane computes its sum in the same order with separately rounded products and
-//! sums (no fused multiply-add), so every level and thread count gives the same bits.
+//! The horizontal pass works on `R` input rows at once, one row per register lane: the rows' elements are staged
+//! transposed, so every tap of every output element is a few whole-register operations with a broadcast weight,
+//! whatever the channel count or the number of taps. Float inputs: `R` = the level's f32 lanes, one multiply and one
+//! add per tap. u8 inputs: 16 rows of bytes, weights in fixed point ([`Fixed`]), two taps per `vpmaddwd`, exact
+//! i32 sums turned into f32 input units. The vertical pass combines whole f32 strip rows. Every lane computes its
+//! sum in the same order with separately rounded products and sums (no fused multiply-add), or exactly in
+//! integers, so every level and thread count gives the same bits.
+//!
+//! PERF (one thread, Zen 4 VM, u8 1920×1080×3 → 224×224 bilinear antialiased): f32 lanes with per-element staging
+//! 5.0 ms; staged through register tiles 2.0–2.5 ms; u8 in fixed point 1.1–1.2 ms, its 16×32 byte tiles (loads in a
+//! loop: `array::from_fn` left them out of line) 0.82 ms, the channels of a pixel in one pass over its taps
+//! 0.75–0.82 ms. Peers in the same session: fast_image_resize 0.51 ms, torch 0.70 ms, Pillow 6.4 ms.
 
 use crate::arch::{Arch, Ident, Job};
 use crate::convert::{ElemType, f16_to_f32_scalar, f32_to_f16_scalar};
@@ -230,6 +237,52 @@ pub struct ResizePlan {
     pub antialias: bool,
 }
 
+/// The horizontal weights of a u8 input in fixed point: `pairs` holds `per` pairs of i16 weights per output column
+/// (the last one padded with a weight of 0 for an odd tap count), each `round(w · 2^shift)`, the largest of a column
+/// adjusted so that the column still sums to `round(Σw · 2^shift)` (a flat image stays flat); `scale` = 2^−shift.
+#[derive(Clone, Debug)]
+struct Fixed {
+    pairs: Vec<i32>,
+    per: usize,
+    scale: f32,
+}
+
+impl Fixed {
+    /// The finest `shift` whose weights fit i16 and whose sums of 255·|w| fit i32.
+    fn new(cols: &Taps) -> Fixed {
+        let k = cols.taps;
+        let per = k.div_ceil(2);
+        let columns: Vec<&[f32]> = cols.weights.chunks(k).collect();
+        let mut shift = 22;
+        let quantize = |w: &[f32], shift: i32| -> Vec<i32> {
+            let one = f64::from(shift).exp2();
+            let mut q: Vec<i32> = w.iter().map(|&v| (f64::from(v) * one).round() as i32).collect();
+            let want = (w.iter().map(|&v| f64::from(v)).sum::<f64>() * one).round() as i32;
+            let have: i32 = q.iter().sum();
+            if let Some(big) = (0..q.len()).max_by_key(|&t| q[t].abs()) {
+                q[big] += want - have;
+            }
+            q
+        };
+        let fits = |q: &[i32]| {
+            q.iter().all(|v| v.abs() <= i32::from(i16::MAX))
+                && q.iter().map(|v| 255 * i64::from(v.abs())).sum::<i64>() < 1 << 31
+        };
+        while shift > 0 && !columns.iter().all(|w| fits(&quantize(w, shift))) {
+            shift -= 1;
+        }
+        let mut pairs = Vec::with_capacity(columns.len() * per);
+        for w in &columns {
+            let q = quantize(w, shift);
+            for t in (0..k).step_by(2) {
+                let hi = q.get(t + 1).copied().unwrap_or(0);
+                pairs.push((q[t] & 0xFFFF) | (hi << 16));
+            }
+        }
+        Fixed { pairs, per, scale: (-f64::from(shift)).exp2() as f32 }
+    }
+}
+
 /// Elements per staged span of a horizontal pass (a span's transposed rows stay in L1).
 const SPAN: usize = 512;
 /// Bytes of strip rows a unit of output rows aims at (L2-resident).
@@ -251,6 +304,10 @@ pub struct ResizeProgram {
     spans: Vec<(usize, usize)>,
     strip_rows: usize,
     clamp: bool,
+    /// u8 inputs: the horizontal weights in fixed point.
+    fixed: Option<Fixed>,
+    /// Whether a row's pixels of a group are contiguous in the input.
+    contiguous: bool,
     in_need: usize,
     out_need: usize,
 }
@@ -317,6 +374,9 @@ impl ResizeProgram {
             spans.push((x0, x1));
             x0 = x1;
         }
+        let fixed = (plan.ty == ElemType::U8).then(|| Fixed::new(&cols));
+        let ws = w as isize;
+        let contiguous = plan.in_strides[3] == group as isize * ws && (group == 1 || plan.in_strides[1] == ws);
         Ok(ResizeProgram {
             plan: plan.clone(),
             rows,
@@ -326,6 +386,8 @@ impl ResizeProgram {
             spans,
             strip_rows,
             clamp: plan.antialias && plan.ty == ElemType::U8,
+            fixed,
+            contiguous,
             in_need,
             out_need,
         })
@@ -404,7 +466,12 @@ impl Job for Units<'_> {
             type Output = ();
             #[inline(always)]
             fn call(self) {
-                if A::BYTES >= 64 { self.0.go::<A, 16>(self.1) } else { self.0.go::<A, 8>(self.1) }
+                // u8 rows 16 at a time (one byte lane each in the fixed-point taps); floats one register of f32.
+                if A::BYTES >= 64 || self.0.program.fixed.is_some() {
+                    self.0.go::<A, 16>(self.1)
+                } else {
+                    self.0.go::<A, 8>(self.1)
+                }
             }
         }
         a.vectorize(Go(self, a));
@@ -422,6 +489,10 @@ struct Scratch<const R: usize> {
     staged: Vec<f32>,
     /// The `R` input rows' spans in f32, one after the other.
     rows: Vec<f32>,
+    /// u8 inputs: the `R` rows' spans as bytes, one after the other, and transposed (`R` bytes per element, one
+    /// pixel more for a padded tap).
+    bytes: Vec<u8>,
+    staged_bytes: Vec<u8>,
     /// Horizontal sums of a span, transposed like `staged`.
     sums: Vec<f32>,
     /// One output row in f32.
@@ -437,13 +508,16 @@ impl Units<'_> {
         let row_len = p.out_size[1] * g;
         let span_max = pr.spans.iter().map(|&(x0, x1)| pr.cols.reads(x0..x1)).map(|(l, h)| h - l).max().unwrap_or(1);
         let sums_max = pr.spans.iter().map(|&(x0, x1)| x1 - x0).max().unwrap_or(1);
+        let fixed = pr.fixed.is_some();
         let mut sc = Scratch::<R> {
             strip: vec![0f32; (pr.strip_rows + R) * row_len],
             lo: 0,
             hi: 0,
             plane: usize::MAX,
-            staged: vec![0f32; span_max * g * R],
-            rows: vec![0f32; span_max * g * R],
+            staged: vec![0f32; if fixed { 0 } else { span_max * g * R }],
+            rows: vec![0f32; if fixed { 0 } else { span_max * g * R }],
+            bytes: vec![0u8; if fixed { span_max * g * R } else { 0 }],
+            staged_bytes: vec![0u8; if fixed { (span_max + 1) * g * R } else { 0 }],
             sums: vec![0f32; sums_max * g * R],
             out: vec![0f32; row_len],
         };
@@ -477,16 +551,47 @@ impl Units<'_> {
             for &(x0, x1) in &pr.spans {
                 let (c0, c1) = pr.cols.reads(x0..x1);
                 let len = (c1 - c0) * g;
-                for l in 0..R {
-                    let r = r0 + l.min(n - 1);
-                    let at = in_plane + r as isize * sh + c0 as isize * sw;
-                    // SAFETY: row r < in height, columns c0..c1 ≤ in width and the channels of the group lie inside
-                    // the input the walk proved for `in_need` bytes, which `run` checked `src` holds.
-                    unsafe { self.load_span::<A>(a, at, c1 - c0, &mut sc.rows[l * len..][..len]) };
+                // Row r < in height, columns c0..c1 ≤ in width and the channels of the group lie inside the input
+                // the walk proved for `in_need` bytes, which `run` checked `src` holds.
+                let at = |l: usize| in_plane + (r0 + l.min(n - 1)) as isize * sh + c0 as isize * sw;
+                // Whole blocks of contiguous u8 rows are transposed where they are.
+                let direct = pr.fixed.is_some() && n == R && pr.contiguous;
+                for l in (0..R).filter(|_| !direct) {
+                    match &pr.fixed {
+                        // SAFETY: as above.
+                        Some(_) => unsafe { self.load_bytes(at(l), c1 - c0, &mut sc.bytes[l * len..][..len]) },
+                        // SAFETY: as above.
+                        None => unsafe { self.load_span::<A>(a, at(l), c1 - c0, &mut sc.rows[l * len..][..len]) },
+                    }
                 }
-                // SAFETY: `rows` holds R rows of `len`, `staged` len rows of R (both sized for the longest span).
-                unsafe { transpose(a, sc.rows.as_ptr(), len, sc.staged.as_mut_ptr(), R, R, len) };
-                horizontal::<R>(&pr.cols, c0, x0..x1, g, &sc.staged, &mut sc.sums, pr.clamp);
+                match &pr.fixed {
+                    Some(fixed) => {
+                        let (from, ss) = match direct {
+                            true => (self.src.0.cast_const().wrapping_offset(at(0)), sh),
+                            false => (sc.bytes.as_ptr(), len as isize),
+                        };
+                        // SAFETY: 16 rows of `len` bytes, `ss` apart: the input's rows r0..r0 + 16 (as above), or
+                        // `bytes`; `staged_bytes` holds len rows of 16 (and a pixel more), sized for the longest span.
+                        unsafe { transpose_bytes(a, from, ss, len, &mut sc.staged_bytes) };
+                        horizontal_fixed::<A, R>(
+                            a,
+                            fixed,
+                            &pr.cols,
+                            c0,
+                            x0..x1,
+                            g,
+                            &sc.staged_bytes,
+                            &mut sc.sums,
+                            pr.clamp,
+                        );
+                    }
+                    None => {
+                        // SAFETY: `rows` holds R rows of `len`, `staged` len rows of R (both sized for the longest
+                        // span).
+                        unsafe { transpose(a, sc.rows.as_ptr(), len, sc.staged.as_mut_ptr(), R, R, len) };
+                        horizontal::<R>(&pr.cols, c0, x0..x1, g, &sc.staged, &mut sc.sums, pr.clamp);
+                    }
+                }
                 let m = (x1 - x0) * g;
                 let first = (r0 - sc.lo) * row_len + x0 * g;
                 if n == R {
@@ -549,6 +654,30 @@ impl Units<'_> {
                 let e = base.wrapping_offset(x as isize * sw + c as isize * sc);
                 // SAFETY: an element of the span (caller).
                 row[x * g + c] = unsafe { read(p.ty, e) };
+            }
+        }
+    }
+
+    /// Reads `pixels` pixels of the group at byte offset `at` of a u8 input into `row`.
+    ///
+    /// # Safety
+    ///
+    /// The pixels' elements lie inside the input buffer.
+    #[inline(always)]
+    unsafe fn load_bytes(&self, at: isize, pixels: usize, row: &mut [u8]) {
+        let p = &self.program.plan;
+        let g = self.program.group;
+        let (sc, sw) = (p.in_strides[1], p.in_strides[3]);
+        let base = self.src.0.cast_const().wrapping_offset(at);
+        if sw == g as isize && (g == 1 || sc == 1) {
+            // SAFETY: the span's contiguous bytes (caller); `row` is another buffer of their length.
+            unsafe { core::ptr::copy_nonoverlapping(base, row.as_mut_ptr(), row.len()) };
+            return;
+        }
+        for x in 0..pixels {
+            for c in 0..g {
+                // SAFETY: an element of the span (caller).
+                row[x * g + c] = unsafe { *base.wrapping_offset(x as isize * sw + c as isize * sc) };
             }
         }
     }
@@ -651,6 +780,101 @@ unsafe fn transpose<A: Arch>(a: A, src: *const f32, ss: usize, dst: *mut f32, ds
         for c in from..cols {
             // SAFETY: element (r, c) of both matrices (caller).
             unsafe { *dst.add(c * ds + r) = *src.add(r * ss + c) };
+        }
+    }
+}
+
+/// `staged[i·16 + l] = src[l·ss + i]` for `i < len`, `l < 16`: 16 rows of `len` bytes transposed 16×32 and 8×8 at
+/// a time in registers, the last columns one byte at a time.
+///
+/// # Safety
+///
+/// Inside level `A`'s target features; the 16 rows of `len` bytes at `src`, `ss` apart, are readable; `staged` holds
+/// at least `len · 16` bytes (checked) and does not overlap them.
+#[inline(always)]
+unsafe fn transpose_bytes<A: Arch>(a: A, src: *const u8, ss: isize, len: usize, staged: &mut [u8]) {
+    let staged = &mut staged[..16 * len];
+    let len32 = len / 32 * 32;
+    for c in (0..len32).step_by(32) {
+        // SAFETY: columns c..c + 32 of the 16 rows (caller), rows c..c + 32 of `staged` (checked above).
+        unsafe { a.tile16x32_u8(src.wrapping_add(c), ss, staged[c * 16..].as_mut_ptr()) };
+    }
+    let len8 = len / 8 * 8;
+    for c in (len32..len8).step_by(8) {
+        for r in [0, 8] {
+            let d = staged[c * 16 + r..].as_mut_ptr();
+            // SAFETY: rows r..r + 8, columns c..c + 8 of the source (caller); rows c..c + 8, lanes r..r + 8 of
+            // `staged` (checked above).
+            unsafe { a.tile8::<1, Ident>(src.wrapping_offset(r as isize * ss).wrapping_add(c), ss, d, 16, Ident) };
+        }
+    }
+    for c in len8..len {
+        for (l, d) in staged[c * 16..][..16].iter_mut().enumerate() {
+            // SAFETY: byte c of row l (caller).
+            *d = unsafe { *src.wrapping_offset(l as isize * ss).wrapping_add(c) };
+        }
+    }
+}
+
+/// [`horizontal`] of 16 staged byte rows in fixed point ([`Fixed`]), the sums back in f32 input units (`R` = 16).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn horizontal_fixed<A: Arch, const R: usize>(
+    a: A,
+    fixed: &Fixed,
+    cols: &Taps,
+    c0: usize,
+    xs: core::ops::Range<usize>,
+    g: usize,
+    staged: &[u8],
+    sums: &mut [f32],
+    clamp: bool,
+) {
+    match g {
+        1 => fixed_pixels::<A, R, 1>(a, fixed, cols, c0, xs, 0, 1, staged, sums, clamp),
+        2 => fixed_pixels::<A, R, 2>(a, fixed, cols, c0, xs, 0, 2, staged, sums, clamp),
+        3 => fixed_pixels::<A, R, 3>(a, fixed, cols, c0, xs, 0, 3, staged, sums, clamp),
+        4 => fixed_pixels::<A, R, 4>(a, fixed, cols, c0, xs, 0, 4, staged, sums, clamp),
+        _ => {
+            for c in 0..g {
+                fixed_pixels::<A, R, 1>(a, fixed, cols, c0, xs.clone(), c, g, staged, sums, clamp);
+            }
+        }
+    }
+}
+
+/// [`horizontal_fixed`] of channels `c..c + G` of pixels of `g` channels.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn fixed_pixels<A: Arch, const R: usize, const G: usize>(
+    a: A,
+    fixed: &Fixed,
+    cols: &Taps,
+    c0: usize,
+    xs: core::ops::Range<usize>,
+    c: usize,
+    g: usize,
+    staged: &[u8],
+    sums: &mut [f32],
+    clamp: bool,
+) {
+    let per = fixed.per;
+    let mut acc = [[0i32; 16]; G];
+    for (j, x) in xs.enumerate() {
+        let pairs = &fixed.pairs[x * per..][..per];
+        let s = cols.start[x] - c0;
+        // Every tap's 16 lanes of the channels, the padded tap included, inside `staged` (one check per pixel).
+        let taps = &staged[(s * g + c) * 16..][..((2 * per - 1) * g + G) * 16];
+        // SAFETY: taps t < 2·per of channels c..c + G at `taps[(t·g + k)·16..][..16]`, inside the slice checked
+        // above; the weights' sums fit i32 (`Fixed::new`).
+        unsafe { a.taps_u8::<G>(taps.as_ptr(), g * 16, pairs, &mut acc) };
+        for (k, acc) in acc.iter().enumerate() {
+            // (Units run u8 inputs with R = 16.)
+            let out = &mut sums[(j * g + c + k) * R..][..R];
+            for (d, &v) in out.iter_mut().zip(acc) {
+                let v = v as f32 * fixed.scale;
+                *d = if clamp { v.clamp(0.0, 255.0) } else { v };
+            }
         }
     }
 }

@@ -16,10 +16,13 @@ use crate::{DataType, Element, Error, Operand, TensorDesc};
 ///   that every input pixel contributes.
 /// - `antialias = false`: OpenCV's `cv2.resize` (`INTER_NEAREST`, `INTER_LINEAR`, `INTER_CUBIC`, `INTER_AREA`).
 ///
-/// Data types `UINT8`, `FLOAT16` and `FLOAT32`, the same for input and output. Sums are taken in f32 (never
-/// rounded to the input type between the two passes); integer outputs round half up and saturate. A u8 result is
-/// within 1 of Pillow's or OpenCV's (they round or fix-point their intermediate values), and the same bits on every
-/// instruction set and thread count.
+/// Data types `UINT8`, `FLOAT16` and `FLOAT32`, the same for input and output. Sums are taken in f32 (the
+/// horizontal pass of u8 images exactly in integers, with 14 to 22-bit weights), never rounded to the input type
+/// between the two passes; integer outputs round half up and saturate. A u8 result is within 1 of Pillow's, OpenCV's
+/// and torchvision's (they round or fix-point their intermediate values), and the same bits on every instruction set
+/// and thread count. Pillow clamps its u8 intermediate image to 0..=255, and so does Strider after the horizontal
+/// pass (Pillow 13 runs the vertical pass first for some shrinking heights, where a clamped bicubic overshoot can
+/// then differ by more).
 ///
 /// # Examples
 ///

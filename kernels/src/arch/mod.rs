@@ -263,6 +263,39 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         0
     }
 
+    /// Transposes 16 rows of 32 bytes (`ss` bytes apart) into 32 rows of 16 bytes at `dst` (consecutive): `dst[c·16
+    /// + r]` ← `src[r·ss + c]`. The default runs [`Arch::tile8`]s.
+    ///
+    /// # Safety
+    ///
+    /// The 16 source rows of 32 bytes are readable and `dst..dst + 512` writable, not overlapping.
+    #[inline(always)]
+    unsafe fn tile16x32_u8(self, src: *const u8, ss: isize, dst: *mut u8) {
+        for r in [0, 8] {
+            for c in [0, 8, 16, 24] {
+                let (s, d) = (src.wrapping_offset(r as isize * ss).wrapping_add(c), dst.wrapping_add(c * 16 + r));
+                // SAFETY: rows r..r + 8, columns c..c + 8 of the source; rows c..c + 8, bytes r..r + 8 of the
+                // destination (contract).
+                unsafe { self.tile8::<1, Ident>(s, ss, d, 16, Ident) };
+            }
+        }
+    }
+
+    /// Sixteen weighted sums of bytes for each of `G` channels (a resize's horizontal taps over 16 rows at once):
+    /// `out[c][l] = Σₜ w[t] · src[t·step + c·16 + l]` for lanes `l < 16`, where the taps' weights come in pairs,
+    /// `pairs[i]` = `w[2i]` (low 16 bits) and `w[2i + 1]` (high 16 bits), both i16. Exact in i32 (the caller bounds
+    /// the sums); every level gives the same.
+    ///
+    /// # Safety
+    ///
+    /// `src + t·step .. + 16·G` is readable for every `t < 2·pairs.len()` (a padded last tap of weight 0 included);
+    /// `Σₜ 255·|w[t]| < 2^31`.
+    #[inline(always)]
+    unsafe fn taps_u8<const G: usize>(self, src: *const u8, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
+        // SAFETY: forwarded contract.
+        unsafe { taps_u8_lanes::<G>(src, step, pairs, out) }
+    }
+
     /// Transposes an 8×8 tile of `N`-byte elements: `dst` row `c` element `r` ← `m`(`src` row `r` element `c`);
     /// rows are `ss` / `ds` bytes apart. The default moves one element at a time. Every tile method applies its
     /// map `m` (whose lanes divide `N`) to the values it stores.
@@ -715,6 +748,32 @@ pub(crate) unsafe fn tile_stack_by_8<A: Arch, const N: usize, M: TileMap>(
     for t in 0..64 / N / 8 {
         // SAFETY: tile t of the stack: source rows 8t..8t+8, destination elements 8t..8t+8 (contract).
         unsafe { a.tile8::<N, M>(src.wrapping_offset(8 * t as isize * ss), ss, dst.wrapping_add(8 * t * N), ds, m) };
+    }
+}
+
+/// [`Arch::taps_u8`] one lane at a time.
+///
+/// # Safety
+///
+/// As [`Arch::taps_u8`].
+#[inline(always)]
+pub(crate) unsafe fn taps_u8_lanes<const G: usize>(
+    src: *const u8,
+    step: usize,
+    pairs: &[i32],
+    out: &mut [[i32; 16]; G],
+) {
+    *out = [[0; 16]; G];
+    for (i, &p) in pairs.iter().enumerate() {
+        let (w0, w1) = (i32::from(p as i16), p >> 16);
+        for (c, o) in out.iter_mut().enumerate() {
+            let (a, b) = (src.wrapping_add(2 * i * step + c * 16), src.wrapping_add((2 * i + 1) * step + c * 16));
+            for (l, o) in o.iter_mut().enumerate() {
+                // SAFETY: lane l of channel c of taps 2i and 2i + 1 (contract).
+                let (x0, x1) = unsafe { (i32::from(*a.add(l)), i32::from(*b.add(l))) };
+                *o = o.wrapping_add(x0.wrapping_mul(w0).wrapping_add(x1.wrapping_mul(w1)));
+            }
+        }
     }
 }
 

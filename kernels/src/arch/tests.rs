@@ -884,3 +884,54 @@ level_job!(ByteNormRowsJob, check_byte_norm_rows);
 fn byte_normalization_over_runs_of_rows() {
     on_every_level(|l| l.dispatch(ByteNormRowsJob));
 }
+
+fn check_resize_taps<A: Arch>(a: A) {
+    // 16 lanes × up to 4 channels × 11 taps (the last of an odd count padded), weights over the whole i16 range.
+    let src = bytes(16 * 4 * 12 + 64, 9);
+    let weights: Vec<i16> = (0..12).map(|t| [32767, -32768, 1234, -5, 0, 77, -3001, 16384, 1, -1, 999, 0][t]).collect();
+    for taps in [1usize, 2, 5, 11] {
+        let pairs: Vec<i32> = (0..taps.div_ceil(2))
+            .map(|i| {
+                let hi = if 2 * i + 1 < taps { weights[2 * i + 1] } else { 0 };
+                i32::from(weights[2 * i] as u16) | (i32::from(hi) << 16)
+            })
+            .collect();
+        macro_rules! channels {
+            ($g:literal) => {{
+                let step = 16 * $g + 3;
+                let mut got = [[7i32; 16]; $g];
+                // SAFETY: taps t < 2·pairs.len() ≤ 12 read src[t·step + c·16 + l] < 12·(16·4 + 3) + 64 ≤ src.len();
+                // the sums are far below 2^31; the token proves the level.
+                a.vectorize(|| unsafe { a.taps_u8::<$g>(src.as_ptr(), step, &pairs, &mut got) });
+                for c in 0..$g {
+                    for l in 0..16 {
+                        let want: i32 = (0..taps)
+                            .map(|t| i32::from(src[t * step + c * 16 + l]) * i32::from(weights[t]))
+                            .sum();
+                        assert_eq!(got[c][l], want, "{:?} taps {taps} channel {c} lane {l}", A::ISA);
+                    }
+                }
+            }};
+        }
+        channels!(1);
+        channels!(3);
+        channels!(4);
+    }
+    // 16 rows of 32 bytes, 45 bytes apart, transposed.
+    let rows = bytes(16 * 45, 4);
+    let mut dst = [SENTINEL; 512 + 16];
+    // SAFETY: rows r < 16 at r·45, 32 bytes each, inside `rows`; `dst` holds 512 bytes; the token proves the level.
+    a.vectorize(|| unsafe { a.tile16x32_u8(rows.as_ptr(), 45, dst.as_mut_ptr()) });
+    for c in 0..32 {
+        for r in 0..16 {
+            assert_eq!(dst[c * 16 + r], rows[r * 45 + c], "{:?} column {c} row {r}", A::ISA);
+        }
+    }
+    assert!(dst[512..].iter().all(|&b| b == SENTINEL));
+}
+level_job!(ResizeTapsJob, check_resize_taps);
+
+#[test]
+fn resize_taps_and_byte_tiles_on_every_level() {
+    on_every_level(|l| l.dispatch(ResizeTapsJob));
+}

@@ -618,6 +618,86 @@ pub(super) unsafe fn deinterleave<const N: usize>(
     }
 }
 
+/// As `Arch::tile16x32_u8`: 16 rows of 32 bytes in 16 registers, four rounds of unpacks (8, 16, 32, 64 bits) of
+/// registers `i` and `i + 8` within 128-bit halves leave column `k` in register `k` (low half; column `16 + k` in the
+/// high half), its lanes in bit-reversed row order, so register `i` is loaded from row `bitrev(i)`.
+///
+/// # Safety
+///
+/// As `Arch::tile16x32_u8`; AVX2 available.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)]
+pub(super) unsafe fn avx2_tile16x32_u8(src: *const u8, ss: isize, dst: *mut u8) {
+    // SAFETY: (whole body) 16 loads of a source row's 32 bytes and 32 stores of 16 bytes inside `dst..dst + 512`,
+    // in bounds by the contract; AVX2 is enabled by the calling level.
+    unsafe {
+        const BITREV: [isize; 16] = [0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15];
+        // (A loop, not `array::from_fn`: its closure is not inlined into the target features.)
+        let mut r = [_mm256_setzero_si256(); 16];
+        for k in 0..16 {
+            r[k] = _mm256_loadu_si256(src.wrapping_offset(BITREV[k] * ss).cast());
+        }
+        for round in 0..4 {
+            let mut t = [_mm256_setzero_si256(); 16];
+            for i in 0..8 {
+                let (a, b) = (r[i], r[i + 8]);
+                let (lo, hi) = match round {
+                    0 => (_mm256_unpacklo_epi8(a, b), _mm256_unpackhi_epi8(a, b)),
+                    1 => (_mm256_unpacklo_epi16(a, b), _mm256_unpackhi_epi16(a, b)),
+                    2 => (_mm256_unpacklo_epi32(a, b), _mm256_unpackhi_epi32(a, b)),
+                    _ => (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b)),
+                };
+                t[2 * i] = lo;
+                t[2 * i + 1] = hi;
+            }
+            r = t;
+        }
+        for k in 0..16 {
+            _mm_storeu_si128(dst.add(k * 16).cast(), _mm256_castsi256_si128(r[k]));
+            _mm_storeu_si128(dst.add((16 + k) * 16).cast(), _mm256_extracti128_si256::<1>(r[k]));
+        }
+    }
+}
+
+/// As `Arch::taps_u8`: per pair of taps and channel, the 16 lanes of each tap widened to i16, interleaved, and
+/// multiplied by the pair of weights with `vpmaddwd` (16 products summed in pairs into 8 i32); `lo` collects lanes
+/// 0–3 and 8–11, `hi` lanes 4–7 and 12–15 (unpack works within 128-bit halves), put back in order at the end. The
+/// channels share each pair's broadcast weights.
+///
+/// # Safety
+///
+/// As `Arch::taps_u8`; AVX2 available.
+#[inline(always)]
+pub(super) unsafe fn avx2_taps_u8<const G: usize>(
+    src: *const u8,
+    step: usize,
+    pairs: &[i32],
+    out: &mut [[i32; 16]; G],
+) {
+    // SAFETY: (whole body) every load reads 16 lanes of a channel of a tap inside the contract's range; AVX2 is
+    // enabled by the calling level; `out` holds G × 16 i32.
+    unsafe {
+        let mut lo = [_mm256_setzero_si256(); G];
+        let mut hi = [_mm256_setzero_si256(); G];
+        let mut p = src;
+        for &w in pairs {
+            let w = _mm256_set1_epi32(w);
+            for c in 0..G {
+                let a = _mm256_cvtepu8_epi16(_mm_loadu_si128(p.add(c * 16).cast()));
+                let b = _mm256_cvtepu8_epi16(_mm_loadu_si128(p.add(step + c * 16).cast()));
+                lo[c] = _mm256_add_epi32(lo[c], _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w));
+                hi[c] = _mm256_add_epi32(hi[c], _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w));
+            }
+            p = p.add(2 * step);
+        }
+        for c in 0..G {
+            let o = out[c].as_mut_ptr().cast::<__m256i>();
+            _mm256_storeu_si256(o, _mm256_permute2x128_si256::<0x20>(lo[c], hi[c]));
+            _mm256_storeu_si256(o.add(1), _mm256_permute2x128_si256::<0x31>(lo[c], hi[c]));
+        }
+    }
+}
+
 /// The `Arch` methods every x86 level implements the same way (SSSE3/AVX2 building blocks).
 macro_rules! common_methods {
     () => {
@@ -653,6 +733,18 @@ macro_rules! common_methods {
             // SAFETY: forwarded contract; AVX2 is part of every x86 level here (F16C too: the V3 token checks it,
             // and AVX-512F implies it).
             unsafe { super::x86::avx2_tile8::<N, M>(src, ss, dst, ds, m) }
+        }
+
+        #[inline(always)]
+        unsafe fn tile16x32_u8(self, src: *const u8, ss: isize, dst: *mut u8) {
+            // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
+            unsafe { super::x86::avx2_tile16x32_u8(src, ss, dst) }
+        }
+
+        #[inline(always)]
+        unsafe fn taps_u8<const G: usize>(self, src: *const u8, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
+            // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
+            unsafe { super::x86::avx2_taps_u8::<G>(src, step, pairs, out) }
         }
     };
 }

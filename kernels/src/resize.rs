@@ -300,6 +300,12 @@ pub struct ResizeProgram {
     group: usize,
     /// Output rows per unit: `[y0, y1)` each.
     units: Vec<(usize, usize)>,
+    /// The input rows some output row weighs (a nonzero weight), increasing: the strip holds only these, by their
+    /// index here (their slot), so that a sampled shrink filters only the rows it samples.
+    needed: Vec<usize>,
+    /// The vertical taps of output row `y` as (slot, weight): `vtaps[voff[y]..voff[y + 1]]`, slots increasing.
+    vtaps: Vec<(usize, f32)>,
+    voff: Vec<usize>,
     /// Output columns per staged span.
     spans: Vec<(usize, usize)>,
     strip_rows: usize,
@@ -348,19 +354,43 @@ impl ResizeProgram {
         let [rows, cols] = Taps::axes(plan.in_size, plan.out_size, plan.filter, plan.antialias);
         let group = if plan.in_strides[1] == w as isize { plan.channels } else { 1 };
         let row_len = plan.out_size[1] * group;
-        // Units: output rows whose strip (input rows read) stays near STRIP_BYTES.
+        let mut needed = Vec::new();
+        for (y, w) in rows.weights.chunks(rows.taps).enumerate() {
+            needed.extend((0..rows.taps).filter(|&t| w[t] != 0.0).map(|t| rows.start[y] + t));
+        }
+        needed.sort_unstable();
+        needed.dedup();
+        let (mut vtaps, mut voff) = (Vec::new(), vec![0]);
+        for y in 0..plan.out_size[0] {
+            let w = &rows.weights[y * rows.taps..][..rows.taps];
+            for (t, &w) in w.iter().enumerate().filter(|&(_, &w)| w != 0.0) {
+                // Every row with a nonzero weight is in `needed`.
+                let slot = needed.binary_search(&(rows.start[y] + t)).unwrap_or(0);
+                vtaps.push((slot, w));
+            }
+            voff.push(vtaps.len());
+        }
+        // The slots output rows y0..y1 read.
+        let reads = |y0: usize, y1: usize| {
+            let slots = vtaps[voff[y0]..voff[y1]].iter().map(|&(s, _)| s);
+            (slots.clone().min().unwrap_or(0), slots.max().map_or(0, |s| s + 1))
+        };
+        // Units: output rows whose strip (the rows they read) stays near STRIP_BYTES.
         let most = (STRIP_BYTES / (row_len * 4).max(1)).max(rows.taps);
         let mut units = Vec::new();
         let mut y0 = 0;
         while y0 < plan.out_size[0] {
             let mut y1 = y0 + 1;
-            while y1 < plan.out_size[0] && y1 - y0 < UNIT_ROWS && rows.start[y1] + rows.taps - rows.start[y0] <= most {
+            while y1 < plan.out_size[0] && y1 - y0 < UNIT_ROWS && {
+                let (lo, hi) = reads(y0, y1 + 1);
+                hi - lo <= most
+            } {
                 y1 += 1;
             }
             units.push((y0, y1));
             y0 = y1;
         }
-        let strip_rows = units.iter().map(|&(a, b)| rows.reads(a..b)).map(|(lo, hi)| hi - lo).max().unwrap_or(1);
+        let strip_rows = units.iter().map(|&(a, b)| reads(a, b)).map(|(lo, hi)| hi - lo).max().unwrap_or(1);
         let mut spans = Vec::new();
         let mut x0 = 0;
         while x0 < plan.out_size[1] {
@@ -383,6 +413,9 @@ impl ResizeProgram {
             cols,
             group,
             units,
+            needed,
+            vtaps,
+            voff,
             spans,
             strip_rows,
             clamp: plan.antialias && plan.ty == ElemType::U8,
@@ -534,7 +567,8 @@ impl Units<'_> {
         let p = &pr.plan;
         let g = pr.group;
         let row_len = p.out_size[1] * g;
-        let (need_lo, need_hi) = pr.rows.reads(y0..y1);
+        let slots = pr.vtaps[pr.voff[y0]..pr.voff[y1]].iter().map(|&(s, _)| s);
+        let (need_lo, need_hi) = (slots.clone().min().unwrap_or(0), slots.max().map_or(0, |s| s + 1));
         if sc.plane != plane || need_lo < sc.lo || need_lo >= sc.hi {
             (sc.plane, sc.lo, sc.hi) = (plane, need_lo, need_lo);
         } else if need_lo > sc.lo {
@@ -547,15 +581,17 @@ impl Units<'_> {
         let in_plane = (p.in_base as isize) + image as isize * sn + channel as isize * sc_;
         while sc.hi < need_hi {
             let r0 = sc.hi;
-            let n = R.min(p.in_size[0] - r0);
+            let n = R.min(pr.needed.len() - r0);
+            // The input rows of slots r0..r0 + R (the last one repeated past the end).
+            let row = |l: usize| pr.needed[r0 + l.min(n - 1)];
             for &(x0, x1) in &pr.spans {
                 let (c0, c1) = pr.cols.reads(x0..x1);
                 let len = (c1 - c0) * g;
                 // Row r < in height, columns c0..c1 ≤ in width and the channels of the group lie inside the input
                 // the walk proved for `in_need` bytes, which `run` checked `src` holds.
-                let at = |l: usize| in_plane + (r0 + l.min(n - 1)) as isize * sh + c0 as isize * sw;
-                // Whole blocks of contiguous u8 rows are transposed where they are.
-                let direct = pr.fixed.is_some() && n == R && pr.contiguous;
+                let at = |l: usize| in_plane + row(l) as isize * sh + c0 as isize * sw;
+                // Whole blocks of consecutive, contiguous u8 rows are transposed where they are.
+                let direct = pr.fixed.is_some() && n == R && pr.contiguous && row(R - 1) == row(0) + R - 1;
                 for l in (0..R).filter(|_| !direct) {
                     match &pr.fixed {
                         // SAFETY: as above.
@@ -613,10 +649,8 @@ impl Units<'_> {
         let [on, oc, oh, _] = p.out_strides;
         let out_plane = (p.out_base as isize) + image as isize * on + channel as isize * oc;
         for y in y0..y1 {
-            let k = pr.rows.taps;
-            let first = pr.rows.start[y] - sc.lo;
-            let w = &pr.rows.weights[y * k..][..k];
-            vertical(&sc.strip[first * row_len..][..k * row_len], w, &mut sc.out);
+            let taps = &pr.vtaps[pr.voff[y]..pr.voff[y + 1]];
+            vertical(&sc.strip, sc.lo, taps, &mut sc.out);
             // SAFETY: row y < out height of the proved output plane; `run` checked `dst` holds `out_need` bytes.
             unsafe { self.store_row::<A>(a, out_plane + y as isize * oh, &sc.out) };
         }
@@ -879,15 +913,20 @@ fn fixed_pixels<A: Arch, const R: usize, const G: usize>(
     }
 }
 
-/// `out = Σₜ w[t] · rows[t]` over consecutive rows of `out.len()`.
+/// `out = Σ w · strip row (slot − lo)` over the `(slot, w)` taps, rows of `out.len()`.
 #[inline(always)]
-fn vertical(rows: &[f32], w: &[f32], out: &mut [f32]) {
+fn vertical(strip: &[f32], lo: usize, taps: &[(usize, f32)], out: &mut [f32]) {
     let n = out.len();
-    for (d, &v) in out.iter_mut().zip(&rows[..n]) {
-        *d = w[0] * v;
+    let row = |slot: usize| &strip[(slot - lo) * n..][..n];
+    let Some((&(first, w0), rest)) = taps.split_first() else {
+        out.fill(0.0);
+        return;
+    };
+    for (d, &v) in out.iter_mut().zip(row(first)) {
+        *d = w0 * v;
     }
-    for (t, &wt) in w.iter().enumerate().skip(1) {
-        for (d, &v) in out.iter_mut().zip(&rows[t * n..][..n]) {
+    for &(slot, wt) in rest {
+        for (d, &v) in out.iter_mut().zip(row(slot)) {
             *d += wt * v;
         }
     }

@@ -85,6 +85,11 @@ def resize(x: npt.ArrayLike, size: Union[int, tuple[int, int]], filter: str = "b
     OpenCV's INTER_AREA). The result has x's dtype and axis order; uint8 results are within 1 of Pillow's, OpenCV's
     and torchvision's."""
 
+def letterbox_geometry(image_hw: tuple[int, int], size: Union[int, tuple[int, int]]
+                       ) -> tuple[float, int, int, int, int]:
+    """YOLO's letterbox of an `(H, W)` image on an `(h, w)` canvas: `(scale, top, left, new_h, new_w)`, scale =
+    min(h/H, w/W), the new size rounded half to even, centered (odd padding at the bottom and right)."""
+
 Number = Union[int, float]
 
 def pad(x: npt.ArrayLike, start: Sequence[int], end: Sequence[int], mode: str = "constant", value: Number = 0, *,

@@ -61,7 +61,7 @@ pub use ops::image::{IMAGENET_MEAN, IMAGENET_STD, ImageLayout, ImageNormalize, m
 pub use ops::join::{Join, Split};
 pub use ops::normalize::Normalize;
 pub use ops::padding::{Padding, PaddingMode};
-pub use ops::resize::{Resize, ResizeFilter};
+pub use ops::resize::{Letterbox, Resize, ResizeFilter, center_crop_offsets, letterbox_geometry, shorter_side_size};
 pub use ops::scatter::{OneHot, ScatterElements, ScatterNd};
 pub use ops::slice::Slice;
 pub use ops::slice1::Slice1;

@@ -280,3 +280,35 @@ fn validation() {
     let opts = ExecOptions::default().with_threads(0);
     assert!(matches!(op.execute_with(&[0; 16], &mut y, &opts), Err(Error::InvalidThreadCount { .. })));
 }
+
+/// The geometry helpers against torchvision's and YOLO's formulas, written here as they are there.
+#[test]
+fn geometry_follows_torchvision_and_yolo() {
+    use strider::{center_crop_offsets, letterbox_geometry, shorter_side_size};
+    let mut r = common::rng(11);
+    for _ in 0..5000 {
+        let (h, w, s) = (r.random_range(1..5000u32), r.random_range(1..5000u32), r.random_range(1..2000u32));
+        // torchvision `_compute_resized_output_size`: short, long = sorted; new_long = int(size * long / short).
+        let (short, long) = (h.min(w), h.max(w));
+        let new_long = (f64::from(s) * f64::from(long) / f64::from(short)) as u32;
+        let want = if h <= w { [s, new_long] } else { [new_long, s] };
+        assert_eq!(shorter_side_size([h, w], s).unwrap(), want, "{h}x{w} shorter {s}");
+        // torchvision `center_crop`: int(round((H - h) / 2.0)), Python's round (half to even).
+        let (ch, cw) = (r.random_range(1..=h), r.random_range(1..=w));
+        let half = |d: u32| (f64::from(d) / 2.0).round_ties_even() as u32;
+        assert_eq!(center_crop_offsets([h, w], [ch, cw]).unwrap(), [half(h - ch), half(w - cw)]);
+        // YOLO letterbox: r = min(h/H, w/W); new = round(side·r) (at least 1); padding halved, floor.
+        let (lh, lw) = (r.random_range(1..2000u32), r.random_range(1..2000u32));
+        let g = letterbox_geometry([h, w], [lh, lw]).unwrap();
+        let scale = (f64::from(lh) / f64::from(h)).min(f64::from(lw) / f64::from(w));
+        let new = |n: u32| ((f64::from(n) * scale).round_ties_even() as u32).max(1);
+        assert_eq!((g.scale, g.height, g.width), (scale, new(h), new(w)));
+        assert_eq!((g.top, g.left), ((lh - g.height) / 2, (lw - g.width) / 2));
+    }
+    assert!(matches!(shorter_side_size([0, 5], 3), Err(Error::ArgumentOutOfRange { .. })));
+    assert!(matches!(shorter_side_size([5, 5], 0), Err(Error::ArgumentOutOfRange { .. })));
+    assert!(matches!(shorter_side_size([1, u32::MAX], 2), Err(Error::ArgumentOutOfRange { .. })));
+    assert!(matches!(center_crop_offsets([4, 4], [5, 1]), Err(Error::ArgumentOutOfRange { max: 4, .. })));
+    assert!(matches!(center_crop_offsets([4, 4], [0, 1]), Err(Error::ArgumentOutOfRange { .. })));
+    assert!(matches!(letterbox_geometry([4, 4], [0, 1]), Err(Error::ArgumentOutOfRange { .. })));
+}

@@ -293,3 +293,23 @@ pub(crate) fn resize<'py>(
     done.map_err(strider_error)?;
     Ok(result)
 }
+
+/// YOLO's letterbox geometry of an image of `image_hw` = `(H, W)` pixels on a canvas of `size` = `(h, w)` (or one
+/// int): `(scale, top, left, new_h, new_w)` with `scale = min(h / H, w / W)`, `new_h = round(H · scale)` and
+/// `new_w = round(W · scale)` (half to even, as Python's `round`), `top = (h - new_h) // 2`, `left = (w - new_w) //
+/// 2`.
+///
+/// Example: where a 720p frame goes in a 640x640 model input:
+///
+///     strider.letterbox_geometry((720, 1280), 640)   # (0.5, 140, 0, 360, 640)
+#[pyfunction]
+pub(crate) fn letterbox_geometry(image_hw: (i64, i64), size: &Bound<'_, PyAny>) -> PyResult<(f64, u32, u32, u32, u32)> {
+    let (h, w) = pair(size, "size")?;
+    let side = |v: i64, what: &str| {
+        u32::try_from(v).map_err(|_| PyValueError::new_err(format!("{what} is {v}; it must be 1 to {}", u32::MAX)))
+    };
+    let image = [side(image_hw.0, "the image's height")?, side(image_hw.1, "the image's width")?];
+    let size = [side(h, "the canvas height")?, side(w, "the canvas width")?];
+    let g = strider_core::letterbox_geometry(image, size).map_err(strider_error)?;
+    Ok((g.scale, g.top, g.left, g.height, g.width))
+}

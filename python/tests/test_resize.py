@@ -129,3 +129,21 @@ def test_errors():
         strider.resize(x, (4, 4), out=out)
     with pytest.raises(ValueError, match="threads"):
         strider.resize(x, (4, 4), threads=0)
+
+
+def test_letterbox_geometry_is_yolos():
+    rng = np.random.default_rng(4)
+    for _ in range(2000):
+        hh, ww, h, w = (int(v) for v in rng.integers(1, 3000, 4))
+        # ultralytics' LetterBox: r = min(h / H, w / W); unpadded = round(W·r), round(H·r); half the padding each side,
+        # int(round(d - 0.1)) before. (A side that rounds to 0 there stays 1 pixel in Strider.)
+        r = min(h / hh, w / ww)
+        nw, nh = max(1, int(round(ww * r))), max(1, int(round(hh * r)))
+        dw, dh = (w - nw) / 2, (h - nh) / 2
+        want = (r, int(round(dh - 0.1)), int(round(dw - 0.1)), nh, nw)
+        assert strider.letterbox_geometry((hh, ww), (h, w)) == want, ((hh, ww), (h, w))
+    assert strider.letterbox_geometry((720, 1280), 640) == (0.5, 140, 0, 360, 640)
+    with pytest.raises(ValueError, match="at least 1|1 to"):
+        strider.letterbox_geometry((0, 5), 640)
+    with pytest.raises(ValueError):
+        strider.letterbox_geometry((5, 5), (640, 0))

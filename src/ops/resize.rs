@@ -203,3 +203,111 @@ impl Resize {
         self.execute_with(bytemuck::cast_slice(input), bytemuck::cast_slice_mut(output), opts)
     }
 }
+
+/// Where a letterboxed image sits: the scale, the resized size and its offset on the canvas.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Letterbox {
+    /// `min(h / H, w / W)`, in f64.
+    pub scale: f64,
+    /// Rows of padding above the image: `(h − new_height) / 2`, rounded down.
+    pub top: u32,
+    /// Columns of padding left of the image: `(w − new_width) / 2`, rounded down.
+    pub left: u32,
+    /// `round(H · scale)`, half to even.
+    pub height: u32,
+    /// `round(W · scale)`, half to even.
+    pub width: u32,
+}
+
+/// YOLO's letterbox of an `image` of `[H, W]` pixels onto a canvas of `size` = `[h, w]`: scaled by `min(h/H, w/W)`
+/// keeping the aspect ratio, rounded half to even (at least 1 pixel), centered (the odd pixel of padding at the
+/// bottom and right).
+///
+/// # Errors
+///
+/// [`Error::ArgumentOutOfRange`] when a size is 0.
+///
+/// # Examples
+///
+/// ```
+/// use strider::{Letterbox, letterbox_geometry};
+/// let g = letterbox_geometry([720, 1280], [640, 640])?;
+/// assert_eq!((g.height, g.width, g.top, g.left), (360, 640, 140, 0));
+/// # Ok::<(), strider::Error>(())
+/// ```
+pub fn letterbox_geometry(image: [u32; 2], size: [u32; 2]) -> Result<Letterbox, Error> {
+    positive(image, "an image's height and width")?;
+    positive(size, "a letterbox's height and width")?;
+    let scale = (f64::from(size[0]) / f64::from(image[0])).min(f64::from(size[1]) / f64::from(image[1]));
+    // Each side scaled fits its canvas side (scale ≤ size/image), so the rounded value does too.
+    let fit = |n: u32, canvas: u32| ((f64::from(n) * scale).round_ties_even() as u32).clamp(1, canvas);
+    let (height, width) = (fit(image[0], size[0]), fit(image[1], size[1]));
+    Ok(Letterbox {
+        scale,
+        top: size[0].saturating_sub(height) / 2,
+        left: size[1].saturating_sub(width) / 2,
+        height,
+        width,
+    })
+}
+
+/// torchvision's `Resize(shorter)` of an `image` of `[H, W]` pixels: the shorter side becomes `shorter`, the longer
+/// `int(shorter · long / short)` (truncated, in f64), `[height, width]`.
+///
+/// # Errors
+///
+/// [`Error::ArgumentOutOfRange`] when a size is 0 or the longer side would exceed `u32::MAX`.
+///
+/// ```
+/// assert_eq!(strider::shorter_side_size([480, 640], 256)?, [256, 341]);
+/// # Ok::<(), strider::Error>(())
+/// ```
+pub fn shorter_side_size(image: [u32; 2], shorter: u32) -> Result<[u32; 2], Error> {
+    positive(image, "an image's height and width")?;
+    positive([shorter, 1], "the shorter side")?;
+    let (short, long) = (image[0].min(image[1]), image[0].max(image[1]));
+    let scaled = f64::from(shorter) * f64::from(long) / f64::from(short);
+    let long = u32::try_from(scaled as u64).map_err(|_| Error::ArgumentOutOfRange {
+        argument: "the resized longer side",
+        value: scaled as u64,
+        min: 1,
+        max: u64::from(u32::MAX),
+    })?;
+    Ok(if image[0] <= image[1] { [shorter, long.max(1)] } else { [long.max(1), shorter] })
+}
+
+/// torchvision's `center_crop` offsets `[top, left]` of a `crop` of `[h, w]` from an `image` of `[H, W]`:
+/// `round((H − h) / 2)`, `round((W − w) / 2)`, half to even.
+///
+/// # Errors
+///
+/// [`Error::ArgumentOutOfRange`] when the crop is empty or larger than the image.
+///
+/// ```
+/// assert_eq!(strider::center_crop_offsets([256, 341], [224, 224])?, [16, 58]);
+/// # Ok::<(), strider::Error>(())
+/// ```
+pub fn center_crop_offsets(image: [u32; 2], crop: [u32; 2]) -> Result<[u32; 2], Error> {
+    positive(crop, "a crop's height and width")?;
+    let mut out = [0u32; 2];
+    for (k, o) in out.iter_mut().enumerate() {
+        if crop[k] > image[k] {
+            return Err(Error::ArgumentOutOfRange {
+                argument: if k == 0 { "the crop's height" } else { "the crop's width" },
+                value: u64::from(crop[k]),
+                min: 1,
+                max: u64::from(image[k]),
+            });
+        }
+        *o = (f64::from(image[k].saturating_sub(crop[k])) / 2.0).round_ties_even() as u32; // crop ≤ image
+    }
+    Ok(out)
+}
+
+/// Both of `hw` at least 1.
+fn positive(hw: [u32; 2], argument: &'static str) -> Result<(), Error> {
+    match hw.iter().find(|&&n| n == 0) {
+        Some(&n) => Err(Error::ArgumentOutOfRange { argument, value: u64::from(n), min: 1, max: u64::from(u32::MAX) }),
+        None => Ok(()),
+    }
+}

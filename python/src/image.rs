@@ -188,19 +188,7 @@ const RESIZES_KEPT: usize = 16;
 
 fn resize_op(input: &TensorDesc, output: &TensorDesc, filter: ResizeFilter, antialias: bool) -> PyResult<Arc<Resize>> {
     let key = (input.clone(), output.clone(), filter, antialias);
-    let mut kept = RESIZES.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(i) = kept.iter().position(|(k, _)| *k == key) {
-        let entry = kept.remove(i);
-        let op = Arc::clone(&entry.1);
-        kept.insert(0, entry);
-        return Ok(op);
-    }
-    drop(kept);
-    let op = Arc::new(Resize::new(input, output, filter, antialias).map_err(strider_error)?);
-    let mut kept = RESIZES.lock().unwrap_or_else(|p| p.into_inner());
-    kept.insert(0, (key, Arc::clone(&op)));
-    kept.truncate(RESIZES_KEPT);
-    Ok(op)
+    crate::kept(&RESIZES, key, RESIZES_KEPT, |_| Resize::new(input, output, filter, antialias).map_err(strider_error))
 }
 
 /// Resizes images as Pillow's `Image.resize` (`antialias=True`, the default) or OpenCV's `cv2.resize`

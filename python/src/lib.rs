@@ -32,6 +32,30 @@ pub(crate) const GIL_RELEASE_BYTES: usize = 16 << 10;
 /// Plans of the module-level functions (the classes keep their own).
 pub(crate) static PLANS: PlanCache = PlanCache::new(64);
 
+/// The value kept in `cache` (most recent first, at most `keep`) for `key`, or `build()`'s, kept: a call that repeats
+/// a description skips planning.
+pub(crate) fn kept<K: PartialEq, V>(
+    cache: &std::sync::Mutex<Vec<(K, Arc<V>)>>,
+    key: K,
+    keep: usize,
+    build: impl FnOnce(&K) -> PyResult<V>,
+) -> PyResult<Arc<V>> {
+    {
+        let mut entries = cache.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(i) = entries.iter().position(|(k, _)| *k == key) {
+            let entry = entries.remove(i);
+            let value = Arc::clone(&entry.1);
+            entries.insert(0, entry);
+            return Ok(value);
+        }
+    }
+    let value = Arc::new(build(&key)?);
+    let mut entries = cache.lock().unwrap_or_else(|p| p.into_inner());
+    entries.insert(0, (key, Arc::clone(&value)));
+    entries.truncate(keep);
+    Ok(value)
+}
+
 /// `x` as a NumPy array: an ndarray as it is, anything else through `numpy.asarray` (no copy when it exposes its
 /// memory, as torch CPU tensors do).
 pub(crate) fn as_array<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyUntypedArray>> {

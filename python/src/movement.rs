@@ -19,20 +19,7 @@ static PLANS: Mutex<Vec<(OperatorDesc, Arc<Operator>)>> = Mutex::new(Vec::new())
 const PLANS_KEPT: usize = 32;
 
 pub(crate) fn planned(desc: OperatorDesc) -> PyResult<Arc<Operator>> {
-    {
-        let mut plans = PLANS.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(i) = plans.iter().position(|(d, _)| *d == desc) {
-            let entry = plans.remove(i);
-            let op = Arc::clone(&entry.1);
-            plans.insert(0, entry);
-            return Ok(op);
-        }
-    }
-    let op = Arc::new(desc.build().map_err(strider_error)?);
-    let mut plans = PLANS.lock().unwrap_or_else(|p| p.into_inner());
-    plans.insert(0, (desc, Arc::clone(&op)));
-    plans.truncate(PLANS_KEPT);
-    Ok(op)
+    crate::kept(&PLANS, desc, PLANS_KEPT, |d| d.build().map_err(strider_error))
 }
 
 /// Runs `op` on the views' memory. An output that shares bytes with an input reads that input from a copy taken

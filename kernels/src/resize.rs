@@ -501,11 +501,7 @@ impl Job for Units<'_> {
             fn call(self) {
                 // u8 rows 16 at a time (one byte lane each in the fixed-point taps); floats 8, also at 64-byte
                 // levels. PERF: f32 1920×1080×3 → 224² bilinear, one thread, Zen 4: 16 lanes 3.5 ms, 8 lanes 2.5 ms.
-                if self.0.program.fixed.is_some() {
-                    self.0.go::<A, 16>(self.1)
-                } else {
-                    self.0.go::<A, 8>(self.1)
-                }
+                if self.0.program.fixed.is_some() { self.0.go::<A, 16>(self.1) } else { self.0.go::<A, 8>(self.1) }
             }
         }
         a.vectorize(Go(self, a));
@@ -775,30 +771,62 @@ fn horizontal<const R: usize>(
     sums: &mut [f32],
     clamp: bool,
 ) {
+    match g {
+        1 => float_pixels::<R, 1>(cols, c0, xs, 0, 1, staged, sums, clamp),
+        2 => float_pixels::<R, 2>(cols, c0, xs, 0, 2, staged, sums, clamp),
+        3 => float_pixels::<R, 3>(cols, c0, xs, 0, 3, staged, sums, clamp),
+        4 => float_pixels::<R, 4>(cols, c0, xs, 0, 4, staged, sums, clamp),
+        _ => {
+            for c in 0..g {
+                float_pixels::<R, 1>(cols, c0, xs.clone(), c, g, staged, sums, clamp);
+            }
+        }
+    }
+}
+
+/// [`horizontal`] of channels `c..c + G` of pixels of `g` channels: each tap's weight multiplies the `G` channels'
+/// registers in one pass.
+///
+/// PERF: f32 1920×1080×3 → 224² bilinear, one thread, Zen 4: one channel per pass over the taps 2.8–3.0 ms, the
+/// three together 2.1–2.3 ms.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn float_pixels<const R: usize, const G: usize>(
+    cols: &Taps,
+    c0: usize,
+    xs: core::ops::Range<usize>,
+    c: usize,
+    g: usize,
+    staged: &[f32],
+    sums: &mut [f32],
+    clamp: bool,
+) {
     let k = cols.taps;
-    for (j, x) in xs.clone().enumerate() {
+    for (j, x) in xs.enumerate() {
         let w = &cols.weights[x * k..][..k];
         let s = cols.start[x] - c0;
-        // Every tap's register of every channel lies inside `staged` (one check for the pixel).
-        let staged = &staged[s * g * R..][..k * g * R];
-        for c in 0..g {
-            let mut acc = [0f32; R];
-            let mut p = staged[c * R..].as_ptr();
-            for &wt in w {
-                // SAFETY: tap t's register of channel c, `staged[(t·g + c)·R..][..R]`, inside the slice checked above;
-                // `p` steps over one pixel (g registers) per tap.
-                let v = unsafe { p.cast::<[f32; R]>().read() };
+        // Every tap's registers of the channels inside `staged` (one check for the pixel).
+        let staged = &staged[(s * g + c) * R..][..((k - 1) * g + G) * R];
+        let mut acc = [[0f32; R]; G];
+        let mut p = staged.as_ptr();
+        for &wt in w {
+            for (ch, acc) in acc.iter_mut().enumerate() {
+                // SAFETY: tap t's register of channel c + ch, `staged[(t·g + ch)·R..][..R]`, inside the slice checked
+                // above; `p` steps over one pixel (g registers) per tap.
+                let v = unsafe { p.add(ch * R).cast::<[f32; R]>().read() };
                 for (d, v) in acc.iter_mut().zip(v) {
                     *d += wt * v;
                 }
-                p = p.wrapping_add(g * R);
             }
+            p = p.wrapping_add(g * R);
+        }
+        for (ch, mut acc) in acc.into_iter().enumerate() {
             if clamp {
                 for v in &mut acc {
                     *v = v.clamp(0.0, 255.0);
                 }
             }
-            sums[(j * g + c) * R..][..R].copy_from_slice(&acc);
+            sums[(j * g + c + ch) * R..][..R].copy_from_slice(&acc);
         }
     }
 }

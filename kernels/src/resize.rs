@@ -510,7 +510,8 @@ impl Job for Units<'_> {
 
 /// The buffers of one thread's units.
 struct Scratch<const R: usize> {
-    /// Horizontally filtered rows `[lo, hi)` of the current plane, `row_len` each.
+    /// Horizontally filtered rows of slots `[lo, hi)` of the current plane, `row_len` each, in a ring (slot `s` at row
+    /// `s` mod the rows it has).
     strip: Vec<f32>,
     lo: usize,
     hi: usize,
@@ -569,7 +570,7 @@ impl Units<'_> {
         if sc.plane != plane || need_lo < sc.lo || need_lo >= sc.hi {
             (sc.plane, sc.lo, sc.hi) = (plane, need_lo, need_lo);
         } else if need_lo > sc.lo {
-            sc.strip.copy_within((need_lo - sc.lo) * row_len..(sc.hi - sc.lo) * row_len, 0);
+            // The strip is a ring: rows below the unit's are simply left behind.
             sc.lo = need_lo;
         }
         let planes_per_image = p.channels / g;
@@ -636,15 +637,24 @@ impl Units<'_> {
                     }
                 }
                 let m = (x1 - x0) * g;
-                let first = (r0 - sc.lo) * row_len + x0 * g;
-                if n == R {
-                    let dst = sc.strip[first..].as_mut_ptr();
-                    // SAFETY: `sums` holds m rows of R; the strip's rows r0 - lo .. + R hold row_len elements from
-                    // x0·g on (the strip has room for R rows past the longest unit).
-                    unsafe { transpose(a, sc.sums.as_ptr(), R, dst, row_len, m, R) };
-                } else {
-                    for l in 0..n {
-                        let row = &mut sc.strip[first + l * row_len..][..m];
+                // Slots r0..r0 + n sit at ring rows r0 mod cap on, wrapping once at most (n ≤ R ≤ cap).
+                let cap = sc.strip.len() / row_len;
+                let at = r0 % cap;
+                let before = n.min(cap - at);
+                for (lanes, ring) in [(0..before, at), (before..n, 0)] {
+                    if lanes.is_empty() {
+                        continue;
+                    }
+                    let first = ring * row_len + x0 * g;
+                    if lanes.len() == R {
+                        let dst = sc.strip[first..].as_mut_ptr();
+                        // SAFETY: `sums` holds m rows of R; ring rows `ring..ring + R` (no wrap: all R lanes fit
+                        // before the end) hold row_len elements from x0·g on.
+                        unsafe { transpose(a, sc.sums.as_ptr(), R, dst, row_len, m, R) };
+                        continue;
+                    }
+                    for (i, l) in lanes.enumerate() {
+                        let row = &mut sc.strip[first + i * row_len..][..m];
                         for (j, d) in row.iter_mut().enumerate() {
                             *d = sc.sums[j * R + l];
                         }
@@ -657,7 +667,7 @@ impl Units<'_> {
         let out_plane = (p.out_base as isize) + image as isize * on + channel as isize * oc;
         for y in y0..y1 {
             let taps = &pr.vtaps[pr.voff[y]..pr.voff[y + 1]];
-            vertical(&sc.strip, sc.lo, taps, &mut sc.out);
+            vertical(&sc.strip, taps, &mut sc.out);
             // SAFETY: row y < out height of the proved output plane; `run` checked `dst` holds `out_need` bytes.
             unsafe { self.store_row::<A>(a, out_plane + y as isize * oh, &sc.out) };
         }
@@ -952,11 +962,12 @@ fn fixed_pixels<A: Arch, const R: usize, const G: usize>(
     }
 }
 
-/// `out = Σ w · strip row (slot − lo)` over the `(slot, w)` taps, rows of `out.len()`.
+/// `out = Σ w · strip row (slot mod rows)` over the `(slot, w)` taps, rows of `out.len()` (the strip a ring).
 #[inline(always)]
-fn vertical(strip: &[f32], lo: usize, taps: &[(usize, f32)], out: &mut [f32]) {
+fn vertical(strip: &[f32], taps: &[(usize, f32)], out: &mut [f32]) {
     let n = out.len();
-    let row = |slot: usize| &strip[(slot - lo) * n..][..n];
+    let cap = strip.len() / n;
+    let row = |slot: usize| &strip[(slot % cap) * n..][..n];
     let Some((&(first, w0), rest)) = taps.split_first() else {
         out.fill(0.0);
         return;

@@ -242,6 +242,26 @@ fn weights_follow_pillow_and_opencv() {
     }
 }
 
+/// Random descriptors — sizes 1 to 40 and now and then huge, any filter, type and layout — validate and run, or
+/// return an error: never a panic.
+#[test]
+fn arbitrary_descriptors_never_panic() {
+    let mut r = common::rng(17);
+    for _ in 0..400 {
+        let dt = [DataType::Uint8, DataType::Float16, DataType::Float32, DataType::Int8][r.random_range(0..4)];
+        let side = |r: &mut rand::rngs::StdRng| if r.random_bool(0.05) { u32::MAX } else { r.random_range(1..40) };
+        let sizes_in = [r.random_range(1..3), r.random_range(1..5), side(&mut r), side(&mut r)];
+        let sizes_out = [sizes_in[0], sizes_in[1], side(&mut r), side(&mut r)];
+        let (Ok(i), Ok(o)) = (TensorDesc::new(dt, &sizes_in), TensorDesc::new(dt, &sizes_out)) else { continue };
+        let filter = FILTERS[r.random_range(0..4)];
+        if let Ok(op) = Resize::new(&i, &o, filter, r.random_bool(0.5)) {
+            let x = vec![1u8; i.required_buffer_bytes() as usize];
+            let mut y = vec![0u8; o.required_buffer_bytes() as usize];
+            op.execute(&x, &mut y).unwrap();
+        }
+    }
+}
+
 #[test]
 fn validation() {
     let f = ResizeFilter::Bilinear;
@@ -277,6 +297,13 @@ fn validation() {
     assert!(matches!(op.execute(&[0; 16], &mut y[..3]), Err(Error::BufferTooSmall { actual: 3, .. })));
     assert_eq!(y, [7; 4], "nothing written");
     assert!(matches!(op.execute_typed(&[0f32; 16], &mut [0f32; 4]), Err(Error::ElementTypeMismatch { .. })));
+    // Sides beyond 2^24 pixels are refused before any weight is computed.
+    let huge = TensorDesc::new(DataType::Uint8, &[1, (1 << 24) + 1]).unwrap();
+    assert!(matches!(
+        Resize::new(&u8s(&[1, 4]), &huge, f, true),
+        Err(Error::ArgumentOutOfRange { max: 16_777_216, .. })
+    ));
+    assert!(matches!(Resize::new(&huge, &u8s(&[1, 4]), f, false), Err(Error::ArgumentOutOfRange { .. })));
     let opts = ExecOptions::default().with_threads(0);
     assert!(matches!(op.execute_with(&[0; 16], &mut y, &opts), Err(Error::InvalidThreadCount { .. })));
 }

@@ -73,7 +73,7 @@ pub use indexed::{
 };
 pub use overlap::{Overlap, find_overlap};
 pub use plan::{Dim, ElementOp, MAX_RANK, Params, Plan};
-pub use resize::{Filter, ResizePlan, ResizeProgram, Taps};
+pub use resize::{Filter, MAX_SIDE as MAX_RESIZE_SIDE, ResizePlan, ResizeProgram, Taps};
 pub use strategy::RowKind;
 pub use walk::{PlanError, Walk};
 pub use width::{Width, WidthVisitor};

@@ -283,6 +283,10 @@ impl Fixed {
     }
 }
 
+/// The longest image side a resize takes (input or output), in pixels: its weights are computed and kept per output
+/// pixel of a side and per tap.
+pub const MAX_SIDE: usize = 1 << 24;
+
 /// Elements per staged span of a horizontal pass (a span's transposed rows stay in L1).
 const SPAN: usize = 512;
 /// Bytes of strip rows a unit of output rows aims at (L2-resident).
@@ -336,6 +340,10 @@ impl ResizeProgram {
         let (ie, oe) = (extents(plan.in_size), extents(plan.out_size));
         if let Some(k) = ie.iter().chain(&oe).position(|&e| e == 0) {
             return Err(PlanError::EmptyDim(k % 4));
+        }
+        // The weights take memory per output pixel of a side and per tap (which grows with the input side).
+        if plan.in_size.iter().chain(&plan.out_size).any(|&n| n > MAX_SIDE) {
+            return Err(PlanError::AddressRange("resize (a side longer than 2^24 pixels)"));
         }
         // Each operand proved as one side of a copy from or to a packed buffer of its shape.
         let side = |e: [usize; 4], strides: [isize; 4], base: usize, input: bool| {

@@ -50,7 +50,8 @@ impl Resize {
     ///
     /// # Errors
     ///
-    /// [`Error::ArgumentOutOfRange`] for a rank other than 2 to 4, [`Error::RankMismatch`] for tensors of different
+    /// [`Error::ArgumentOutOfRange`] for a rank other than 2 to 4 or a height or width above 2^24,
+    /// [`Error::RankMismatch`] for tensors of different
     /// ranks, [`Error::DataTypeMismatch`] and [`Error::UnsupportedDataType`] for the data types,
     /// [`Error::ShapeMismatch`] when the output's `N` or `C` differs from the input's, and
     /// [`Error::OverlappingOutput`] when two output coordinates share an element.
@@ -92,6 +93,15 @@ impl Resize {
                 sizes: so.to_vec(),
                 expected,
                 why: "a resize keeps the input's batch and channel sizes",
+            });
+        }
+        let longest = si[lead..].iter().chain(&so[lead..]).copied().max().unwrap_or(0);
+        if longest as usize > strider_kernels::MAX_RESIZE_SIDE {
+            return Err(Error::ArgumentOutOfRange {
+                argument: "a resized image's height or width",
+                value: u64::from(longest),
+                min: 1,
+                max: strider_kernels::MAX_RESIZE_SIDE as u64,
             });
         }
         check_output_disjoint(output)?;

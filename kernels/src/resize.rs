@@ -778,7 +778,7 @@ impl Units<'_> {
 }
 
 /// The horizontal sums of output columns `xs` (channels `g` each) from `R` staged rows whose span starts at input
-/// column `c0`, transposed into `sums`; clamped to 0..=255 when `clamp` (Pillow rounds its u8 intermediate).
+/// column `c0`, transposed into `sums`; clamped to 0..=255 when `clamp` (as Pillow clamps its u8 intermediate image).
 #[inline(always)]
 fn horizontal<const R: usize>(
     cols: &Taps,

@@ -316,8 +316,9 @@ pub struct ResizeProgram {
     clamp: bool,
     /// u8 inputs: the horizontal weights in fixed point.
     fixed: Option<Fixed>,
-    /// Whether a row's pixels of a group are contiguous in the input.
+    /// Whether a row's pixels of a group are contiguous in the input, and in the output.
     contiguous: bool,
+    out_contiguous: bool,
     in_need: usize,
     out_need: usize,
 }
@@ -413,8 +414,9 @@ impl ResizeProgram {
             x0 = x1;
         }
         let fixed = (plan.ty == ElemType::U8).then(|| Fixed::new(&cols));
-        let ws = w as isize;
-        let contiguous = plan.in_strides[3] == group as isize * ws && (group == 1 || plan.in_strides[1] == ws);
+        // Whether a row's pixels of a group are one run of elements in the operand.
+        let runs = |strides: [isize; 4]| strides[3] == (group * w) as isize && (group == 1 || strides[1] == w as isize);
+        let (contiguous, out_contiguous) = (runs(plan.in_strides), runs(plan.out_strides));
         Ok(ResizeProgram {
             plan: plan.clone(),
             rows,
@@ -429,6 +431,7 @@ impl ResizeProgram {
             clamp: plan.antialias && plan.ty == ElemType::U8,
             fixed,
             contiguous,
+            out_contiguous,
             in_need,
             out_need,
         })
@@ -681,7 +684,8 @@ impl Units<'_> {
         }
     }
 
-    /// Reads `pixels` pixels of the group at byte offset `at` of the input as f32 into `row`.
+    /// Reads `pixels` pixels of the group at byte offset `at` of a float input (u8 ones take [`Self::load_bytes`])
+    /// as f32 into `row`.
     ///
     /// # Safety
     ///
@@ -690,17 +694,11 @@ impl Units<'_> {
     unsafe fn load_span<A: Arch>(&self, a: A, at: isize, pixels: usize, row: &mut [f32]) {
         let p = &self.program.plan;
         let g = self.program.group;
-        let (w, sc, sw) = (p.ty.width() as isize, p.in_strides[1], p.in_strides[3]);
+        let (sc, sw) = (p.in_strides[1], p.in_strides[3]);
         let base = self.src.0.cast_const().wrapping_offset(at);
         let n = pixels * g;
-        if sw == g as isize * w && (g == 1 || sc == w) {
+        if self.program.contiguous {
             match p.ty {
-                ElemType::U8 => {
-                    for (i, d) in row[..n].iter_mut().enumerate() {
-                        // SAFETY: element i of the contiguous span (caller).
-                        *d = f32::from(unsafe { *base.add(i) });
-                    }
-                }
                 // SAFETY: n contiguous f16 elements (caller), `row` holds n f32; level A (caller).
                 ElemType::F16 => unsafe { crate::convert::f16_to_f32::<A>(a, base, row.as_mut_ptr().cast(), n) },
                 // SAFETY: n contiguous f32 elements (caller); `row` holds n and is another buffer.
@@ -712,7 +710,7 @@ impl Units<'_> {
             for c in 0..g {
                 let e = base.wrapping_offset(x as isize * sw + c as isize * sc);
                 // SAFETY: an element of the span (caller).
-                row[x * g + c] = unsafe { read(p.ty, e) };
+                row[x * g + c] = unsafe { read_float(p.ty, e) };
             }
         }
     }
@@ -728,7 +726,7 @@ impl Units<'_> {
         let g = self.program.group;
         let (sc, sw) = (p.in_strides[1], p.in_strides[3]);
         let base = self.src.0.cast_const().wrapping_offset(at);
-        if sw == g as isize && (g == 1 || sc == 1) {
+        if self.program.contiguous {
             // SAFETY: the span's contiguous bytes (caller); `row` is another buffer of their length.
             unsafe { core::ptr::copy_nonoverlapping(base, row.as_mut_ptr(), row.len()) };
             return;
@@ -751,10 +749,10 @@ impl Units<'_> {
     unsafe fn store_row<A: Arch>(&self, a: A, at: isize, out: &[f32]) {
         let p = &self.program.plan;
         let g = self.program.group;
-        let (w, sc, sw) = (p.ty.width() as isize, p.out_strides[1], p.out_strides[3]);
+        let (sc, sw) = (p.out_strides[1], p.out_strides[3]);
         let base = self.dst.0.wrapping_offset(at);
         let n = out.len();
-        if sw == g as isize * w && (g == 1 || sc == w) {
+        if self.program.out_contiguous {
             match p.ty {
                 ElemType::U8 => {
                     for (i, &v) in out.iter().enumerate() {
@@ -1000,17 +998,16 @@ fn to_u8(v: f32) -> u8 {
     unsafe { v.to_int_unchecked::<i32>() as u8 }
 }
 
-/// One element of type `ty` at `p`, as f32.
+/// One element of float type `ty` (`F16` or `F32`) at `p`, as f32.
 ///
 /// # Safety
 ///
 /// `p` points to a readable element.
 #[inline(always)]
-unsafe fn read(ty: ElemType, p: *const u8) -> f32 {
+unsafe fn read_float(ty: ElemType, p: *const u8) -> f32 {
     // SAFETY: forwarded.
     unsafe {
         match ty {
-            ElemType::U8 => f32::from(*p),
             ElemType::F16 => f16_to_f32_scalar(p.cast::<u16>().read_unaligned()),
             _ => p.cast::<f32>().read_unaligned(),
         }

@@ -302,8 +302,8 @@ pub struct ResizeProgram {
     cols: Taps,
     /// Channels a pass handles together: all of them when the input interleaves them, else one.
     group: usize,
-    /// Output rows per unit: `[y0, y1)` each.
-    units: Vec<(usize, usize)>,
+    /// Per unit, its output rows `[y0, y1)` and the slots `[lo, hi)` they read.
+    units: Vec<((usize, usize), (usize, usize))>,
     /// The input rows some output row weighs (a nonzero weight), increasing: the strip holds only these, by their
     /// index here (their slot), so that a sampled shrink filters only the rows it samples.
     needed: Vec<usize>,
@@ -396,10 +396,10 @@ impl ResizeProgram {
             } {
                 y1 += 1;
             }
-            units.push((y0, y1));
+            units.push(((y0, y1), reads(y0, y1)));
             y0 = y1;
         }
-        let strip_rows = units.iter().map(|&(a, b)| reads(a, b)).map(|(lo, hi)| hi - lo).max().unwrap_or(1);
+        let strip_rows = units.iter().map(|&(_, (lo, hi))| hi - lo).max().unwrap_or(1);
         let mut spans = Vec::new();
         let mut x0 = 0;
         while x0 < plan.out_size[1] {
@@ -569,15 +569,19 @@ impl Units<'_> {
         }
     }
 
-    /// Output rows `y0..y1` of `plane` (image-major, then channel group).
+    /// Output rows `y0..y1` of `plane` (image-major, then channel group), which read slots `need_lo..need_hi`.
     #[inline(always)]
-    fn unit<A: Arch, const R: usize>(&self, a: A, sc: &mut Scratch<R>, plane: usize, (y0, y1): (usize, usize)) {
+    fn unit<A: Arch, const R: usize>(
+        &self,
+        a: A,
+        sc: &mut Scratch<R>,
+        plane: usize,
+        ((y0, y1), (need_lo, need_hi)): ((usize, usize), (usize, usize)),
+    ) {
         let pr = self.program;
         let p = &pr.plan;
         let g = pr.group;
         let row_len = p.out_size[1] * g;
-        let slots = pr.vtaps[pr.voff[y0]..pr.voff[y1]].iter().map(|&(s, _)| s);
-        let (need_lo, need_hi) = (slots.clone().min().unwrap_or(0), slots.max().map_or(0, |s| s + 1));
         if sc.plane != plane || need_lo < sc.lo || need_lo >= sc.hi {
             (sc.plane, sc.lo, sc.hi) = (plane, need_lo, need_lo);
         } else if need_lo > sc.lo {

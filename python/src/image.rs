@@ -245,8 +245,6 @@ pub(crate) fn resize<'py>(
     let mut shape = xa.shape().to_vec();
     let (hy, wx) = if ndim == 4 { (1, 2) } else { (0, 1) };
     (shape[hy], shape[wx]) = (h, w);
-    let xv = View::new(&xa, "x")?;
-    let (result, _) = crate::movement::output(py, out, xv.layout.dtype, &shape)?;
     // Both arrays seen with sizes in {N, C, H, W} order (transposed views: nothing is copied).
     let perm: &[usize] = match ndim {
         4 => &[0, 3, 1, 2],
@@ -257,7 +255,9 @@ pub(crate) fn resize<'py>(
         let t = as_array(py, &a.call_method1("transpose", (perm.to_vec(),))?)?;
         View::new(&t, what)
     };
-    let (xv, ov) = (nchw(xa.as_any(), "x")?, nchw(&result, "out")?);
+    let xv = nchw(xa.as_any(), "x")?;
+    let (result, _) = crate::movement::output(py, out, xv.layout.dtype, &shape)?;
+    let ov = nchw(&result, "out")?;
     if !ov.writeable {
         return Err(PyValueError::new_err("out is read-only"));
     }

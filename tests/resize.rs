@@ -339,3 +339,16 @@ fn geometry_follows_torchvision_and_yolo() {
     assert!(matches!(center_crop_offsets([4, 4], [0, 1]), Err(Error::ArgumentOutOfRange { .. })));
     assert!(matches!(letterbox_geometry([4, 4], [0, 1]), Err(Error::ArgumentOutOfRange { .. })));
 }
+
+/// A broadcast input of 2^24 × 2^24 pixels (no memory behind it) shrunk for many images: the work estimate of the
+/// split does not overflow.
+#[test]
+fn broadcast_giants_run() {
+    let side = 1u32 << 24;
+    let input = TensorDesc::with_strides(DataType::Uint8, &[1 << 17, 1, side, side], &[0, 0, 0, 0]).unwrap();
+    let output = TensorDesc::new(DataType::Uint8, &[1 << 17, 1, 1, 1]).unwrap();
+    let op = Resize::new(&input, &output, ResizeFilter::Nearest, true).unwrap();
+    let mut y = vec![0u8; 1 << 17];
+    op.execute(&[9], &mut y).unwrap();
+    assert!(y.iter().all(|&v| v == 9));
+}

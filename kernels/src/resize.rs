@@ -19,7 +19,7 @@ use crate::arch::{Arch, Ident, Job};
 use crate::convert::{ElemType, f16_to_f32_scalar, f32_to_f16_scalar};
 use crate::exec::{ExecOptions, RunError, SendPtr, chunks_for, level, pool, share};
 use crate::plan::{Dim, ElementOp, Plan};
-use crate::walk::{PlanError, Walk};
+use crate::walk::{PlanError, Walk, reach};
 
 /// A resampling filter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -346,20 +346,23 @@ impl ResizeProgram {
         if plan.in_size.iter().chain(&plan.out_size).any(|&n| n > MAX_SIDE) {
             return Err(PlanError::AddressRange("resize (a side longer than 2^24 pixels)"));
         }
-        // Each operand proved as one side of a copy from or to a packed buffer of its shape.
-        let side = |e: [usize; 4], strides: [isize; 4], base: usize, input: bool| {
-            let mut packed = w as isize;
-            let mut dims = [Dim { extent: 1, in_stride: 0, out_stride: 0 }; 4];
-            for k in (0..4).rev() {
-                let (s, p) = if input { (strides[k], packed) } else { (packed, strides[k]) };
-                dims[k] = Dim { extent: e[k], in_stride: s, out_stride: p };
-                packed = packed.checked_mul(e[k] as isize).ok_or(PlanError::AddressRange("packed"))?;
-            }
-            let (ib, ob) = if input { (base, 0) } else { (0, base) };
-            Walk::new(&Plan::new(ElementOp::Copy { width: w }, ib, ob, dims.to_vec()))
+        let dims = |e: [usize; 4], strides: [isize; 4]| -> [Dim; 4] {
+            core::array::from_fn(|k| Dim { extent: e[k], in_stride: strides[k], out_stride: strides[k] })
         };
-        let in_need = side(ie, plan.in_strides, plan.in_base, true)?.input_bytes_needed();
-        let out_need = side(oe, plan.out_strides, plan.out_base, false)?.output_bytes_needed();
+        // The input is only read: its byte range is all there is to prove (a broadcast input may count far more
+        // elements than any buffer holds).
+        let (_, in_hi) = reach(plan.in_base, w, &dims(ie, plan.in_strides), |d| d.in_stride)
+            .ok_or(PlanError::AddressRange("input"))?;
+        let in_need = in_hi.checked_add(1).ok_or(PlanError::AddressRange("input"))?;
+        // The output proved as the destination of a copy from a packed buffer of its shape: in range and injective.
+        let mut packed = w as isize;
+        let mut out_dims = dims(oe, plan.out_strides);
+        for d in out_dims.iter_mut().rev() {
+            d.in_stride = packed;
+            packed = packed.checked_mul(d.extent as isize).ok_or(PlanError::AddressRange("output"))?;
+        }
+        let plan_out = Plan::new(ElementOp::Copy { width: w }, 0, plan.out_base, out_dims.to_vec());
+        let out_need = Walk::new(&plan_out)?.output_bytes_needed();
         let [rows, cols] = Taps::axes(plan.in_size, plan.out_size, plan.filter, plan.antialias);
         let group = if plan.in_strides[1] == w as isize { plan.channels } else { 1 };
         let row_len = plan.out_size[1] * group;
@@ -475,7 +478,9 @@ impl ResizeProgram {
         let planes = p.images * (p.channels / self.group);
         let units = planes * self.units.len();
         let w = p.ty.width();
-        let bytes = (p.in_size[0] * p.in_size[1] + p.out_size[0] * p.out_size[1]) * p.images * p.channels * w;
+        // The work, for the split only: saturating, since a broadcast input may count far more elements than bytes.
+        let pixels = (p.in_size[0] * p.in_size[1]).saturating_add(p.out_size[0] * p.out_size[1]);
+        let bytes = pixels.saturating_mul(p.images).saturating_mul(p.channels).saturating_mul(w);
         let chunks = chunks_for(opts, pool.as_deref(), bytes, units);
         let (s, d) = (SendPtr(src.as_ptr().cast_mut()), SendPtr(dst.as_mut_ptr()));
         let run = |c: usize| {

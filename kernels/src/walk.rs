@@ -78,7 +78,7 @@ pub struct Walk {
 
 /// `[lo, hi]`, the lowest and highest byte (inclusive of the element's last byte) an operand's walk touches, in
 /// checked arithmetic; `None` when it overflows or leaves `0..=isize::MAX`.
-fn reach(base: usize, width: usize, dims: &[Dim], stride: impl Fn(&Dim) -> isize) -> Option<(usize, usize)> {
+pub(crate) fn reach(base: usize, width: usize, dims: &[Dim], stride: impl Fn(&Dim) -> isize) -> Option<(usize, usize)> {
     let mut lo = i128::try_from(base).ok()?;
     let mut hi = lo.checked_add(i128::try_from(width).ok()?.checked_sub(1)?)?;
     for d in dims {

@@ -527,6 +527,62 @@ pub(crate) fn level(opts: &ExecOptions) -> Result<Level, RunError> {
     }
 }
 
+/// The threads a run with `opts` may use: 1 for sequential options, else those of `opts.threads`' pool or of
+/// rayon's current one.
+///
+/// # Errors
+///
+/// As [`thread_pool`] for `opts.threads`.
+pub fn threads_for(opts: &ExecOptions) -> Result<usize, RunError> {
+    Ok(match opts.parallelism {
+        Parallelism::Sequential => 1,
+        _ => pool(opts)?.as_deref().map_or_else(crate::env::pool_threads, rayon::ThreadPool::current_num_threads),
+    })
+}
+
+/// Runs `run(j)` once for every job `j < jobs` — independent pieces of work, each run on one thread, taken in order
+/// as threads free up — on the threads `opts` allows (rayon's current pool, or a pool of `opts.threads`); in order
+/// on the calling thread for sequential options or a single job. For many small operators at once, such as the
+/// images of a batch of different sizes, where splitting each one would cost more than it gains.
+///
+/// # Errors
+///
+/// [`RunError::IsaUnavailable`], [`RunError::InvalidThreadCount`] or [`RunError::ThreadPool`] for options this
+/// machine cannot honour; no job has run then.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+/// use strider_kernels::{ExecOptions, spread};
+/// let sum = AtomicUsize::new(0);
+/// spread(&ExecOptions::default().with_threads(2), 10, &|j| {
+///     sum.fetch_add(j, Ordering::Relaxed);
+/// })?;
+/// assert_eq!(sum.into_inner(), 45);
+/// # Ok::<(), strider_kernels::RunError>(())
+/// ```
+pub fn spread(opts: &ExecOptions, jobs: usize, run: &(dyn Fn(usize) + Sync)) -> Result<(), RunError> {
+    level(opts)?;
+    let pool = pool(opts)?;
+    let threads = threads_for(opts)?.min(jobs);
+    if threads <= 1 {
+        (0..jobs).for_each(run);
+        return Ok(());
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    crate::team::split(pool.as_deref(), threads, &|_| {
+        loop {
+            let j = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if j >= jobs {
+                break;
+            }
+            run(j);
+        }
+    });
+    Ok(())
+}
+
 /// How many chunks `units` pieces of work of `bytes` bytes split into: the threads of `pool` (or the caller's) when
 /// `opts` allows a split and the work reaches its grain, at most one unit each.
 pub(crate) fn chunks_for(opts: &ExecOptions, pool: Option<&rayon::ThreadPool>, bytes: usize, units: usize) -> usize {

@@ -66,14 +66,14 @@ pub use arch::Isa;
 pub use batch::{Batch, Move, Source};
 pub use cache::CacheSizes;
 pub use convert::ElemType;
-pub use exec::{ExecOptions, MAX_THREADS, Parallelism, Program, RunError, thread_pool};
+pub use exec::{ExecOptions, MAX_THREADS, Parallelism, Program, RunError, spread, thread_pool, threads_for};
 pub use indexed::{
     Checked, Component, IndexDim, IndexError, IndexPlan, IndexPlanError, IndexProgram, IndexType, MAX_INDEX_RANK,
     OutOfRange, Side,
 };
 pub use overlap::{Overlap, find_overlap};
 pub use plan::{Dim, ElementOp, MAX_RANK, Params, Plan};
-pub use resize::{Filter, MAX_SIDE as MAX_RESIZE_SIDE, ResizePlan, ResizeProgram, Taps};
+pub use resize::{Epilogue, Filter, MAX_SIDE as MAX_RESIZE_SIDE, ResizePlan, ResizeProgram, Taps};
 pub use strategy::RowKind;
 pub use walk::{PlanError, Walk};
 pub use width::{Width, WidthVisitor};

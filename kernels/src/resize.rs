@@ -101,6 +101,16 @@ impl Taps {
         &self.weights
     }
 
+    /// The outputs `first + i·step`, `i < count` (inside the axis: checked by the caller), as an axis of their own.
+    fn pick(&self, first: usize, step: usize, count: usize) -> Taps {
+        let outputs = (0..count).map(|i| first + i * step);
+        Taps {
+            taps: self.taps,
+            start: outputs.clone().map(|j| self.start[j]).collect(),
+            weights: outputs.flat_map(|j| &self.weights[j * self.taps..][..self.taps]).copied().collect(),
+        }
+    }
+
     /// The input indices `[lo, hi)` the outputs `range` read.
     fn reads(&self, range: core::ops::Range<usize>) -> (usize, usize) {
         (self.start[range.start], self.start[range.end - 1] + self.taps)
@@ -235,6 +245,65 @@ pub struct ResizePlan {
     pub filter: Filter,
     /// Pillow's antialiased definition (`true`) or OpenCV's (`false`); see [`Taps::axes`].
     pub antialias: bool,
+    /// The size the filter resizes to, `[height, width]`: the output holds the window [`ResizePlan::pick`] of it
+    /// (`out_size` itself for a plain resize).
+    pub resized: [usize; 2],
+    /// Per axis, `(first, step)`: output row (column) `i` is resized row (column) `first + i·step`, `step ≥ 1`
+    /// (`(0, 1)` for a plain resize). A crop or a subsampling of the resized image, computed only where it is kept.
+    pub pick: [(usize, usize); 2],
+    /// The output's element type: `ty` unless an epilogue converts.
+    pub out_ty: ElemType,
+    /// What happens to each resized value before it is stored; `None`: it is stored as `ty` (u8 rounded half up,
+    /// as Pillow and OpenCV round).
+    pub epilogue: Option<Epilogue>,
+}
+
+impl ResizePlan {
+    /// A plain resize of `images × channels` planes of element type `ty` from `in_size` to `out_size` (`[height,
+    /// width]`), over the operands' bases and byte strides (`[image, channel, row, column]`): the whole resized image,
+    /// stored as `ty`. Set the other fields for a window, a conversion or a normalization.
+    #[allow(clippy::too_many_arguments)] // the geometry of two operands
+    pub fn new(
+        ty: ElemType,
+        images: usize,
+        channels: usize,
+        in_size: [usize; 2],
+        out_size: [usize; 2],
+        (in_base, in_strides): (usize, [isize; 4]),
+        (out_base, out_strides): (usize, [isize; 4]),
+        filter: Filter,
+        antialias: bool,
+    ) -> ResizePlan {
+        ResizePlan {
+            ty,
+            images,
+            channels,
+            in_size,
+            out_size,
+            in_base,
+            in_strides,
+            out_base,
+            out_strides,
+            filter,
+            antialias,
+            resized: out_size,
+            pick: [(0, 1); 2],
+            out_ty: ty,
+            epilogue: None,
+        }
+    }
+}
+
+/// The per-channel step that follows a resize in a fused pass (Normalize's): each resized f32 value `v` becomes
+/// `convert(clamp(v) · scale[c] + bias[c])` in the output's type — a product then a sum, each rounded to nearest
+/// even in f32 (never fused), converted rounding half to even and saturating (NaN → 0), as `Normalize` does.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Epilogue {
+    /// `(scale, bias)` per channel, in the input's channel order, or one pair for all channels.
+    pub pairs: Vec<[f32; 2]>,
+    /// Bounds each value is clamped to before it is scaled (an integer input's range: the resized image of a u8
+    /// image is a u8 image, whose overshooting filters saturate), or none.
+    pub clamp: Option<[f32; 2]>,
 }
 
 /// The horizontal weights of a u8 input in fixed point: `pairs` holds `per` pairs of i16 weights per output column
@@ -281,6 +350,22 @@ impl Fixed {
         }
         Fixed { pairs, per, scale: (-f64::from(shift)).exp2() as f32 }
     }
+
+    /// The columns `first + i·step`, `i < count` (as [`Taps::pick`]).
+    fn pick(&self, first: usize, step: usize, count: usize) -> Fixed {
+        let pairs =
+            (0..count).flat_map(|i| &self.pairs[(first + i * step) * self.per..][..self.per]).copied().collect();
+        Fixed { pairs, per: self.per, scale: self.scale }
+    }
+}
+
+/// An [`Epilogue`] laid out for the rows: `scale` and `bias` hold a whole output row per channel group, the groups
+/// one after the other.
+#[derive(Clone, Debug)]
+struct Affine {
+    scale: Vec<f32>,
+    bias: Vec<f32>,
+    clamp: Option<[f32; 2]>,
 }
 
 /// The longest image side a resize takes (input or output), in pixels: its weights are computed and kept per output
@@ -319,6 +404,10 @@ pub struct ResizeProgram {
     /// Whether a row's pixels of a group are contiguous in the input, and in the output.
     contiguous: bool,
     out_contiguous: bool,
+    /// Whether the strip's rows (and output rows) hold the group's channels as planes, one after the other.
+    planar: bool,
+    /// The epilogue, per element of each channel group's output row.
+    affine: Option<Affine>,
     in_need: usize,
     out_need: usize,
 }
@@ -336,15 +425,36 @@ impl ResizeProgram {
         if !matches!(plan.ty, ElemType::U8 | ElemType::F16 | ElemType::F32) {
             return Err(PlanError::Op);
         }
-        let w = plan.ty.width();
+        // Without an epilogue the output has the input's type; an epilogue has one pair or one per channel.
+        match &plan.epilogue {
+            None if plan.out_ty != plan.ty => return Err(PlanError::Op),
+            Some(e) if e.pairs.len() != 1 && e.pairs.len() != plan.channels => return Err(PlanError::Params),
+            _ => {}
+        }
+        let (w, ow) = (plan.ty.width(), plan.out_ty.width());
         let extents = |hw: [usize; 2]| [plan.images, plan.channels, hw[0], hw[1]];
         let (ie, oe) = (extents(plan.in_size), extents(plan.out_size));
         if let Some(k) = ie.iter().chain(&oe).position(|&e| e == 0) {
             return Err(PlanError::EmptyDim(k % 4));
         }
+        if let Some(a) = (0..2).find(|&a| plan.resized[a] == 0) {
+            return Err(PlanError::EmptyDim(2 + a));
+        }
         // The weights take memory per output pixel of a side and per tap (which grows with the input side).
-        if plan.in_size.iter().chain(&plan.out_size).any(|&n| n > MAX_SIDE) {
+        if plan.in_size.iter().chain(&plan.out_size).chain(&plan.resized).any(|&n| n > MAX_SIDE) {
             return Err(PlanError::AddressRange("resize (a side longer than 2^24 pixels)"));
+        }
+        // The window's last pixel inside the resized image, on both axes.
+        let inside = |a: usize| {
+            let (first, step) = plan.pick[a];
+            step >= 1
+                && (plan.out_size[a] - 1)
+                    .checked_mul(step)
+                    .and_then(|d| d.checked_add(first))
+                    .is_some_and(|last| last < plan.resized[a])
+        };
+        if !(inside(0) && inside(1)) {
+            return Err(PlanError::AddressRange("resize window (outside the resized image)"));
         }
         let dims = |e: [usize; 4], strides: [isize; 4]| -> [Dim; 4] {
             core::array::from_fn(|k| Dim { extent: e[k], in_stride: strides[k], out_stride: strides[k] })
@@ -355,15 +465,23 @@ impl ResizeProgram {
             .ok_or(PlanError::AddressRange("input"))?;
         let in_need = in_hi.checked_add(1).ok_or(PlanError::AddressRange("input"))?;
         // The output proved as the destination of a copy from a packed buffer of its shape: in range and injective.
-        let mut packed = w as isize;
+        let mut packed = ow as isize;
         let mut out_dims = dims(oe, plan.out_strides);
         for d in out_dims.iter_mut().rev() {
             d.in_stride = packed;
             packed = packed.checked_mul(d.extent as isize).ok_or(PlanError::AddressRange("output"))?;
         }
-        let plan_out = Plan::new(ElementOp::Copy { width: w }, 0, plan.out_base, out_dims.to_vec());
+        let plan_out = Plan::new(ElementOp::Copy { width: ow }, 0, plan.out_base, out_dims.to_vec());
         let out_need = Walk::new(&plan_out)?.output_bytes_needed();
-        let [rows, cols] = Taps::axes(plan.in_size, plan.out_size, plan.filter, plan.antialias);
+        let [rows, all_cols] = Taps::axes(plan.in_size, plan.resized, plan.filter, plan.antialias);
+        // u8 weights in fixed point at the precision all columns fit, so that a window of the resized image has the
+        // bits of the whole one.
+        let fixed = (plan.ty == ElemType::U8).then(|| Fixed::new(&all_cols));
+        let (rows, cols) = (
+            rows.pick(plan.pick[0].0, plan.pick[0].1, plan.out_size[0]),
+            all_cols.pick(plan.pick[1].0, plan.pick[1].1, plan.out_size[1]),
+        );
+        let fixed = fixed.map(|f| f.pick(plan.pick[1].0, plan.pick[1].1, plan.out_size[1]));
         let group = if plan.in_strides[1] == w as isize { plan.channels } else { 1 };
         let row_len = plan.out_size[1] * group;
         let mut needed = Vec::new();
@@ -416,10 +534,30 @@ impl ResizeProgram {
             spans.push((x0, x1));
             x0 = x1;
         }
-        let fixed = (plan.ty == ElemType::U8).then(|| Fixed::new(&cols));
         // Whether a row's pixels of a group are one run of elements in the operand.
-        let runs = |strides: [isize; 4]| strides[3] == (group * w) as isize && (group == 1 || strides[1] == w as isize);
-        let (contiguous, out_contiguous) = (runs(plan.in_strides), runs(plan.out_strides));
+        let runs = |strides: [isize; 4], w: usize| {
+            strides[3] == (group * w) as isize && (group == 1 || strides[1] == w as isize)
+        };
+        let (contiguous, out_contiguous) = (runs(plan.in_strides, w), runs(plan.out_strides, ow));
+        // The epilogue's factors and addends per element of each plane's output row (channel groups one after the
+        // other), so that applying them is one plain loop whatever the channel pattern.
+        // Interleaved pixels into rows of planes (NHWC → NCHW) with an epilogue: the strip's rows hold planes, so
+        // that each output row is a run per channel, converted straight into the output.
+        let planar = plan.epilogue.is_some() && group > 1 && !out_contiguous && plan.out_strides[3] == ow as isize;
+        let affine = plan.epilogue.as_ref().map(|e| {
+            let pair = |c: usize| e.pairs[if e.pairs.len() == 1 { 0 } else { c }];
+            let mut scale = Vec::with_capacity(plan.channels * plan.out_size[1]);
+            let mut bias = Vec::with_capacity(scale.capacity());
+            for first in (0..plan.channels).step_by(group) {
+                for i in 0..row_len {
+                    let c = if planar { i / plan.out_size[1] } else { i % group };
+                    let [s, b] = pair(first + c);
+                    scale.push(s);
+                    bias.push(b);
+                }
+            }
+            Affine { scale, bias, clamp: e.clamp }
+        });
         Ok(ResizeProgram {
             plan: plan.clone(),
             rows,
@@ -435,6 +573,8 @@ impl ResizeProgram {
             fixed,
             contiguous,
             out_contiguous,
+            planar,
+            affine,
             in_need,
             out_need,
         })
@@ -544,6 +684,9 @@ struct Scratch<const R: usize> {
     sums: Vec<f32>,
     /// One output row in f32.
     out: Vec<f32>,
+    /// Epilogues: the row converted, and the conversion from f32.
+    converted: Vec<u8>,
+    cast: crate::convert::CastFn,
 }
 
 impl Units<'_> {
@@ -567,6 +710,8 @@ impl Units<'_> {
             staged_bytes: vec![0u8; if fixed { (span_max + 1) * g * R } else { 0 }],
             sums: vec![0f32; sums_max * g * R],
             out: vec![0f32; row_len],
+            converted: vec![0u8; if pr.affine.is_some() { row_len * p.out_ty.width() } else { 0 }],
+            cast: crate::convert::nearest_fn::<A>(p.out_ty),
         };
         for u in self.lo..self.hi {
             let (plane, unit) = (u / pr.units.len(), u % pr.units.len());
@@ -665,19 +810,23 @@ impl Units<'_> {
                     if lanes.is_empty() {
                         continue;
                     }
-                    let first = ring * row_len + x0 * g;
-                    if lanes.len() == R {
-                        let dst = sc.strip[first..].as_mut_ptr();
-                        // SAFETY: `sums` holds m rows of R; ring rows `ring..ring + R` (no wrap: all R lanes fit
-                        // before the end) hold row_len elements from x0·g on.
-                        unsafe { transpose(a, sc.sums.as_ptr(), R, dst, row_len, m, R) };
-                        continue;
-                    }
-                    for (i, l) in lanes.enumerate() {
-                        let row = &mut sc.strip[first + i * row_len..][..m];
-                        for (j, d) in row.iter_mut().enumerate() {
-                            *d = sc.sums[j * R + l];
+                    // Lanes `lanes` of the sums (a column block of the m × R matrix) into ring rows `ring..`: the
+                    // group's pixels as they come, or as planes (channel c's pixels at c·width on).
+                    let (cols, sums) = (lanes.len(), sc.sums[lanes.start..].as_ptr());
+                    let width = p.out_size[1];
+                    if pr.planar {
+                        for c in 0..g {
+                            let dst = sc.strip[ring * row_len + c * width + x0..].as_mut_ptr();
+                            // SAFETY: `sums` holds m = (x1 − x0)·g rows of R, channel c's every g-th from row c,
+                            // lanes `lanes` of them; ring rows `ring..ring + cols` (before the ring's end) hold
+                            // x1 − x0 elements of plane c from x0 on.
+                            unsafe { transpose(a, sums.add(c * R), g * R, dst, row_len, m / g, cols) };
                         }
+                    } else {
+                        let dst = sc.strip[ring * row_len + x0 * g..].as_mut_ptr();
+                        // SAFETY: `sums` holds m rows of R, lanes `lanes` of them; ring rows `ring..ring + cols`
+                        // (before the ring's end) hold row_len elements from x0·g on.
+                        unsafe { transpose(a, sums, R, dst, row_len, m, cols) };
                     }
                 }
             }
@@ -688,8 +837,17 @@ impl Units<'_> {
         for y in y0..y1 {
             let taps = &pr.vtaps[pr.voff[y]..pr.voff[y + 1]];
             vertical(&sc.strip, taps, &mut sc.out);
-            // SAFETY: row y < out height of the proved output plane; `run` checked `dst` holds `out_need` bytes.
-            unsafe { self.store_row::<A>(a, out_plane + y as isize * oh, &sc.out) };
+            let at = out_plane + y as isize * oh;
+            match &pr.affine {
+                Some(e) => {
+                    let (s, b) = (&e.scale[channel * row_len..][..row_len], &e.bias[channel * row_len..][..row_len]);
+                    affine(&mut sc.out, s, b, e.clamp);
+                    // SAFETY: as below.
+                    unsafe { self.store_converted(at, sc) };
+                }
+                // SAFETY: row y < out height of the proved output plane; `run` checked `dst` holds `out_need` bytes.
+                None => unsafe { self.store_row::<A>(a, at, &sc.out) },
+            }
         }
     }
 
@@ -745,6 +903,46 @@ impl Units<'_> {
                 // SAFETY: an element of the span (caller).
                 row[x * g + c] = unsafe { *base.wrapping_offset(x as isize * sw + c as isize * sc) };
             }
+        }
+    }
+
+    /// Converts the f32 output row in `sc.out` (pixels of the group, or its planes) to the epilogue's output type at
+    /// byte offset `at` of the output: straight into a row that is one run, a plane at a time into rows of planes,
+    /// element by element otherwise.
+    ///
+    /// # Safety
+    ///
+    /// The row's elements lie inside the output buffer and no other thread writes them; `sc.cast` is compiled for a
+    /// level this CPU runs.
+    #[inline(always)]
+    unsafe fn store_converted<const R: usize>(&self, at: isize, sc: &mut Scratch<R>) {
+        let p = &self.program.plan;
+        let g = self.program.group;
+        let ow = p.out_ty.width();
+        let (oc, sw) = (p.out_strides[1], p.out_strides[3]);
+        let base = self.dst.0.wrapping_offset(at);
+        let n = sc.out.len();
+        let cast = sc.cast;
+        if self.program.out_contiguous {
+            // SAFETY: n contiguous destinations of the row (caller), from the n f32 of `out`.
+            unsafe { cast(sc.out.as_ptr().cast(), base, n) };
+            return;
+        }
+        if self.program.planar {
+            let w = n / g;
+            for c in 0..g {
+                // SAFETY: the w contiguous elements of channel c's row (caller: the planar layout has a column
+                // stride of one element), from plane c of `out`.
+                unsafe { cast(sc.out[c * w..].as_ptr().cast(), base.wrapping_offset(c as isize * oc), w) };
+            }
+            return;
+        }
+        // SAFETY: `converted` holds n elements of the output type; `out` n f32.
+        unsafe { cast(sc.out.as_ptr().cast(), sc.converted.as_mut_ptr(), n) };
+        for i in 0..n {
+            let e = base.wrapping_offset((i / g) as isize * sw + (i % g) as isize * oc);
+            // SAFETY: element i of the row (caller), from element i of `converted`.
+            unsafe { core::ptr::copy_nonoverlapping(sc.converted.as_ptr().add(i * ow), e, ow) };
         }
     }
 
@@ -993,6 +1191,24 @@ fn vertical(strip: &[f32], taps: &[(usize, f32)], out: &mut [f32]) {
     for &(slot, wt) in rest {
         for (d, &v) in out.iter_mut().zip(row(slot)) {
             *d += wt * v;
+        }
+    }
+}
+
+/// `out[i] = clamp(out[i]) · scale[i] + bias[i]`: the product and the sum each rounded (never fused).
+#[inline(always)]
+#[allow(clippy::manual_clamp)] // `clamp` panics on bounds it cannot order; these come from the plan
+fn affine(out: &mut [f32], scale: &[f32], bias: &[f32], clamp: Option<[f32; 2]>) {
+    match clamp {
+        Some([lo, hi]) => {
+            for ((v, &s), &b) in out.iter_mut().zip(scale).zip(bias) {
+                *v = v.max(lo).min(hi) * s + b;
+            }
+        }
+        None => {
+            for ((v, &s), &b) in out.iter_mut().zip(scale).zip(bias) {
+                *v = *v * s + b;
+            }
         }
     }
 }

@@ -105,37 +105,18 @@ impl Resize {
             });
         }
         check_output_disjoint(output)?;
-        let width = data_type.size_in_bytes() as i64;
-        // [N, C, H, W] of each tensor (absent leading dimensions of size 1), the byte offset of coordinate 0 and the
-        // byte steps (negative along reversed dimensions). A u32 stride or an in-bounds offset times at most 4
-        // fits an i64; the kernels prove every address again.
-        let nchw = |t: &TensorDesc| {
-            let mut sizes = [1usize; 4];
-            let mut strides = [0isize; 4];
-            let dims = t.sizes().iter().zip(t.signed_strides());
-            for ((size, stride), (&n, s)) in sizes.iter_mut().zip(&mut strides).rev().zip(dims.rev()) {
-                *size = n as usize;
-                *stride = s.saturating_mul(width) as isize;
-            }
-            let base = t.offset_of(&vec![0; t.rank()]).and_then(|o| o.checked_mul(width as u64));
-            let base = base.and_then(|b| usize::try_from(b).ok());
-            base.map(|b| (sizes, strides, b))
-                .ok_or_else(|| Error::Internal { detail: "a resize offset overflows".into() })
-        };
         let ((is, in_strides, in_base), (os, out_strides, out_base)) = (nchw(input)?, nchw(output)?);
-        let plan = ResizePlan {
-            ty: data_type.elem(),
-            images: is[0],
-            channels: is[1],
-            in_size: [is[2], is[3]],
-            out_size: [os[2], os[3]],
-            in_base,
-            in_strides,
-            out_base,
-            out_strides,
+        let plan = ResizePlan::new(
+            data_type.elem(),
+            is[0],
+            is[1],
+            [is[2], is[3]],
+            [os[2], os[3]],
+            (in_base, in_strides),
+            (out_base, out_strides),
             filter,
             antialias,
-        };
+        );
         let program = ResizeProgram::new(&plan).map_err(|e| Error::Internal { detail: e.to_string() })?;
         Ok(Resize { input: input.clone(), output: output.clone(), program })
     }
@@ -212,6 +193,23 @@ impl Resize {
         }
         self.execute_with(bytemuck::cast_slice(input), bytemuck::cast_slice_mut(output), opts)
     }
+}
+
+/// A tensor of 2 to 4 dimensions as `[N, C, H, W]` (absent leading dimensions of size 1): its sizes, the byte steps
+/// of its dimensions (negative along reversed ones) and the byte offset of coordinate 0.
+pub(crate) fn nchw(t: &TensorDesc) -> Result<([usize; 4], [isize; 4], usize), Error> {
+    let width = t.data_type().size_in_bytes() as i64;
+    let mut sizes = [1usize; 4];
+    let mut strides = [0isize; 4];
+    let dims = t.sizes().iter().zip(t.signed_strides());
+    for ((size, stride), (&n, s)) in sizes.iter_mut().zip(&mut strides).rev().zip(dims.rev()) {
+        *size = n as usize;
+        // A u32 stride times at most 8 fits an i64; the kernels prove every address again.
+        *stride = s.saturating_mul(width) as isize;
+    }
+    let base = t.offset_of(&vec![0; t.rank()]).and_then(|o| o.checked_mul(width as u64));
+    let base = base.and_then(|b| usize::try_from(b).ok());
+    base.map(|b| (sizes, strides, b)).ok_or_else(|| Error::Internal { detail: "a resize offset overflows".into() })
 }
 
 /// Where a letterboxed image sits: the scale, the resized size and its offset on the canvas.

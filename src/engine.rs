@@ -9,7 +9,7 @@
 
 use strider_kernels::{Batch, ElementOp, ExecOptions, Move, Plan, Program, RowKind, RunError, Source};
 use strider_kernels::{Component, Dim, IndexDim, IndexError, IndexPlan, IndexProgram, IndexType, OutOfRange, Side};
-use strider_kernels::{Overlap, find_overlap};
+use strider_kernels::{Overlap, ResizePlan, ResizeProgram, find_overlap};
 
 use crate::plan::{Problem, plan};
 use crate::{Element, Error, Operand, Scalar, TensorDesc};
@@ -82,6 +82,16 @@ pub(crate) struct Builder {
     written: Vec<Region>,
     /// The move driven by an index tensor, run after every stage.
     indexed: Option<Indexed>,
+    /// A resize, run after every stage.
+    resized: Option<Resized>,
+}
+
+/// A proven resize from input 0 into output 0 (with its fused epilogue, if any).
+#[derive(Clone, Debug)]
+struct Resized {
+    program: ResizeProgram,
+    /// A copy into the elements it writes, for `plan()` and `row_kind()`.
+    block: Program,
 }
 
 /// One dimension of an [`IndexedMove`]'s positions: element strides in the indices, the source and the output, and
@@ -178,7 +188,31 @@ impl Builder {
             stages: vec![Vec::new()],
             written: Vec::new(),
             indexed: None,
+            resized: None,
         })
+    }
+
+    /// A resize of input 0 writing `region` of output 0 (one per operator): `plan`'s output base and strides address
+    /// exactly the region's elements, which the caller guarantees; the kernels prove what memory safety needs.
+    pub(crate) fn resized(&mut self, plan: &ResizePlan, region: Region) -> Result<(), Error> {
+        let internal = |what: String| Error::Internal { detail: what };
+        let program = ResizeProgram::new(plan).map_err(|e| internal(format!("resize rejected: {e}")))?;
+        if program.input_bytes_needed() as u64 > self.inputs[0].addressed_bytes()
+            || program.output_bytes_needed() as u64 > self.outputs[0].addressed_bytes()
+        {
+            return Err(internal("the resize reaches beyond its tensors".into()));
+        }
+        let extents = [plan.images, plan.channels, plan.out_size[0], plan.out_size[1]];
+        let dims = extents
+            .iter()
+            .zip(plan.out_strides)
+            .map(|(&extent, s)| Dim { extent, in_stride: s.abs(), out_stride: s.abs() })
+            .collect();
+        let described = Plan::copy(plan.out_ty.width(), 0, 0, dims);
+        let block = Program::new(&described).map_err(|e| internal(format!("resize block rejected: {e}")))?;
+        self.written.push(region);
+        self.resized = Some(Resized { program, block });
+        Ok(())
     }
 
     /// The move driven by an index tensor, run after every stage (one per operator). The caller has validated
@@ -399,7 +433,7 @@ impl Builder {
                 return Err(internal(format!("a move reaches beyond output {k}")));
             }
         }
-        Ok(Engine { inputs: self.inputs, outputs: self.outputs, batch, indexed: self.indexed })
+        Ok(Engine { inputs: self.inputs, outputs: self.outputs, batch, indexed: self.indexed, resized: self.resized })
     }
 }
 
@@ -448,6 +482,7 @@ pub(crate) struct Engine {
     outputs: Vec<TensorDesc>,
     batch: Batch,
     indexed: Option<Indexed>,
+    resized: Option<Resized>,
 }
 
 impl Engine {
@@ -517,7 +552,8 @@ impl Engine {
     pub(crate) fn main_program(&self) -> &Program {
         let moves = self.batch.moves().map(|(_, _, p)| (p, p.walk().bytes_written()));
         let indexed = self.indexed.iter().map(|ix| (&ix.block, ix.program.bytes_written()));
-        let mut all = indexed.chain(moves);
+        let resized = self.resized.iter().map(|r| (&r.block, r.block.walk().bytes_written()));
+        let mut all = resized.chain(indexed).chain(moves);
         let first = all.next().expect("an engine has at least one move");
         all.fold(first, |best, p| if p.1 > best.1 { p } else { best }).0
     }
@@ -541,6 +577,29 @@ impl Engine {
                 Source::Index => "indices".to_owned(),
             };
             text.push_str(&format!("{from} → output {output}: {}; {}\n", program.plan(), program.kind()));
+        }
+        if let Some(r) = &self.resized {
+            let p = r.program.plan();
+            let [rows, cols] = r.program.taps();
+            text.push_str(&format!(
+                "input 0 → output 0: resize {}×{} → {}×{} ({:?}, {}; {} × {} taps), rows {}×{} kept from {} step {}, columns {} step {}, {}; {}\n",
+                p.in_size[0],
+                p.in_size[1],
+                p.resized[0],
+                p.resized[1],
+                p.filter,
+                if p.antialias { "antialiased" } else { "sampled" },
+                rows.taps(),
+                cols.taps(),
+                p.out_size[0],
+                p.out_size[1],
+                p.pick[0].0,
+                p.pick[0].1,
+                p.pick[1].0,
+                p.pick[1].1,
+                if p.epilogue.is_some() { format!("normalized into {:?}", p.out_ty) } else { "stored".into() },
+                r.block.plan()
+            ));
         }
         if let Some(ix) = &self.indexed {
             let (from, to) = (ix.source, ix.output);
@@ -589,6 +648,12 @@ impl Engine {
         opts: &ExecOptions,
     ) -> Result<(), Error> {
         self.check_many(inputs, outputs)?;
+        if let Some(r) = &self.resized {
+            if self.batch.moves().next().is_some() {
+                self.batch.run(inputs, outputs, opts).map_err(run_error)?;
+            }
+            return r.program.run(inputs[0], outputs[0], opts).map_err(run_error);
+        }
         let Some(ix) = &self.indexed else { return self.batch.run(inputs, outputs, opts).map_err(run_error) };
         // The indices first: an invalid one writes nothing.
         let rank = self.inputs[ix.indices].rank();
@@ -684,6 +749,9 @@ impl Engine {
     }
 
     pub(crate) fn execute(&self, input: &[u8], output: &mut [u8], opts: &ExecOptions) -> Result<(), Error> {
+        if self.resized.is_some() {
+            return self.execute_many(&[input], &mut [output], opts);
+        }
         self.check_buffers(input, output)?;
         self.batch.run(&[input], &mut [output], opts).map_err(run_error)
     }

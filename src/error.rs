@@ -600,6 +600,14 @@ pub enum Error {
         /// The largest value accepted.
         max: u64,
     },
+    /// Two requests of a builder that cannot be combined.
+    #[error("{first} cannot be combined with {second}")]
+    Incompatible {
+        /// The one asked for first in the builder's order of steps.
+        first: &'static str,
+        /// The other.
+        second: &'static str,
+    },
     /// A bug in Strider: a validated operator could not be planned or run.
     #[error("internal error in strider (please report it): {detail}")]
     Internal {

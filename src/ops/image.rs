@@ -1,7 +1,8 @@
 //! The everyday image preprocessing, spelled as a builder over [`Normalize`].
 
 use crate::desc::TensorDesc;
-use crate::ops::normalize::Normalize;
+use crate::ops::normalize::{Normalize, Resampling};
+use crate::ops::resize::{ResizeFilter, center_crop_offsets, letterbox_geometry, shorter_side_size};
 use crate::{DataType, Error};
 
 /// How an image batch's elements are stored (sizes are always in `{N, C, H, W}` order).
@@ -51,13 +52,45 @@ pub const IMAGENET_STD: [f32; 3] = [0.229, 0.224, 0.225];
 #[derive(Clone, Debug)]
 pub struct ImageNormalize {
     input: TensorDesc,
-    /// Window per `{C, H, W}` axis: offset, size, |stride|, reversed.
+    /// Window per `{C, H, W}` axis: offset, size, |stride|, reversed (the `H` and `W` offsets and sizes come from
+    /// `crop`).
     window: [(u32, u32, u32, bool); 3],
+    crop: Option<Crop>,
+    resize: Option<(Fit, ResizeFilter)>,
+    antialias: bool,
     /// `(scale, bias)` per output channel (or one for all); none yet: identity.
     params: Option<(Vec<f32>, Vec<f32>)>,
     mean_std: Option<(Vec<f32>, Vec<f32>)>,
     data_type: DataType,
     layout: ImageLayout,
+    /// A given output tensor (its type and layout replace `data_type` and `layout`).
+    output: Option<TensorDesc>,
+}
+
+/// The rectangle kept of the (resized) image.
+#[derive(Clone, Copy, Debug)]
+enum Crop {
+    At { top: u32, left: u32, height: u32, width: u32 },
+    Centered { height: u32, width: u32 },
+}
+
+/// The resized image's `[height, width]` (a letterbox's: the image's on its canvas) and, for a letterbox, the canvas
+/// and the image's corner on it.
+#[derive(Clone, Copy, Debug)]
+struct Resized {
+    size: [u32; 2],
+    letterbox: Option<([u32; 2], [u32; 2])>,
+}
+
+/// How the image is resized.
+#[derive(Clone, Copy, Debug)]
+enum Fit {
+    /// To `[height, width]`.
+    Stretch([u32; 2]),
+    /// The shorter side to this, keeping the aspect ratio.
+    Shorter(u32),
+    /// Into a `[height, width]` canvas, keeping the aspect ratio, the rest the pad value (input units).
+    Letterbox([u32; 2], f32),
 }
 
 impl Normalize {
@@ -71,10 +104,14 @@ impl Normalize {
         ImageNormalize {
             input: input.clone(),
             window: [(0, size(0), 1, false), (0, size(1), 1, false), (0, size(2), 1, false)],
+            crop: None,
+            resize: None,
+            antialias: true,
             params: None,
             mean_std: None,
             data_type: DataType::Float32,
             layout: ImageLayout::Nchw,
+            output: None,
         }
     }
 }
@@ -91,20 +128,69 @@ const H: usize = 1;
 const W: usize = 2;
 
 impl ImageNormalize {
-    /// Keeps the `height × width` rectangle whose top-left pixel is (`top`, `left`) of the input.
+    /// Keeps the `height × width` rectangle whose top-left pixel is (`top`, `left`) of the input (of the resized
+    /// image after a resize).
     pub fn crop(mut self, top: u32, left: u32, height: u32, width: u32) -> Self {
-        (self.window[H].0, self.window[H].1) = (top, height);
-        (self.window[W].0, self.window[W].1) = (left, width);
+        self.crop = Some(Crop::At { top, left, height, width });
         self
     }
 
-    /// Keeps the centered `height × width` rectangle (top-left at `⌊(H − height)/2⌋, ⌊(W − width)/2⌋`). A crop
-    /// larger than the image is reported by [`ImageNormalize::build`].
-    pub fn center_crop(self, height: u32, width: u32) -> Self {
-        let (h, w) = (self.input_size(H), self.input_size(W));
-        let top = h.saturating_sub(height) / 2;
-        let left = w.saturating_sub(width) / 2;
-        self.crop(top, left, height, width)
+    /// Keeps the centered `height × width` rectangle: top-left at `⌊(H − height)/2⌋, ⌊(W − width)/2⌋` of the input,
+    /// or at `round((H' − height)/2), round((W' − width)/2)` (half to even, torchvision's `center_crop`) of an
+    /// `H' × W'` resized image. A crop larger than the image is reported by [`ImageNormalize::build`].
+    pub fn center_crop(mut self, height: u32, width: u32) -> Self {
+        self.crop = Some(Crop::Centered { height, width });
+        self
+    }
+
+    /// Resizes the image to `height × width` with `filter` first; crops, flips, subsampling and channel choices
+    /// then apply to the resized image, computed only where they keep it. The resized values stay f32 into the
+    /// normalization (clamped to 0..=255 for u8 images, never rounded): the result is within one input unit times
+    /// the scale of resizing to u8 and normalizing. Antialiased (Pillow's filters) unless
+    /// [`ImageNormalize::antialias`] says otherwise. Input types `UINT8`, `FLOAT16` and `FLOAT32`.
+    ///
+    /// ```
+    /// use strider::{DataType, Normalize, ResizeFilter, TensorDesc};
+    /// let input = TensorDesc::nhwc(DataType::Uint8, [1, 3, 480, 640])?;
+    /// let op = Normalize::image(&input)
+    ///     .resize_shorter(256, ResizeFilter::Bilinear) // 256 × 341
+    ///     .center_crop(224, 224)
+    ///     .imagenet()
+    ///     .build()?;
+    /// assert_eq!(op.output().sizes(), &[1, 3, 224, 224]);
+    /// let pixels = vec![200u8; 480 * 640 * 3];
+    /// let mut planes = vec![0f32; 3 * 224 * 224];
+    /// op.execute_typed(&pixels, &mut planes)?;
+    /// assert!((planes[0] - (200.0 / 255.0 - 0.485) / 0.229).abs() < 1e-5); // a flat image stays flat
+    /// # Ok::<(), strider::Error>(())
+    /// ```
+    pub fn resize(mut self, height: u32, width: u32, filter: ResizeFilter) -> Self {
+        self.resize = Some((Fit::Stretch([height, width]), filter));
+        self
+    }
+
+    /// Resizes the image keeping its aspect ratio: the shorter side becomes `shorter`, the longer
+    /// `⌊shorter · long / short⌋` (torchvision's `Resize(int)`; see [`shorter_side_size`]). As
+    /// [`ImageNormalize::resize`] otherwise.
+    pub fn resize_shorter(mut self, shorter: u32, filter: ResizeFilter) -> Self {
+        self.resize = Some((Fit::Shorter(shorter), filter));
+        self
+    }
+
+    /// YOLO's letterbox: the image resized by `min(height/H, width/W)` to `round(H·scale) × round(W·scale)` (half
+    /// to even) sits at `((height − h')/2, (width − w')/2)` (rounded down) of a `height × width` canvas filled with
+    /// `pad` in input units (114 for YOLO's grey), which normalizes like any pixel. See [`letterbox_geometry`]. No
+    /// crop or subsampling with it (flips and channel choices apply).
+    pub fn letterbox(mut self, height: u32, width: u32, filter: ResizeFilter, pad: f32) -> Self {
+        self.resize = Some((Fit::Letterbox([height, width], pad), filter));
+        self
+    }
+
+    /// Pillow's antialiased filters (`true`, the default) or OpenCV's sampled ones (`false`) for the resize; see
+    /// [`Resize`](crate::Resize).
+    pub fn antialias(mut self, antialias: bool) -> Self {
+        self.antialias = antialias;
+        self
     }
 
     /// Mirrors left ↔ right (the window walks `W` backwards).
@@ -176,23 +262,97 @@ impl ImageNormalize {
         self
     }
 
+    /// Writes into `output` (any strides: a slot of a larger batch, padded rows, …) instead of a packed tensor of
+    /// the chosen type and layout; its data type is the output's. Its sizes must be the ones the builder computes
+    /// ([`ImageNormalize::output_desc`] reports them otherwise).
+    ///
+    /// ```
+    /// use strider::{DataType, Normalize, ResizeFilter, TensorDesc};
+    /// let input = TensorDesc::nhwc(DataType::Uint8, [1, 3, 100, 80])?;
+    /// // Image 5 of a batch of 8 f16 NCHW 3 × 64 × 64 images: the batch's strides, image 5's offset in the buffer.
+    /// let slot = TensorDesc::with_strides(DataType::Float16, &[1, 3, 64, 64], &[3 * 64 * 64, 64 * 64, 64, 1])?;
+    /// let op = Normalize::image(&input).resize(64, 64, ResizeFilter::Area).output_tensor(&slot).build()?;
+    /// assert_eq!(op.output().data_type(), DataType::Float16);
+    /// # Ok::<(), strider::Error>(())
+    /// ```
+    pub fn output_tensor(mut self, output: &TensorDesc) -> Self {
+        self.output = Some(output.clone());
+        self
+    }
+
     fn input_size(&self, axis: usize) -> u32 {
         image_dim(self.input.rank(), axis).map_or(1, |d| self.input.sizes()[d])
     }
 
-    /// The output tensor the builder would create: the window's sizes, the chosen type and layout, packed.
+    /// The resized image's `[height, width]` (a letterbox's: the image's on its canvas) and, for a letterbox, the
+    /// canvas and the image's corner on it; `None` without a resize.
+    fn resized(&self) -> Result<Option<Resized>, Error> {
+        let image = [self.input_size(H), self.input_size(W)];
+        let Some((fit, _)) = self.resize else { return Ok(None) };
+        Ok(Some(match fit {
+            Fit::Stretch(size) => {
+                if let Some(&n) = size.iter().find(|&&n| n == 0) {
+                    return Err(Error::ArgumentOutOfRange {
+                        argument: "a resize's height or width",
+                        value: u64::from(n),
+                        min: 1,
+                        max: strider_kernels::MAX_RESIZE_SIDE as u64,
+                    });
+                }
+                Resized { size, letterbox: None }
+            }
+            Fit::Shorter(s) => Resized { size: shorter_side_size(image, s)?, letterbox: None },
+            Fit::Letterbox(canvas, _) => {
+                let l = letterbox_geometry(image, canvas)?;
+                Resized { size: [l.height, l.width], letterbox: Some((canvas, [l.top, l.left])) }
+            }
+        }))
+    }
+
+    /// The kept rectangle's `[(top, height), (left, width)]` on the (resized) image.
+    fn rectangle(&self) -> Result<[(u32, u32); 2], Error> {
+        let resized = self.resized()?;
+        let image = resized.map_or([self.input_size(H), self.input_size(W)], |r| r.size);
+        if let (Some(Resized { letterbox: Some(_), .. }), Some(_)) = (resized, self.crop) {
+            return Err(Error::Incompatible { first: "a letterbox", second: "a crop" });
+        }
+        Ok(match self.crop {
+            None => [(0, image[0]), (0, image[1])],
+            Some(Crop::At { top, left, height, width }) => [(top, height), (left, width)],
+            Some(Crop::Centered { height, width }) if resized.is_some() => {
+                let [top, left] = center_crop_offsets(image, [height, width])?;
+                [(top, height), (left, width)]
+            }
+            Some(Crop::Centered { height, width }) => {
+                [(image[0].saturating_sub(height) / 2, height), (image[1].saturating_sub(width) / 2, width)]
+            }
+        })
+    }
+
+    /// The window per `{C, H, W}` axis: offset, size, |stride|, reversed.
+    fn windows(&self) -> Result<[(u32, u32, u32, bool); 3], Error> {
+        let mut window = self.window;
+        let [(top, height), (left, width)] = self.rectangle()?;
+        (window[H].0, window[H].1) = (top, height);
+        (window[W].0, window[W].1) = (left, width);
+        Ok(window)
+    }
+
+    /// The output tensor the builder would create: the window's sizes, the chosen type and layout, packed (or the
+    /// tensor given to [`ImageNormalize::output_tensor`]).
     ///
     /// # Errors
     ///
     /// [`Error::InvalidRank`] unless the input has 3 or 4 dimensions; [`Error::ZeroWindowStride`] for a subsample
-    /// step of 0; [`Error::EmptyWindow`] for an empty crop; errors of the output's [`TensorDesc`].
+    /// step of 0; [`Error::EmptyWindow`] for an empty crop; errors of the output's [`TensorDesc`];
+    /// [`Error::ShapeMismatch`] for a given output tensor of other sizes.
     pub fn output_desc(&self) -> Result<TensorDesc, Error> {
         let rank = self.input.rank();
         if !(3..=4).contains(&rank) {
             return Err(Error::InvalidRank { rank });
         }
         let mut sizes: Vec<u32> = self.input.sizes().to_vec();
-        for (dim, &(_, size, step, _)) in (rank.saturating_sub(3)..).zip(&self.window) {
+        for (dim, &(_, size, step, _)) in (rank.saturating_sub(3)..).zip(&self.windows()?) {
             if step == 0 {
                 return Err(Error::ZeroWindowStride { dim });
             }
@@ -200,6 +360,23 @@ impl ImageNormalize {
                 return Err(Error::EmptyWindow { dim });
             }
             sizes[dim] = size.div_ceil(step);
+        }
+        if let Some(Resized { letterbox: Some((canvas, _)), .. }) = self.resized()? {
+            if self.window[H].2 != 1 || self.window[W].2 != 1 {
+                return Err(Error::Incompatible { first: "a letterbox", second: "a subsampling" });
+            }
+            sizes[rank.saturating_sub(2)..].copy_from_slice(&canvas);
+        }
+        if let Some(given) = &self.output {
+            if given.sizes() != sizes.as_slice() {
+                return Err(Error::ShapeMismatch {
+                    operand: crate::Operand::Output,
+                    sizes: given.sizes().to_vec(),
+                    expected: sizes.iter().map(|&n| u64::from(n)).collect(),
+                    why: "the builder's crop, resize and subsampling give these sizes",
+                });
+            }
+            return Ok(given.clone());
         }
         match (self.layout, rank) {
             (ImageLayout::Nchw, _) => TensorDesc::new(self.data_type, &sizes),
@@ -233,7 +410,8 @@ impl ImageNormalize {
         let mut sizes: Vec<u32> = self.input.sizes().to_vec();
         let mut strides = vec![1i32; rank];
         let channel = rank.saturating_sub(3); // output_desc checked rank ≥ 3
-        for (dim, &(offset, size, step, reversed)) in (channel..).zip(&self.window) {
+        let window = self.windows()?;
+        for (dim, &(offset, size, step, reversed)) in (channel..).zip(&window) {
             offsets[dim] = offset;
             sizes[dim] = size;
             let step =
@@ -241,7 +419,23 @@ impl ImageNormalize {
             strides[dim] = if reversed { step.wrapping_neg() } else { step }; // 1 ≤ step ≤ i32::MAX
         }
         let (scale, bias) = self.scale_bias_values(output.sizes()[channel])?;
-        Normalize::new(&self.input, &output, &offsets, &sizes, &strides, Some(channel), &scale, &bias)
+        let (Some((_, filter)), Some(Resized { size: resized, letterbox })) = (self.resize, self.resized()?) else {
+            return Normalize::new(&self.input, &output, &offsets, &sizes, &strides, Some(channel), &scale, &bias);
+        };
+        // A letterbox's image corner on the canvas, mirrored with the canvas by a flip.
+        let letterbox = letterbox.map(|(canvas, [top, left])| {
+            let mirror = |k: usize, at: u32| match [window[H].3, window[W].3][k] {
+                true => canvas[k].saturating_sub(at).saturating_sub(resized[k]), // the image fits its canvas
+                false => at,
+            };
+            let pad = match self.resize {
+                Some((Fit::Letterbox(_, pad), _)) => pad,
+                _ => 0.0,
+            };
+            ([mirror(0, top), mirror(1, left)], pad)
+        });
+        let r = Resampling { filter, antialias: self.antialias, resized, letterbox };
+        Normalize::resampled(&self.input, &output, &offsets, &sizes, &strides, &scale, &bias, r)
     }
 }
 

@@ -90,6 +90,18 @@ def letterbox_geometry(image_hw: tuple[int, int], size: Union[int, tuple[int, in
     """YOLO's letterbox of an `(H, W)` image on an `(h, w)` canvas: `(scale, top, left, new_h, new_w)`, scale =
     min(h/H, w/W), the new size rounded half to even, centered (odd padding at the bottom and right)."""
 
+def preprocess(images: Union[npt.ArrayLike, Sequence[npt.ArrayLike]], size: Union[None, int, tuple[int, int]], *,
+               resize: Optional[str] = "stretch", crop: Union[None, int, tuple[int, int]] = None,
+               filter: str = "bilinear", antialias: bool = True, flip: bool = False, bgr_to_rgb: bool = False,
+               mean: Union[None, float, Sequence[float]] = None, std: Union[None, float, Sequence[float]] = None,
+               pad_value: float = 0, dtype: npt.DTypeLike = np.float32, layout: str = "nchw",
+               out: Optional[np.ndarray] = None, threads: Optional[int] = None) -> np.ndarray:
+    """Decoded images to a model's input in one pass per image: resize (`resize` "stretch" to `size`, "shorter":
+    the shorter side to `size` keeping the aspect ratio, "letterbox" into a `size` canvas padded with `pad_value`, or
+    None), center `crop`, horizontal `flip`, BGR -> RGB, `(x - mean) / std` in input units, cast to `dtype`, layout
+    "nchw" or "nhwc". `images`: `(N, H, W, C)`, a list of `(H, W, C)` images of any sizes, or one `(H, W, C)` image
+    (the result then has no N axis). The resized pixels stay float32 inside the pass."""
+
 Number = Union[int, float]
 
 def pad(x: npt.ArrayLike, start: Sequence[int], end: Sequence[int], mode: str = "constant", value: Number = 0, *,

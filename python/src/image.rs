@@ -7,7 +7,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use std::sync::{Arc, Mutex};
 
-use strider_core::{IMAGENET_MEAN, IMAGENET_STD, Resize, ResizeFilter, TensorDesc, mean_std_to_scale_bias};
+use strider_core::{
+    DataType, IMAGENET_MEAN, IMAGENET_STD, Normalize, Resize, ResizeFilter, TensorDesc, mean_std_to_scale_bias,
+};
 
 use crate::plan::Spec;
 use crate::view::{View, dtype_arg, strider_error};
@@ -181,6 +183,21 @@ pub(crate) fn normalize_image<'py>(
     }
 }
 
+/// A filter by name.
+fn filter_arg(filter: &str) -> PyResult<ResizeFilter> {
+    Ok(match filter.to_ascii_lowercase().as_str() {
+        "nearest" => ResizeFilter::Nearest,
+        "bilinear" | "linear" => ResizeFilter::Bilinear,
+        "bicubic" | "cubic" => ResizeFilter::Bicubic,
+        "area" | "box" => ResizeFilter::Area,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "filter={other:?} is not a filter: give \"nearest\", \"bilinear\", \"bicubic\" or \"area\""
+            )));
+        }
+    })
+}
+
 /// Resized images, most recent first: a call that repeats its tensors and filter skips computing the weights.
 type Resizes = Vec<((TensorDesc, TensorDesc, ResizeFilter, bool), Arc<Resize>)>;
 static RESIZES: Mutex<Resizes> = Mutex::new(Vec::new());
@@ -216,17 +233,7 @@ pub(crate) fn resize<'py>(
     threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let opts = thread_choice(threads)?;
-    let filter = match filter.to_ascii_lowercase().as_str() {
-        "nearest" => ResizeFilter::Nearest,
-        "bilinear" | "linear" => ResizeFilter::Bilinear,
-        "bicubic" | "cubic" => ResizeFilter::Bicubic,
-        "area" | "box" => ResizeFilter::Area,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "filter={other:?} is not a filter: give \"nearest\", \"bilinear\", \"bicubic\" or \"area\""
-            )));
-        }
-    };
+    let filter = filter_arg(filter)?;
     let xa = as_array(py, x)?;
     let ndim = xa.ndim();
     if !(2..=4).contains(&ndim) {
@@ -300,4 +307,288 @@ pub(crate) fn letterbox_geometry(image_hw: (i64, i64), size: &Bound<'_, PyAny>) 
     let size = [side(h, "the canvas height")?, side(w, "the canvas width")?];
     let g = strider_core::letterbox_geometry(image, size).map_err(strider_error)?;
     Ok((g.scale, g.top, g.left, g.height, g.width))
+}
+
+/// What `preprocess` builds for one input tensor (the input's own description, then every choice, floats as bits).
+#[derive(Clone, Debug, PartialEq)]
+struct PreKey {
+    input: TensorDesc,
+    output: TensorDesc,
+    fit: (u8, [u32; 2]),
+    crop: Option<[u32; 2]>,
+    filter: ResizeFilter,
+    antialias: bool,
+    flip: bool,
+    bgr_to_rgb: bool,
+    scale: Vec<u32>,
+    bias: Vec<u32>,
+    pad: u32,
+}
+
+type Preprocessors = Vec<(PreKey, Arc<Normalize>)>;
+static PREPROCESSORS: Mutex<Preprocessors> = Mutex::new(Vec::new());
+/// Plans kept: a batch of images of many sizes reuses each size's.
+const PREPROCESSORS_KEPT: usize = 64;
+
+impl PreKey {
+    /// The builder of these choices (`output`: none yet, for the result's sizes).
+    fn builder(&self, output: Option<&TensorDesc>) -> strider_core::ImageNormalize {
+        let f = |bits: &[u32]| bits.iter().map(|&b| f32::from_bits(b)).collect::<Vec<f32>>();
+        let b = Normalize::image(&self.input).antialias(self.antialias);
+        let b = match self.fit {
+            (1, [h, w]) => b.resize(h, w, self.filter),
+            (2, [s, _]) => b.resize_shorter(s, self.filter),
+            (3, [h, w]) => b.letterbox(h, w, self.filter, f32::from_bits(self.pad)),
+            _ => b,
+        };
+        let b = match self.crop {
+            Some([h, w]) => b.center_crop(h, w),
+            None => b,
+        };
+        let b = if self.flip { b.flip_horizontal() } else { b };
+        let b = if self.bgr_to_rgb { b.reverse_channels() } else { b };
+        let b = b.scale_bias(&f(&self.scale), &f(&self.bias)).output_type(self.output.data_type());
+        match output {
+            Some(o) => b.output_tensor(o),
+            None => b,
+        }
+    }
+}
+
+/// A positive side as u32 (`what` names it).
+fn side(v: i64, what: &str) -> PyResult<u32> {
+    u32::try_from(v)
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| PyValueError::new_err(format!("{what} is {v}; it must be 1 to {}", u32::MAX)))
+}
+
+/// Decoded images to a model's input batch in one pass per image: resize (stretched, by the shorter side or
+/// letterboxed), center crop, horizontal flip, BGR -> RGB, normalization by a mean and standard deviation, cast and
+/// layout — what OpenCV's `resize` and `blobFromImages`, or torchvision's `Resize`, `CenterCrop`, `ToTensor` and
+/// `Normalize` do in four to six passes. The resized pixels stay float32 inside the pass (never rounded to uint8).
+///
+/// `images`: a batch `(N, H, W, C)`, a list of images `(H, W, C)` of any sizes (each its own plan, cached per
+/// size), or one image `(H, W, C)`; uint8, float16 or float32, the same dtype and channel count for all; any
+/// strides. `size`: `(height, width)` or one int, the result's size for `resize="stretch"` and `"letterbox"`, the
+/// shorter side for `"shorter"` (torchvision's `Resize(int)`); ignored for `resize=None`. `crop`: `(height, width)`
+/// or one int, a center crop after the resize (torchvision's `center_crop`). `filter`: "nearest", "bilinear"
+/// (default), "bicubic" or "area"; `antialias`: Pillow's filters (default) or OpenCV's. `mean`, `std`: one value or
+/// one per channel, in the input's units (0..255 for uint8) and the result's channel order: `y = (x - mean) / std`.
+/// `pad_value`: a letterbox's canvas, in input units (114: YOLO's grey). `dtype`: the result's (default float32);
+/// `layout`: "nchw" (default) or "nhwc". The result is `(N, C, h, w)` (`(C, h, w)` for one image); `out=`: write here
+/// instead (a writable array of that shape and dtype, any strides, returned). `threads` as in `normalize`: a batch's
+/// images run one per thread.
+///
+/// Example: ImageNet classification input from OpenCV frames of any sizes:
+///
+///     x = strider.preprocess(frames, 256, resize="shorter", crop=224, bgr_to_rgb=True,
+///                            mean=(123.675, 116.28, 103.53), std=(58.395, 57.12, 57.375))
+#[pyfunction]
+#[pyo3(signature = (images, size, *, resize=Some("stretch"), crop=None, filter="bilinear", antialias=true, flip=false,
+    bgr_to_rgb=false, mean=None, std=None, pad_value=0.0, dtype=None, layout="nchw", out=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn preprocess<'py>(
+    py: Python<'py>,
+    images: &Bound<'py, PyAny>,
+    size: Option<&Bound<'py, PyAny>>,
+    resize: Option<&str>,
+    crop: Option<&Bound<'py, PyAny>>,
+    filter: &str,
+    antialias: bool,
+    flip: bool,
+    bgr_to_rgb: bool,
+    mean: Option<&Bound<'py, PyAny>>,
+    std: Option<&Bound<'py, PyAny>>,
+    pad_value: f64,
+    dtype: Option<&Bound<'py, PyAny>>,
+    layout: &str,
+    out: Option<&Bound<'py, PyAny>>,
+    threads: Option<i64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let opts = thread_choice(threads)?;
+    let filter = filter_arg(filter)?;
+    let order = ChannelOrder::parse(Some(layout))?.unwrap_or(ChannelOrder::First);
+    let size_pair = || -> PyResult<[u32; 2]> {
+        let s = size.ok_or_else(|| PyValueError::new_err(format!("resize={resize:?} needs a size")))?;
+        let (h, w) = pair(s, "size")?;
+        Ok([side(h, "size's height")?, side(w, "size's width")?])
+    };
+    let fit = match resize {
+        None => (0, [0, 0]),
+        Some("stretch") => (1, size_pair()?),
+        Some("shorter") => {
+            let s = size.ok_or_else(|| PyValueError::new_err("resize=\"shorter\" needs a size (an int)"))?;
+            let s = s.extract::<i64>().map_err(|_| PyTypeError::new_err("resize=\"shorter\" takes an int size"))?;
+            (2, [side(s, "size")?, 0])
+        }
+        Some("letterbox") => (3, size_pair()?),
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "resize={other:?}: give \"stretch\", \"shorter\", \"letterbox\" or None"
+            )));
+        }
+    };
+    let crop = match crop {
+        Some(c) => {
+            let (h, w) = pair(c, "crop")?;
+            Some([side(h, "crop's height")?, side(w, "crop's width")?])
+        }
+        None => None,
+    };
+    let pad = pad_value as f32;
+    if !pad.is_finite() {
+        return Err(PyValueError::new_err(format!("pad_value is {pad_value}; it must be a finite float32")));
+    }
+    // The images: one array per image, each seen as {C, H, W} (or one {N, C, H, W} batch).
+    let list = images.cast::<pyo3::types::PyList>().ok().map(|l| l.iter().collect::<Vec<_>>());
+    let list = list.or_else(|| images.cast::<pyo3::types::PyTuple>().ok().map(|t| t.iter().collect()));
+    let (arrays, batched) = match list {
+        Some(l) if l.is_empty() => return Err(PyValueError::new_err("images is an empty list")),
+        Some(l) => (l, true),
+        None => (vec![images.clone()], false),
+    };
+    let mut views = Vec::with_capacity(arrays.len());
+    for (i, a) in arrays.iter().enumerate() {
+        let xa = as_array(py, a)?;
+        let what = if batched { format!("images[{i}]") } else { "images".to_owned() };
+        let perm: Vec<usize> = match (xa.ndim(), batched) {
+            (3, _) => vec![2, 0, 1],
+            (4, false) => vec![0, 3, 1, 2],
+            (n, true) => {
+                return Err(PyValueError::new_err(format!("{what} has {n} dimensions; each image is (H, W, C)")));
+            }
+            (n, false) => {
+                return Err(PyValueError::new_err(format!(
+                    "images has {n} dimensions; give a batch (N, H, W, C), a list of (H, W, C) images or one image"
+                )));
+            }
+        };
+        let t = as_array(py, &xa.call_method1("transpose", (perm,))?)?;
+        views.push((View::new(&t, &what)?, what));
+    }
+    let (first, _) = &views[0];
+    let (input_type, channels) = (first.layout.dtype, first.desc.sizes()[first.desc.rank() - 3]);
+    for (v, what) in &views[1..] {
+        let c = v.desc.sizes()[v.desc.rank() - 3];
+        if v.layout.dtype != input_type || c != channels {
+            return Err(PyValueError::new_err(format!(
+                "{what} is {} with {c} channels but images[0] is {} with {channels}: a batch has one dtype and channel count",
+                v.layout.dtype.short_name(),
+                input_type.short_name()
+            )));
+        }
+    }
+    let dtype = match dtype {
+        Some(d) => dtype_arg(py, d)?.0,
+        None => DataType::Float32,
+    };
+    // mean and std in input units: x · (1/std) + (−mean/std), each rounded once from float64.
+    let (mean, std) = (
+        mean.map(|m| floats(m, "mean")).transpose()?.unwrap_or_else(|| vec![0.0]),
+        std.map(|s| floats(s, "std")).transpose()?.unwrap_or_else(|| vec![1.0]),
+    );
+    let n = mean.len().max(std.len());
+    for (what, v) in [("mean", &mean), ("std", &std)] {
+        if v.len() != 1 && v.len() != n {
+            return Err(PyValueError::new_err(format!("{what} has {} values; give 1 or one per channel", v.len())));
+        }
+    }
+    if let Some(i) = std.iter().position(|&s| s == 0.0) {
+        return Err(PyValueError::new_err(format!("std[{i}] is 0")));
+    }
+    let at = |v: &[f64], k: usize| if v.len() == 1 { v[0] } else { v[k] };
+    let scale: Vec<u32> = (0..n).map(|k| ((1.0 / at(&std, k)) as f32).to_bits()).collect();
+    let bias: Vec<u32> = (0..n).map(|k| ((-at(&mean, k) / at(&std, k)) as f32).to_bits()).collect();
+    let key = |input: &TensorDesc, output: TensorDesc| PreKey {
+        input: input.clone(),
+        output,
+        fit,
+        crop,
+        filter,
+        antialias,
+        flip,
+        bgr_to_rgb,
+        scale: scale.clone(),
+        bias: bias.clone(),
+        pad: pad.to_bits(),
+    };
+    // The result's sizes, from the first image (every image must give the same).
+    let placeholder = TensorDesc::new(dtype, &[1]).map_err(strider_error)?;
+    let sizes_of = |v: &View| -> PyResult<Vec<u32>> {
+        let out = key(&v.desc, placeholder.clone()).builder(None).output_desc().map_err(strider_error)?;
+        Ok(out.sizes().to_vec())
+    };
+    let sizes = sizes_of(first)?;
+    for (v, what) in &views[1..] {
+        let s = sizes_of(v)?;
+        if s != sizes {
+            return Err(PyValueError::new_err(format!(
+                "{what} gives a result of {s:?} but images[0] one of {sizes:?}; give a crop= (or resize=\"stretch\" or \"letterbox\") that all images share"
+            )));
+        }
+    }
+    // The result: {C, h, w} per image, after N for a list or a batch, in the layout asked for.
+    let rank = sizes.len();
+    let mut shape: Vec<usize> = match (batched, rank) {
+        (true, _) => vec![views.len()],
+        (false, 4) => vec![sizes[0] as usize],
+        _ => Vec::new(),
+    };
+    let [c, h, w] = [0, 1, 2].map(|k| sizes[rank - 3 + k] as usize);
+    shape.extend(match order {
+        ChannelOrder::First => [c, h, w],
+        ChannelOrder::Last => [h, w, c],
+    });
+    let (result, _) = crate::movement::output(py, out, dtype, &shape)?;
+    // The axes of the result (or of one of its images) in {N, C, H, W} order.
+    let chw = |ndim: usize| -> Vec<usize> {
+        match (order, ndim) {
+            (ChannelOrder::First, n) => (0..n).collect(),
+            (ChannelOrder::Last, 4) => vec![0, 3, 1, 2],
+            (ChannelOrder::Last, _) => vec![2, 0, 1],
+        }
+    };
+    let mut jobs = Vec::with_capacity(views.len());
+    for (i, (v, _)) in views.iter().enumerate() {
+        let slot = if batched { result.get_item(i)? } else { result.clone() };
+        let o = View::new(&as_array(py, &slot.call_method1("transpose", (chw(rank),))?)?, "out")?;
+        if !o.writeable {
+            return Err(PyValueError::new_err("out is read-only"));
+        }
+        if let Some((_, other)) = views.iter().find(|(u, _)| o.overlaps(u)) {
+            return Err(PyValueError::new_err(format!("out shares memory with {other}")));
+        }
+        let k = key(&v.desc, o.desc.clone());
+        let op = crate::kept(&PREPROCESSORS, k, PREPROCESSORS_KEPT, |k| {
+            k.builder(Some(&k.output)).build().map_err(strider_error)
+        })?;
+        jobs.push((op, (v.base, v.bytes), (o.base, o.bytes)));
+    }
+    // Each image's slot is a byte range of its own (a given `out` with N innermost interleaves them: refused).
+    let mut ranges: Vec<(usize, usize)> = jobs.iter().map(|j| (j.2.0, j.2.0.saturating_add(j.2.1))).collect();
+    ranges.sort_unstable();
+    if ranges.windows(2).any(|p| p[1].0 < p[0].1) {
+        return Err(PyValueError::new_err(
+            "out's images share a range of memory; give an out whose images are apart (N its outermost axis)",
+        ));
+    }
+    let result_bytes: usize = jobs.iter().map(|j| j.2.1).sum();
+    let work = move || {
+        let mut slices: Vec<(&Normalize, &[u8], &mut [u8])> = Vec::with_capacity(jobs.len());
+        for (op, (ib, il), (ob, ol)) in &jobs {
+            // SAFETY: each view's [base, base + bytes) holds its elements inside its NumPy buffer, alive for the
+            // call (the caller holds the arrays); no output range shares memory with an input (checked above), and
+            // the slots' ranges are apart (checked above). Another Python thread writing them meanwhile is a data
+            // race the caller must avoid, as with any NumPy operation that releases the GIL.
+            let (input, output) = unsafe {
+                (std::slice::from_raw_parts(*ib as *const u8, *il), std::slice::from_raw_parts_mut(*ob as *mut u8, *ol))
+            };
+            slices.push((&**op, input, output));
+        }
+        Normalize::execute_batch(&mut slices, &opts)
+    };
+    let done = if result_bytes < GIL_RELEASE_BYTES { work() } else { py.detach(work) };
+    done.map_err(strider_error)?;
+    Ok(result)
 }

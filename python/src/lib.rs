@@ -708,6 +708,7 @@ fn strider_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(image::normalize_image, m)?)?;
     m.add_function(wrap_pyfunction!(image::resize, m)?)?;
     m.add_function(wrap_pyfunction!(image::letterbox_geometry, m)?)?;
+    m.add_function(wrap_pyfunction!(image::preprocess, m)?)?;
     m.add_class::<Operator>()?;
     movement::register(m)?;
     indexing::register(m)?;

@@ -582,7 +582,7 @@ impl Engine {
             let p = r.program.plan();
             let [rows, cols] = r.program.taps();
             text.push_str(&format!(
-                "input 0 → output 0: resize {}×{} → {}×{} ({:?}, {}; {} × {} taps), rows {}×{} kept from {} step {}, columns {} step {}, {}; {}\n",
+                "input 0 → output 0: resize {}×{} → {}×{} ({:?}, {}; {} × {} taps), {}×{} kept (rows from {} step {}, columns from {} step {}), {}; {}\n",
                 p.in_size[0],
                 p.in_size[1],
                 p.resized[0],

@@ -57,7 +57,7 @@ pub use ops::depth_space::{DepthSpaceOrder, DepthToSpace, SpaceToDepth};
 pub use ops::fill::{Fill, FillValues};
 pub use ops::gather::{Gather, GatherElements, GatherNd};
 pub use ops::identity::{Identity, ScaleBias};
-pub use ops::image::{IMAGENET_MEAN, IMAGENET_STD, ImageLayout, ImageNormalize, mean_std_to_scale_bias};
+pub use ops::image::{IMAGENET_MEAN, IMAGENET_STD, ImageLayout, ImageNormalize, ImageResize, mean_std_to_scale_bias};
 pub use ops::join::{Join, Split};
 pub use ops::normalize::Normalize;
 pub use ops::padding::{Padding, PaddingMode};

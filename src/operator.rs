@@ -7,9 +7,9 @@
 //! reader, the Python bindings, the bench and the fuzz generator).
 
 use crate::{
-    Cast, DepthSpaceOrder, DepthToSpace, Error, ExecOptions, Fill, Gather, GatherElements, GatherNd, Identity, Join,
-    Normalize, OneHot, Padding, PaddingMode, Plan, RowKind, Scalar, ScaleBias, ScatterElements, ScatterNd, Slice,
-    Slice1, SpaceToDepth, Split, TensorDesc, Tile,
+    Cast, DepthSpaceOrder, DepthToSpace, Error, ExecOptions, Fill, Gather, GatherElements, GatherNd, Identity,
+    ImageResize, Join, Normalize, OneHot, Padding, PaddingMode, Plan, ResizeFilter, RowKind, Scalar, ScaleBias,
+    ScatterElements, ScatterNd, Slice, Slice1, SpaceToDepth, Split, TensorDesc, Tile,
 };
 
 /// An operator description: DirectML's `DML_OPERATOR_DESC` with the operator's own fields (Rust names of
@@ -91,6 +91,32 @@ pub enum OperatorDesc {
         /// Factors (1 or one per channel).
         scale: Vec<f32>,
         /// Addends (1 or one per channel).
+        bias: Vec<f32>,
+    },
+    /// Strider's preprocessing of images ([`Normalize::image`]: resize, center crop, flips, channel order and
+    /// normalization in one pass), built into a [`Normalize`].
+    Preprocess {
+        /// The images, `{N, C, H, W}` or `{C, H, W}`, any strides.
+        input: TensorDesc,
+        /// The result, of the sizes the steps give, any type and strides.
+        output: TensorDesc,
+        /// The resize.
+        resize: ImageResize,
+        /// Its filter.
+        filter: ResizeFilter,
+        /// Pillow's antialiased filters, or OpenCV's sampled ones.
+        antialias: bool,
+        /// A center crop `[height, width]` after the resize.
+        crop: Option<[u32; 2]>,
+        /// Mirror left ↔ right.
+        flip_horizontal: bool,
+        /// Mirror top ↔ bottom.
+        flip_vertical: bool,
+        /// Reverse the channels (BGR ↔ RGB).
+        reverse_channels: bool,
+        /// Factors, 1 or one per output channel.
+        scale: Vec<f32>,
+        /// Addends, 1 or one per output channel.
         bias: Vec<f32>,
     },
     /// `DML_OPERATOR_PADDING1` ([`Padding`]; `DML_OPERATOR_PADDING` with its `FLOAT` value cast to the output's
@@ -294,6 +320,29 @@ impl OperatorDesc {
                 scale,
                 bias,
             )?),
+            OperatorDesc::Preprocess {
+                input,
+                output,
+                resize,
+                filter,
+                antialias,
+                crop,
+                flip_horizontal,
+                flip_vertical,
+                reverse_channels,
+                scale,
+                bias,
+            } => {
+                let b = Normalize::image(input).resize_by(*resize, *filter).antialias(*antialias);
+                let b = match crop {
+                    Some([h, w]) => b.center_crop(*h, *w),
+                    None => b,
+                };
+                let b = if *flip_horizontal { b.flip_horizontal() } else { b };
+                let b = if *flip_vertical { b.flip_vertical() } else { b };
+                let b = if *reverse_channels { b.reverse_channels() } else { b };
+                Operator::Normalize(b.scale_bias(scale, bias).output_tensor(output).build()?)
+            }
             OperatorDesc::Padding { input, output, mode, value, start, end } => {
                 Operator::Padding(Padding::new(input, output, *mode, *value, start, end)?)
             }
@@ -364,6 +413,7 @@ impl OperatorDesc {
             OperatorDesc::Slice { .. } => "DML_OPERATOR_SLICE",
             OperatorDesc::Slice1 { .. } => "DML_OPERATOR_SLICE1",
             OperatorDesc::Normalize { .. } => "STRIDER_OPERATOR_NORMALIZE",
+            OperatorDesc::Preprocess { .. } => "STRIDER_OPERATOR_PREPROCESS",
             OperatorDesc::Padding { .. } => "DML_OPERATOR_PADDING1",
             OperatorDesc::Join { .. } => "DML_OPERATOR_JOIN",
             OperatorDesc::Split { .. } => "DML_OPERATOR_SPLIT",

@@ -17,7 +17,7 @@ use strider::{
 const FILTERS: [ResizeFilter; 4] =
     [ResizeFilter::Nearest, ResizeFilter::Bilinear, ResizeFilter::Bicubic, ResizeFilter::Area];
 
-/// Random input bytes of `t` (u8 any byte; floats in −2..3).
+/// Random input bytes of `t` (floats in −2..3, other types any bytes).
 fn random_input(t: &TensorDesc, r: &mut impl Rng, misalign: usize) -> Buf {
     let mut b = Buf::filled(t.required_buffer_bytes() as usize, misalign, 0);
     match t.data_type() {
@@ -26,7 +26,10 @@ fn random_input(t: &TensorDesc, r: &mut impl Rng, misalign: usize) -> Buf {
             .bytes_mut()
             .chunks_mut(2)
             .for_each(|v| v.copy_from_slice(&strider::half::f16::from_f32(r.random_range(-2.0..3.0)).to_le_bytes())),
-        _ => b.bytes_mut().chunks_mut(4).for_each(|v| v.copy_from_slice(&r.random_range(-2.0f32..3.0).to_le_bytes())),
+        DataType::Float32 => {
+            b.bytes_mut().chunks_mut(4).for_each(|v| v.copy_from_slice(&r.random_range(-2.0f32..3.0).to_le_bytes()))
+        }
+        _ => b.bytes_mut().iter_mut().for_each(|v| *v = r.random()),
     }
     b
 }
@@ -259,4 +262,62 @@ fn batches_of_mixed_sizes() {
     jobs[short].1 = &jobs[short].1[..10];
     assert!(matches!(Normalize::execute_batch(&mut jobs, &ExecOptions::default()), Err(Error::BufferTooSmall { .. })));
     assert!(got.iter().all(|&b| b == 9));
+}
+
+/// Random pipelines over random small images (any layout, broadcast and mirrored axes among them) build or fail
+/// cleanly, and those that build give their reference's bits; giant descriptors (billions of channels, sides of
+/// 2^24, broadcast inputs) are refused or run without exhausting memory.
+#[test]
+fn random_pipelines_build_or_fail_cleanly() {
+    let mut r = common::rng(99);
+    let f = [ResizeFilter::Nearest, ResizeFilter::Bilinear, ResizeFilter::Bicubic, ResizeFilter::Area];
+    let mut built = 0;
+    for k in 0..600 {
+        let dt = [DataType::Uint8, DataType::Float16, DataType::Float32, DataType::Int16][r.random_range(0..4)];
+        let (n, c, h, w) =
+            (r.random_range(1..3u32), r.random_range(1..5u32), r.random_range(1..9u32), r.random_range(1..9u32));
+        let sizes = [n, c, h, w];
+        let strides: Vec<u32> = match r.random_range(0..3) {
+            0 => vec![h * w * c, 1, w * c, c],
+            1 => vec![c * h * w, h * w, w, 1],
+            _ => (0..4).map(|_| r.random_range(0..40)).collect(),
+        };
+        let Ok(input) = TensorDesc::with_strides(dt, &sizes, &strides) else { continue };
+        let input = if r.random_bool(0.2) { input.with_reversed_dims(&[3]).unwrap() } else { input };
+        let side = |r: &mut rand::rngs::StdRng| r.random_range(1..10u32);
+        let b = Normalize::image(&input).antialias(r.random_bool(0.5));
+        let filter = f[r.random_range(0..4)];
+        let b = match r.random_range(0..4) {
+            0 => b,
+            1 => b.resize(side(&mut r), side(&mut r), filter),
+            2 => b.resize_shorter(side(&mut r), filter),
+            _ => b.letterbox(side(&mut r), side(&mut r), filter, r.random_range(-5.0..300.0)),
+        };
+        let b = if r.random_bool(0.4) { b.center_crop(side(&mut r), side(&mut r)) } else { b };
+        let b = if r.random_bool(0.3) { b.subsample(r.random_range(1..3), r.random_range(1..3)) } else { b };
+        let b = if r.random_bool(0.3) { b.flip_horizontal().flip_vertical() } else { b };
+        let b = if r.random_bool(0.3) { b.reverse_channels() } else { b };
+        let b = if r.random_bool(0.3) { b.channels(r.random_range(0..2), r.random_range(1..4)) } else { b };
+        let out = [DataType::Float32, DataType::Uint8, DataType::Int32, DataType::Float16][r.random_range(0..4)];
+        let Ok(op) = b.scale_bias(&[r.random_range(-2.0..2.0)], &[r.random_range(-9.0..9.0)]).output_type(out).build()
+        else {
+            continue;
+        };
+        built += 1;
+        let src = random_input(&input, &mut r, k % 3);
+        check(&op, &src, &format!("random case {k}"));
+    }
+    assert!(built > 150, "only {built} of 600 random pipelines built");
+    // Giants: planned without allocating per channel or per pixel beyond the output's rows.
+    let huge = TensorDesc::with_strides(DataType::Uint8, &[1, u32::MAX, 4, 4], &[0, 0, 4, 1]).unwrap();
+    for b in [
+        Normalize::image(&huge).resize(2, 2, ResizeFilter::Bilinear),
+        Normalize::image(&huge).letterbox(3, 5, ResizeFilter::Bilinear, 1.0),
+        Normalize::image(&huge).resize(1 << 24, 1, ResizeFilter::Area),
+        Normalize::image(&huge).resize((1 << 24) + 1, 1, ResizeFilter::Area),
+    ] {
+        let _ = b.build();
+    }
+    let wide = TensorDesc::with_strides(DataType::Uint8, &[1, 1 << 20, 2, 2], &[0, 1, 0, 0]).unwrap();
+    let _ = Normalize::image(&wide).resize(2, 3, ResizeFilter::Bicubic).build();
 }

@@ -147,6 +147,49 @@
 // Strider's fused preprocessing (no DirectML counterpart): `Desc` is a `StriderNormalizeOperatorDesc`.
 #define STRIDER_OPERATOR_NORMALIZE 1398013953
 
+// Strider's preprocessing of images with a resize (no DirectML counterpart): `Desc` is a
+// `StriderPreprocessOperatorDesc`.
+#define STRIDER_OPERATOR_PREPROCESS 1398013954
+
+// `StriderPreprocessOperatorDesc::Resize`: no resize.
+#define STRIDER_RESIZE_NONE 0
+
+// `StriderPreprocessOperatorDesc::Resize`: to `ResizeHeight × ResizeWidth`.
+#define STRIDER_RESIZE_STRETCH 1
+
+// `StriderPreprocessOperatorDesc::Resize`: the shorter side to `ResizeHeight`, keeping the aspect ratio
+// (torchvision's `Resize(int)`; `ResizeWidth` must be 0).
+#define STRIDER_RESIZE_SHORTER 2
+
+// `StriderPreprocessOperatorDesc::Resize`: YOLO's letterbox into a `ResizeHeight × ResizeWidth` canvas of value
+// `PadValue`.
+#define STRIDER_RESIZE_LETTERBOX 3
+
+// `StriderPreprocessOperatorDesc::Filter`: the nearest pixel.
+#define STRIDER_FILTER_NEAREST 0
+
+// `StriderPreprocessOperatorDesc::Filter`: linear interpolation.
+#define STRIDER_FILTER_BILINEAR 1
+
+// `StriderPreprocessOperatorDesc::Filter`: cubic convolution.
+#define STRIDER_FILTER_BICUBIC 2
+
+// `StriderPreprocessOperatorDesc::Filter`: the mean over the covered area (box).
+#define STRIDER_FILTER_AREA 3
+
+// `StriderPreprocessOperatorDesc::Flags`: mirror left ↔ right.
+#define STRIDER_PREPROCESS_FLIP_HORIZONTAL 1
+
+// `StriderPreprocessOperatorDesc::Flags`: mirror top ↔ bottom.
+#define STRIDER_PREPROCESS_FLIP_VERTICAL 2
+
+// `StriderPreprocessOperatorDesc::Flags`: reverse the channels (BGR ↔ RGB).
+#define STRIDER_PREPROCESS_REVERSE_CHANNELS 4
+
+// `StriderPreprocessOperatorDesc::Flags`: OpenCV's sampled filters (`cv2.resize`) instead of Pillow's antialiased
+// ones (`Image.resize`).
+#define STRIDER_PREPROCESS_SAMPLED 8
+
 // `DML_PADDING_MODE_CONSTANT`: the padding value.
 #define STRIDER_PADDING_MODE_CONSTANT 0
 
@@ -598,6 +641,42 @@ typedef struct StriderOneHotOperatorDesc {
   // The dimension of the encoding.
   uint32_t Axis;
 } StriderOneHotOperatorDesc;
+
+// Strider's preprocessing of images (`STRIDER_OPERATOR_PREPROCESS`): a resize (none, to a size, by the shorter
+// side or YOLO's letterbox), a center crop, flips and channel order, then each value `x · Scale[k] + Bias[k]` (`k`
+// its output channel) converted to the output's data type, in one pass; the resized values stay f32. The input is
+// `{N, C, H, W}` or `{C, H, W}` (decoded images: NHWC strides), UINT8, FLOAT16 or FLOAT32; the output has the sizes
+// these steps give, any data type and strides.
+typedef struct StriderPreprocessOperatorDesc {
+  // The images.
+  const struct StriderTensorDesc *InputTensor;
+  // The result.
+  const struct StriderTensorDesc *OutputTensor;
+  // `STRIDER_RESIZE_NONE`, `_STRETCH`, `_SHORTER` or `_LETTERBOX`.
+  uint32_t Resize;
+  // The resized (or canvas) height; the shorter side for `STRIDER_RESIZE_SHORTER`; 0 without a resize.
+  uint32_t ResizeHeight;
+  // The resized (or canvas) width; 0 for `STRIDER_RESIZE_SHORTER` and without a resize.
+  uint32_t ResizeWidth;
+  // `STRIDER_FILTER_NEAREST`, `_BILINEAR`, `_BICUBIC` or `_AREA`.
+  uint32_t Filter;
+  // A letterbox's canvas value, in input units (114: YOLO's grey).
+  float PadValue;
+  // A center crop after the resize: its height and width, or both 0 for none.
+  uint32_t CropHeight;
+  // The crop's width.
+  uint32_t CropWidth;
+  // `STRIDER_PREPROCESS_*` flags, or-ed.
+  uint32_t Flags;
+  // The number of scales: 1, or one per output channel.
+  uint32_t ScaleCount;
+  // The factors.
+  const float *Scale;
+  // The number of biases: 1, or one per output channel.
+  uint32_t BiasCount;
+  // The addends.
+  const float *Bias;
+} StriderPreprocessOperatorDesc;
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,7 +7,7 @@
 
 use core::ffi::c_void;
 
-use strider_core::{ExecOptions, OperatorDesc, TensorDesc};
+use strider_core::{ExecOptions, ImageResize, OperatorDesc, ResizeFilter, TensorDesc};
 
 use crate::types::*;
 use crate::{strider_operator_create, strider_operator_destroy, strider_operator_execute_bindings};
@@ -215,6 +215,60 @@ fn write(desc: &OperatorDesc, st: &mut Storage) -> Option<(u32, Vec<u8>)> {
             };
             (STRIDER_OPERATOR_NORMALIZE, bytes(o))
         }
+        OperatorDesc::Preprocess {
+            input,
+            output,
+            resize,
+            filter,
+            antialias,
+            crop,
+            flip_horizontal,
+            flip_vertical,
+            reverse_channels,
+            scale,
+            bias,
+        } => {
+            let floats = |st: &mut Storage, v: &[f32]| {
+                let b: Box<[f32]> = v.into();
+                let p = b.as_ptr();
+                st.floats.push(b);
+                p
+            };
+            let (mode, h, w, pad) = match *resize {
+                ImageResize::None => (STRIDER_RESIZE_NONE, 0, 0, 0.0),
+                ImageResize::Stretch { height, width } => (STRIDER_RESIZE_STRETCH, height, width, 0.0),
+                ImageResize::Shorter(s) => (STRIDER_RESIZE_SHORTER, s, 0, 0.0),
+                ImageResize::Letterbox { height, width, pad } => (STRIDER_RESIZE_LETTERBOX, height, width, pad),
+            };
+            let flags = [
+                (*flip_horizontal, STRIDER_PREPROCESS_FLIP_HORIZONTAL),
+                (*flip_vertical, STRIDER_PREPROCESS_FLIP_VERTICAL),
+                (*reverse_channels, STRIDER_PREPROCESS_REVERSE_CHANNELS),
+                (!*antialias, STRIDER_PREPROCESS_SAMPLED),
+            ];
+            let o = StriderPreprocessOperatorDesc {
+                InputTensor: st.tensor(input),
+                OutputTensor: st.tensor(output),
+                Resize: mode,
+                ResizeHeight: h,
+                ResizeWidth: w,
+                Filter: match filter {
+                    ResizeFilter::Nearest => STRIDER_FILTER_NEAREST,
+                    ResizeFilter::Bilinear => STRIDER_FILTER_BILINEAR,
+                    ResizeFilter::Bicubic => STRIDER_FILTER_BICUBIC,
+                    _ => STRIDER_FILTER_AREA,
+                },
+                PadValue: pad,
+                CropHeight: crop.map_or(0, |c| c[0]),
+                CropWidth: crop.map_or(0, |c| c[1]),
+                Flags: flags.iter().filter(|f| f.0).fold(0, |a, f| a | f.1),
+                ScaleCount: scale.len() as u32,
+                Scale: floats(st, scale),
+                BiasCount: bias.len() as u32,
+                Bias: floats(st, bias),
+            };
+            (STRIDER_OPERATOR_PREPROCESS, bytes(o))
+        }
         OperatorDesc::Padding { input, output, mode, value, start, end } => {
             let o = StriderPadding1OperatorDesc {
                 InputTensor: st.tensor(input),
@@ -374,6 +428,7 @@ fn tensors_of(desc: &OperatorDesc) -> Vec<&TensorDesc> {
         | OperatorDesc::Slice { input, output, .. }
         | OperatorDesc::Slice1 { input, output, .. }
         | OperatorDesc::Normalize { input, output, .. }
+        | OperatorDesc::Preprocess { input, output, .. }
         | OperatorDesc::Padding { input, output, .. }
         | OperatorDesc::Tile { input, output, .. }
         | OperatorDesc::DepthToSpace { input, output, .. }

@@ -6,8 +6,8 @@ use core::ffi::c_void;
 use core::slice;
 
 use strider_core::{
-    DataType, DepthSpaceOrder, Error, MAX_RANK, Operator, OperatorDesc, PaddingMode, Scalar, ScaleBias, TensorDesc,
-    TensorFlags,
+    DataType, DepthSpaceOrder, Error, ImageResize, MAX_RANK, Operator, OperatorDesc, PaddingMode, ResizeFilter, Scalar,
+    ScaleBias, TensorDesc, TensorFlags,
 };
 
 use crate::types::*;
@@ -56,6 +56,7 @@ enum OperatorType {
     SpaceToDepth1,
     Padding1,
     Normalize,
+    Preprocess,
     Gather,
     GatherElements,
     GatherNd,
@@ -66,7 +67,7 @@ enum OperatorType {
 }
 
 impl OperatorType {
-    const ALL: [OperatorType; 23] = [
+    const ALL: [OperatorType; 24] = [
         OperatorType::ElementWiseIdentity,
         OperatorType::Slice,
         OperatorType::Cast,
@@ -83,6 +84,7 @@ impl OperatorType {
         OperatorType::SpaceToDepth1,
         OperatorType::Padding1,
         OperatorType::Normalize,
+        OperatorType::Preprocess,
         OperatorType::Gather,
         OperatorType::GatherElements,
         OperatorType::GatherNd,
@@ -117,6 +119,7 @@ impl OperatorType {
             OperatorType::SpaceToDepth1 => (STRIDER_OPERATOR_SPACE_TO_DEPTH1, "DML_OPERATOR_SPACE_TO_DEPTH1"),
             OperatorType::Padding1 => (STRIDER_OPERATOR_PADDING1, "DML_OPERATOR_PADDING1"),
             OperatorType::Normalize => (STRIDER_OPERATOR_NORMALIZE, "STRIDER_OPERATOR_NORMALIZE"),
+            OperatorType::Preprocess => (STRIDER_OPERATOR_PREPROCESS, "STRIDER_OPERATOR_PREPROCESS"),
             OperatorType::Gather => (STRIDER_OPERATOR_GATHER, "DML_OPERATOR_GATHER"),
             OperatorType::GatherElements => (STRIDER_OPERATOR_GATHER_ELEMENTS, "DML_OPERATOR_GATHER_ELEMENTS"),
             OperatorType::GatherNd => (STRIDER_OPERATOR_GATHER_ND, "DML_OPERATOR_GATHER_ND"),
@@ -193,6 +196,7 @@ impl OperatorType {
                 }
                 OperatorType::Slice1 => slice1(desc.cast()),
                 OperatorType::Normalize => normalize(desc.cast()),
+                OperatorType::Preprocess => preprocess(desc.cast()),
                 OperatorType::Gather => {
                     let o = *desc.cast::<StriderGatherOperatorDesc>();
                     let [input, indices, output] = fields([
@@ -600,23 +604,8 @@ unsafe fn normalize(o: *const StriderNormalizeOperatorDesc) -> Result<OperatorDe
         };
         // 1 value, or one per channel: never more than the output's size on the channel axis.
         let most = channel_axis.and_then(|a| output.sizes().get(a)).copied().unwrap_or(1).max(1);
-        let values = |p: *const f32, count: u32, field: &str, count_field: &str| -> Result<Vec<f32>, Failure> {
-            if count > most {
-                return Err(Failure::invalid(format!(
-                    "{count_field} is {count}; it must be 1 or one per channel ({most})"
-                )));
-            }
-            if count == 0 || p.is_null() {
-                return Err(Failure::invalid(format!(
-                    "{count_field} is {count} and {field} is {}; give at least one value",
-                    if p.is_null() { "NULL" } else { "set" }
-                )));
-            }
-            // SAFETY: `p` points to `count` floats (the caller's contract), at most a channel count.
-            Ok(slice::from_raw_parts(p, count as usize).to_vec())
-        };
-        let scale = values(o.Scale, o.ScaleCount, "Scale", "ScaleCount")?;
-        let bias = values(o.Bias, o.BiasCount, "Bias", "BiasCount")?;
+        let scale = channel_values(o.Scale, o.ScaleCount, most, "Scale", "ScaleCount")?;
+        let bias = channel_values(o.Bias, o.BiasCount, most, "Bias", "BiasCount")?;
         Ok(OperatorDesc::Normalize {
             input,
             output,
@@ -624,6 +613,94 @@ unsafe fn normalize(o: *const StriderNormalizeOperatorDesc) -> Result<OperatorDe
             window_sizes,
             window_strides,
             channel_axis,
+            scale,
+            bias,
+        })
+    }
+}
+
+/// 1 value, or one per output channel (at most `most`), of `count` floats at `p`.
+///
+/// # Safety
+///
+/// `p` is NULL or points to `count` readable floats.
+unsafe fn channel_values(
+    p: *const f32,
+    count: u32,
+    most: u32,
+    field: &str,
+    count_field: &str,
+) -> Result<Vec<f32>, Failure> {
+    if count > most.max(1) {
+        return Err(Failure::invalid(format!("{count_field} is {count}; it must be 1 or one per channel ({most})")));
+    }
+    if count == 0 || p.is_null() {
+        return Err(Failure::invalid(format!(
+            "{count_field} is {count} and {field} is {}; give at least one value",
+            if p.is_null() { "NULL" } else { "set" }
+        )));
+    }
+    // SAFETY: `p` points to `count` floats (the caller's contract), at most a channel count.
+    Ok(unsafe { slice::from_raw_parts(p, count as usize) }.to_vec())
+}
+
+/// # Safety
+///
+/// `o` points to a readable `StriderPreprocessOperatorDesc` valid as its documentation says.
+unsafe fn preprocess(o: *const StriderPreprocessOperatorDesc) -> Result<OperatorDesc, Failure> {
+    // SAFETY: the caller's contract; `tensor` and `channel_values` check pointers and counts.
+    unsafe {
+        let o = *o;
+        let (input, output) = (tensor(o.InputTensor, "InputTensor")?, tensor(o.OutputTensor, "OutputTensor")?);
+        let (h, w) = (o.ResizeHeight, o.ResizeWidth);
+        let resize = match (o.Resize, h, w) {
+            (STRIDER_RESIZE_NONE, 0, 0) => ImageResize::None,
+            (STRIDER_RESIZE_STRETCH, ..) => ImageResize::Stretch { height: h, width: w },
+            (STRIDER_RESIZE_SHORTER, _, 0) => ImageResize::Shorter(h),
+            (STRIDER_RESIZE_LETTERBOX, ..) => ImageResize::Letterbox { height: h, width: w, pad: o.PadValue },
+            (STRIDER_RESIZE_NONE | STRIDER_RESIZE_SHORTER, ..) => {
+                return Err(Failure::invalid(format!(
+                    "ResizeHeight {h} and ResizeWidth {w}: without a resize both are 0, for STRIDER_RESIZE_SHORTER \
+                     ResizeWidth is 0"
+                )));
+            }
+            (r, ..) => return Err(Failure::invalid(format!("Resize is {r}; it must be a STRIDER_RESIZE_* value"))),
+        };
+        let filter = match o.Filter {
+            STRIDER_FILTER_NEAREST => ResizeFilter::Nearest,
+            STRIDER_FILTER_BILINEAR => ResizeFilter::Bilinear,
+            STRIDER_FILTER_BICUBIC => ResizeFilter::Bicubic,
+            STRIDER_FILTER_AREA => ResizeFilter::Area,
+            f => return Err(Failure::invalid(format!("Filter is {f}; it must be a STRIDER_FILTER_* value"))),
+        };
+        let crop = match (o.CropHeight, o.CropWidth) {
+            (0, 0) => None,
+            (ch, cw) => Some([ch, cw]),
+        };
+        let known = STRIDER_PREPROCESS_FLIP_HORIZONTAL
+            | STRIDER_PREPROCESS_FLIP_VERTICAL
+            | STRIDER_PREPROCESS_REVERSE_CHANNELS
+            | STRIDER_PREPROCESS_SAMPLED;
+        if o.Flags & !known != 0 {
+            return Err(Failure::invalid(format!(
+                "Flags is {:#x}; it has bits no STRIDER_PREPROCESS_* flag sets",
+                o.Flags
+            )));
+        }
+        // The output's channel count bounds the parameter counts (the builder checks them exactly).
+        let most = output.sizes().get(output.rank().saturating_sub(3)).copied().unwrap_or(1);
+        let scale = channel_values(o.Scale, o.ScaleCount, most, "Scale", "ScaleCount")?;
+        let bias = channel_values(o.Bias, o.BiasCount, most, "Bias", "BiasCount")?;
+        Ok(OperatorDesc::Preprocess {
+            input,
+            output,
+            resize,
+            filter,
+            antialias: o.Flags & STRIDER_PREPROCESS_SAMPLED == 0,
+            crop,
+            flip_horizontal: o.Flags & STRIDER_PREPROCESS_FLIP_HORIZONTAL != 0,
+            flip_vertical: o.Flags & STRIDER_PREPROCESS_FLIP_VERTICAL != 0,
+            reverse_channels: o.Flags & STRIDER_PREPROCESS_REVERSE_CHANNELS != 0,
             scale,
             bias,
         })

@@ -95,6 +95,39 @@ pub const STRIDER_OPERATOR_SCATTER_ND: u32 = 109;
 pub const STRIDER_OPERATOR_GATHER_ND1: u32 = 140;
 /// Strider's fused preprocessing (no DirectML counterpart): `Desc` is a `StriderNormalizeOperatorDesc`.
 pub const STRIDER_OPERATOR_NORMALIZE: u32 = 0x5354_0001;
+/// Strider's preprocessing of images with a resize (no DirectML counterpart): `Desc` is a
+/// `StriderPreprocessOperatorDesc`.
+pub const STRIDER_OPERATOR_PREPROCESS: u32 = 0x5354_0002;
+
+/// `StriderPreprocessOperatorDesc::Resize`: no resize.
+pub const STRIDER_RESIZE_NONE: u32 = 0;
+/// `StriderPreprocessOperatorDesc::Resize`: to `ResizeHeight × ResizeWidth`.
+pub const STRIDER_RESIZE_STRETCH: u32 = 1;
+/// `StriderPreprocessOperatorDesc::Resize`: the shorter side to `ResizeHeight`, keeping the aspect ratio
+/// (torchvision's `Resize(int)`; `ResizeWidth` must be 0).
+pub const STRIDER_RESIZE_SHORTER: u32 = 2;
+/// `StriderPreprocessOperatorDesc::Resize`: YOLO's letterbox into a `ResizeHeight × ResizeWidth` canvas of value
+/// `PadValue`.
+pub const STRIDER_RESIZE_LETTERBOX: u32 = 3;
+
+/// `StriderPreprocessOperatorDesc::Filter`: the nearest pixel.
+pub const STRIDER_FILTER_NEAREST: u32 = 0;
+/// `StriderPreprocessOperatorDesc::Filter`: linear interpolation.
+pub const STRIDER_FILTER_BILINEAR: u32 = 1;
+/// `StriderPreprocessOperatorDesc::Filter`: cubic convolution.
+pub const STRIDER_FILTER_BICUBIC: u32 = 2;
+/// `StriderPreprocessOperatorDesc::Filter`: the mean over the covered area (box).
+pub const STRIDER_FILTER_AREA: u32 = 3;
+
+/// `StriderPreprocessOperatorDesc::Flags`: mirror left ↔ right.
+pub const STRIDER_PREPROCESS_FLIP_HORIZONTAL: u32 = 1;
+/// `StriderPreprocessOperatorDesc::Flags`: mirror top ↔ bottom.
+pub const STRIDER_PREPROCESS_FLIP_VERTICAL: u32 = 2;
+/// `StriderPreprocessOperatorDesc::Flags`: reverse the channels (BGR ↔ RGB).
+pub const STRIDER_PREPROCESS_REVERSE_CHANNELS: u32 = 4;
+/// `StriderPreprocessOperatorDesc::Flags`: OpenCV's sampled filters (`cv2.resize`) instead of Pillow's antialiased
+/// ones (`Image.resize`).
+pub const STRIDER_PREPROCESS_SAMPLED: u32 = 8;
 
 /// `DML_PADDING_MODE_CONSTANT`: the padding value.
 pub const STRIDER_PADDING_MODE_CONSTANT: u32 = 0;
@@ -569,6 +602,44 @@ pub struct StriderNormalizeOperatorDesc {
     /// The factors.
     pub Scale: *const f32,
     /// The number of biases: 1, or one per channel.
+    pub BiasCount: u32,
+    /// The addends.
+    pub Bias: *const f32,
+}
+
+/// Strider's preprocessing of images (`STRIDER_OPERATOR_PREPROCESS`): a resize (none, to a size, by the shorter
+/// side or YOLO's letterbox), a center crop, flips and channel order, then each value `x · Scale[k] + Bias[k]` (`k`
+/// its output channel) converted to the output's data type, in one pass; the resized values stay f32. The input is
+/// `{N, C, H, W}` or `{C, H, W}` (decoded images: NHWC strides), UINT8, FLOAT16 or FLOAT32; the output has the sizes
+/// these steps give, any data type and strides.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StriderPreprocessOperatorDesc {
+    /// The images.
+    pub InputTensor: *const StriderTensorDesc,
+    /// The result.
+    pub OutputTensor: *const StriderTensorDesc,
+    /// `STRIDER_RESIZE_NONE`, `_STRETCH`, `_SHORTER` or `_LETTERBOX`.
+    pub Resize: u32,
+    /// The resized (or canvas) height; the shorter side for `STRIDER_RESIZE_SHORTER`; 0 without a resize.
+    pub ResizeHeight: u32,
+    /// The resized (or canvas) width; 0 for `STRIDER_RESIZE_SHORTER` and without a resize.
+    pub ResizeWidth: u32,
+    /// `STRIDER_FILTER_NEAREST`, `_BILINEAR`, `_BICUBIC` or `_AREA`.
+    pub Filter: u32,
+    /// A letterbox's canvas value, in input units (114: YOLO's grey).
+    pub PadValue: f32,
+    /// A center crop after the resize: its height and width, or both 0 for none.
+    pub CropHeight: u32,
+    /// The crop's width.
+    pub CropWidth: u32,
+    /// `STRIDER_PREPROCESS_*` flags, or-ed.
+    pub Flags: u32,
+    /// The number of scales: 1, or one per output channel.
+    pub ScaleCount: u32,
+    /// The factors.
+    pub Scale: *const f32,
+    /// The number of biases: 1, or one per output channel.
     pub BiasCount: u32,
     /// The addends.
     pub Bias: *const f32,

@@ -29,6 +29,9 @@ enum Command {
     /// Preprocess a .npy image or batch in one pass: window (crop, flip, subsample, channel order), layout change,
     /// per-channel normalization and cast.
     Normalize(NormalizeArgs),
+    /// Decoded images (.npy, HWC or NHWC) to a model's input in one pass: resize (to a size, by the shorter side or
+    /// letterboxed), center crop, flip, BGR -> RGB, (x - mean) / std, cast and layout.
+    Preprocess(PreprocessArgs),
     /// Time a suite of workloads beside a memcpy of the same bytes and print a table.
     Bench(BenchArgs),
     /// Print the version, the SIMD levels, the threads and the memcpy bandwidth of this machine.
@@ -108,6 +111,151 @@ struct NormalizeArgs {
     /// Print the plan and the time taken.
     #[arg(short, long)]
     verbose: bool,
+}
+
+#[derive(Args)]
+#[command(
+    after_help = "EXAMPLES\n  ImageNet classification input from a BGR frame:\n    strider preprocess frame.npy x.npy \
+--resize-shorter 256 --crop 224 --bgr-to-rgb --mean 123.675,116.28,103.53 --std 58.395,57.12,57.375\n  YOLO input:\n    \
+strider preprocess frame.npy x.npy --letterbox 640,640 --pad 114 --bgr-to-rgb --std 255\n\nVALUES\n  The resized pixels \
+stay f32 (never rounded to u8); y = (x - mean) / std in input units (0..255 for u8), per output channel, computed as \
+x * (1/std) + (-mean/std) in f32, converted to --dtype rounding to nearest (integers: half to even, saturating)."
+)]
+struct PreprocessArgs {
+    /// Input .npy file: an image (H, W, C) or a batch (N, H, W, C); u8, f16 or f32.
+    input: PathBuf,
+    /// Output .npy file (packed, C order, axes in the --layout order), written atomically.
+    output: PathBuf,
+    /// Resize to HEIGHT,WIDTH (one value: a square).
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["resize_shorter", "letterbox"])]
+    resize: Option<Vec<u32>>,
+    /// Resize keeping the aspect ratio, the shorter side to this (torchvision's Resize(int)).
+    #[arg(long, conflicts_with = "letterbox")]
+    resize_shorter: Option<u32>,
+    /// YOLO's letterbox into a HEIGHT,WIDTH canvas (one value: a square), padded with --pad.
+    #[arg(long, value_delimiter = ',')]
+    letterbox: Option<Vec<u32>>,
+    /// The letterbox canvas's value, in input units.
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, requires = "letterbox")]
+    pad: f32,
+    /// Center crop HEIGHT,WIDTH after the resize (one value: a square).
+    #[arg(long, value_delimiter = ',')]
+    crop: Option<Vec<u32>>,
+    /// Resampling filter: nearest, bilinear, bicubic or area.
+    #[arg(long, default_value = "bilinear")]
+    filter: String,
+    /// OpenCV's sampled filters (cv2.resize) instead of Pillow's antialiased ones.
+    #[arg(long)]
+    sampled: bool,
+    /// Mirror left <-> right.
+    #[arg(long)]
+    flip: bool,
+    /// Reverse the channels (BGR -> RGB).
+    #[arg(long)]
+    bgr_to_rgb: bool,
+    /// Per-channel mean in input units (comma-separated; default 0).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    mean: Option<Vec<f64>>,
+    /// Per-channel standard deviation in input units (default 1).
+    #[arg(long, value_delimiter = ',')]
+    std: Option<Vec<f64>>,
+    /// Output data type (f32, f16, u8, i8, …).
+    #[arg(long, default_value = "f32")]
+    dtype: String,
+    /// Output layout: planes (nchw/chw) or interleaved (nhwc/hwc).
+    #[arg(long, value_enum, default_value_t = Layout::Nchw)]
+    layout: Layout,
+    /// Print the plan and the time taken.
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+/// A HEIGHT,WIDTH argument (one value: both).
+fn size_arg(v: &[u32], what: &str) -> Result<[u32; 2]> {
+    match v {
+        [n] => Ok([*n, *n]),
+        [h, w] => Ok([*h, *w]),
+        _ => bail!("--{what} takes HEIGHT,WIDTH or one size, not {} values", v.len()),
+    }
+}
+
+fn preprocess(a: PreprocessArgs) -> Result<()> {
+    let t = npy::read(&a.input)?;
+    let dims = t.desc.sizes().to_vec();
+    let rank = dims.len();
+    if !(3..=4).contains(&rank) {
+        bail!(
+            "{} has {}; preprocess takes an image (3: HWC) or a batch (4: NHWC)",
+            a.input.display(),
+            dimensions(rank)
+        );
+    }
+    let to: strider::DataType = a.dtype.parse()?;
+    let filter = match a.filter.to_ascii_lowercase().as_str() {
+        "nearest" => strider::ResizeFilter::Nearest,
+        "bilinear" | "linear" => strider::ResizeFilter::Bilinear,
+        "bicubic" | "cubic" => strider::ResizeFilter::Bicubic,
+        "area" | "box" => strider::ResizeFilter::Area,
+        other => bail!("--filter {other:?}: give nearest, bilinear, bicubic or area"),
+    };
+    let axes = Layout::Nhwc.file_axes(rank);
+    let pick = |v: &[u32]| axes.iter().map(|&k| v[k]).collect::<Vec<u32>>();
+    let input = strider::TensorDesc::with_strides(t.desc.data_type(), &pick(&dims), &pick(t.desc.strides()))?;
+    let b = strider::Normalize::image(&input).antialias(!a.sampled);
+    let b = match (&a.resize, a.resize_shorter, &a.letterbox) {
+        (Some(s), ..) => {
+            let [h, w] = size_arg(s, "resize")?;
+            b.resize(h, w, filter)
+        }
+        (_, Some(s), _) => b.resize_shorter(s, filter),
+        (.., Some(s)) => {
+            let [h, w] = size_arg(s, "letterbox")?;
+            b.letterbox(h, w, filter, a.pad)
+        }
+        _ => b,
+    };
+    let b = match &a.crop {
+        Some(c) => {
+            let [h, w] = size_arg(c, "crop")?;
+            b.center_crop(h, w)
+        }
+        None => b,
+    };
+    let b = if a.flip { b.flip_horizontal() } else { b };
+    let b = if a.bgr_to_rgb { b.reverse_channels() } else { b };
+    // (x - mean) / std in input units: x · (1/std) + (−mean/std), each rounded once from f64.
+    let (mean, std) = (a.mean.clone().unwrap_or_else(|| vec![0.0]), a.std.clone().unwrap_or_else(|| vec![1.0]));
+    let n = mean.len().max(std.len());
+    if mean.len() != 1 && mean.len() != n || std.len() != 1 && std.len() != n {
+        bail!("--mean has {} values and --std {}: give 1 or one per channel each", mean.len(), std.len());
+    }
+    let at = |v: &[f64], k: usize| if v.len() == 1 { v[0] } else { v[k] };
+    let scale: Vec<f32> = (0..n).map(|k| (1.0 / at(&std, k)) as f32).collect();
+    let bias: Vec<f32> = (0..n).map(|k| (-at(&mean, k) / at(&std, k)) as f32).collect();
+    let layout = match a.layout {
+        Layout::Nchw => strider::ImageLayout::Nchw,
+        Layout::Nhwc => strider::ImageLayout::Nhwc,
+    };
+    let op = b.scale_bias(&scale, &bias).output_type(to).layout(layout).build().context("invalid preprocessing")?;
+    let output = op.output().clone();
+    let mut out = output_buffer(output.addressed_bytes())?;
+    let start = Instant::now();
+    op.execute(&t.bytes, &mut out)?;
+    let took = start.elapsed();
+    let file_sizes: Vec<u32> = a.layout.logical_order(rank).iter().map(|&k| output.sizes()[k]).collect();
+    npy::write(&a.output, to, &file_sizes, &out)?;
+    if a.verbose {
+        eprintln!(
+            "{} {:?} -> {} {:?}; {:.1} µs\n{}",
+            t.desc.data_type(),
+            dims,
+            to,
+            file_sizes,
+            took.as_secs_f64() * 1e6,
+            op.explain()
+        );
+    }
+    Ok(())
 }
 
 /// An image layout on the command line (`hwc` and `chw` are accepted as the one-image names).
@@ -427,6 +575,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Slice1(a) => slice1(a),
         Command::Normalize(a) => normalize(a),
+        Command::Preprocess(a) => preprocess(a),
         Command::Bench(a) => bench(a),
         Command::Info => {
             print!("{}", info::report());

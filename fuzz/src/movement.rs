@@ -2,7 +2,10 @@
 //! builders, as functions of the fuzzer's bytes.
 
 use arbitrary::{Result, Unstructured};
-use strider::{DataType, DepthSpaceOrder, Normalize, OperatorDesc, PaddingMode, Scalar, ScaleBias, TensorDesc};
+use strider::{
+    DataType, DepthSpaceOrder, ImageResize, Normalize, OperatorDesc, PaddingMode, ResizeFilter, Scalar, ScaleBias,
+    TensorDesc,
+};
 
 use crate::{Buf, MAX_BYTES, SENTINEL, data_type, i32_value, options, u32_value, values};
 
@@ -51,7 +54,7 @@ pub fn operator_desc(u: &mut Unstructured<'_>) -> Result<Option<OperatorDesc>> {
             }
         };
     }
-    Ok(Some(match u.int_in_range(0u8..=18)? {
+    Ok(Some(match u.int_in_range(0u8..=19)? {
         0 => OperatorDesc::ElementWiseIdentity {
             input: t!(s),
             output: t!(s),
@@ -156,6 +159,43 @@ pub fn operator_desc(u: &mut Unstructured<'_>) -> Result<Option<OperatorDesc>> {
             }
         }
         11 => OperatorDesc::FillValueConstant { output: t!(s), value: scalar(u, dt)? },
+        19 => {
+            // Images resized, cropped, flipped and normalized: sides up to 9, the output of the sizes the steps give
+            // (when they are valid) or the input's.
+            let side = |u: &mut Unstructured<'_>| u.int_in_range(1..=9u32);
+            let resize = match u.int_in_range(0..=3u8)? {
+                0 => ImageResize::None,
+                1 => ImageResize::Stretch { height: side(u)?, width: side(u)? },
+                2 => ImageResize::Shorter(side(u)?),
+                _ => ImageResize::Letterbox { height: side(u)?, width: side(u)?, pad: u.arbitrary()? },
+            };
+            let filter = [ResizeFilter::Nearest, ResizeFilter::Bilinear, ResizeFilter::Bicubic, ResizeFilter::Area]
+                [u.int_in_range(0..=3usize)?];
+            let crop = if u.arbitrary()? { Some([side(u)?, side(u)?]) } else { None };
+            let k = if u.arbitrary()? { 3 } else { 1 };
+            let params = |u: &mut Unstructured<'_>| (0..k).map(|_| u.arbitrary::<f32>()).collect::<Result<Vec<_>>>();
+            let (antialias, to) = (u.arbitrary()?, data_type(u)?);
+            let input = t!(s);
+            let b = Normalize::image(&input).resize_by(resize, filter);
+            let b = match crop {
+                Some([h, w]) => b.center_crop(h, w),
+                None => b,
+            };
+            let out = b.output_desc().map_or_else(|_| s.clone(), |o| o.sizes().to_vec());
+            OperatorDesc::Preprocess {
+                input,
+                output: t!(to, out),
+                resize,
+                filter,
+                antialias,
+                crop,
+                flip_horizontal: u.arbitrary()?,
+                flip_vertical: u.arbitrary()?,
+                reverse_channels: u.arbitrary()?,
+                scale: params(u)?,
+                bias: params(u)?,
+            }
+        }
         13..=18 => {
             let Some(desc) = index_desc(u, dt, &s)? else { return Ok(None) };
             desc

@@ -359,8 +359,8 @@ impl Fixed {
     }
 }
 
-/// An [`Epilogue`] laid out for the rows: `scale` and `bias` hold a whole output row per channel group, the groups
-/// one after the other.
+/// An [`Epilogue`] laid out for the rows: for planes, the pairs as given (one per channel, or one for all); for
+/// interleaved pixels, a whole output row's pattern (the group's channels as they come, or as planes).
 #[derive(Clone, Debug)]
 struct Affine {
     scale: Vec<f32>,
@@ -372,6 +372,8 @@ struct Affine {
 /// pixel of a side and per tap.
 pub const MAX_SIDE: usize = 1 << 24;
 
+/// The most interleaved channels filtered together (a pixel's channels in one pass over its taps).
+const MAX_GROUP: usize = 16;
 /// Elements per staged span of a horizontal pass (a span's transposed rows stay in L1).
 const SPAN: usize = 512;
 /// Bytes of strip rows a unit of output rows aims at (L2-resident).
@@ -482,7 +484,9 @@ impl ResizeProgram {
             all_cols.pick(plan.pick[1].0, plan.pick[1].1, plan.out_size[1]),
         );
         let fixed = fixed.map(|f| f.pick(plan.pick[1].0, plan.pick[1].1, plan.out_size[1]));
-        let group = if plan.in_strides[1] == w as isize { plan.channels } else { 1 };
+        // Interleaved pixels of up to MAX_GROUP channels are filtered together; more channels (or planes) one plane
+        // at a time, so that a row's scratch grows with the width alone.
+        let group = if plan.in_strides[1] == w as isize && plan.channels <= MAX_GROUP { plan.channels } else { 1 };
         let row_len = plan.out_size[1] * group;
         let mut needed = Vec::new();
         for (y, w) in rows.weights.chunks(rows.taps).enumerate() {
@@ -546,17 +550,15 @@ impl ResizeProgram {
         let planar = plan.epilogue.is_some() && group > 1 && !out_contiguous && plan.out_strides[3] == ow as isize;
         let affine = plan.epilogue.as_ref().map(|e| {
             let pair = |c: usize| e.pairs[if e.pairs.len() == 1 { 0 } else { c }];
-            let mut scale = Vec::with_capacity(plan.channels * plan.out_size[1]);
-            let mut bias = Vec::with_capacity(scale.capacity());
-            for first in (0..plan.channels).step_by(group) {
-                for i in 0..row_len {
-                    let c = if planar { i / plan.out_size[1] } else { i % group };
-                    let [s, b] = pair(first + c);
-                    scale.push(s);
-                    bias.push(b);
-                }
+            // Planes: their pairs as given (one per channel, or one); interleaved pixels (one group per image): one
+            // row's pattern.
+            let pattern = (0..row_len).map(|i| pair(if planar { i / plan.out_size[1] } else { i % group }));
+            let pairs: Vec<[f32; 2]> = if group == 1 { e.pairs.clone() } else { pattern.collect() };
+            Affine {
+                scale: pairs.iter().map(|p| p[0]).collect(),
+                bias: pairs.iter().map(|p| p[1]).collect(),
+                clamp: e.clamp,
             }
-            Affine { scale, bias, clamp: e.clamp }
         });
         Ok(ResizeProgram {
             plan: plan.clone(),
@@ -839,9 +841,14 @@ impl Units<'_> {
             vertical(&sc.strip, taps, &mut sc.out);
             let at = out_plane + y as isize * oh;
             match &pr.affine {
+                Some(e) if g == 1 => {
+                    let k = if e.scale.len() == 1 { 0 } else { channel };
+                    affine_one(&mut sc.out, e.scale[k], e.bias[k], e.clamp);
+                    // SAFETY: as below.
+                    unsafe { self.store_converted(at, sc) };
+                }
                 Some(e) => {
-                    let (s, b) = (&e.scale[channel * row_len..][..row_len], &e.bias[channel * row_len..][..row_len]);
-                    affine(&mut sc.out, s, b, e.clamp);
+                    affine(&mut sc.out, &e.scale, &e.bias, e.clamp);
                     // SAFETY: as below.
                     unsafe { self.store_converted(at, sc) };
                 }
@@ -1192,6 +1199,16 @@ fn vertical(strip: &[f32], taps: &[(usize, f32)], out: &mut [f32]) {
         for (d, &v) in out.iter_mut().zip(row(slot)) {
             *d += wt * v;
         }
+    }
+}
+
+/// `out[i] = clamp(out[i]) · scale + bias`: the product and the sum each rounded (never fused).
+#[inline(always)]
+#[allow(clippy::manual_clamp)] // `clamp` panics on bounds it cannot order; these come from the plan
+fn affine_one(out: &mut [f32], scale: f32, bias: f32, clamp: Option<[f32; 2]>) {
+    match clamp {
+        Some([lo, hi]) => out.iter_mut().for_each(|v| *v = v.max(lo).min(hi) * scale + bias),
+        None => out.iter_mut().for_each(|v| *v = *v * scale + bias),
     }
 }
 

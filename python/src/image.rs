@@ -468,9 +468,11 @@ pub(crate) fn preprocess<'py>(
         views.push((View::new(&t, &what)?, what));
     }
     let (first, _) = &views[0];
-    let (input_type, channels) = (first.layout.dtype, first.desc.sizes()[first.desc.rank() - 3]);
+    // Each view is {C, H, W} or {N, C, H, W}: C is its third dimension from the end.
+    let channels_of = |v: &View| v.desc.sizes().iter().rev().nth(2).copied().unwrap_or(0);
+    let (input_type, channels) = (first.layout.dtype, channels_of(first));
     for (v, what) in &views[1..] {
-        let c = v.desc.sizes()[v.desc.rank() - 3];
+        let c = channels_of(v);
         if v.layout.dtype != input_type || c != channels {
             return Err(PyValueError::new_err(format!(
                 "{what} is {} with {c} channels but images[0] is {} with {channels}: a batch has one dtype and channel count",
@@ -535,7 +537,7 @@ pub(crate) fn preprocess<'py>(
         (false, 4) => vec![sizes[0] as usize],
         _ => Vec::new(),
     };
-    let [c, h, w] = [0, 1, 2].map(|k| sizes[rank - 3 + k] as usize);
+    let [c, h, w] = [2, 1, 0].map(|k| sizes.iter().rev().nth(k).map_or(0, |&n| n as usize));
     shape.extend(match order {
         ChannelOrder::First => [c, h, w],
         ChannelOrder::Last => [h, w, c],

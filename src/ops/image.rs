@@ -15,6 +15,34 @@ pub enum ImageLayout {
     Nhwc,
 }
 
+/// How a preprocessing resizes its images (the spelling of [`OperatorDesc::Preprocess`](crate::OperatorDesc) and
+/// the C interface; the builder's [`ImageNormalize::resize`], [`ImageNormalize::resize_shorter`] and
+/// [`ImageNormalize::letterbox`]).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub enum ImageResize {
+    /// No resize.
+    #[default]
+    None,
+    /// To `height × width`.
+    Stretch {
+        /// The resized height.
+        height: u32,
+        /// The resized width.
+        width: u32,
+    },
+    /// The shorter side to this, keeping the aspect ratio.
+    Shorter(u32),
+    /// YOLO's letterbox into a `height × width` canvas of value `pad` (input units).
+    Letterbox {
+        /// The canvas height.
+        height: u32,
+        /// The canvas width.
+        width: u32,
+        /// The canvas value.
+        pad: f32,
+    },
+}
+
 /// ImageNet's per-channel mean, RGB, in 0..1 units.
 pub const IMAGENET_MEAN: [f32; 3] = [0.485, 0.456, 0.406];
 /// ImageNet's per-channel standard deviation, RGB, in 0..1 units.
@@ -184,6 +212,16 @@ impl ImageNormalize {
     pub fn letterbox(mut self, height: u32, width: u32, filter: ResizeFilter, pad: f32) -> Self {
         self.resize = Some((Fit::Letterbox([height, width], pad), filter));
         self
+    }
+
+    /// The resize `resize` (none, stretch, shorter side or letterbox) with `filter`.
+    pub fn resize_by(self, resize: ImageResize, filter: ResizeFilter) -> Self {
+        match resize {
+            ImageResize::None => ImageNormalize { resize: None, ..self },
+            ImageResize::Stretch { height, width } => self.resize(height, width, filter),
+            ImageResize::Shorter(s) => self.resize_shorter(s, filter),
+            ImageResize::Letterbox { height, width, pad } => self.letterbox(height, width, filter, pad),
+        }
     }
 
     /// Pillow's antialiased filters (`true`, the default) or OpenCV's sampled ones (`false`) for the resize; see

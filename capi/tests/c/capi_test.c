@@ -575,6 +575,78 @@ static void concurrency(void) {
     free(input);
 }
 
+/* Strider's preprocessing: a flat BGR image resized (2:1 area), channels reversed, scaled, into f32 planes; then
+   letterboxed onto a square canvas; then the errors. */
+static void preprocess(void) {
+    enum { PH = 12, PW = 16 };
+    static uint8_t pixels[PH * PW * 3];
+    static float planes[3 * 16 * 16];
+    const uint32_t in_sizes[4] = {1, 3, PH, PW}, in_strides[4] = {PH * PW * 3, 1, PW * 3, 3};
+    const uint32_t half_sizes[4] = {1, 3, PH / 2, PW / 2}, square[4] = {1, 3, 16, 16};
+    const float scale = 1.0f / 255.0f, bias = 0.0f;
+    int i, c;
+    Tensor in, out;
+    StriderPreprocessOperatorDesc d;
+    StriderOperator* op;
+    for (i = 0; i < PH * PW; i++) {
+        pixels[3 * i] = 10;     /* B */
+        pixels[3 * i + 1] = 20; /* G */
+        pixels[3 * i + 2] = 30; /* R */
+    }
+    tensor_init(&in, STRIDER_TENSOR_DATA_TYPE_UINT8, 4, in_sizes, in_strides);
+    tensor_init(&out, STRIDER_TENSOR_DATA_TYPE_FLOAT32, 4, half_sizes, NULL);
+    memset(&d, 0, sizeof d);
+    d.InputTensor = &in.tensor;
+    d.OutputTensor = &out.tensor;
+    d.Resize = STRIDER_RESIZE_STRETCH;
+    d.ResizeHeight = PH / 2;
+    d.ResizeWidth = PW / 2;
+    d.Filter = STRIDER_FILTER_AREA;
+    d.Flags = STRIDER_PREPROCESS_REVERSE_CHANNELS;
+    d.ScaleCount = 1;
+    d.Scale = &scale;
+    d.BiasCount = 1;
+    d.Bias = &bias;
+    op = create(STRIDER_OPERATOR_PREPROCESS, &d);
+    CHECK(strider_operator_execute(op, pixels, sizeof pixels, planes, 3 * 6 * 8 * sizeof(float)) == STRIDER_OK);
+    for (c = 0; c < 3; c++)
+        for (i = 0; i < 6 * 8; i++) CHECK(planes[c * 48 + i] == (float)(30 - 10 * c) * scale);
+    strider_operator_destroy(op);
+    /* YOLO's letterbox: 12 x 16 on 16 x 16, two rows of 114 above and below. */
+    tensor_init(&out, STRIDER_TENSOR_DATA_TYPE_FLOAT32, 4, square, NULL);
+    d.Resize = STRIDER_RESIZE_LETTERBOX;
+    d.ResizeHeight = 16;
+    d.ResizeWidth = 16;
+    d.PadValue = 114.0f;
+    d.Filter = STRIDER_FILTER_BILINEAR;
+    d.Flags = STRIDER_PREPROCESS_REVERSE_CHANNELS | STRIDER_PREPROCESS_SAMPLED;
+    op = create(STRIDER_OPERATOR_PREPROCESS, &d);
+    CHECK(strider_operator_execute(op, pixels, sizeof pixels, planes, sizeof planes) == STRIDER_OK);
+    for (c = 0; c < 3; c++)
+        for (i = 0; i < 16 * 16; i++) {
+            int row = i / 16;
+            float want = (row < 2 || row >= 14) ? 114.0f * scale : (float)(30 - 10 * c) * scale;
+            CHECK(planes[c * 256 + i] == want);
+        }
+    strider_operator_destroy(op);
+    /* Errors: an unknown flag, a crop with a letterbox, a bad filter. */
+    {
+        StriderOperatorDesc od;
+        StriderOperator* none = NULL;
+        od.Type = STRIDER_OPERATOR_PREPROCESS;
+        od.Desc = &d;
+        d.Flags = 64;
+        CHECK_ERROR(strider_operator_create(&od, &none), STRIDER_INVALID_ARGUMENT, "Flags");
+        d.Flags = 0;
+        d.CropHeight = d.CropWidth = 8;
+        CHECK_ERROR(strider_operator_create(&od, &none), STRIDER_INVALID_ARGUMENT, "cannot be combined");
+        d.CropHeight = d.CropWidth = 0;
+        d.Filter = 9;
+        CHECK_ERROR(strider_operator_create(&od, &none), STRIDER_INVALID_ARGUMENT, "Filter");
+        CHECK(none == NULL);
+    }
+}
+
 int main(void) {
     CHECK(strcmp(strider_version(), "") != 0);
     CHECK(strcmp(strider_last_error_message(), "") == 0);
@@ -582,6 +654,7 @@ int main(void) {
     slice();
     identity();
     cast();
+    preprocess();
     calc_buffer_tensor_size();
     errors();
     options();

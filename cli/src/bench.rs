@@ -27,8 +27,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use strider::{
-    DataType, DepthSpaceOrder, ExecOptions, Isa, Normalize, OperatorDesc, PaddingMode, Plan, Scalar, ScaleBias,
-    TensorDesc,
+    DataType, DepthSpaceOrder, ExecOptions, ImageLayout, ImageResize, Isa, Normalize, OperatorDesc, PaddingMode, Plan,
+    ResizeFilter, Scalar, ScaleBias, TensorDesc,
 };
 
 /// The public workloads (the shared peer suites), embedded.
@@ -122,6 +122,27 @@ pub struct Case {
     /// A one-hot's depth.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// A preprocessing's resize: `stretch` (to `size`), `shorter` (the shorter side to `size[0]`), `letterbox` (into
+    /// a `size` canvas of `value`) or absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resize: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<Vec<u32>>,
+    /// A center crop `[height, width]` after the resize.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crop: Option<Vec<u32>>,
+    /// `nearest`, `bilinear` (the default), `bicubic` or `area`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<String>,
+    /// Pillow's antialiased filters (the default) or OpenCV's sampled ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub antialias: Option<bool>,
+    /// Reverse the channels (BGR → RGB).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverse_channels: Option<bool>,
+    /// A preprocessing's output layout, `nchw` (the default) or `nhwc`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_layout: Option<String>,
     /// Fields this version does not know (a note, a peer's parameter): reported once, otherwise ignored.
     #[serde(flatten, skip_serializing)]
     pub unknown: BTreeMap<String, serde_json::Value>,
@@ -343,6 +364,50 @@ pub fn default_suite() -> Vec<Case> {
             3,
         ),
     ]);
+    // Resize, and preprocessing from decoded images with the resize inside the pass: u8 RGB frames (NHWC), Pillow's
+    // antialiased bilinear filter. The resizes alone keep u8 (unit parameters); the pipelines are the
+    // classification (shorter side 256, center crop 224, BGR → RGB, ImageNet) and YOLO (letterbox 640, pad 114, /255)
+    // inputs.
+    let frames = |name: &str, nchw: [u32; 4], resize: &str, size: &[u32], to: &str| Case {
+        name: name.into(),
+        op: Some("preprocess".into()),
+        dtype: "u8".into(),
+        input_sizes: Some(nchw.to_vec()),
+        input_strides: Some(permuted(&nchw, &[0, 2, 3, 1])),
+        resize: Some(resize.into()),
+        size: Some(size.to_vec()),
+        output_dtype: Some(to.into()),
+        output_layout: Some(if to == "u8" { "nhwc" } else { "nchw" }.into()),
+        ..Case::default()
+    };
+    let imagenet = Normalize::image(&TensorDesc::new(DataType::Uint8, &[1, 3, 1, 1]).expect("a pixel"))
+        .imagenet()
+        .build()
+        .expect("ImageNet parameters are valid");
+    cases.extend([
+        frames("resize_u8_rgb_1920x1080_to_224x224_bilinear", [1, 3, 1080, 1920], "stretch", &[224, 224], "u8"),
+        frames("resize_u8_rgb_4928x3279_to_852x567_bilinear", [1, 3, 3279, 4928], "stretch", &[567, 852], "u8"),
+        frames("resize_u8_rgb_2560x1600_to_320x200_bilinear", [1, 3, 1600, 2560], "stretch", &[200, 320], "u8"),
+        Case {
+            crop: Some(vec![224, 224]),
+            reverse_channels: Some(true),
+            scale: Some(Values::Many(imagenet.scale().to_vec())),
+            bias: Some(Values::Many(imagenet.bias().to_vec())),
+            ..frames(
+                "preprocess_32x640x480_bgr_shorter256_crop224_imagenet_f32",
+                [32, 3, 480, 640],
+                "shorter",
+                &[256],
+                "f32",
+            )
+        },
+        Case {
+            value: Some(114.0),
+            reverse_channels: Some(true),
+            scale: Some(Values::One(1.0 / 255.0)),
+            ..frames("preprocess_8x1280x720_bgr_letterbox640_f32", [8, 3, 720, 1280], "letterbox", &[640, 640], "f32")
+        },
+    ]);
     // Index-driven movement: embedding lookups (rows picked by int64 ids), element gathers and scatters, one-hot.
     let indexed = |name: &str, op: &str, dtype: &str, sizes: &[u32], index: &[u32], axis: u32| Case {
         name: name.into(),
@@ -497,6 +562,41 @@ pub fn describe(case: &Case) -> Result<OperatorDesc> {
                 window_sizes: case.window_sizes.clone().unwrap_or(in_sizes),
                 window_strides: case.window_strides.clone().unwrap_or_else(|| vec![1; rank]),
                 channel_axis: case.channel_axis,
+                scale: list(&case.scale, 1.0),
+                bias: list(&case.bias, 0.0),
+            }
+        }
+        "preprocess" => {
+            let in_sizes = need(&case.input_sizes, "input_sizes")?;
+            let input = desc(dt, &in_sizes, &case.input_strides).context("input")?;
+            let to: DataType = case.output_dtype.as_deref().unwrap_or("f32").parse()?;
+            let (resize, filter) = (image_resize(case)?, resize_filter(case)?);
+            let crop = match case.crop.as_deref() {
+                Some(&[h, w]) => Some([h, w]),
+                None => None,
+                Some(_) => bail!("`crop` takes [height, width]"),
+            };
+            let layout = match case.output_layout.as_deref().unwrap_or("nchw") {
+                "nchw" => ImageLayout::Nchw,
+                "nhwc" => ImageLayout::Nhwc,
+                other => bail!("unknown output layout {other:?}"),
+            };
+            let b = Normalize::image(&input).resize_by(resize, filter);
+            let b = match crop {
+                Some([h, w]) => b.center_crop(h, w),
+                None => b,
+            };
+            let list = |v: &Option<Values>, default: f32| v.as_ref().map_or(vec![default], Values::to_vec);
+            OperatorDesc::Preprocess {
+                output: b.output_type(to).layout(layout).output_desc()?,
+                input,
+                resize,
+                filter,
+                antialias: case.antialias.unwrap_or(true),
+                crop,
+                flip_horizontal: false,
+                flip_vertical: false,
+                reverse_channels: case.reverse_channels.unwrap_or(false),
                 scale: list(&case.scale, 1.0),
                 bias: list(&case.bias, 0.0),
             }
@@ -844,6 +944,79 @@ fn index_input(case: &Case) -> Option<(usize, u64)> {
     }
 }
 
+/// A preprocessing case's resize.
+fn image_resize(case: &Case) -> Result<ImageResize> {
+    let size = || -> Result<[u32; 2]> {
+        match case.size.as_deref() {
+            Some(&[h, w]) => Ok([h, w]),
+            Some(&[s]) => Ok([s, s]),
+            _ => bail!("case {}: `size` takes [height, width] or [side]", case.name),
+        }
+    };
+    Ok(match case.resize.as_deref() {
+        None => ImageResize::None,
+        Some("stretch") => {
+            let [height, width] = size()?;
+            ImageResize::Stretch { height, width }
+        }
+        Some("shorter") => ImageResize::Shorter(size()?[0]),
+        Some("letterbox") => {
+            let [height, width] = size()?;
+            ImageResize::Letterbox { height, width, pad: case.value.unwrap_or(0.0) as f32 }
+        }
+        Some(other) => bail!("case {}: unknown resize {other:?}", case.name),
+    })
+}
+
+/// A preprocessing case's filter.
+fn resize_filter(case: &Case) -> Result<ResizeFilter> {
+    Ok(match case.filter.as_deref().unwrap_or("bilinear") {
+        "nearest" => ResizeFilter::Nearest,
+        "bilinear" => ResizeFilter::Bilinear,
+        "bicubic" => ResizeFilter::Bicubic,
+        "area" => ResizeFilter::Area,
+        other => bail!("case {}: unknown filter {other:?}", case.name),
+    })
+}
+
+/// The bytes a preprocessing case must move: the input rows and columns its kept window's filter reads (every
+/// channel of them), and the output.
+fn preprocess_limit_bytes(case: &Case, op: &strider::Operator) -> Result<Option<u64>> {
+    if case.op.as_deref() != Some("preprocess") {
+        return Ok(None);
+    }
+    let (x, y) = (&op.inputs()[0], &op.outputs()[0]);
+    let s = x.sizes();
+    let (n, c, hw) = (s[..s.len() - 3].iter().product::<u32>(), s[s.len() - 3], [s[s.len() - 2], s[s.len() - 1]]);
+    let resize = image_resize(case)?;
+    let resized = match resize {
+        ImageResize::None => hw,
+        ImageResize::Stretch { height, width } => [height, width],
+        ImageResize::Shorter(side) => strider::shorter_side_size(hw, side)?,
+        ImageResize::Letterbox { height, width, .. } => {
+            let l = strider::letterbox_geometry(hw, [height, width])?;
+            [l.height, l.width]
+        }
+    };
+    let (offsets, kept) = match case.crop.as_deref() {
+        Some(&[h, w]) => (strider::center_crop_offsets(resized, [h, w])?, [h, w]),
+        _ => ([0, 0], resized),
+    };
+    let taps = strider::Taps::axes(
+        hw.map(|v| v as usize),
+        resized.map(|v| v as usize),
+        resize_filter(case)?,
+        case.antialias.unwrap_or(true),
+    );
+    let reads = |k: usize| {
+        let (t, first, last) = (&taps[k], offsets[k] as usize, (offsets[k] + kept[k] - 1) as usize);
+        (t.start()[last] + t.taps() - t.start()[first]) as u64
+    };
+    let elements = u64::from(n) * u64::from(c) * reads(0) * reads(1);
+    let written = y.element_count() * y.data_type().size_in_bytes() as u64;
+    Ok(Some(elements * x.data_type().size_in_bytes() as u64 + written))
+}
+
 /// The indices of an index case: `bench_index(k)` at element `k`, in the tensor's type.
 fn index_bytes(t: &TensorDesc, bound: u64, misalign: usize) -> Result<Buffer> {
     let w = t.data_type().size_in_bytes();
@@ -1029,6 +1202,8 @@ fn run_case(
     // The bytes the operator must move: the input lines its one move reads (from its plan), or for operators of
     // several moves every input element (each is read once: a pad's interior, a join's parts, a tile's input).
     let read = if let Some(limit) = index_limit_bytes(case, &op) {
+        limit - written
+    } else if let Some(limit) = preprocess_limit_bytes(case, &op)? {
         limit - written
     } else if op.explain().lines().count() == 1 {
         input_lines_bytes(op.plan())

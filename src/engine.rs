@@ -582,7 +582,7 @@ impl Engine {
             let p = r.program.plan();
             let [rows, cols] = r.program.taps();
             text.push_str(&format!(
-                "input 0 → output 0: resize {}×{} → {}×{} ({:?}, {}; {} × {} taps), {}×{} kept (rows from {} step {}, columns from {} step {}), {}; {}\n",
+                "input 0 → output 0: resize {}×{} → {}×{} ({:?}, {}; {} × {} taps, {} first), {}×{} kept (rows from {} step {}, columns from {} step {}), {}; {}\n",
                 p.in_size[0],
                 p.in_size[1],
                 p.resized[0],
@@ -591,6 +591,7 @@ impl Engine {
                 if p.antialias { "antialiased" } else { "sampled" },
                 rows.taps(),
                 cols.taps(),
+                if r.program.rows_first() { "rows" } else { "columns" },
                 p.out_size[0],
                 p.out_size[1],
                 p.pick[0].0,

@@ -321,3 +321,27 @@ fn random_pipelines_build_or_fail_cleanly() {
     let wide = TensorDesc::with_strides(DataType::Uint8, &[1, 1 << 20, 2, 2], &[0, 1, 0, 0]).unwrap();
     let _ = Normalize::image(&wide).resize(2, 3, ResizeFilter::Bicubic).build();
 }
+
+/// Which pass comes first: the rows for u8 images whose height shrinks under non-negative weights, the columns
+/// when it grows, for overshooting filters (bicubic: Pillow's clamp after the horizontal pass) and float images.
+#[test]
+fn the_order_of_the_passes() {
+    let order = |dt: DataType, [h, w]: [u32; 2], filter: ResizeFilter, to: [u32; 2]| {
+        let input = TensorDesc::nhwc(dt, [1, 3, h, w]).unwrap();
+        let op = Normalize::image(&input).resize(to[0], to[1], filter).build().unwrap();
+        let text = op.explain();
+        match (text.contains("rows first"), text.contains("columns first")) {
+            (true, false) => "rows",
+            (false, true) => "columns",
+            _ => panic!("{text}"),
+        }
+    };
+    let (u8_, f32_) = (DataType::Uint8, DataType::Float32);
+    assert_eq!(order(u8_, [1080, 1920], ResizeFilter::Bilinear, [224, 224]), "rows");
+    assert_eq!(order(u8_, [480, 640], ResizeFilter::Area, [256, 341]), "rows");
+    assert_eq!(order(u8_, [224, 224], ResizeFilter::Bilinear, [640, 640]), "columns");
+    assert_eq!(order(u8_, [1080, 1920], ResizeFilter::Bicubic, [224, 224]), "columns");
+    assert_eq!(order(f32_, [1080, 1920], ResizeFilter::Bilinear, [224, 224]), "columns");
+    // A width shrinking 20× under a height halved: fewer instructions columns first.
+    assert_eq!(order(u8_, [100, 2000], ResizeFilter::Bilinear, [50, 100]), "columns");
+}

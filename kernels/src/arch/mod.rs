@@ -296,6 +296,21 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         unsafe { taps_u8_lanes::<G>(src, step, pairs, out) }
     }
 
+    /// Weighted sums of byte rows (a resize's vertical taps over u8 rows): `out[x] = f32(Σₜ w[t] · src[t·step + x])
+    /// · w.scale` for `x < n`, `t < w.taps`, where the weights come in pairs as in [`Arch::taps_u8`] (an odd count's
+    /// last high half unused, and its row never read). The sum is exact in i32 (the caller bounds it), its
+    /// conversion and the product each rounded to nearest even: every level gives the same.
+    ///
+    /// # Safety
+    ///
+    /// `src + t·step .. + n` is readable for every `t < w.taps`; `out .. + n` is writable (f32, any alignment) and
+    /// overlaps none of them; `w.pairs` holds `⌈taps/2⌉` pairs; `Σₜ 255·|w[t]| < 2^31`.
+    #[inline(always)]
+    unsafe fn rows_u8(self, src: *const u8, step: isize, w: RowWeights<'_>, n: usize, out: *mut f32) {
+        // SAFETY: forwarded contract.
+        unsafe { rows_u8_elements(src, step, w, 0, n, out) }
+    }
+
     /// Transposes an 8×8 tile of `N`-byte elements: `dst` row `c` element `r` ← `m`(`src` row `r` element `c`);
     /// rows are `ss` / `ds` bytes apart. The default moves one element at a time. Every tile method applies its
     /// map `m` (whose lanes divide `N`) to the values it stores.
@@ -774,6 +789,43 @@ pub(crate) unsafe fn taps_u8_lanes<const G: usize>(
                 *o = o.wrapping_add(x0.wrapping_mul(w0).wrapping_add(x1.wrapping_mul(w1)));
             }
         }
+    }
+}
+
+/// The weights of one output row of a resize's vertical pass over u8 rows (see [`Arch::rows_u8`]): `taps` i16
+/// weights in pairs, and the scale of their fixed point.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RowWeights<'a> {
+    pub(crate) pairs: &'a [i32],
+    pub(crate) taps: usize,
+    pub(crate) scale: f32,
+}
+
+/// [`Arch::rows_u8`] for elements `from..n`, one at a time.
+///
+/// # Safety
+///
+/// As [`Arch::rows_u8`].
+#[inline(always)]
+pub(crate) unsafe fn rows_u8_elements(
+    src: *const u8,
+    step: isize,
+    w: RowWeights<'_>,
+    from: usize,
+    n: usize,
+    out: *mut f32,
+) {
+    for x in from..n {
+        let mut acc = 0i32;
+        for t in 0..w.taps {
+            let p = w.pairs[t / 2];
+            let wt = if t % 2 == 0 { i32::from(p as i16) } else { p >> 16 };
+            // SAFETY: element x of tap row t (contract).
+            let v = i32::from(unsafe { *src.wrapping_offset(t as isize * step).add(x) });
+            acc = acc.wrapping_add(v.wrapping_mul(wt));
+        }
+        // SAFETY: element x of the output (contract).
+        unsafe { out.add(x).write_unaligned(acc as f32 * w.scale) };
     }
 }
 

@@ -916,6 +916,36 @@ fn check_resize_taps<A: Arch>(a: A) {
         channels!(1);
         channels!(3);
         channels!(4);
+        // The same weights down rows: tap rows 77 bytes apart (negative steps too), row lengths around the 16-byte
+        // chunks, the output at an odd address; the buffer ends with the last tap row (a padded tap is never read).
+        let down = bytes(12 * 77 + 64, 5);
+        for n in [1usize, 15, 16, 17, 33, 64] {
+            for step in [77isize, -77] {
+                let rows_src = &down[..(taps - 1) * 77 + n];
+                let first = if step > 0 { 0 } else { (taps - 1) * 77 };
+                let mut out = vec![0u8; 4 * n + 1];
+                let scale = 0.25f32 / 3.0;
+                // SAFETY: rows first + t·step, t < taps, of n bytes inside `rows_src`; `out` holds n f32 from byte 1;
+                // the sums are far below 2^31; the token proves the level.
+                a.vectorize(|| unsafe {
+                    let out = out.as_mut_ptr().add(1).cast();
+                    a.rows_u8(
+                        rows_src.as_ptr().add(first),
+                        step,
+                        super::RowWeights { pairs: &pairs, taps, scale },
+                        n,
+                        out,
+                    )
+                });
+                for x in 0..n {
+                    let at = |t: usize| (first as isize + t as isize * step) as usize + x;
+                    let want: i32 = (0..taps).map(|t| i32::from(rows_src[at(t)]) * i32::from(weights[t])).sum();
+                    let got = f32::from_le_bytes(out[1 + 4 * x..][..4].try_into().unwrap());
+                    let what = format!("{:?} rows: taps {taps} n {n} step {step} x {x}", A::ISA);
+                    assert_eq!(got.to_bits(), (want as f32 * scale).to_bits(), "{what}");
+                }
+            }
+        }
     }
     // 16 rows of 32 bytes, 45 bytes apart, transposed.
     let rows = bytes(16 * 45, 4);

@@ -698,6 +698,56 @@ pub(super) unsafe fn avx2_taps_u8<const G: usize>(
     }
 }
 
+/// [`Arch::rows_u8`](super::Arch::rows_u8) with AVX2: 16 bytes of two tap rows at a time, interleaved into i16
+/// pairs and multiplied by their weight pair (`vpmaddwd`), exact i32 sums converted and scaled in registers; the last
+/// chunk overlaps the one before (rows shorter than 16 one element at a time).
+///
+/// # Safety
+///
+/// As `Arch::rows_u8`; AVX2 available.
+#[inline(always)]
+pub(super) unsafe fn avx2_rows_u8(src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut f32) {
+    if n < 16 {
+        // SAFETY: forwarded contract.
+        unsafe { super::rows_u8_elements(src, step, w, 0, n, out) };
+        return;
+    }
+    // Whole chunks of 16, the last one ending at n (overlapping the one before: its elements computed twice alike).
+    let last = n - 16;
+    let chunks = (0..last).step_by(16).chain(core::iter::once(last));
+    // SAFETY: (whole body) every load reads 16 bytes of a tap row inside the contract's range (x + 16 ≤ n, an odd
+    // count's padded row never read); every store 16 f32 of the output; AVX2 enabled by the calling level.
+    unsafe {
+        let (s, pairs) = (_mm256_set1_ps(w.scale), w.pairs);
+        let whole = w.taps / 2;
+        for x in chunks {
+            let (mut lo, mut hi) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+            let mut p = src.add(x);
+            for &w in &pairs[..whole] {
+                let w = _mm256_set1_epi32(w);
+                let a = _mm256_cvtepu8_epi16(_mm_loadu_si128(p.cast()));
+                let b = _mm256_cvtepu8_epi16(_mm_loadu_si128(p.offset(step).cast()));
+                lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w));
+                hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w));
+                p = p.offset(2 * step);
+            }
+            if w.taps % 2 == 1 {
+                // The last tap alone: its pair's high weight multiplies zeros.
+                let w = _mm256_set1_epi32(pairs[whole] & 0xFFFF);
+                let a = _mm256_cvtepu8_epi16(_mm_loadu_si128(p.cast()));
+                let z = _mm256_setzero_si256();
+                lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, z), w));
+                hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, z), w));
+            }
+            // lo holds elements 0..4 and 8..12, hi 4..8 and 12..16.
+            let first = _mm256_permute2x128_si256::<0x20>(lo, hi);
+            let second = _mm256_permute2x128_si256::<0x31>(lo, hi);
+            _mm256_storeu_ps(out.add(x), _mm256_mul_ps(_mm256_cvtepi32_ps(first), s));
+            _mm256_storeu_ps(out.add(x + 8), _mm256_mul_ps(_mm256_cvtepi32_ps(second), s));
+        }
+    }
+}
+
 /// The `Arch` methods every x86 level implements the same way (SSSE3/AVX2 building blocks).
 macro_rules! common_methods {
     () => {
@@ -745,6 +795,12 @@ macro_rules! common_methods {
         unsafe fn taps_u8<const G: usize>(self, src: *const u8, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
             // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
             unsafe { super::x86::avx2_taps_u8::<G>(src, step, pairs, out) }
+        }
+
+        #[inline(always)]
+        unsafe fn rows_u8(self, src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut f32) {
+            // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
+            unsafe { super::x86::avx2_rows_u8(src, step, w, n, out) }
         }
     };
 }

@@ -1235,13 +1235,20 @@ unsafe fn transpose<A: Arch>(a: A, src: *const f32, ss: usize, dst: *mut f32, ds
             unsafe { a.tile8::<4, Ident>(s.cast(), (ss * 4) as isize, d.cast(), (ds * 4) as isize, Ident) };
         }
     }
-    for r in 0..rows {
-        let from = if r < r8 { c8 } else { 0 };
-        for c in from..cols {
-            // SAFETY: element (r, c) of both matrices (caller), at any alignment.
-            unsafe { dst.add(c * ds + r).write_unaligned(src.add(r * ss + c).read_unaligned()) };
+    // The edges: the last columns of the tiled rows (none when the columns are whole tiles: the usual R lanes),
+    // then the last rows.
+    let edge = |r: core::ops::Range<usize>, c: core::ops::Range<usize>| {
+        for r in r {
+            for c in c.clone() {
+                // SAFETY: element (r, c) of both matrices (caller), at any alignment.
+                unsafe { dst.add(c * ds + r).write_unaligned(src.add(r * ss + c).read_unaligned()) };
+            }
         }
+    };
+    if c8 < cols {
+        edge(0..r8, c8..cols);
     }
+    edge(r8..rows, 0..cols);
 }
 
 /// `staged[i·16 + l] = src[l·ss + i]` for `i < len`, `l < 16`: 16 rows of `len` bytes transposed 16×32 and 8×8 at

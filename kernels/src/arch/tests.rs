@@ -965,3 +965,27 @@ level_job!(ResizeTapsJob, check_resize_taps);
 fn resize_taps_and_byte_tiles_on_every_level() {
     on_every_level(|l| l.dispatch(ResizeTapsJob));
 }
+
+/// The `Arch` methods an implementation block defines (`fn name` or `unsafe fn name` at the start of a line,
+/// forwarded ones included), read from its source between `start` and the first line that is exactly `end`.
+fn defined_methods(source: &str, start: &str, end: &str) -> std::collections::BTreeSet<String> {
+    let body = source.split_once(start).map_or("", |(_, rest)| rest);
+    let body = body.split(&format!("\n{end}\n")).next().unwrap_or("");
+    body.lines()
+        .filter_map(|l| l.trim_start().strip_prefix("unsafe fn ").or_else(|| l.trim_start().strip_prefix("fn ")))
+        .map(|l| l.split(['<', '(']).next().unwrap_or("").to_owned())
+        .collect()
+}
+
+/// V4Vbmi defines or forwards every method V4 overrides (its own and the x86 levels' common ones): one missing runs
+/// the trait's portable default on the widest level, silently (it happened: `rows_u8` ran one byte at a time there).
+#[test]
+fn vbmi_forwards_every_method_v4_overrides() {
+    let v4 = defined_methods(include_str!("v4.rs"), "unsafe impl Arch for V4 {", "}");
+    let common =
+        defined_methods(include_str!("x86.rs"), "macro_rules! common_methods {", "pub(super) use common_methods;");
+    let vbmi = defined_methods(include_str!("vbmi.rs"), "unsafe impl Arch for V4Vbmi {", "}");
+    assert!(v4.len() > 10 && common.len() > 3, "the parse found {v4:?} and {common:?}");
+    let missing: Vec<&String> = v4.iter().chain(&common).filter(|m| !vbmi.contains(*m)).collect();
+    assert!(missing.is_empty(), "V4Vbmi lacks {missing:?}: forward them to V4");
+}

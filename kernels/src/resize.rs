@@ -711,11 +711,22 @@ impl ResizeProgram {
         let pixels = (p.in_size[0] * p.in_size[1]).saturating_add(p.out_size[0] * p.out_size[1]);
         let bytes = pixels.saturating_mul(p.images).saturating_mul(p.channels).saturating_mul(w);
         let chunks = chunks_for(opts, pool.as_deref(), bytes, units);
+        // f32 output rows that are runs leave the caches with non-temporal stores when the footprint would not stay
+        // in them (the rule of the copies: `CacheSizes::stream_threshold_for`), or when the options say so.
+        let footprint = self.in_need.saturating_add(self.out_need);
+        let stream = p.out_ty == ElemType::F32
+            && self.affine.is_some()
+            && (self.out_contiguous || self.planar)
+            && opts.streaming.unwrap_or_else(|| footprint >= crate::CacheSizes::get().stream_threshold_for(chunks));
         let (s, d) = (SendPtr(src.as_ptr().cast_mut()), SendPtr(dst.as_mut_ptr()));
         let run = |c: usize| {
             let (lo, hi) = (share(units, chunks, c), share(units, chunks, c + 1));
-            let job = Units { program: self, src: s, dst: d, lo, hi };
+            let job = Units { program: self, src: s, dst: d, lo, hi, stream };
             level.dispatch(job);
+            if stream {
+                // The non-temporal stores are ordered before the chunk reports completion.
+                crate::rows::fence();
+            }
         };
         if chunks > 1 {
             crate::team::split(pool.as_deref(), chunks, &run);
@@ -733,6 +744,8 @@ struct Units<'a> {
     dst: SendPtr,
     lo: usize,
     hi: usize,
+    /// f32 output runs stored non-temporally (whole lines; the run fences).
+    stream: bool,
 }
 
 impl Job for Units<'_> {
@@ -1003,12 +1016,12 @@ impl Units<'_> {
                 let k = if e.scale.len() == 1 { 0 } else { channel };
                 affine_one(&mut sc.out, e.scale[k], e.bias[k], e.clamp);
                 // SAFETY: forwarded.
-                unsafe { self.store_converted(at, sc) };
+                unsafe { self.store_converted(a, at, sc) };
             }
             Some(e) => {
                 affine(&mut sc.out, &e.scale, &e.bias, e.clamp);
                 // SAFETY: forwarded.
-                unsafe { self.store_converted(at, sc) };
+                unsafe { self.store_converted(a, at, sc) };
             }
             // SAFETY: forwarded.
             None => unsafe { self.store_row::<A>(a, at, &sc.out) },
@@ -1079,7 +1092,7 @@ impl Units<'_> {
     /// The row's elements lie inside the output buffer and no other thread writes them; `sc.cast` is compiled for a
     /// level this CPU runs.
     #[inline(always)]
-    unsafe fn store_converted<const R: usize>(&self, at: isize, sc: &mut Scratch<R>) {
+    unsafe fn store_converted<A: Arch, const R: usize>(&self, a: A, at: isize, sc: &mut Scratch<R>) {
         let p = &self.program.plan;
         let g = self.program.group;
         let ow = p.out_ty.width();
@@ -1087,17 +1100,28 @@ impl Units<'_> {
         let base = self.dst.0.wrapping_offset(at);
         let n = sc.out.len();
         let cast = sc.cast;
+        // A run of `len` converted elements from `from` to `to`: streamed f32 (`self.stream`), else converted.
+        let put = |from: *const f32, to: *mut u8, len: usize| {
+            if self.stream {
+                // SAFETY: `len` f32 destinations at `to` and sources at `from` (caller, below); the level's
+                // registers (caller).
+                unsafe { stream_f32::<A>(a, from, to, len) };
+            } else {
+                // SAFETY: as above; `cast` converts f32 to the output type.
+                unsafe { cast(from.cast(), to, len) };
+            }
+        };
         if self.program.out_contiguous {
-            // SAFETY: n contiguous destinations of the row (caller), from the n f32 of `out`.
-            unsafe { cast(sc.out.as_ptr().cast(), base, n) };
+            // n contiguous destinations of the row (caller), from the n f32 of `out`.
+            put(sc.out.as_ptr(), base, n);
             return;
         }
         if self.program.planar {
             let w = n / g;
             for c in 0..g {
-                // SAFETY: the w contiguous elements of channel c's row (caller: the planar layout has a column
-                // stride of one element), from plane c of `out`.
-                unsafe { cast(sc.out[c * w..].as_ptr().cast(), base.wrapping_offset(c as isize * oc), w) };
+                // The w contiguous elements of channel c's row (caller: the planar layout has a column stride of
+                // one element), from plane c of `out`.
+                put(sc.out[c * w..].as_ptr(), base.wrapping_offset(c as isize * oc), w);
             }
             return;
         }
@@ -1363,6 +1387,33 @@ fn vertical(strip: &[f32], taps: &[(usize, f32)], out: &mut [f32]) {
         for (d, &v) in out.iter_mut().zip(row(slot)) {
             *d += wt * v;
         }
+    }
+}
+
+/// Copies `n` f32 from `src` to `dst` (any alignment), the whole 64-byte lines of the destination with non-temporal
+/// stores of the level's registers, the bytes before and after them with regular ones (a line is never written both
+/// ways, see [`crate::arch::stream_lines`]).
+///
+/// # Safety
+///
+/// `n` f32 readable at `src` and writable at `dst`, not overlapping; inside level `A`'s target features.
+#[inline(always)]
+unsafe fn stream_f32<A: Arch>(a: A, src: *const f32, dst: *mut u8, n: usize) {
+    let bytes = n * 4;
+    let (s, d) = (src.cast::<u8>(), dst);
+    let Some((head, end)) = crate::arch::stream_lines(d as usize, bytes) else {
+        // SAFETY: the caller's ranges.
+        unsafe { core::ptr::copy_nonoverlapping(s, d, bytes) };
+        return;
+    };
+    // SAFETY: (whole block) [0, head), [head, end) and [end, bytes) lie inside both ranges (stream_lines); the
+    // middle's destination lines are aligned to 64 bytes, so to every register width dividing it.
+    unsafe {
+        core::ptr::copy_nonoverlapping(s, d, head);
+        for o in (head..end).step_by(A::BYTES) {
+            a.stream(d.add(o), a.load(s.add(o)));
+        }
+        core::ptr::copy_nonoverlapping(s.add(end), d.add(end), bytes - end);
     }
 }
 

@@ -37,6 +37,7 @@ mod planar;
 mod reverse;
 mod sequence;
 mod staged;
+pub(crate) use staged::fence;
 mod strided;
 mod swap;
 mod table;

@@ -483,7 +483,7 @@ pub(super) fn flush_fn<A: Arch>() -> FlushFn {
 }
 
 /// Fences the non-temporal stores of a run before the chunk reports completion to other threads.
-pub(super) fn fence() {
+pub(crate) fn fence() {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: SSE is part of the x86-64 baseline.
     unsafe {

@@ -226,8 +226,14 @@ fn preprocess(a: PreprocessArgs) -> Result<()> {
     // (x - mean) / std in input units: x · (1/std) + (−mean/std), each rounded once from f64.
     let (mean, std) = (a.mean.clone().unwrap_or_else(|| vec![0.0]), a.std.clone().unwrap_or_else(|| vec![1.0]));
     let n = mean.len().max(std.len());
-    if mean.len() != 1 && mean.len() != n || std.len() != 1 && std.len() != n {
-        bail!("--mean has {} values and --std {}: give 1 or one per channel each", mean.len(), std.len());
+    let channels = dims[rank - 1] as usize;
+    for (what, v) in [("--mean", &mean), ("--std", &std)] {
+        if v.len() != 1 && v.len() != channels {
+            bail!("{what} has {} values; give 1 or one per channel ({channels})", v.len());
+        }
+    }
+    if let Some(k) = std.iter().position(|&s| s == 0.0 || !s.is_finite()) {
+        bail!("--std value {k} is {}; a standard deviation must be finite and not 0", std[k]);
     }
     let at = |v: &[f64], k: usize| if v.len() == 1 { v[0] } else { v[k] };
     let scale: Vec<f32> = (0..n).map(|k| (1.0 / at(&std, k)) as f32).collect();

@@ -314,6 +314,66 @@ fn normalize_preprocesses_npy_images() {
     }
 }
 
+/// `strider preprocess`: a BGR batch resized by its shorter side, center-cropped, turned to RGB and normalized, and a
+/// letterboxed image: the same bits as the library's builder with the same steps; its errors.
+#[test]
+fn preprocess_resizes_npy_images() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("in.npy"), dir.path().join("out.npy"));
+    let (n, h, w, c) = (2u32, 30u32, 41u32, 3u32);
+    let data: Vec<u8> = (0..n * h * w * c).map(|i| (i * 37 % 251) as u8).collect();
+    write_npy(&input, DataType::Uint8, &[n as u64, h as u64, w as u64, c as u64], &data, false);
+    let (mean, std) = ([123.675, 116.28, 103.53], [58.395, 57.12, 57.375]);
+    strider()
+        .arg("preprocess")
+        .arg(&input)
+        .arg(&output)
+        .args(["--resize-shorter", "16", "--crop", "12,14", "--bgr-to-rgb", "--mean", "123.675,116.28,103.53"])
+        .args(["--std", "58.395,57.12,57.375", "-v"])
+        .assert()
+        .success();
+    let (descr, shape, _, got) = read_npy(&output);
+    assert_eq!((descr.as_str(), shape.as_slice()), ("'<f4'", &[2u64, 3, 12, 14][..]));
+    let x = strider::TensorDesc::nhwc(DataType::Uint8, [n, c, h, w]).unwrap();
+    let scale: Vec<f32> = std.iter().map(|s: &f64| (1.0 / s) as f32).collect();
+    let bias: Vec<f32> = mean.iter().zip(&std).map(|(m, s): (&f64, &f64)| (-m / s) as f32).collect();
+    let op = strider::Normalize::image(&x)
+        .resize_shorter(16, strider::ResizeFilter::Bilinear)
+        .center_crop(12, 14)
+        .reverse_channels()
+        .scale_bias(&scale, &bias)
+        .build()
+        .unwrap();
+    let mut want = vec![0u8; got.len()];
+    op.execute(&data, &mut want).unwrap();
+    assert!(got == want, "the command and the library differ");
+
+    // One HWC image letterboxed (sampled filter), u8 out: the canvas is the pad value.
+    write_npy(&input, DataType::Uint8, &[h as u64, w as u64, c as u64], &data[..(h * w * c) as usize], false);
+    strider()
+        .arg("preprocess")
+        .arg(&input)
+        .arg(&output)
+        .args(["--letterbox", "40", "--pad", "114", "--sampled", "--dtype", "u8", "--layout", "hwc"])
+        .assert()
+        .success();
+    let (descr, shape, _, got) = read_npy(&output);
+    assert_eq!((descr.as_str(), shape.as_slice()), ("'|u1'", &[40u64, 40, 3][..]));
+    assert!(got[..40 * 3].iter().all(|&v| v == 114), "the first row is canvas");
+
+    std::fs::remove_file(&output).unwrap();
+    let d = dir.path();
+    let (si, so) = (input.to_str().unwrap(), output.to_str().unwrap());
+    let keep = [input.as_path()];
+    fails(d, &keep, &["preprocess", si, so, "--resize", "1,2,3"], "--resize takes HEIGHT,WIDTH");
+    fails(d, &keep, &["preprocess", si, so, "--resize", "0,4"], "height or width is 0");
+    fails(d, &keep, &["preprocess", si, so, "--resize-shorter", "8", "--crop", "9"], "crop");
+    fails(d, &keep, &["preprocess", si, so, "--letterbox", "8", "--crop", "4"], "cannot be combined");
+    fails(d, &keep, &["preprocess", si, so, "--filter", "lanczos"], "--filter");
+    fails(d, &keep, &["preprocess", si, so, "--std", "0"], "--std value 0 is 0");
+    fails(d, &keep, &["preprocess", si, so, "--mean", "1,2"], "--mean has 2 values");
+}
+
 /// Runs a failing command: exit status 2, one line naming the problem, no file left in `dir` but `keep`.
 fn fails(dir: &Path, keep: &[&Path], args: &[&str], expect: &str) {
     let out = strider().args(args).assert().code(2).get_output().clone();

@@ -107,6 +107,14 @@ impl Storage {
         p
     }
 
+    /// `v` kept alive for the description, as its address.
+    fn f32s(&mut self, v: &[f32]) -> *const f32 {
+        let b: Box<[f32]> = v.into();
+        let p = b.as_ptr();
+        self.floats.push(b);
+        p
+    }
+
     fn i32s(&mut self, v: &[i32]) -> *const i32 {
         let mut b = Box::new([0i32; 9]);
         b[..v.len().min(9)].copy_from_slice(&v[..v.len().min(9)]);
@@ -194,12 +202,6 @@ fn write(desc: &OperatorDesc, st: &mut Storage) -> Option<(u32, Vec<u8>)> {
             scale,
             bias,
         } => {
-            let floats = |st: &mut Storage, v: &[f32]| {
-                let b: Box<[f32]> = v.into();
-                let p = b.as_ptr();
-                st.floats.push(b);
-                p
-            };
             let o = StriderNormalizeOperatorDesc {
                 InputTensor: st.tensor(input),
                 OutputTensor: st.tensor(output),
@@ -209,9 +211,9 @@ fn write(desc: &OperatorDesc, st: &mut Storage) -> Option<(u32, Vec<u8>)> {
                 InputWindowStrides: st.i32s(window_strides),
                 ChannelAxis: channel_axis.map_or(-1, |a| i32::try_from(a).unwrap_or(i32::MAX)),
                 ScaleCount: scale.len() as u32,
-                Scale: floats(st, scale),
+                Scale: st.f32s(scale),
                 BiasCount: bias.len() as u32,
-                Bias: floats(st, bias),
+                Bias: st.f32s(bias),
             };
             (STRIDER_OPERATOR_NORMALIZE, bytes(o))
         }
@@ -228,12 +230,6 @@ fn write(desc: &OperatorDesc, st: &mut Storage) -> Option<(u32, Vec<u8>)> {
             scale,
             bias,
         } => {
-            let floats = |st: &mut Storage, v: &[f32]| {
-                let b: Box<[f32]> = v.into();
-                let p = b.as_ptr();
-                st.floats.push(b);
-                p
-            };
             let (mode, h, w, pad) = match *resize {
                 ImageResize::None => (STRIDER_RESIZE_NONE, 0, 0, 0.0),
                 ImageResize::Stretch { height, width } => (STRIDER_RESIZE_STRETCH, height, width, 0.0),
@@ -263,9 +259,9 @@ fn write(desc: &OperatorDesc, st: &mut Storage) -> Option<(u32, Vec<u8>)> {
                 CropWidth: crop.map_or(0, |c| c[1]),
                 Flags: flags.iter().filter(|f| f.0).fold(0, |a, f| a | f.1),
                 ScaleCount: scale.len() as u32,
-                Scale: floats(st, scale),
+                Scale: st.f32s(scale),
                 BiasCount: bias.len() as u32,
-                Bias: floats(st, bias),
+                Bias: st.f32s(bias),
             };
             (STRIDER_OPERATOR_PREPROCESS, bytes(o))
         }

@@ -191,12 +191,8 @@ fn preprocess(a: PreprocessArgs) -> Result<()> {
         );
     }
     let to: strider::DataType = a.dtype.parse()?;
-    let filter = match a.filter.to_ascii_lowercase().as_str() {
-        "nearest" => strider::ResizeFilter::Nearest,
-        "bilinear" | "linear" => strider::ResizeFilter::Bilinear,
-        "bicubic" | "cubic" => strider::ResizeFilter::Bicubic,
-        "area" | "box" => strider::ResizeFilter::Area,
-        other => bail!("--filter {other:?}: give nearest, bilinear, bicubic or area"),
+    let Some(filter) = strider::ResizeFilter::from_name(&a.filter) else {
+        bail!("--filter {:?}: give nearest, bilinear, bicubic or area", a.filter.to_ascii_lowercase());
     };
     let axes = Layout::Nhwc.file_axes(rank);
     let pick = |v: &[u32]| axes.iter().map(|&k| v[k]).collect::<Vec<u32>>();

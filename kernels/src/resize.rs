@@ -36,6 +36,26 @@ pub enum Filter {
     Area,
 }
 
+impl Filter {
+    /// The filter of a name, in any case: `nearest`, `bilinear` (or `linear`), `bicubic` (or `cubic`), `area` (or
+    /// `box`, Pillow's name); `None` for any other.
+    ///
+    /// ```
+    /// use strider_kernels::Filter;
+    /// assert_eq!(Filter::from_name("Box"), Some(Filter::Area));
+    /// assert_eq!(Filter::from_name("lanczos"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Filter> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "nearest" => Filter::Nearest,
+            "bilinear" | "linear" => Filter::Bilinear,
+            "bicubic" | "cubic" => Filter::Bicubic,
+            "area" | "box" => Filter::Area,
+            _ => return None,
+        })
+    }
+}
+
 /// The weights of one axis: output `i` is `Σₜ weights[i·taps + t] · input[start[i] + t]`, every window inside the
 /// input (OpenCV's replicated borders are folded into the edge pixel's weight).
 #[derive(Clone, Debug, PartialEq)]

@@ -185,16 +185,11 @@ pub(crate) fn normalize_image<'py>(
 
 /// A filter by name.
 fn filter_arg(filter: &str) -> PyResult<ResizeFilter> {
-    Ok(match filter.to_ascii_lowercase().as_str() {
-        "nearest" => ResizeFilter::Nearest,
-        "bilinear" | "linear" => ResizeFilter::Bilinear,
-        "bicubic" | "cubic" => ResizeFilter::Bicubic,
-        "area" | "box" => ResizeFilter::Area,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "filter={other:?} is not a filter: give \"nearest\", \"bilinear\", \"bicubic\" or \"area\""
-            )));
-        }
+    ResizeFilter::from_name(filter).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "filter={:?} is not a filter: give \"nearest\", \"bilinear\", \"bicubic\" or \"area\"",
+            filter.to_ascii_lowercase()
+        ))
     })
 }
 

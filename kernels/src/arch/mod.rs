@@ -308,7 +308,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     #[inline(always)]
     unsafe fn rows_u8(self, src: *const u8, step: isize, w: RowWeights<'_>, n: usize, out: *mut f32) {
         // SAFETY: forwarded contract.
-        unsafe { rows_u8_elements(src, step, w, 0, n, out) }
+        unsafe { rows_u8_elements(src, step, w, n, out) }
     }
 
     /// Transposes an 8×8 tile of `N`-byte elements: `dst` row `c` element `r` ← `m`(`src` row `r` element `c`);
@@ -801,21 +801,14 @@ pub(crate) struct RowWeights<'a> {
     pub(crate) scale: f32,
 }
 
-/// [`Arch::rows_u8`] for elements `from..n`, one at a time.
+/// [`Arch::rows_u8`] one element at a time.
 ///
 /// # Safety
 ///
 /// As [`Arch::rows_u8`].
 #[inline(always)]
-pub(crate) unsafe fn rows_u8_elements(
-    src: *const u8,
-    step: isize,
-    w: RowWeights<'_>,
-    from: usize,
-    n: usize,
-    out: *mut f32,
-) {
-    for x in from..n {
+pub(crate) unsafe fn rows_u8_elements(src: *const u8, step: isize, w: RowWeights<'_>, n: usize, out: *mut f32) {
+    for x in 0..n {
         let mut acc = 0i32;
         for t in 0..w.taps {
             let p = w.pairs[t / 2];

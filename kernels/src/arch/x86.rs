@@ -709,7 +709,7 @@ pub(super) unsafe fn avx2_taps_u8<const G: usize>(
 pub(super) unsafe fn avx2_rows_u8(src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut f32) {
     if n < 16 {
         // SAFETY: forwarded contract.
-        unsafe { super::rows_u8_elements(src, step, w, 0, n, out) };
+        unsafe { super::rows_u8_elements(src, step, w, n, out) };
         return;
     }
     // Whole chunks of 16, the last one ending at n (overlapping the one before: its elements computed twice alike).

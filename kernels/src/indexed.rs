@@ -721,32 +721,22 @@ impl IndexProgram {
         // positions and 2 KiB ahead (8 and 1 KiB the same; 16 and 256 bytes, 8 and one line less).
         let ahead = if SOURCE && self.block_bytes >= 64 { PREFETCH_POSITIONS } else { 0 };
         let lines = self.block_bytes.min(PREFETCH_BLOCK_BYTES).div_ceil(64);
-        // The offset the tuple at index offset `i` adds on the indexed side; None for an invalid index (skipped:
-        // for Error plans `check` proved there are none).
-        let offset = |i: isize| -> Option<isize> {
-            if ONE {
-                // SAFETY: the tuple lies inside the index footprint.
-                let v = unsafe { X::load(w.ix.wrapping_offset(i)) };
-                X::normalize(v, c0.bound).map(|u| (u as isize).wrapping_mul(c0.step))
-            } else {
-                let mut sum = 0isize;
-                for (j, comp) in comps.iter().enumerate() {
-                    // SAFETY: as above, component j of the tuple.
-                    let v = unsafe { X::load(w.ix.wrapping_offset(i.wrapping_add((j as isize).wrapping_mul(cs)))) };
-                    sum = sum.wrapping_add((X::normalize(v, comp.bound)? as isize).wrapping_mul(comp.step));
-                }
-                Some(sum)
-            }
-        };
-        let step = |i: isize, s: isize, d: isize| {
-            if let Some(add) = offset(i) {
-                let (s, d) = if SOURCE { (s.wrapping_add(add), d) } else { (s, d.wrapping_add(add)) };
-                // Offsets inside the bounded footprints (a valid index, a position in range): `put`'s contract.
-                put(w.src.wrapping_offset(s), w.dst.wrapping_offset(d));
-            }
-        };
+        // SAFETY: (offset) every tuple lies inside the index footprint (the caller's contract).
+        let offset = |i: isize| unsafe { tuple_offset::<X, ONE>(w.ix, i, c0, comps, cs) };
         each_run(&self.dims, range, |(mut i, mut s, mut d), run, inner| {
-            let (is, ss, ds) = (inner.index_stride, inner.src_stride, inner.dst_stride);
+            let steps = (inner.index_stride, inner.src_stride, inner.dst_stride);
+            let (is, ss, ds) = steps;
+            // The offsets `k` positions on.
+            let on = |(i, s, d): (isize, isize, isize), k: usize| {
+                let k = k as isize;
+                (
+                    i.wrapping_add(k.wrapping_mul(is)),
+                    s.wrapping_add(k.wrapping_mul(ss)),
+                    d.wrapping_add(k.wrapping_mul(ds)),
+                )
+            };
+            // SAFETY: (run) the caller's contract, for `n` positions of the run from `first`.
+            let run_from = |first, n| unsafe { index_run::<X, SOURCE, ONE>(w, first, n, steps, c0, comps, cs, &put) };
             if ahead == 0 {
                 // Contiguous indices into contiguous elements: the hardware gathers take a prefix.
                 let mut done = 0;
@@ -756,10 +746,8 @@ impl IndexProgram {
                     if stream {
                         let to_line = (w.dst.wrapping_offset(d) as usize).wrapping_neg() % 64;
                         let head = to_line.checked_div(self.plan.width).unwrap_or(0).min(run);
-                        for _ in 0..head {
-                            step(i, s, d);
-                            (i, s, d) = (i.wrapping_add(is), s.wrapping_add(ss), d.wrapping_add(ds));
-                        }
+                        run_from((i, s, d), head);
+                        (i, s, d) = on((i, s, d), head);
                         done = head;
                     }
                     let r = crate::arch::gather::ElementRun {
@@ -776,30 +764,85 @@ impl IndexProgram {
                     // index addresses an element inside the source's (the caller's contract).
                     let moved = unsafe { crate::arch::gather::elements(level, lanes, self.plan.width, &r) };
                     done = done.wrapping_add(moved);
-                    let k = moved as isize;
-                    (i, s, d) = (
-                        i.wrapping_add(k.wrapping_mul(is)),
-                        s.wrapping_add(k.wrapping_mul(ss)),
-                        d.wrapping_add(k.wrapping_mul(ds)),
-                    );
+                    (i, s, d) = on((i, s, d), moved);
                 }
-                for _ in done..run {
-                    step(i, s, d);
-                    (i, s, d) = (i.wrapping_add(is), s.wrapping_add(ss), d.wrapping_add(ds));
-                }
+                run_from((i, s, d), run.wrapping_sub(done));
                 return;
             }
-            let a = ahead as isize;
             for k in 0..run {
+                let (ia, sa, _) = on((i, s, d), ahead);
                 if k.wrapping_add(ahead) < run
-                    && let Some(add) = offset(i.wrapping_add(a.wrapping_mul(is)))
+                    && let Some(add) = offset(ia)
                 {
-                    prefetch(w.src.wrapping_offset(s.wrapping_add(a.wrapping_mul(ss)).wrapping_add(add)), lines);
+                    prefetch(w.src.wrapping_offset(sa.wrapping_add(add)), lines);
                 }
-                step(i, s, d);
-                (i, s, d) = (i.wrapping_add(is), s.wrapping_add(ss), d.wrapping_add(ds));
+                run_from((i, s, d), 1);
+                (i, s, d) = on((i, s, d), 1);
             }
         });
+    }
+}
+
+/// `n` positions from the offsets `(i, s, d)`, stepping by `steps`: the block at `src + s` goes to `dst + d`, plus
+/// the offset of the position's index tuple (`ONE`: a single index) on the indexed side (`SOURCE`: the source);
+/// tuples with an invalid index are skipped. Every value is a local (closures' captured references were reloaded
+/// after every store).
+///
+/// PERF: an f32 scatter along rows of 1024 by 256 int64 indices each (a million updates), one thread, Zen 4:
+/// ~40 → ~20 instructions per element, 3.5 → 2.3 ms (two threads 1.66 → 0.99 ms; `cargo bench --bench indexing`).
+///
+/// # Safety
+///
+/// As [`IndexProgram::run_range`] for these positions, with `w`'s pointers at the plan's bases; `comps` holds
+/// the plan's components, `cs` bytes apart in the index tensor.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn index_run<X: IndexRead, const SOURCE: bool, const ONE: bool>(
+    w: Walk,
+    (mut i, mut s, mut d): (isize, isize, isize),
+    n: usize,
+    (is, ss, ds): (isize, isize, isize),
+    c0: Component,
+    comps: &[Component],
+    cs: isize,
+    put: &impl Fn(*const u8, *mut u8),
+) {
+    let Walk { ix, src, dst } = w;
+    for _ in 0..n {
+        // SAFETY: the tuple lies inside the index footprint (the caller's contract).
+        if let Some(add) = unsafe { tuple_offset::<X, ONE>(ix, i, c0, comps, cs) } {
+            let (s, d) = if SOURCE { (s.wrapping_add(add), d) } else { (s, d.wrapping_add(add)) };
+            // Offsets inside the bounded footprints (a valid index, a position in range): `put`'s contract.
+            put(src.wrapping_offset(s), dst.wrapping_offset(d));
+        }
+        (i, s, d) = (i.wrapping_add(is), s.wrapping_add(ss), d.wrapping_add(ds));
+    }
+}
+
+/// The bytes the index tuple at `ix + i` adds on the indexed side (`ONE`: the single index of component `c0`;
+/// else the components `comps`, `cs` bytes apart); `None` when an index is invalid.
+///
+/// # Safety
+///
+/// The tuple's indices are readable.
+#[inline(always)]
+unsafe fn tuple_offset<X: IndexRead, const ONE: bool>(
+    ix: *const u8,
+    i: isize,
+    c0: Component,
+    comps: &[Component],
+    cs: isize,
+) -> Option<isize> {
+    if ONE {
+        // SAFETY: the caller's contract.
+        let v = unsafe { X::load(ix.wrapping_offset(i)) };
+        X::normalize(v, c0.bound).map(|u| (u as isize).wrapping_mul(c0.step))
+    } else {
+        comps.iter().enumerate().try_fold(0isize, |sum, (j, c)| {
+            // SAFETY: the caller's contract, component j of the tuple.
+            let v = unsafe { X::load(ix.wrapping_offset(i.wrapping_add((j as isize).wrapping_mul(cs)))) };
+            Some(sum.wrapping_add((X::normalize(v, c.bound)? as isize).wrapping_mul(c.step)))
+        })
     }
 }
 

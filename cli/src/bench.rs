@@ -1023,6 +1023,13 @@ fn index_bytes(t: &TensorDesc, bound: u64, misalign: usize) -> Result<Buffer> {
     Buffer::filled(t.addressed_bytes() as usize, misalign, |i| bench_index(i / w, bound).to_le_bytes()[(i % w).min(7)])
 }
 
+/// A one-hot's values tensor (packed, two elements): off 0, on 1 in its type.
+fn one_hot_values(t: &TensorDesc, misalign: usize) -> Result<Buffer> {
+    let one = strider::Scalar::from(1.0f64).cast(t.data_type());
+    let w = t.data_type().size_in_bytes();
+    Buffer::filled(t.addressed_bytes() as usize, misalign, |i| if i / w == 1 { one.bytes()[i % w] } else { 0 })
+}
+
 /// The bytes an index case must move: the indices, the distinct input lines its indices reach (rows of a gather,
 /// elements of an element gather), a scatter's data and updates, and the output.
 fn index_limit_bytes(case: &Case, op: &strider::Operator) -> Option<u64> {
@@ -1177,6 +1184,9 @@ fn run_case(
         .enumerate()
         .map(|(k, t)| match indices {
             Some((i, bound)) if i == k => index_bytes(t, bound, opts.misalign),
+            // A one-hot's values are the usual 0 and 1 (as the peers write them: on some machines zeros are
+            // written faster than other bytes).
+            _ if case.op.as_deref() == Some("one_hot") => one_hot_values(t, opts.misalign),
             _ => input_bytes(t.addressed_bytes() as usize, t.data_type(), opts.misalign),
         })
         .collect::<Result<_>>()?;

@@ -720,7 +720,7 @@ impl IndexProgram {
         // PERF: 64 MiB of 1 KiB rows from a 128 MiB table, one thread: 11.7 ms without, 9.8–10.2 ms with 4
         // positions and 2 KiB ahead (8 and 1 KiB the same; 16 and 256 bytes, 8 and one line less).
         let ahead = if SOURCE && self.block_bytes >= 64 { PREFETCH_POSITIONS } else { 0 };
-        let lines = self.block_bytes.min(PREFETCH_BLOCK_BYTES).div_ceil(64);
+        let fetch = self.block_bytes.min(PREFETCH_BLOCK_BYTES) as isize;
         // SAFETY: (offset) every tuple lies inside the index footprint (the caller's contract).
         let offset = |i: isize| unsafe { tuple_offset::<X, ONE>(w.ix, i, c0, comps, cs) };
         each_run(&self.dims, range, |(mut i, mut s, mut d), run, inner| {
@@ -774,7 +774,7 @@ impl IndexProgram {
                 if k.wrapping_add(ahead) < run
                     && let Some(add) = offset(ia)
                 {
-                    prefetch(w.src.wrapping_offset(sa.wrapping_add(add)), lines);
+                    crate::rows::prefetch(w.src.wrapping_offset(sa.wrapping_add(add)), 0, fetch, false);
                 }
                 run_from((i, s, d), 1);
                 (i, s, d) = on((i, s, d), 1);
@@ -857,22 +857,6 @@ struct Walk {
 /// How many positions ahead a gather of blocks prefetches its source, and how much of each block.
 const PREFETCH_POSITIONS: usize = 4;
 const PREFETCH_BLOCK_BYTES: usize = 2048;
-
-/// Asks for the `lines` cache lines from `p` (a hint: never faults, whatever the address).
-#[inline(always)]
-fn prefetch(p: *const u8, lines: usize) {
-    #[cfg(target_arch = "x86_64")]
-    for l in 0..lines {
-        // SAFETY: a prefetch never faults, whatever the address.
-        unsafe {
-            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-                p.wrapping_add(l.wrapping_mul(64)).cast::<i8>(),
-            )
-        };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (p, lines);
-}
 
 /// Indices proved valid for one [`IndexProgram`] ([`IndexProgram::check`]); the buffer stays borrowed until the
 /// run, so it cannot change in between.

@@ -109,6 +109,12 @@ unsafe impl Arch for V3 {
     super::x86::common_methods!();
 
     #[inline(always)]
+    unsafe fn rows_u8(self, src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut f32) {
+        // SAFETY: forwarded contract; AVX2 via the token.
+        unsafe { super::x86::avx2_rows_u8(src, step, w, n, out) }
+    }
+
+    #[inline(always)]
     fn stack_tiles<const N: usize>() -> bool {
         N == 4 || N == 2
     }

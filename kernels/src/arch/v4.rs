@@ -140,6 +140,14 @@ unsafe impl Arch for V4 {
 
     super::x86::common_methods!();
 
+    /// 32 bytes of two tap rows per step (AVX2's loop at twice the width: half the instructions of the vertical
+    /// pass); rows of fewer than 32 bytes as AVX2 takes them.
+    #[inline(always)]
+    unsafe fn rows_u8(self, src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut f32) {
+        // SAFETY: forwarded contract; AVX-512 F/BW via the token.
+        unsafe { avx512_rows_u8(src, step, w, n, out) }
+    }
+
     /// Two- and four-byte planes a register of pixels at a time through word and dword permutes
     /// ([`wide_interleave`]); other widths with SSSE3.
     #[inline(always)]
@@ -1319,4 +1327,56 @@ unsafe fn interleave_blocks<P: WidePermute, const N: usize, const K: usize>(
         }
     }
     j
+}
+
+/// [`Arch::rows_u8`] with AVX-512: 32 bytes of two tap rows at a time, widened to i16, interleaved into pairs and
+/// multiplied by the pair's weights with `vpmaddwd` (exact i32 sums, as [`avx2_rows_u8`](super::x86::avx2_rows_u8),
+/// so both give the same bits), the last chunk ending at `n` (overlapping the one before); rows shorter than 32
+/// bytes through the AVX2 loop.
+///
+/// # Safety
+///
+/// As `Arch::rows_u8`; AVX-512 F/BW available.
+#[inline(always)]
+unsafe fn avx512_rows_u8(src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut f32) {
+    if n < 32 {
+        // SAFETY: forwarded contract; AVX2 is implied by the level.
+        unsafe { super::x86::avx2_rows_u8(src, step, w, n, out) };
+        return;
+    }
+    let last = n - 32;
+    let chunks = (0..last).step_by(32).chain(core::iter::once(last));
+    // SAFETY: (whole body) every load reads 32 bytes of a tap row inside the contract's range (x + 32 ≤ n, an odd
+    // count's padded row never read); every store 16 f32 of the output; AVX-512 F/BW enabled by the calling level.
+    unsafe {
+        let (s, pairs) = (_mm512_set1_ps(w.scale), w.pairs);
+        let whole = w.taps / 2;
+        // `lo` holds elements 0..4, 8..12, 16..20, 24..28 of the chunk (128-bit lanes of the unpack), `hi` the
+        // others: these put elements 0..16 and 16..32 back in order.
+        let first = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+        let second = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+        for x in chunks {
+            let (mut lo, mut hi) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+            let mut p = src.add(x);
+            for &w in &pairs[..whole] {
+                let w = _mm512_set1_epi32(w);
+                let a = _mm512_cvtepu8_epi16(_mm256_loadu_si256(p.cast()));
+                let b = _mm512_cvtepu8_epi16(_mm256_loadu_si256(p.offset(step).cast()));
+                lo = _mm512_add_epi32(lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(a, b), w));
+                hi = _mm512_add_epi32(hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(a, b), w));
+                p = p.offset(2 * step);
+            }
+            if w.taps % 2 == 1 {
+                // The last tap alone: its pair's high weight multiplies zeros.
+                let w = _mm512_set1_epi32(pairs[whole] & 0xFFFF);
+                let a = _mm512_cvtepu8_epi16(_mm256_loadu_si256(p.cast()));
+                let z = _mm512_setzero_si512();
+                lo = _mm512_add_epi32(lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(a, z), w));
+                hi = _mm512_add_epi32(hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(a, z), w));
+            }
+            let (e0, e1) = (_mm512_permutex2var_epi32(lo, first, hi), _mm512_permutex2var_epi32(lo, second, hi));
+            _mm512_storeu_ps(out.add(x), _mm512_mul_ps(_mm512_cvtepi32_ps(e0), s));
+            _mm512_storeu_ps(out.add(x + 16), _mm512_mul_ps(_mm512_cvtepi32_ps(e1), s));
+        }
+    }
 }

@@ -796,12 +796,6 @@ macro_rules! common_methods {
             // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
             unsafe { super::x86::avx2_taps_u8::<G>(src, step, pairs, out) }
         }
-
-        #[inline(always)]
-        unsafe fn rows_u8(self, src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut f32) {
-            // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
-            unsafe { super::x86::avx2_rows_u8(src, step, w, n, out) }
-        }
     };
 }
 pub(super) use common_methods;

@@ -462,6 +462,10 @@ struct Affine {
 /// pixel of a side and per tap.
 pub const MAX_SIDE: usize = 1 << 24;
 
+/// The part of L2 (1 / this) a rows-first block's input rows may take to be fetched ahead (see
+/// `Units::unit_by_rows`).
+const PREFETCH_L2_SHARE: usize = 8;
+
 /// The most interleaved channels filtered together (a pixel's channels in one pass over its taps).
 const MAX_GROUP: usize = 16;
 /// Elements per staged span of a horizontal pass (a span's transposed rows stay in L1).
@@ -985,14 +989,19 @@ impl Units<'_> {
         // tap rows' streams at every page.
         // PERF: one thread, Zen 4, 32 different 640×480 u8 RGB images → shorter side 256, crop 224, ImageNet f32
         // (cold input, cold output): 0.29 → 0.21–0.22 ms per image; the same image every time 0.155–0.16 either
-        // way. Into L1 instead: 0.255; two blocks ahead: 0.22.
+        // way. Into L1 instead: 0.255; two blocks ahead: 0.22. Blocks of more than an eighth of L2 lost (one image
+        // repeated, blocks of 224–680 KiB: 1080p → 224² 0.606 → 0.630 ms, 2560×1600 → 320×200 1.02 → 1.11,
+        // 4928×3279 → 852×567 6.45 → 6.95) and do not fetch.
         let (rc0, rc1) = pr.cols.reads(0..p.out_size[1]);
         let row_bytes = ((rc1 - rc0) * g) as isize;
+        let budget = crate::CacheSizes::get().l2() / PREFETCH_L2_SHARE;
         let mut fetched = pr.rows.start[y0];
         for yb in (y0..y1).step_by(R) {
             let n = R.min(y1 - yb);
             let to = pr.rows.start[(yb + 2 * R).min(y1) - 1] + taps;
             let from = fetched.max(pr.rows.start[yb]).min(to);
+            // Only blocks whose rows a small part of L2 holds: larger ones evict the rows being filtered.
+            let fetching = pr.contiguous && (to - from).saturating_mul(row_bytes as usize) <= budget;
             let fetch = |l: usize| {
                 let share = |l: usize| from + (to - from) * l / n;
                 for r in share(l)..share(l + 1) {
@@ -1007,7 +1016,7 @@ impl Units<'_> {
                 // (Lanes past the block's rows hold what they held: filtered along, never stored.)
                 for l in 0..n {
                     let y = yb + l;
-                    if pr.contiguous && k == 0 {
+                    if fetching && k == 0 {
                         fetch(l);
                     }
                     let at = in_plane + pr.rows.start[y] as isize * sh + c0 as isize * sw;

@@ -998,18 +998,19 @@ impl Units<'_> {
         let mut fetched = pr.rows.start[y0];
         for yb in (y0..y1).step_by(R) {
             let n = R.min(y1 - yb);
-            let to = pr.rows.start[(yb + 2 * R).min(y1) - 1] + taps;
-            let from = fetched.max(pr.rows.start[yb]).min(to);
+            // Input rows next_lo..next_hi: those up to the next block's last tap not asked for yet.
+            let next_hi = pr.rows.start[(yb + 2 * R).min(y1) - 1] + taps;
+            let next_lo = fetched.max(pr.rows.start[yb]).min(next_hi);
             // Only blocks whose rows a small part of L2 holds: larger ones evict the rows being filtered.
-            let fetching = pr.contiguous && (to - from).saturating_mul(row_bytes as usize) <= budget;
+            let fetching = pr.contiguous && (next_hi - next_lo).saturating_mul(row_bytes as usize) <= budget;
             let fetch = |l: usize| {
-                let share = |l: usize| from + (to - from) * l / n;
+                let share = |l: usize| next_lo + (next_hi - next_lo) * l / n;
                 for r in share(l)..share(l + 1) {
                     let at = in_plane + r as isize * sh + rc0 as isize * sw;
                     crate::rows::prefetch(self.src.0.cast_const().wrapping_offset(at), 0, row_bytes, true);
                 }
             };
-            fetched = to;
+            fetched = next_hi;
             for (k, &(x0, x1)) in pr.spans.iter().enumerate() {
                 let (c0, c1) = pr.cols.reads(x0..x1);
                 let len = (c1 - c0) * g;

@@ -12,7 +12,8 @@
 //! extra bits, so the second rounding is then exact), integers through f32 (exact below 2^24, and anything larger
 //! is beyond f16's range either way).
 
-use crate::arch::Arch;
+use crate::arch::{Arch, Scalar};
+pub(crate) use crate::float::{f16_to_f32_scalar, f32_to_f16_scalar, f64_to_f32_odd_scalar};
 use crate::params::BLOCK;
 
 strider_kernels_macros::element_types! {
@@ -178,70 +179,6 @@ pub(crate) unsafe fn f64_to_f32_odd<A: Arch>(a: A, src: *const u8, dst: *mut u8,
             dst.add(4 * i).cast::<f32>().write_unaligned(f64_to_f32_odd_scalar(x));
         }
     }
-}
-
-/// f16 bits → f32 exactly, as the F16C / AVX-512 instructions convert: NaNs keep their payload and become quiet.
-#[inline(always)]
-pub(crate) fn f16_to_f32_scalar(h: u16) -> f32 {
-    let sign = u32::from(h & 0x8000) << 16;
-    let exp = u32::from(h >> 10) & 0x1F;
-    let man = u32::from(h & 0x3FF);
-    let bits = match (exp, man) {
-        (0x1F, 0) => sign | 0x7F80_0000,
-        (0x1F, m) => sign | 0x7FC0_0000 | (m << 13),
-        (0, 0) => sign,
-        // Subnormal: man · 2^-24, exact in f32 (a normal number there).
-        (0, m) => sign | (m as f32 * f32::from_bits(0x3380_0000)).to_bits(),
-        (e, m) => sign | ((e + 112) << 23) | (m << 13),
-    };
-    f32::from_bits(bits)
-}
-
-/// f32 → f16 bits, rounded to nearest even, as the F16C / AVX-512 instructions convert: overflow gives infinity,
-/// NaNs become quiet and keep the top bits of their payload.
-#[inline(always)]
-pub(crate) fn f32_to_f16_scalar(x: f32) -> u16 {
-    let b = x.to_bits();
-    let sign = ((b >> 16) & 0x8000) as u16;
-    let exp = (b >> 23) & 0xFF;
-    let man = b & 0x7F_FFFF;
-    if exp == 0xFF {
-        return if man == 0 { sign | 0x7C00 } else { sign | 0x7E00 | (man >> 13) as u16 };
-    }
-    // The exponent rebiased for f16 (may be ≤ 0: subnormal or zero, ≥ 31: overflow).
-    let e = exp as i32 - 112;
-    if e >= 31 {
-        return sign | 0x7C00;
-    }
-    if e <= 0 {
-        if e < -10 {
-            return sign; // below half the smallest subnormal
-        }
-        // f16 subnormal m·2^-24 with m = significand >> (14 - e), rounded to nearest even.
-        let sig = man | 0x80_0000;
-        let shift = (14 - e) as u32;
-        let (q, rem, half) = (sig >> shift, sig & ((1 << shift) - 1), 1u32 << (shift - 1));
-        let up = rem > half || (rem == half && q & 1 == 1);
-        return sign | (q + u32::from(up)) as u16;
-    }
-    let (q, rem) = (man >> 13, man & 0x1FFF);
-    let up = rem > 0x1000 || (rem == 0x1000 && q & 1 == 1);
-    // A carry out of the mantissa moves to the next binade (or to infinity), which is the right result.
-    sign | (((e as u32) << 10 | q) + u32::from(up)) as u16
-}
-
-/// f64 → f32 rounded to odd: exact values convert exactly; an inexact one becomes the one of its two f32 neighbours
-/// whose last significand bit is 1. NaNs convert as `as` converts them (quiet, top payload bits kept).
-#[inline(always)]
-pub(crate) fn f64_to_f32_odd_scalar(x: f64) -> f32 {
-    let y = x as f32;
-    let back = f64::from(y);
-    if back == x || x.is_nan() {
-        return y;
-    }
-    // Truncate toward zero (the neighbour below in magnitude), then force the last bit.
-    let b = y.to_bits() - u32::from(back.abs() > x.abs());
-    f32::from_bits(b | 1)
 }
 
 /// `y = x·scale + bias` on f32 elements, product then sum.
@@ -412,36 +349,34 @@ pub(crate) fn affine_var_fn<A: Arch>() -> AffineVarFn {
     entry::<A>
 }
 
-/// One normalization through the scalar level's kernels (widths checked by the caller).
-pub(crate) fn normalize_one(op: &crate::plan::ElementOp, src: &[u8], dst: &mut [u8], scale: f32, bias: f32) {
-    use crate::arch::Scalar;
-    use crate::plan::ElementOp;
-    if let ElementOp::Normalize { from, to } = *op {
-        let mut x = [0u8; 4];
-        // SAFETY: one element each side; the scalar level runs everywhere.
-        unsafe { cast_fn::<Scalar>(from, ElemType::F32)(src.as_ptr(), x.as_mut_ptr(), 1) };
-        let y = f32::from_le_bytes(x) * scale + bias;
-        // SAFETY: as above.
-        unsafe { nearest_fn::<Scalar>(to)(y.to_le_bytes().as_ptr(), dst.as_mut_ptr(), 1) };
-    }
+/// One element of `from` → f32, `x·scale + bias`, → `to` rounded to nearest (even), through the scalar level's
+/// kernels. Each slice holds one element (checked by the caller).
+pub(crate) fn normalize_one(from: ElemType, to: ElemType, src: &[u8], dst: &mut [u8], scale: f32, bias: f32) {
+    assert!(src.len() == from.width() && dst.len() == to.width());
+    let mut x = [0u8; 4];
+    // SAFETY: one element each side (asserted); the scalar level runs everywhere.
+    unsafe { cast_fn::<Scalar>(from, ElemType::F32)(src.as_ptr(), x.as_mut_ptr(), 1) };
+    let y = f32::from_le_bytes(x) * scale + bias;
+    // SAFETY: as above.
+    unsafe { nearest_fn::<Scalar>(to)(y.to_le_bytes().as_ptr(), dst.as_mut_ptr(), 1) };
 }
 
-/// One element through the scalar level's kernels (lengths checked by the caller).
-pub(crate) fn apply_one(op: &crate::plan::ElementOp, src: &[u8], dst: &mut [u8]) {
-    use crate::arch::Scalar;
-    use crate::plan::ElementOp;
-    debug_assert!(src.len() == op.in_width() && dst.len() == op.out_width());
-    match *op {
-        ElementOp::Copy { .. } => dst.copy_from_slice(src),
-        // SAFETY: one element each side (checked by ElementOp::apply_one); the scalar level runs everywhere.
-        ElementOp::Cast { from, to } => unsafe { cast_fn::<Scalar>(from, to)(src.as_ptr(), dst.as_mut_ptr(), 1) },
-        ElementOp::ScaleBias { ty, scale, bias } => match affine_fn::<Scalar>(ty) {
-            // SAFETY: as above.
-            Some(f) => unsafe { f(src.as_ptr(), dst.as_mut_ptr(), 1, scale, bias) },
-            None => dst.copy_from_slice(src),
-        },
-        ElementOp::Normalize { .. } => normalize_one(op, src, dst, 1.0, 0.0),
-        ElementOp::Sequence { .. } => {}
+/// One element cast `from` → `to` through the scalar level's kernels. Each slice holds one element (checked by the
+/// caller).
+pub(crate) fn cast_one(from: ElemType, to: ElemType, src: &[u8], dst: &mut [u8]) {
+    assert!(src.len() == from.width() && dst.len() == to.width());
+    // SAFETY: one element each side (asserted); the scalar level runs everywhere.
+    unsafe { cast_fn::<Scalar>(from, to)(src.as_ptr(), dst.as_mut_ptr(), 1) }
+}
+
+/// One element of `ty` scaled and biased through the scalar level's kernels (a copy for types without an affine
+/// kernel). Each slice holds one element (checked by the caller).
+pub(crate) fn affine_one(ty: ElemType, scale: f32, bias: f32, src: &[u8], dst: &mut [u8]) {
+    assert!(src.len() == ty.width() && dst.len() == ty.width());
+    match affine_fn::<Scalar>(ty) {
+        // SAFETY: one element each side (asserted); the scalar level runs everywhere.
+        Some(f) => unsafe { f(src.as_ptr(), dst.as_mut_ptr(), 1, scale, bias) },
+        None => dst.copy_from_slice(src),
     }
 }
 
@@ -450,20 +385,19 @@ pub(crate) fn sequence_in_f64(ty: ElemType) -> bool {
     matches!(ty, ElemType::F16 | ElemType::F32 | ElemType::F64)
 }
 
-/// Element `index` of a sequence through the scalar level's kernels (width checked by the caller).
-pub(crate) fn sequence_one(op: &crate::plan::ElementOp, index: u64, dst: &mut [u8]) {
-    use crate::arch::Scalar;
-    use crate::plan::ElementOp;
-    if let ElementOp::Sequence { ty, start, delta } = *op {
-        let (wide, from) = if sequence_in_f64(ty) {
-            let v = f64::from_bits(start) + index as f64 * f64::from_bits(delta);
-            (v.to_bits(), ElemType::F64)
-        } else {
-            (start.wrapping_add(index.wrapping_mul(delta)), ElemType::U64)
-        };
-        // SAFETY: one element each side; the scalar level runs everywhere.
-        unsafe { cast_fn::<Scalar>(from, ty)(wide.to_le_bytes().as_ptr(), dst.as_mut_ptr(), 1) };
-    }
+/// Element `index` of the sequence `start + index·delta` of `ty` (`start` and `delta` as f64 bits for float types,
+/// else as wrapping 64-bit integers) through the scalar level's kernels; `dst` holds one element (checked by the
+/// caller).
+pub(crate) fn sequence_one(ty: ElemType, start: u64, delta: u64, index: u64, dst: &mut [u8]) {
+    assert!(dst.len() == ty.width());
+    let (wide, from) = if sequence_in_f64(ty) {
+        let v = f64::from_bits(start) + index as f64 * f64::from_bits(delta);
+        (v.to_bits(), ElemType::F64)
+    } else {
+        (start.wrapping_add(index.wrapping_mul(delta)), ElemType::U64)
+    };
+    // SAFETY: one element each side (asserted); the scalar level runs everywhere.
+    unsafe { cast_fn::<Scalar>(from, ty)(wide.to_le_bytes().as_ptr(), dst.as_mut_ptr(), 1) };
 }
 
 #[cfg(test)]

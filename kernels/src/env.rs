@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use crate::exec::MAX_THREADS;
+use crate::params::MAX_THREADS;
 
 /// Prints `strider: warning: {message}` on standard error.
 #[cold]

@@ -90,8 +90,7 @@ pub struct ExecOptions {
     pub threads: Option<usize>,
 }
 
-/// The most threads [`ExecOptions::threads`] and [`thread_pool`] accept.
-pub const MAX_THREADS: usize = 256;
+pub use crate::params::MAX_THREADS;
 
 /// The kept rayon pool of `threads` threads: built on first use and kept for the life of the process, so that
 /// asking again for the same count pays no start-up.

@@ -10,11 +10,11 @@
 //!
 //! | module | role |
 //! |---|---|
-//! | `params`, `env`, `cache`, `width`, `overlap` | tuning constants, environment variables, detected cache sizes, element widths, the injectivity decision |
+//! | `params`, `env`, `cache`, `width`, `overlap`, `float` | tuning constants, environment variables, detected cache sizes, element widths, the injectivity decision, scalar float conversions bit-exact with the instructions |
+//! | `tables` | byte-shuffle tables for group reverses, small-stride gathers and planes |
 //! | `arch/` | instruction-set levels: detection, the vector trait, one file per level; copy/reverse/gather loops written once |
 //! | `convert` | element conversions: helper steps and the generated (source, destination) routes |
 //! | `plan` | [`Plan`]: what to move (plain data) |
-//! | `tables` | byte-shuffle tables for group reverses, small-stride gathers and planes |
 //! | `walk` | **where a walk is proved safe**: [`Walk`], and the only constructor of the geometry kernels walk |
 //! | `strategy` | **where its strategy is chosen**: row, folded dimension or table, and the [`RowKind`] |
 //! | `rows/` | row kernels, one file per kind, type-erased; conversions staged through small buffers |
@@ -48,6 +48,7 @@ mod cache;
 mod convert;
 mod env;
 mod exec;
+mod float;
 mod indexed;
 mod measure;
 mod nest;

@@ -3,6 +3,12 @@
 
 use core::time::Duration;
 
+/// The most threads [`ExecOptions::threads`] and [`thread_pool`] accept (and the most any split uses).
+///
+/// [`ExecOptions::threads`]: crate::ExecOptions::threads
+/// [`thread_pool`]: crate::thread_pool
+pub const MAX_THREADS: usize = 256;
+
 /// Outputs smaller than this many bytes run on the calling thread under [`Parallelism::Auto`].
 ///
 /// PERF: sweep of a 4-KiB-row copy on the 2-vCPU VMs, 2 threads ÷ 1: with the second worker awake (back-to-back

@@ -4,7 +4,7 @@
 use core::fmt;
 use std::sync::Arc;
 
-use crate::convert::ElemType;
+use crate::convert::{self, ElemType};
 
 /// Largest number of dimensions of a plan (DirectML's maximum rank).
 pub const MAX_RANK: usize = 8;
@@ -113,7 +113,13 @@ impl ElementOp {
         if src.len() != self.in_width() || dst.len() != self.out_width() || self.is_sequence() {
             return false;
         }
-        crate::convert::apply_one(self, src, dst);
+        match *self {
+            ElementOp::Copy { .. } => dst.copy_from_slice(src),
+            ElementOp::Cast { from, to } => convert::cast_one(from, to, src, dst),
+            ElementOp::ScaleBias { ty, scale, bias } => convert::affine_one(ty, scale, bias, src, dst),
+            ElementOp::Normalize { from, to } => convert::normalize_one(from, to, src, dst, 1.0, 0.0),
+            ElementOp::Sequence { .. } => return false,
+        }
         true
     }
 
@@ -130,12 +136,13 @@ impl ElementOp {
     /// assert_eq!(y[0] as i8, 100);
     /// ```
     pub fn normalize_one(&self, src: &[u8], dst: &mut [u8], scale: f32, bias: f32) -> bool {
-        if !matches!(self, ElementOp::Normalize { .. }) || src.len() != self.in_width() || dst.len() != self.out_width()
-        {
-            return false;
+        match *self {
+            ElementOp::Normalize { from, to } if src.len() == from.width() && dst.len() == to.width() => {
+                convert::normalize_one(from, to, src, dst, scale, bias);
+                true
+            }
+            _ => false,
         }
-        crate::convert::normalize_one(self, src, dst, scale, bias);
-        true
     }
 
     /// Element `index` of a sequence, by the portable scalar code (for references). `false` (nothing written) unless
@@ -151,11 +158,13 @@ impl ElementOp {
     /// assert_eq!(f32::from_le_bytes(y), 2.0);
     /// ```
     pub fn sequence_one(&self, index: u64, dst: &mut [u8]) -> bool {
-        if !self.is_sequence() || dst.len() != self.out_width() {
-            return false;
+        match *self {
+            ElementOp::Sequence { ty, start, delta } if dst.len() == ty.width() => {
+                convert::sequence_one(ty, start, delta, index, dst);
+                true
+            }
+            _ => false,
         }
-        crate::convert::sequence_one(self, index, dst);
-        true
     }
 
     /// Whether this is a [`ElementOp::Sequence`] (an operation without input).

@@ -16,8 +16,9 @@
 //! 0.75–0.82 ms. Peers in the same session: fast_image_resize 0.51 ms, torch 0.70 ms, Pillow 6.4 ms.
 
 use crate::arch::{Arch, Ident, Job, RowWeights};
-use crate::convert::{ElemType, f16_to_f32_scalar, f32_to_f16_scalar};
+use crate::convert::ElemType;
 use crate::exec::{ExecOptions, RunError, SendPtr, chunks_for, level, pool, share};
+use crate::float::{f16_to_f32_scalar, f32_to_f16_scalar};
 use crate::plan::{Dim, ElementOp, Plan};
 use crate::walk::{PlanError, Walk, reach};
 

@@ -9,7 +9,7 @@
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use crate::convert::{f16_to_f32_scalar, f32_to_f16_scalar};
+use crate::float::{f16_to_f32_scalar, f32_to_f16_scalar};
 
 /// An element-wise map on lanes of [`TileMap::LANE`] bytes, applied to values in registers of each width a tile
 /// stores.

@@ -467,7 +467,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
                 // SAFETY: element (i, j) on both sides (the contract).
                 unsafe {
                     let x = f32::from_bits(u32::from_le_bytes(s.cast::<[u8; 4]>().read_unaligned()));
-                    d.cast::<[u8; 2]>().write_unaligned(crate::convert::f32_to_f16_scalar(x).to_le_bytes());
+                    d.cast::<[u8; 2]>().write_unaligned(crate::float::f32_to_f16_scalar(x).to_le_bytes());
                 }
             }
         }
@@ -621,7 +621,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     }
 
     /// Converts a prefix of `n` f64 at `src` to f32 at `dst` rounded to odd
-    /// ([`f64_to_f32_odd_scalar`](crate::convert::f64_to_f32_odd_scalar)); returns the elements done.
+    /// ([`f64_to_f32_odd_scalar`](crate::float::f64_to_f32_odd_scalar)); returns the elements done.
     ///
     /// # Safety
     ///

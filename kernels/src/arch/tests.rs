@@ -3,7 +3,7 @@
 //! nothing written outside the range.
 
 use super::*;
-use crate::convert::{f16_to_f32_scalar, f32_to_f16_scalar, f64_to_f32_odd_scalar};
+use crate::float::{f16_to_f32_scalar, f32_to_f16_scalar, f64_to_f32_odd_scalar};
 use crate::strategy::Lanes;
 use crate::tables::{BlockShuffle, Planar, Shuffle, WideShuffle};
 

@@ -287,6 +287,8 @@ fn bad_environment_values_warn_once_and_are_ignored() {
         ),
         ("STRIDER_CACHE", "l2=1M,sharing=0", &["sharing=\"0\"", "must be an integer from 1 to 65536"][..]),
         ("STRIDER_MAX_ISA", "avx9", &["STRIDER_MAX_ISA=\"avx9\" ignored", "scalar, v3, v4, v4-vbmi"][..]),
+        ("STRIDER_LINGER", "no", &["STRIDER_LINGER=\"no\" ignored", "0 (off) or 1 (on); on is used"][..]),
+        ("STRIDER_TIMED_STORES", "off", &["STRIDER_TIMED_STORES=\"off\" ignored", "0 (off) or 1 (on)"][..]),
         ("RAYON_NUM_THREADS", "two", &["RAYON_NUM_THREADS=\"two\" is not a thread count"][..]),
         ("RAYON_NUM_THREADS", "100000", &["RAYON_NUM_THREADS=\"100000\" is above 256", "one per CPU"][..]),
     ] {

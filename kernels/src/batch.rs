@@ -353,7 +353,7 @@ impl Batch {
             }
         };
         // PERF: the caller takes chunks too (see `team`).
-        crate::team::split(pool, starts.len().saturating_sub(1), &run);
+        crate::team::split(pool, starts.len().saturating_sub(1), opts.lingers(), &run);
     }
 }
 

@@ -1,5 +1,5 @@
-//! The environment variables the kernels read (`STRIDER_CACHE`, `STRIDER_MAX_ISA`, and `RAYON_NUM_THREADS` through
-//! rayon's global pool): each is read once, and a value that is not accepted is reported in one line on standard
+//! The environment variables the kernels read (`STRIDER_CACHE`, `STRIDER_MAX_ISA`, `STRIDER_LINGER`,
+//! `STRIDER_TIMED_STORES`, and `RAYON_NUM_THREADS` through rayon's global pool): each is read once, and a value that is not accepted is reported in one line on standard
 //! error — naming the variable, what it accepts and what is used instead — never a panic, never a silent change of
 //! behaviour.
 
@@ -24,6 +24,34 @@ pub(crate) fn var(name: &str) -> Option<String> {
             None
         }
     }
+}
+
+/// A switch read once from `name`: `0` is off, `1` on; unset (or, with a warning, any other value) is `default`.
+fn switch(name: &str, default: bool, cell: &OnceLock<bool>) -> bool {
+    *cell.get_or_init(|| match var(name).as_deref() {
+        None => default,
+        Some("0") => false,
+        Some("1") => true,
+        Some(other) => {
+            let used = if default { "on" } else { "off" };
+            warn(&format!("{name}={other:?} ignored: it accepts 0 (off) or 1 (on); {used} is used"));
+            default
+        }
+    })
+}
+
+/// Whether pool threads that ran chunks of a split keep polling for the next call's work (`STRIDER_LINGER`, on by
+/// default; see [`ExecOptions::linger`](crate::ExecOptions::linger)).
+pub(crate) fn linger() -> bool {
+    static CELL: OnceLock<bool> = OnceLock::new();
+    switch("STRIDER_LINGER", true, &CELL)
+}
+
+/// Whether programs near the streaming threshold time their own calls to choose their store kind
+/// (`STRIDER_TIMED_STORES`, on by default; see [`ExecOptions::timed_stores`](crate::ExecOptions::timed_stores)).
+pub(crate) fn timed_stores() -> bool {
+    static CELL: OnceLock<bool> = OnceLock::new();
+    switch("STRIDER_TIMED_STORES", true, &CELL)
 }
 
 /// The threads a split may use when no pool is given: those of the rayon pool the caller runs in, or of rayon's

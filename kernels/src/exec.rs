@@ -88,6 +88,17 @@ pub struct ExecOptions {
     /// Split across a kept pool of this many threads (1 to [`MAX_THREADS`]) instead of rayon's current pool. The
     /// pool is entered only when the run splits, so small outputs pay no thread hand-off.
     pub threads: Option<usize>,
+    /// Whether pool threads that ran part of a split call keep polling their pool for a while afterwards (4× the
+    /// time they worked, within 0.1–1 ms, yielding the CPU to any other runnable thread), so that the next call
+    /// finds them awake instead of paying their wake-up (tens of µs on a VM). `None`: the `STRIDER_LINGER`
+    /// environment variable (`0` turns it off), else on. Turn it off where many processes each run their own pool
+    /// (the workers of a data loader) and the spinning would take CPU time another process needs.
+    pub linger: Option<bool>,
+    /// Whether a program whose footprint is near the streaming threshold may time its own calls to choose its
+    /// store kind (see [`ExecOptions::streaming`]). Off, such a program keeps the rule's kind, so that its choice
+    /// never depends on timing. `None`: the `STRIDER_TIMED_STORES` environment variable (`0` turns it off), else
+    /// on. A forced `streaming` is never timed.
+    pub timed_stores: Option<bool>,
 }
 
 pub use crate::params::MAX_THREADS;
@@ -144,6 +155,21 @@ impl ExecOptions {
     /// Split large outputs across a kept pool of `threads` threads (see [`ExecOptions::threads`]).
     pub fn with_threads(self, threads: usize) -> Self {
         ExecOptions { threads: Some(threads), ..self }
+    }
+
+    /// These options with lingering helper threads on or off (see [`ExecOptions::linger`]).
+    pub fn with_linger(self, linger: bool) -> Self {
+        ExecOptions { linger: Some(linger), ..self }
+    }
+
+    /// These options with timed store choices on or off (see [`ExecOptions::timed_stores`]).
+    pub fn with_timed_stores(self, timed: bool) -> Self {
+        ExecOptions { timed_stores: Some(timed), ..self }
+    }
+
+    /// Whether split calls' helpers linger: [`ExecOptions::linger`], else `STRIDER_LINGER`, else on.
+    pub(crate) fn lingers(&self) -> bool {
+        self.linger.unwrap_or_else(crate::env::linger)
     }
 }
 
@@ -383,8 +409,11 @@ impl Program {
         let split = sched.chunks > 1;
         // A forced kind is the only choice; otherwise the strategy says whether to measure.
         let choice = opts.streaming.map_or_else(|| self.strategy.store_choice(sched.chunks, out), StoreChoice::Rule);
+        // (Both switches are read here, split or not, so that a bad environment value is reported on any machine.)
+        let (timing, lingers) = (opts.timed_stores.unwrap_or_else(crate::env::timed_stores), opts.lingers());
         let pick = match choice {
             StoreChoice::Rule(stream) => Pick { stream, timed: false },
+            StoreChoice::Measured { rule } if !timing => Pick { stream: rule, timed: false },
             StoreChoice::Measured { rule } => self.probe.pick(split, rule),
         };
         let stream = pick.stream;
@@ -404,7 +433,7 @@ impl Program {
             // plain `main`): handing all of them over and sleeping costs a second wake-up (~10 µs on the project's
             // VM) and left two threads doing what one pool thread does: a 3 MiB crop took 86 µs at "2 threads" from
             // Python against 60 µs at one. How the chunks are shared: `team`.
-            crate::team::split(pool, sched.chunks, &|c| level.dispatch(chunk(c, s, d)));
+            crate::team::split(pool, sched.chunks, lingers, &|c| level.dispatch(chunk(c, s, d)));
         } else {
             level.dispatch(chunk(0, s, d));
         }
@@ -570,7 +599,7 @@ pub fn spread(opts: &ExecOptions, jobs: usize, run: &(dyn Fn(usize) + Sync)) -> 
         return Ok(());
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    crate::team::split(pool.as_deref(), threads, &|_| {
+    crate::team::split(pool.as_deref(), threads, opts.lingers(), &|_| {
         loop {
             let j = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             if j >= jobs {
@@ -819,6 +848,13 @@ mod tests {
         assert_eq!(near.probe.calls(false), calls);
         near.run(&src, &mut dst, &ExecOptions::sequential().with_streaming(true)).unwrap();
         assert_eq!(near.probe.calls(false), calls, "a forced kind is not measured");
+        near.run(&src, &mut dst, &ExecOptions::sequential().with_timed_stores(false)).unwrap();
+        assert_eq!(near.probe.calls(false), calls, "timed stores turned off");
+        let untimed = copy(rows);
+        for _ in 0..calls {
+            untimed.run(&src, &mut dst, &ExecOptions::sequential().with_timed_stores(false)).unwrap();
+        }
+        assert_eq!(untimed.probe.calls(false), 0, "the rule alone when timing is off");
         // Far below the threshold (a quarter): the rule alone.
         let far = copy(rows / 4);
         far.run(&src, &mut dst, &ExecOptions::sequential()).unwrap();

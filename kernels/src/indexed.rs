@@ -486,7 +486,7 @@ impl IndexProgram {
             unsafe { self.run_range(lo..hi, raw(ix).cast_const(), raw(s).cast_const(), raw(d), level, &block_opts) };
         };
         if chunks > 1 {
-            crate::team::split(pool.as_deref(), chunks, &run);
+            crate::team::split(pool.as_deref(), chunks, opts.lingers(), &run);
         } else {
             run(0);
         }
@@ -529,7 +529,7 @@ impl IndexProgram {
             let chunks = chunks_for(opts, pool.as_deref(), n.saturating_mul(iw), n);
             if chunks > 1 {
                 let bad = std::sync::atomic::AtomicBool::new(false);
-                crate::team::split(pool.as_deref(), chunks, &|c| {
+                crate::team::split(pool.as_deref(), chunks, opts.lingers(), &|c| {
                     let (lo, hi) = (share(n, chunks, c), share(n, chunks, c.wrapping_add(1)));
                     if !run_valid(start.wrapping_add(lo.wrapping_mul(iw)), hi.wrapping_sub(lo)) {
                         bad.store(true, std::sync::atomic::Ordering::Relaxed);

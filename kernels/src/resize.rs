@@ -754,7 +754,7 @@ impl ResizeProgram {
             }
         };
         if chunks > 1 {
-            crate::team::split(pool.as_deref(), chunks, &run);
+            crate::team::split(pool.as_deref(), chunks, opts.lingers(), &run);
         } else {
             run(0);
         }

@@ -24,9 +24,10 @@ use std::time::{Duration, Instant};
 use crate::params;
 
 /// Runs `run(0..chunks)` on the calling thread and up to `chunks - 1` helpers of `pool` (rayon's current pool when
-/// `None`), each chunk exactly once; returns when every chunk has finished. A panic of a chunk is resumed on the
-/// calling thread once no chunk is running any more.
-pub(crate) fn split<F: Fn(usize) + Sync>(pool: Option<&rayon::ThreadPool>, chunks: usize, run: &F) {
+/// `None`), each chunk exactly once; returns when every chunk has finished. A helper that ran a chunk lingers (see
+/// [`linger`]) when `lingers` says so. A panic of a chunk is resumed on the calling thread once no chunk is running
+/// any more.
+pub(crate) fn split<F: Fn(usize) + Sync>(pool: Option<&rayon::ThreadPool>, chunks: usize, lingers: bool, run: &F) {
     let team = Arc::new(Team {
         next: AtomicUsize::new(0),
         done: AtomicUsize::new(0),
@@ -40,7 +41,7 @@ pub(crate) fn split<F: Fn(usize) + Sync>(pool: Option<&rayon::ThreadPool>, chunk
         let helper = Arc::clone(&team);
         let help = move || {
             let started = Instant::now();
-            if helper.work() > 0 {
+            if helper.work() > 0 && lingers {
                 drop(helper);
                 linger(started.elapsed());
             }
@@ -140,6 +141,8 @@ thread_local! {
 /// Keeps a helper that just ran chunks for `worked` polling its pool for new work for a while (proportional to
 /// `worked`, bounded); a job found that is not another split's helper ends it.
 fn linger(worked: Duration) {
+    #[cfg(test)]
+    tests::lingered();
     if let Some(renewed) = LINGER.get() {
         LINGER.set(Some(renewed.max(Some(worked))));
         return;
@@ -176,10 +179,46 @@ mod tests {
     /// Runs `split` and returns how many times each chunk ran.
     fn counts(pool: Option<&rayon::ThreadPool>, chunks: usize) -> Vec<usize> {
         let ran: Vec<AtomicUsize> = (0..chunks).map(|_| AtomicUsize::new(0)).collect();
-        split(pool, chunks, &|c| {
+        split(pool, chunks, true, &|c| {
             ran[c].fetch_add(1, Ordering::Relaxed);
         });
         ran.iter().map(|r| r.load(Ordering::Relaxed)).collect()
+    }
+
+    /// The names of the threads that started to linger (test pools name their threads).
+    static LINGERED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+    pub(super) fn lingered() {
+        let name = std::thread::current().name().unwrap_or("").to_string();
+        LINGERED.lock().unwrap_or_else(|p| p.into_inner()).push(name);
+    }
+
+    #[test]
+    fn helpers_linger_only_when_asked() {
+        for lingers in [false, true] {
+            let prefix = format!("linger-{lingers}-");
+            let named = prefix.clone();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .thread_name(move |i| format!("{named}{i}"))
+                .build()
+                .unwrap();
+            let helped = AtomicUsize::new(0);
+            let me = std::thread::current().id();
+            for _ in 0..5 {
+                // Slow chunks: the pool's threads take some of them.
+                split(Some(&pool), 4, lingers, &|_| {
+                    std::thread::sleep(Duration::from_millis(2));
+                    if std::thread::current().id() != me {
+                        helped.fetch_add(1, Ordering::Relaxed);
+                    }
+                });
+            }
+            assert!(helped.load(Ordering::Relaxed) > 0, "the pool's threads ran chunks");
+            drop(pool);
+            let lingered = LINGERED.lock().unwrap().iter().filter(|n| n.starts_with(&prefix)).count();
+            assert_eq!(lingered > 0, lingers, "{lingered} lingers with lingering {lingers}");
+        }
     }
 
     #[test]
@@ -215,7 +254,7 @@ mod tests {
         started_rx.recv().unwrap();
         let me = std::thread::current().id();
         let on_caller = AtomicUsize::new(0);
-        split(Some(&pool), 4, &|_| {
+        split(Some(&pool), 4, true, &|_| {
             if std::thread::current().id() == me {
                 on_caller.fetch_add(1, Ordering::Relaxed);
             }
@@ -240,7 +279,7 @@ mod tests {
         for bad in 0..4 {
             let finished = AtomicUsize::new(0);
             let result = catch_unwind(AssertUnwindSafe(|| {
-                split(Some(&pool), 4, &|c| {
+                split(Some(&pool), 4, true, &|c| {
                     std::thread::sleep(Duration::from_millis(2));
                     assert_ne!(c, bad, "chunk {c} fails");
                     finished.fetch_add(1, Ordering::Relaxed);

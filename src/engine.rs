@@ -8,7 +8,9 @@
 //! [`Batch`] proves the memory safety of running them, on any number of threads.
 
 use strider_kernels::{Batch, ElementOp, ExecOptions, Move, Plan, Program, RowKind, RunError, Source};
-use strider_kernels::{Component, Dim, IndexDim, IndexError, IndexPlan, IndexProgram, IndexType, OutOfRange, Side};
+use strider_kernels::{
+    Component, Dim, IndexDim, IndexError, IndexPlan, IndexProgram, IndexType, OutOfRange, RowCopy, Side,
+};
 use strider_kernels::{Overlap, ResizePlan, ResizeProgram, find_overlap};
 
 use crate::plan::{Problem, plan};
@@ -128,6 +130,23 @@ pub(crate) struct IndexedMove {
     /// The block: extent, source step, output step.
     pub(crate) block: Vec<(u32, i64, i64)>,
     pub(crate) out_of_range: OutOfRange,
+    /// Rows of an input copied into the output just before the updates of each outermost position (a scatter's
+    /// data, see [`strider_kernels::RowCopy`]).
+    pub(crate) rows_first: Option<RowsFirst>,
+}
+
+/// A scatter's data copied row by row before the updates of each outermost position, in elements: row `r` of
+/// `elements` contiguous elements from `src_base + r·src_step` of input `input` to `dst_base + r·dst_step` of the
+/// output; `region` is the box of output coordinates the rows cover (one row per outermost position).
+#[derive(Clone, Debug)]
+pub(crate) struct RowsFirst {
+    pub(crate) input: usize,
+    pub(crate) elements: u64,
+    pub(crate) src_base: u64,
+    pub(crate) src_step: i64,
+    pub(crate) dst_base: u64,
+    pub(crate) dst_step: i64,
+    pub(crate) region: Region,
 }
 
 /// A proven [`IndexedMove`].
@@ -139,6 +158,8 @@ struct Indexed {
     indices: usize,
     source: usize,
     output: usize,
+    /// The input whose rows the program copies before the updates ([`RowsFirst`]).
+    rows_from: Option<usize>,
     index_dims: Vec<Option<usize>>,
     tuple_dim: Option<usize>,
 }
@@ -272,7 +293,33 @@ impl Builder {
             block: block.clone(),
             out_of_range: m.out_of_range,
         };
-        let program = IndexProgram::new(&plan).map_err(|e| internal(format!("indexed move rejected: {e}")))?;
+        let mut program = IndexProgram::new(&plan).map_err(|e| internal(format!("indexed move rejected: {e}")))?;
+        let rows_from = match &m.rows_first {
+            Some(r) => {
+                let copied = self.inputs.get(r.input).ok_or_else(|| internal("rows of a missing input".into()))?;
+                let cw = copied.data_type().size_in_bytes();
+                let rows = RowCopy {
+                    bytes: usize::try_from(r.elements)
+                        .ok()
+                        .and_then(|e| e.checked_mul(ow))
+                        .ok_or_else(|| internal(format!("rows of {} elements overflow", r.elements)))?,
+                    src_base: base(r.src_base, cw)?,
+                    src_step: bytes(r.src_step, cw)?,
+                    dst_base: base(r.dst_base, ow)?,
+                    dst_step: bytes(r.dst_step, ow)?,
+                };
+                if cw != ow {
+                    return Err(internal("rows copied between element widths".into()));
+                }
+                program = program.with_row_copy(rows).map_err(|e| internal(format!("row copy rejected: {e}")))?;
+                if program.copy_bytes_needed() as u64 > copied.addressed_bytes() {
+                    return Err(internal("the rows copied reach beyond their input".into()));
+                }
+                self.written.push(r.region.clone());
+                Some(r.input)
+            }
+            None => None,
+        };
         for (what, need, t) in [
             ("indices", program.index_bytes_needed(), it),
             ("source", program.src_bytes_needed(), src),
@@ -297,6 +344,7 @@ impl Builder {
             indices: m.indices,
             source: m.source,
             output: m.output,
+            rows_from,
             index_dims,
             tuple_dim: m.tuple.1,
         });
@@ -610,8 +658,12 @@ impl Engine {
             };
             let threads =
                 if ix.program.splits() { "positions split across threads" } else { "positions in order, one thread" };
+            let rows = match ix.rows_from {
+                Some(i) => format!("; each outermost position's output row copied from input {i} just before it"),
+                None => String::new(),
+            };
             text.push_str(&format!(
-                "indices of input {} pick {what}: {} positions of a block {}; {threads}\n",
+                "indices of input {} pick {what}: {} positions of a block {}; {threads}{rows}\n",
                 ix.indices,
                 ix.program.positions(),
                 ix.block.plan()
@@ -662,7 +714,12 @@ impl Engine {
         if self.batch.moves().next().is_some() {
             self.batch.run(inputs, outputs, opts).map_err(run_error)?;
         }
-        ix.program.run_checked(&checked, inputs[ix.source], outputs[ix.output], opts).map_err(|e| ix.error(e, rank))
+        let (src, dst) = (inputs[ix.source], &mut *outputs[ix.output]);
+        match ix.rows_from {
+            Some(rows) => ix.program.run_checked_fused(&checked, inputs[rows], src, dst, opts),
+            None => ix.program.run_checked(&checked, src, dst, opts),
+        }
+        .map_err(|e| ix.error(e, rank))
     }
 
     /// Runs only the indexed move, with the indices and the source from `inputs` (the full list of the

@@ -732,6 +732,68 @@ fn long_element_gathers_on_every_level() {
     }
 }
 
+/// Scatters of elements whose output rows (after the first dimension) are long and packed copy each row of the
+/// data just before its updates: the same bytes as the reference on every level and thread count, with the output
+/// rows past the indices' first dimension, padded rows in the input or the output, fewer index rows and columns than
+/// the data's, duplicates, and the in-place form (which copies nothing). Shorter rows, axis 0 and rows not packed
+/// copy the whole data first.
+#[test]
+fn scatters_of_long_rows_copy_each_row_before_its_updates() {
+    note_isas();
+    let mut r = rng(400);
+    // Padding after each row (dimension 0) and, for the input, after each of dimension 1.
+    let padded = |dt: DataType, sizes: &[u32], pad: u32, inner: u32| {
+        let mut strides: Vec<u32> = vec![1; sizes.len()];
+        for d in (0..sizes.len() - 1).rev() {
+            strides[d] = strides[d + 1] * sizes[d + 1] + if d == 1 { inner } else { 0 };
+        }
+        strides[0] += pad;
+        TensorDesc::with_strides(dt, sizes, &strides).unwrap()
+    };
+    // (type, data sizes, index sizes, axis, input padding after rows, and after dimension 1, output padding, rows
+    // first)
+    type Case = (DataType, &'static [u32], &'static [u32], usize, u32, u32, u32, bool);
+    let cases: [Case; 8] = [
+        (DataType::Float32, &[6, 800], &[4, 900], 1, 0, 0, 0, true),
+        (DataType::Uint8, &[5, 3100], &[5, 40], 1, 7, 0, 0, true),
+        (DataType::Float16, &[3, 4, 400], &[3, 2, 60], 2, 0, 0, 13, true),
+        (DataType::Int64, &[4, 3, 130], &[2, 7, 130], 1, 5, 0, 3, true),
+        (DataType::Float32, &[4, 2, 400], &[4, 2, 9], 2, 0, 0, 0, true),
+        (DataType::Float32, &[6, 700], &[4, 50], 1, 0, 0, 0, false),
+        (DataType::Float32, &[800, 6], &[900, 4], 0, 0, 0, 0, false),
+        (DataType::Float32, &[4, 2, 400], &[4, 2, 9], 2, 0, 3, 0, false),
+    ];
+    for (case, (dt, is, xs, a, in_pad, inner, out_pad, fused)) in cases.into_iter().enumerate() {
+        let it = INDEX_TYPES[case % INDEX_TYPES.len()];
+        let (input, output) = (padded(dt, is, in_pad, inner), padded(dt, is, out_pad, 0));
+        let updates = TensorDesc::new(dt, xs).unwrap();
+        let (x, u) = (random_input(&mut r, &input), random_input(&mut r, &updates));
+        let (indices, ib, iv) = index_tensor(&mut r, it, xs, |r, _| random_index(r, it, is[a]));
+        let (xa, ua) = (Array::read(&input, x.bytes()), Array::read(&updates, u.bytes()));
+        let want = scattered(&xa, xs, |c| {
+            let mut at = c.to_vec();
+            at[a] = wrap(iv[flat(c, xs)], is[a]);
+            (at, ua.at(c).to_vec())
+        });
+        let want_bytes = want.write(&output);
+        let op = ScatterElements::new(&input, &indices, &updates, &output, a as u32).unwrap();
+        let what = || format!("case {case}: {dt:?} axis {a}, {input:?} by {indices:?} into {output:?}");
+        assert_eq!(op.explain().contains("output row copied from input 0"), fused, "{}\n{}", what(), op.explain());
+        check_op(
+            dt,
+            &want_bytes,
+            case,
+            &what,
+            |y| op.execute_reference(x.bytes(), ib.bytes(), u.bytes(), y),
+            |dst, opts| op.execute_with(x.bytes(), ib.bytes(), u.bytes(), dst, opts),
+        );
+        let inplace = ScatterElements::new(&output, &indices, &updates, &output, a as u32).unwrap();
+        let mut buf = xa.write(&output);
+        inplace.execute_in_place(&mut buf, ib.bytes(), u.bytes(), &ExecOptions::default()).unwrap();
+        assert_eq!(buf, want_bytes, "in place, {}", what());
+    }
+}
+
 /// Element scatters along the last axis long enough for the hardware scatters, with many duplicates (the last in
 /// C order wins), every index type and element width, on every level and thread count.
 #[test]

@@ -109,6 +109,25 @@ impl fmt::Display for IndexPlanError {
 
 impl std::error::Error for IndexPlanError {}
 
+/// Rows copied before a scatter's updates ([`IndexProgram::with_row_copy`]): before the positions of each outermost
+/// position `r` of the plan (its `dims[0]`), `bytes` contiguous bytes are copied from a second input at
+/// `src_base + r·src_step` to the destination at `dst_base + r·dst_step` — the output row a scatter's updates of that
+/// position go to, filled from the scatter's data input just before them, so that they find it in the cache instead
+/// of in memory (where a whole copy beforehand left it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowCopy {
+    /// Bytes per row.
+    pub bytes: usize,
+    /// Byte offset in the copied input of row 0.
+    pub src_base: usize,
+    /// Bytes from one row to the next in the copied input.
+    pub src_step: isize,
+    /// Byte offset in the destination of row 0.
+    pub dst_base: usize,
+    /// Bytes from one row to the next in the destination (at least `bytes` apart: rows never overlap).
+    pub dst_step: isize,
+}
+
 /// Why [`IndexProgram::check`] or [`IndexProgram::run`] refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IndexError {
@@ -205,6 +224,8 @@ pub struct IndexProgram {
     /// Positions per outermost position of a scatter whose outermost positions write apart (whatever the indices):
     /// its chunks split there.
     scatter_rows: Option<usize>,
+    /// The rows [`IndexProgram::run_checked_fused`] copies, and the bytes of the copied input they need.
+    row_copy: Option<(RowCopy, usize)>,
 }
 
 /// The lowest and highest multiple of `stride` over `0..extent`, in i128.
@@ -347,7 +368,135 @@ impl IndexProgram {
             injective,
             vector,
             scatter_rows,
+            row_copy: None,
         })
+    }
+
+    /// This program with `rows` copied before each outermost position's updates by
+    /// [`IndexProgram::run_checked_fused`] (one row per coordinate of the plan's `dims[0]`; [`IndexProgram::run`] and
+    /// [`IndexProgram::run_checked`] still move the updates alone).
+    ///
+    /// # Errors
+    ///
+    /// [`IndexPlanError`] for a gather, a plan without dimensions, rows that overlap (`|dst_step| < bytes` with more
+    /// than one row), or row addresses that go below a buffer's start or overflow.
+    pub fn with_row_copy(mut self, rows: RowCopy) -> Result<IndexProgram, IndexPlanError> {
+        let Some(outer) = self.plan.dims.first() else {
+            return Err(err("a row copy needs a dimension of positions".into()));
+        };
+        if self.plan.side != Side::Destination {
+            return Err(err("only a scatter copies rows before its updates".into()));
+        }
+        let n = outer.extent;
+        if n > 1 && rows.dst_step.unsigned_abs() < rows.bytes {
+            return Err(err(format!("rows of {} bytes {} bytes apart overlap", rows.bytes, rows.dst_step)));
+        }
+        let (slo, shi) = span(n as u64, rows.src_step);
+        let (dlo, dhi) = span(n as u64, rows.dst_step);
+        let src_need = if n == 0 { 0 } else { need("copied input", rows.src_base, slo, shi, rows.bytes)? };
+        if n > 0 {
+            self.dst_need = self.dst_need.max(need("destination", rows.dst_base, dlo, dhi, rows.bytes)?);
+        }
+        self.row_copy = Some((rows, src_need));
+        Ok(self)
+    }
+
+    /// Bytes of the copied input [`IndexProgram::run_checked_fused`] reads (0 without a row copy).
+    pub fn copy_bytes_needed(&self) -> usize {
+        self.row_copy.map_or(0, |(_, n)| n)
+    }
+
+    /// [`IndexProgram::run_checked`] with the rows of [`IndexProgram::with_row_copy`] copied from `copy_src`, each
+    /// just before the updates of its outermost position. Split across threads by whole rows where the outermost
+    /// positions write apart.
+    ///
+    /// # Errors
+    ///
+    /// As [`IndexProgram::run_checked`]; [`RunError::BufferTooSmall`] for a `copy_src` shorter than
+    /// [`IndexProgram::copy_bytes_needed`], [`RunError::OperandCount`] (operand `"rows"`) for a program without a
+    /// row copy. Nothing is written then.
+    pub fn run_checked_fused(
+        &self,
+        checked: &Checked<'_>,
+        copy_src: &[u8],
+        src: &[u8],
+        dst: &mut [u8],
+        opts: &ExecOptions,
+    ) -> Result<(), IndexError> {
+        let Some((rows, copy_need)) = self.row_copy else {
+            return Err(RunError::OperandCount { operand: "rows", expected: 1, actual: 0 }.into());
+        };
+        if !core::ptr::eq(checked.program, self) {
+            return Err(RunError::OperandCount { operand: "index", expected: 1, actual: 0 }.into());
+        }
+        for (operand, required, actual) in [
+            ("copied input", copy_need, copy_src.len()),
+            ("input", self.src_need, src.len()),
+            ("output", self.dst_need, dst.len()),
+        ] {
+            if actual < required {
+                return Err(RunError::BufferTooSmall { operand, required, actual }.into());
+            }
+        }
+        let level = level(opts)?;
+        let pool = pool(opts)?;
+        let n = self.plan.dims[0].extent;
+        if n == 0 {
+            return Ok(());
+        }
+        // Positions per row (their C order runs row by row); nothing but the copy when a block or a dimension is
+        // empty.
+        let per_row = if self.block_bytes == 0 { 0 } else { self.positions.checked_div(n).unwrap_or(0) };
+        // Rows split across threads when different rows' updates write apart (whole units of `scatter_rows`).
+        let splits = self.scatter_rows.is_some_and(|u| per_row.checked_rem(u) == Some(0));
+        let units = if splits { n } else { 1 };
+        let bytes = rows.bytes.saturating_mul(n).saturating_add(self.bytes_written());
+        let chunks = chunks_for(opts, pool.as_deref(), bytes, units);
+        // The rows are written to be read again right away: regular stores for them and for the updates.
+        let block_opts = ExecOptions { streaming: Some(false), ..*opts };
+        let (c, s, d, ix) = (
+            SendPtr(copy_src.as_ptr().cast_mut()),
+            SendPtr(src.as_ptr().cast_mut()),
+            SendPtr(dst.as_mut_ptr()),
+            SendPtr(checked.index.as_ptr().cast_mut()),
+        );
+        let raw = |p: SendPtr| p.0;
+        let run = |k: usize| {
+            let (lo, hi) =
+                if chunks == 1 { (0, n) } else { (share(n, chunks, k), share(n, chunks, k.wrapping_add(1))) };
+            for r in lo..hi {
+                let at = |base: usize, step: isize| (base as isize).wrapping_add((r as isize).wrapping_mul(step));
+                // SAFETY: row r < n lies in both buffers (`with_row_copy` bounded them, the lengths are checked
+                // above); the copied input and the destination are distinct buffers (a shared and an exclusive
+                // borrow); rows are `bytes` or more apart, so chunks of different rows write apart.
+                unsafe {
+                    core::ptr::copy_nonoverlapping(
+                        raw(c).cast_const().wrapping_offset(at(rows.src_base, rows.src_step)),
+                        raw(d).wrapping_offset(at(rows.dst_base, rows.dst_step)),
+                        rows.bytes,
+                    );
+                }
+                let first = r.wrapping_mul(per_row);
+                // SAFETY: as in `run_checked`: bounded buffers, indices proved valid by `check`, and positions of
+                // different rows write apart when there is more than one chunk (`splits`).
+                unsafe {
+                    self.run_range(
+                        first..first.wrapping_add(per_row),
+                        raw(ix).cast_const(),
+                        raw(s).cast_const(),
+                        raw(d),
+                        level,
+                        &block_opts,
+                    )
+                };
+            }
+        };
+        if chunks > 1 {
+            crate::team::split(pool.as_deref(), chunks, opts.lingers(), &run);
+        } else {
+            run(0);
+        }
+        Ok(())
     }
 
     /// The plan.

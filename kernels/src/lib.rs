@@ -70,7 +70,7 @@ pub use convert::ElemType;
 pub use exec::{ExecOptions, MAX_THREADS, Parallelism, Program, RunError, spread, thread_pool, threads_for};
 pub use indexed::{
     Checked, Component, IndexDim, IndexError, IndexPlan, IndexPlanError, IndexProgram, IndexType, MAX_INDEX_RANK,
-    OutOfRange, Side,
+    OutOfRange, RowCopy, Side,
 };
 pub use overlap::{Overlap, find_overlap};
 pub use plan::{Dim, ElementOp, MAX_RANK, Params, Plan};

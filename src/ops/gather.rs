@@ -200,6 +200,7 @@ fn gather_engine(input: &TensorDesc, indices: &TensorDesc, output: &TensorDesc, 
         side: Side::Source,
         block: walk.block,
         out_of_range: OutOfRange::Error,
+        rows_first: None,
     };
     let mut b = Builder::new(&[input.clone(), indices.clone()], core::slice::from_ref(output))?;
     b.indexed(mv)?;

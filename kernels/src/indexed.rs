@@ -224,8 +224,9 @@ pub struct IndexProgram {
     /// Positions per outermost position of a scatter whose outermost positions write apart (whatever the indices):
     /// its chunks split there.
     scatter_rows: Option<usize>,
-    /// The rows [`IndexProgram::run_checked_fused`] copies, and the bytes of the copied input they need.
-    row_copy: Option<(RowCopy, usize)>,
+    /// The rows [`IndexProgram::run_checked_fused`] copies, the bytes of the copied input they need, and whether
+    /// every write of each row's positions lies inside that row's copied bytes (then rows run on any thread).
+    row_copy: Option<(RowCopy, usize, bool)>,
 }
 
 /// The lowest and highest multiple of `stride` over `0..extent`, in i128.
@@ -397,18 +398,33 @@ impl IndexProgram {
         if n > 0 {
             self.dst_need = self.dst_need.max(need("destination", rows.dst_base, dlo, dhi, rows.bytes)?);
         }
-        self.row_copy = Some((rows, src_need));
+        // Where the positions of row r may write, relative to dst_base + r·dims[0].dst_stride (every other
+        // dimension, every index of each component, the block), and whether that lies inside row r's copied bytes
+        // with rows stepping alike: then no row's copy or updates touch another row's bytes.
+        let p = &self.plan;
+        let mut reach = (0i128, 0i128);
+        let mut add = |(lo, hi): (i128, i128)| reach = (reach.0.saturating_add(lo), reach.1.saturating_add(hi));
+        p.dims[1..].iter().for_each(|d| add(span(d.extent as u64, d.dst_stride)));
+        p.components.iter().for_each(|c| add(span(c.bound, c.step)));
+        p.block.iter().for_each(|d| add(span(d.extent as u64, d.out_stride)));
+        let base = p.dst_base as i128;
+        let (first, last) =
+            (base.saturating_add(reach.0), base.saturating_add(reach.1).saturating_add(p.width as i128));
+        let copied = (rows.dst_base as i128, (rows.dst_base as i128).saturating_add(rows.bytes as i128));
+        let inside = rows.dst_step == outer.dst_stride && copied.0 <= first && last <= copied.1;
+        self.row_copy = Some((rows, src_need, inside));
         Ok(self)
     }
 
     /// Bytes of the copied input [`IndexProgram::run_checked_fused`] reads (0 without a row copy).
     pub fn copy_bytes_needed(&self) -> usize {
-        self.row_copy.map_or(0, |(_, n)| n)
+        self.row_copy.map_or(0, |(_, n, _)| n)
     }
 
     /// [`IndexProgram::run_checked`] with the rows of [`IndexProgram::with_row_copy`] copied from `copy_src`, each
-    /// just before the updates of its outermost position. Split across threads by whole rows where the outermost
-    /// positions write apart.
+    /// just before the updates of its outermost position. Split across threads by whole rows where every write of a
+    /// row's positions lies inside its copied bytes (rows stepping as the plan's `dims[0]`); otherwise in order on
+    /// the calling thread.
     ///
     /// # Errors
     ///
@@ -423,7 +439,7 @@ impl IndexProgram {
         dst: &mut [u8],
         opts: &ExecOptions,
     ) -> Result<(), IndexError> {
-        let Some((rows, copy_need)) = self.row_copy else {
+        let Some((rows, copy_need, inside)) = self.row_copy else {
             return Err(RunError::OperandCount { operand: "rows", expected: 1, actual: 0 }.into());
         };
         if !core::ptr::eq(checked.program, self) {
@@ -447,8 +463,9 @@ impl IndexProgram {
         // Positions per row (their C order runs row by row); nothing but the copy when a block or a dimension is
         // empty.
         let per_row = if self.block_bytes == 0 { 0 } else { self.positions.checked_div(n).unwrap_or(0) };
-        // Rows split across threads when different rows' updates write apart (whole units of `scatter_rows`).
-        let splits = self.scatter_rows.is_some_and(|u| per_row.checked_rem(u) == Some(0));
+        // Rows split across threads only when each row's updates stay inside its own copied bytes (`inside`, which
+        // also makes different rows' updates write apart); otherwise one thread runs them in order.
+        let splits = inside;
         let units = if splits { n } else { 1 };
         let bytes = rows.bytes.saturating_mul(n).saturating_add(self.bytes_written());
         let chunks = chunks_for(opts, pool.as_deref(), bytes, units);
@@ -477,8 +494,9 @@ impl IndexProgram {
                     );
                 }
                 let first = r.wrapping_mul(per_row);
-                // SAFETY: as in `run_checked`: bounded buffers, indices proved valid by `check`, and positions of
-                // different rows write apart when there is more than one chunk (`splits`).
+                // SAFETY: as in `run_checked`: bounded buffers, indices proved valid by `check`; with more than one
+                // chunk, every write of row r's positions lies in row r's copied bytes (`inside`), which no other
+                // row's copy or positions touch.
                 unsafe {
                     self.run_range(
                         first..first.wrapping_add(per_row),
@@ -1178,3 +1196,84 @@ index_read!(I32Ix, i32, |v, bound| normalize_signed(i64::from(v), bound));
 index_read!(U32Ix, u32, |v, bound| (u64::from(v) < bound).then_some(u64::from(v)));
 index_read!(I64Ix, i64, |v, bound| normalize_signed(v, bound));
 index_read!(U64Ix, u64, |v, bound| (v < bound).then_some(v));
+
+#[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)] // test arithmetic on small values
+mod tests {
+    use super::*;
+
+    /// A scatter of u16 updates along rows of `cols` elements (`ups` per row, int32 indices), the output rows
+    /// `pitch` elements apart.
+    fn scatter(rows: usize, cols: usize, ups: usize, pitch: usize) -> IndexProgram {
+        let d =
+            |extent, index_stride, src_stride, dst_stride| IndexDim { extent, index_stride, src_stride, dst_stride };
+        IndexProgram::new(&IndexPlan {
+            index_type: IndexType::I32,
+            index_base: 0,
+            component_stride: 0,
+            components: vec![Component { bound: cols as u64, step: 2 }],
+            dims: vec![d(rows, 4 * ups as isize, 2 * ups as isize, 2 * pitch as isize), d(ups, 4, 2, 0)],
+            src_base: 0,
+            dst_base: 0,
+            side: Side::Destination,
+            width: 2,
+            block: vec![],
+            out_of_range: OutOfRange::Error,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn rows_copied_before_their_updates() {
+        let (rows, cols, ups, pitch) = (37, 300, 90, 310);
+        let idx: Vec<i32> = (0..rows * ups).map(|k| ((k * 7919 + 13) % cols) as i32 - (k % 2 * cols) as i32).collect();
+        let index: Vec<u8> = idx.iter().flat_map(|i| i.to_le_bytes()).collect();
+        let updates: Vec<u8> = (0..rows * ups * 2).map(|i| (i % 241) as u8).collect();
+        let data: Vec<u8> = (0..rows * pitch * 2).map(|i| (i % 233) as u8).collect();
+        // Each row copied whole (`inside`: any thread), or only its first half (the updates reach past it: one
+        // thread, in order).
+        for (bytes, inside) in [(2 * cols, true), (cols, false)] {
+            let copy =
+                RowCopy { bytes, src_base: 0, src_step: 2 * pitch as isize, dst_base: 0, dst_step: 2 * pitch as isize };
+            let program = scatter(rows, cols, ups, pitch).with_row_copy(copy).unwrap();
+            assert_eq!(program.row_copy.map(|r| r.2), Some(inside));
+            let mut want = vec![0xEEu8; data.len()];
+            for r in 0..rows {
+                want[r * 2 * pitch..r * 2 * pitch + bytes].copy_from_slice(&data[r * 2 * pitch..r * 2 * pitch + bytes]);
+                for k in 0..ups {
+                    let c = idx[r * ups + k].rem_euclid(cols as i32) as usize;
+                    let (at, u) = (2 * (r * pitch + c), 2 * (r * ups + k));
+                    want[at..at + 2].copy_from_slice(&updates[u..u + 2]);
+                }
+            }
+            for threads in [1, 2, 5] {
+                let opts = ExecOptions::default().with_threads(threads).with_parallelism(crate::Parallelism::Grain(1));
+                let mut got = vec![0xEEu8; data.len()];
+                let checked = program.check(&index).unwrap();
+                program.run_checked_fused(&checked, &data, &updates, &mut got, &opts).unwrap();
+                assert_eq!(got, want, "{bytes}-byte rows, {threads} threads");
+            }
+        }
+    }
+
+    #[test]
+    fn row_copies_are_refused_where_they_do_not_fit() {
+        let plain = scatter(4, 300, 9, 300);
+        let rows = |bytes, step| RowCopy { bytes, src_base: 0, src_step: step, dst_base: 0, dst_step: step };
+        assert!(plain.clone().with_row_copy(rows(600, 500)).is_err(), "rows of 600 bytes 500 apart overlap");
+        assert!(plain.clone().with_row_copy(rows(600, -600)).is_err(), "rows below the buffers' start");
+        let program = plain.clone().with_row_copy(rows(600, 600)).unwrap();
+        assert_eq!(program.copy_bytes_needed(), 2400);
+        let index = vec![0u8; 4 * 9 * 4];
+        let checked = program.check(&index).unwrap();
+        let (src, mut dst) = (vec![0u8; 4 * 9 * 2], vec![0u8; 2400]);
+        let opts = ExecOptions::default();
+        let e = program.run_checked_fused(&checked, &[0u8; 2399], &src, &mut dst, &opts).unwrap_err();
+        assert!(matches!(e, IndexError::Run(RunError::BufferTooSmall { operand: "copied input", .. })), "{e:?}");
+        let unfused = plain.check(&index).unwrap();
+        let e = plain.run_checked_fused(&unfused, &[0u8; 2400], &src, &mut dst, &opts).unwrap_err();
+        assert!(matches!(e, IndexError::Run(RunError::OperandCount { operand: "rows", .. })), "{e:?}");
+        let gather = IndexProgram::new(&IndexPlan { side: Side::Source, ..plain.plan().clone() }).unwrap();
+        assert!(gather.with_row_copy(rows(600, 600)).is_err(), "a gather copies no rows");
+    }
+}

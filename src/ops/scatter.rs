@@ -47,6 +47,9 @@ fn scatter_operands(
 /// → 2.70–2.74, 8.06–8.12 → 7.18–7.76; 16 KiB by 64 1.21–1.40 → 1.09–1.10; 8 KiB by 512 3.49–3.60 → 2.61–2.66; 3 KiB
 /// by 32 and 192 1.99 → 1.44, 3.28 → 3.02; 6 KiB by 64 1.93 → 1.23. Rows of 1 and 2 KiB lost (by 64: 2.74–2.98 →
 /// 4.28–5.17; 2 KiB by 16: 1.75–1.87 → 3.71–4.06), whether their positions ran a row or 4 KiB of rows at a time.
+/// A C model says why: they lose when the input and output rows sit at nearly the same offset in their 4 KiB pages
+/// (as two fresh large buffers do; 1 KiB rows: 1.98 → 3.17 at an offset of 0 or 64 bytes, 2.04 → 1.80–2.02 at 2048),
+/// while 4 KiB rows win at any offset (2.37–2.58 → 1.52–1.94).
 const ROWS_FIRST_BYTES: u64 = 3072;
 
 /// The rows of a scatter's data copied just before each outermost position's updates, where that pays and is

@@ -414,6 +414,56 @@ pub(super) unsafe fn sse_shuffle_lanes<const W: usize>(
     }
 }
 
+/// [`sse_shuffle_lanes`] two lanes per step where the lanes' outputs follow each other (`dst_step` = 16): each
+/// window of the two lanes loaded into the halves of one register, one in-lane `vpshufb` per window with the masks in
+/// both halves, one 32-byte store; an odd last lane alone.
+///
+/// # Safety
+///
+/// As [`sse_shuffle_lanes`]; AVX2 available.
+#[inline(always)]
+pub(super) unsafe fn avx2_shuffle_lanes<const W: usize>(
+    s: &Shuffle,
+    src: *const u8,
+    src_step: isize,
+    dst: *mut u8,
+    dst_step: usize,
+    lanes: usize,
+) {
+    if dst_step != 16 {
+        // SAFETY: forwarded contract.
+        return unsafe { sse_shuffle_lanes::<W>(s, src, src_step, dst, dst_step, lanes) };
+    }
+    // SAFETY: the caller runs this inside a level with AVX2; the masks are plain 16-byte loads.
+    let masks: [__m256i; W] =
+        core::array::from_fn(|w| unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(s.masks[w].as_ptr().cast())) });
+    let off: [isize; W] = core::array::from_fn(|w| s.win_off[w]);
+    let (mut p, mut d) = (src, dst);
+    for _ in 0..lanes / 2 {
+        let window = |w: usize| {
+            let lo = p.wrapping_offset(off[w]);
+            // SAFETY: the windows of lanes l and l + 1 (this pair), inside the row by the caller's contract.
+            unsafe { _mm256_loadu2_m128i(lo.wrapping_offset(src_step).cast(), lo.cast()) }
+        };
+        // SAFETY: as for each lane of `sse_shuffle_lanes`; the two lanes' 16-byte stores are the 32 bytes at `d`
+        // (dst_step = 16).
+        unsafe {
+            let mut acc = _mm256_shuffle_epi8(window(0), masks[0]);
+            #[allow(clippy::needless_range_loop)]
+            for w in 1..W {
+                acc = _mm256_or_si256(acc, _mm256_shuffle_epi8(window(w), masks[w]));
+            }
+            _mm256_storeu_si256(d.cast(), acc);
+        }
+        p = p.wrapping_offset(2 * src_step);
+        d = d.wrapping_add(32);
+    }
+    if lanes % 2 == 1 {
+        // SAFETY: the last lane, as above.
+        unsafe { sse_shuffle_lanes::<W>(s, p, src_step, d, dst_step, 1) };
+    }
+}
+
 /// `[first, first + step, …]` as 32 u16 indices.
 pub(super) const fn ramp16(first: i32, step: i32) -> [i16; 32] {
     let mut r = [0i16; 32];
@@ -547,7 +597,7 @@ pub(super) unsafe fn avx2_f64_to_f32_odd(src: *const u8, dst: *mut u8, n: usize)
 ///
 /// # Safety
 ///
-/// As `Arch::shuffle_lanes`; SSSE3 available.
+/// As `Arch::shuffle_lanes`; AVX2 available.
 #[inline(always)]
 pub(super) unsafe fn shuffle_lanes(
     s: &Shuffle,
@@ -560,10 +610,10 @@ pub(super) unsafe fn shuffle_lanes(
     // SAFETY: forwarded contract.
     unsafe {
         match s.windows {
-            1 => sse_shuffle_lanes::<1>(s, src, src_step, dst, dst_step, lanes),
-            2 => sse_shuffle_lanes::<2>(s, src, src_step, dst, dst_step, lanes),
-            3 => sse_shuffle_lanes::<3>(s, src, src_step, dst, dst_step, lanes),
-            4 => sse_shuffle_lanes::<4>(s, src, src_step, dst, dst_step, lanes),
+            1 => avx2_shuffle_lanes::<1>(s, src, src_step, dst, dst_step, lanes),
+            2 => avx2_shuffle_lanes::<2>(s, src, src_step, dst, dst_step, lanes),
+            3 => avx2_shuffle_lanes::<3>(s, src, src_step, dst, dst_step, lanes),
+            4 => avx2_shuffle_lanes::<4>(s, src, src_step, dst, dst_step, lanes),
             _ => return 0,
         }
     }
@@ -767,7 +817,7 @@ macro_rules! common_methods {
             dst_step: usize,
             lanes: usize,
         ) -> usize {
-            // SAFETY: forwarded contract; SSSE3 is part of every x86 level here.
+            // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
             unsafe { super::x86::shuffle_lanes(s, src, src_step, dst, dst_step, lanes) }
         }
 

@@ -55,6 +55,20 @@ pub fn report() -> String {
         threads,
     );
     s += &format!("threads:         {threads} (rayon's global pool; set RAYON_NUM_THREADS to change)\n");
+    let defaults = strider::ExecOptions::default();
+    s += &format!(
+        "helpers:         {}; store kinds near the threshold {}\n",
+        if defaults.lingers() {
+            "poll for the next call up to 1 ms after a split (STRIDER_LINGER=0 turns it off)"
+        } else {
+            "sleep right after a split (STRIDER_LINGER=0)"
+        },
+        if defaults.times_stores() {
+            "timed (STRIDER_TIMED_STORES=0 keeps the rule's)"
+        } else {
+            "by the rule (STRIDER_TIMED_STORES=0)"
+        },
+    );
     for (label, bytes) in [("256 KiB", 256usize << 10), ("64 MiB", 64 << 20)] {
         let bw = memcpy_bandwidth(bytes, Duration::from_millis(500));
         s += &format!("memcpy {label:>7}:  {:.1} GB/s (output bytes, one thread, median over 0.5 s)\n", bw / 1e9);

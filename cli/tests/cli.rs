@@ -185,6 +185,16 @@ fn info_reports_caches_and_honours_the_override() {
 }
 
 #[test]
+fn info_reports_the_helper_switches() {
+    let out = strider().arg("info").env_remove("STRIDER_LINGER").env_remove("STRIDER_TIMED_STORES").assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(text.contains("poll for the next call") && text.contains("timed (STRIDER_TIMED_STORES=0"), "{text}");
+    let out = strider().arg("info").env("STRIDER_LINGER", "0").env("STRIDER_TIMED_STORES", "0").assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(text.contains("sleep right after a split") && text.contains("by the rule"), "{text}");
+}
+
+#[test]
 fn bench_reads_a_suite_file() {
     let dir = tempfile::tempdir().unwrap();
     let suite = dir.path().join("suite.json");

@@ -167,9 +167,16 @@ impl ExecOptions {
         ExecOptions { timed_stores: Some(timed), ..self }
     }
 
-    /// Whether split calls' helpers linger: [`ExecOptions::linger`], else `STRIDER_LINGER`, else on.
-    pub(crate) fn lingers(&self) -> bool {
+    /// Whether split calls' helpers linger with these options: [`ExecOptions::linger`], else the `STRIDER_LINGER`
+    /// environment variable, else on.
+    pub fn lingers(&self) -> bool {
         self.linger.unwrap_or_else(crate::env::linger)
+    }
+
+    /// Whether programs near the streaming threshold time their store kinds with these options:
+    /// [`ExecOptions::timed_stores`], else the `STRIDER_TIMED_STORES` environment variable, else on.
+    pub fn times_stores(&self) -> bool {
+        self.timed_stores.unwrap_or_else(crate::env::timed_stores)
     }
 }
 
@@ -410,7 +417,7 @@ impl Program {
         // A forced kind is the only choice; otherwise the strategy says whether to measure.
         let choice = opts.streaming.map_or_else(|| self.strategy.store_choice(sched.chunks, out), StoreChoice::Rule);
         // (Both switches are read here, split or not, so that a bad environment value is reported on any machine.)
-        let (timing, lingers) = (opts.timed_stores.unwrap_or_else(crate::env::timed_stores), opts.lingers());
+        let (timing, lingers) = (opts.times_stores(), opts.lingers());
         let pick = match choice {
             StoreChoice::Rule(stream) => Pick { stream, timed: false },
             StoreChoice::Measured { rule } if !timing => Pick { stream: rule, timed: false },

@@ -13,7 +13,7 @@
 //! is beyond f16's range either way).
 
 use crate::arch::{Arch, Scalar};
-pub(crate) use crate::float::{f16_to_f32_scalar, f32_to_f16_scalar, f64_to_f32_odd_scalar};
+use crate::float::{f16_to_f32_scalar, f32_to_f16_scalar, f64_to_f32_odd_scalar};
 use crate::params::BLOCK;
 
 strider_kernels_macros::element_types! {

@@ -24,9 +24,8 @@ use super::{Request, Rows, build};
 use crate::arch::{
     AffineF16, AffineF32, Arch, FloatNorm, FusedConvert, Norm, NormType, RowRun, copy, line_elements, to_line,
 };
-use crate::convert::{
-    AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, f32_to_f16_scalar, nearest_fn,
-};
+use crate::convert::{AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, nearest_fn};
+use crate::float::f32_to_f16_scalar;
 use crate::params::{BLOCK, SCRATCH_BYTES, TABLE_MAX};
 use crate::plan::ElementOp;
 use crate::strategy::{Movement, PixelRead, Strategy, TileWidth};

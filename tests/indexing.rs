@@ -315,6 +315,46 @@ fn scattered(input: &Array, sizes: &[u32], mut target: impl FnMut(&[usize]) -> (
     out
 }
 
+/// A scatter of elements along `a` from `input` by random `it` indices of `updates`' sizes into `output`: the
+/// reference and every configuration give the expected bytes (the input, then each update in C order, so the last
+/// duplicate wins), and so does the in-place form. Returns the operator.
+fn check_scatter_elements(
+    r: &mut StdRng,
+    case: usize,
+    it: DataType,
+    a: usize,
+    input: &TensorDesc,
+    updates: &TensorDesc,
+    output: &TensorDesc,
+) -> ScatterElements {
+    let (dt, is, xs) = (input.data_type(), input.sizes(), updates.sizes());
+    let (x, u) = (random_input(r, input), random_input(r, updates));
+    let (indices, ib, iv) = index_tensor(r, it, xs, |r, _| random_index(r, it, is[a]));
+    let (xa, ua) = (Array::read(input, x.bytes()), Array::read(updates, u.bytes()));
+    let want = scattered(&xa, xs, |c| {
+        let mut at = c.to_vec();
+        at[a] = wrap(iv[flat(c, xs)], is[a]);
+        (at, ua.at(c).to_vec())
+    });
+    let want_bytes = want.write(output);
+    let op = ScatterElements::new(input, &indices, updates, output, a as u32).unwrap();
+    let what = || format!("case {case}: scatter elements axis {a}, {input:?} by {indices:?} into {output:?}");
+    check_op(
+        dt,
+        &want_bytes,
+        case,
+        &what,
+        |y| op.execute_reference(x.bytes(), ib.bytes(), u.bytes(), y),
+        |dst, opts| op.execute_with(x.bytes(), ib.bytes(), u.bytes(), dst, opts),
+    );
+    // In place: the output bound to the data's buffer.
+    let inplace = ScatterElements::new(output, &indices, updates, output, a as u32).unwrap();
+    let mut buf = xa.write(output);
+    inplace.execute_in_place(&mut buf, ib.bytes(), u.bytes(), &ExecOptions::default()).unwrap();
+    assert_eq!(buf, want_bytes, "in place, {}", what());
+    op
+}
+
 #[test]
 fn scatter_elements_matches_onnx_and_the_last_duplicate_wins() {
     note_isas();
@@ -325,32 +365,7 @@ fn scatter_elements_matches_onnx_and_the_last_duplicate_wins() {
         let input = layout(&mut r, dt, &is, true);
         let updates = layout(&mut r, dt, &xs, true);
         let output = layout(&mut r, dt, &is, false);
-        let (x, u) = (random_input(&mut r, &input), random_input(&mut r, &updates));
-        let (indices, ib, iv) = index_tensor(&mut r, it, &xs, |r, _| random_index(r, it, is[a]));
-        let (xa, ua) = (Array::read(&input, x.bytes()), Array::read(&updates, u.bytes()));
-        let want = scattered(&xa, &xs, |c| {
-            let mut at = c.to_vec();
-            at[a] = wrap(iv[flat(c, &xs)], is[a]);
-            (at, ua.at(c).to_vec())
-        });
-        let want_bytes = want.write(&output);
-        let op = ScatterElements::new(&input, &indices, &updates, &output, a as u32).unwrap();
-        let what = || format!("case {case}: scatter elements axis {a}, {input:?} by {indices:?} into {output:?}");
-        check_op(
-            dt,
-            &want_bytes,
-            case,
-            &what,
-            |y| op.execute_reference(x.bytes(), ib.bytes(), u.bytes(), y),
-            |dst, opts| op.execute_with(x.bytes(), ib.bytes(), u.bytes(), dst, opts),
-        );
-        // In place: the output bound to the data's buffer.
-        let inplace = ScatterElements::new(&output, &indices, &updates, &output, a as u32).unwrap();
-        let mut data = want.clone();
-        data.data.copy_from_slice(&xa.data);
-        let mut buf = data.write(&output);
-        inplace.execute_in_place(&mut buf, ib.bytes(), u.bytes(), &ExecOptions::default()).unwrap();
-        assert_eq!(buf, want_bytes, "in place, {}", what());
+        check_scatter_elements(&mut r, case, it, a, &input, &updates, &output);
     }
 }
 
@@ -767,30 +782,9 @@ fn scatters_of_long_rows_copy_each_row_before_its_updates() {
         let it = INDEX_TYPES[case % INDEX_TYPES.len()];
         let (input, output) = (padded(dt, is, in_pad, inner), padded(dt, is, out_pad, 0));
         let updates = TensorDesc::new(dt, xs).unwrap();
-        let (x, u) = (random_input(&mut r, &input), random_input(&mut r, &updates));
-        let (indices, ib, iv) = index_tensor(&mut r, it, xs, |r, _| random_index(r, it, is[a]));
-        let (xa, ua) = (Array::read(&input, x.bytes()), Array::read(&updates, u.bytes()));
-        let want = scattered(&xa, xs, |c| {
-            let mut at = c.to_vec();
-            at[a] = wrap(iv[flat(c, xs)], is[a]);
-            (at, ua.at(c).to_vec())
-        });
-        let want_bytes = want.write(&output);
-        let op = ScatterElements::new(&input, &indices, &updates, &output, a as u32).unwrap();
-        let what = || format!("case {case}: {dt:?} axis {a}, {input:?} by {indices:?} into {output:?}");
-        assert_eq!(op.explain().contains("output row copied from input 0"), fused, "{}\n{}", what(), op.explain());
-        check_op(
-            dt,
-            &want_bytes,
-            case,
-            &what,
-            |y| op.execute_reference(x.bytes(), ib.bytes(), u.bytes(), y),
-            |dst, opts| op.execute_with(x.bytes(), ib.bytes(), u.bytes(), dst, opts),
-        );
-        let inplace = ScatterElements::new(&output, &indices, &updates, &output, a as u32).unwrap();
-        let mut buf = xa.write(&output);
-        inplace.execute_in_place(&mut buf, ib.bytes(), u.bytes(), &ExecOptions::default()).unwrap();
-        assert_eq!(buf, want_bytes, "in place, {}", what());
+        let op = check_scatter_elements(&mut r, case, it, a, &input, &updates, &output);
+        let rows = op.explain().contains("output row copied from input 0");
+        assert_eq!(rows, fused, "case {case}: axis {a}, {input:?} into {output:?}\n{}", op.explain());
     }
 }
 

@@ -20,7 +20,7 @@ use pulp::NullaryFnOnce;
 
 use super::planar::{PlanarFn, planar_fn};
 use super::transpose::{self, BlockFn, Stores, block_fn};
-use super::{Request, Rows, build};
+use super::{Ahead, Request, Rows, build, lead_bytes};
 use crate::arch::{
     AffineF16, AffineF32, Arch, FloatNorm, FusedConvert, Norm, NormType, RowRun, copy, line_elements, to_line,
 };
@@ -500,6 +500,8 @@ struct RowConv {
     in_stride: isize,
     out_stride: isize,
     aux_stride: isize,
+    /// Bytes per input and per output element.
+    iw: usize,
     ow: usize,
     chunk: usize,
 }
@@ -548,6 +550,10 @@ impl Rows for Staged<'_> {
 impl Unfenced for Staged<'_> {
     fn streams(&self) -> bool {
         self.row.flush.is_some() && self.post.is_none()
+    }
+
+    fn lead(&self) -> (isize, isize) {
+        lead_bytes(self.row.len, self.row.in_stride, self.row.iw)
     }
 
     unsafe fn span_unfenced(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize) {
@@ -1215,6 +1221,10 @@ impl Unfenced for StagedPixels<'_> {
         self.flush.is_some()
     }
 
+    fn lead(&self) -> (isize, isize) {
+        lead_bytes(self.len, self.in_stride, self.channels * self.iw)
+    }
+
     unsafe fn span_unfenced(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize) {
         let p = self.channels;
         let (mut a, mut b) = (Scratch::new(), Scratch::new());
@@ -1233,6 +1243,11 @@ impl Unfenced for StagedPixels<'_> {
             unsafe {
                 let from = match self.pre {
                     Some(pre) => {
+                        if j + c < len {
+                            let next = s.wrapping_offset(c as isize * self.in_stride);
+                            let (a, b) = lead_bytes(self.chunk.min(len - j - c), self.in_stride, p * self.iw);
+                            super::prefetch(next, a, b, false);
+                        }
                         pre.span(s, scr_in, aux, c);
                         scr_in.cast_const()
                     }
@@ -1268,6 +1283,12 @@ trait Unfenced: Rows {
     ///
     /// As [`Rows::span`]; the caller fences (when [`Unfenced::streams`]) before the output is read elsewhere.
     unsafe fn span_unfenced(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize);
+
+    /// The input bytes `[a, b)`, relative to a row's `src`, that a row reads first: [`span_by_span`] prefetches
+    /// them for the rows ahead (none by default).
+    fn lead(&self) -> (isize, isize) {
+        (0, 0)
+    }
 }
 
 /// [`Rows::span`] of a staged row kernel: the row, then the fence of its non-temporal stores.
@@ -1299,7 +1320,9 @@ unsafe fn span_by_span(
     len: usize,
 ) {
     let (mut s, mut d, mut x) = (src, dst, aux);
-    for _ in 0..count {
+    let ahead = Ahead::start(src, rows.lead(), in_step, count);
+    for r in 0..count {
+        ahead.row(s, r, count);
         // SAFETY: each row of the run is in bounds (contract); fenced below.
         unsafe { rows.span_unfenced(s, d, x, len) };
         s = s.wrapping_offset(in_step);
@@ -1340,6 +1363,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
         in_stride: row.in_stride,
         out_stride: row.out_stride,
         aux_stride: g.row_aux(),
+        iw,
         ow,
         chunk: SCRATCH_BYTES / iw.max(ow),
     };

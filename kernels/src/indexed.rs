@@ -794,6 +794,7 @@ impl IndexProgram {
                 }
             };
         }
+        // Streamed stores (rows and hardware gathers) are fenced once, after the last position, not per row.
         match &self.block {
             Block::Bytes(1) => {
                 // SAFETY: `s` and `d` address a block inside the bounded footprints (the caller's contract).
@@ -828,6 +829,9 @@ impl IndexProgram {
                 };
                 go!(put)
             }
+        }
+        if stream {
+            crate::rows::fence();
         }
     }
 

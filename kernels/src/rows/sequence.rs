@@ -6,6 +6,7 @@
 
 use pulp::NullaryFnOnce;
 
+use super::staged::{Scratch, Unfenced, fenced, span_by_span};
 use super::{Request, Rows, build};
 use crate::arch::Arch;
 use crate::convert::{CastFn, ElemType, cast_fn, sequence_in_f64};
@@ -59,8 +60,12 @@ unsafe fn closed_form(dst: *mut u8, n: usize, i0: u64, step: u64, start: u64, de
     let d = dst.cast::<f64>();
     let mut k = 0;
     let mut base = i0 as f64;
+    let advance = LANES as f64 * stepf;
     // PERF: eight independent lanes per step (the compiler keeps them in registers); the index of each lane is
-    // exact, so no rounding differs from the scalar formula.
+    // exact, so no rounding differs from the scalar formula. The base advances by a floating-point sum (exact:
+    // whole numbers below 2^53, as every index of a buffer is): a base recomputed from `k` let the compiler also
+    // vectorize across steps, storing each lane with a `vscatterqpd` — microcoded on AMD, 2.9x slower (f32 16 MiB,
+    // one thread, Zen 4, at the AVX-512 VBMI level: 2.66 ms against 0.92 at AVX-512).
     while k + LANES <= n {
         let mut v = [0f64; LANES];
         for l in 0..LANES {
@@ -69,7 +74,7 @@ unsafe fn closed_form(dst: *mut u8, n: usize, i0: u64, step: u64, start: u64, de
         // SAFETY: slots k..k+LANES of the n writable slots.
         unsafe { d.add(k).cast::<[f64; LANES]>().write_unaligned(v) };
         k += LANES;
-        base = i0.wrapping_add((k as u64).wrapping_mul(step)) as f64;
+        base += advance;
     }
     while k < n {
         let index = i0.wrapping_add((k as u64).wrapping_mul(step)) as f64;
@@ -127,10 +132,6 @@ struct SequenceRows<'a> {
     ow: usize,
 }
 
-/// A staging buffer on the stack, aligned for streaming copies out of it.
-#[repr(C, align(64))]
-struct Scratch([u64; SCRATCH_BYTES / 8]);
-
 impl Rows for SequenceRows<'_> {
     unsafe fn rows(
         &self,
@@ -140,24 +141,30 @@ impl Rows for SequenceRows<'_> {
         count: usize,
         in_step: isize,
         out_step: isize,
-        _aux_step: isize,
+        aux_step: isize,
     ) {
-        let (mut s, mut d) = (src, dst);
-        for _ in 0..count {
-            // SAFETY: each row of the run is in bounds (Rows contract).
-            unsafe { self.span(s, d, aux, self.len) };
-            s = s.wrapping_offset(in_step);
-            d = d.wrapping_offset(out_step);
-        }
+        // SAFETY: each row of the run is in bounds (Rows contract).
+        unsafe { span_by_span(self, src, dst, aux, count, (in_step, out_step, aux_step), self.len) }
     }
 
-    unsafe fn span(&self, src: *const u8, dst: *mut u8, _aux: *const u8, len: usize) {
+    unsafe fn span(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize) {
+        // SAFETY: forwarded contract.
+        unsafe { fenced(self, src, dst, aux, len) }
+    }
+}
+
+impl Unfenced for SequenceRows<'_> {
+    fn streams(&self) -> bool {
+        self.flush.is_some()
+    }
+
+    unsafe fn span_unfenced(&self, src: *const u8, dst: *mut u8, _aux: *const u8, len: usize) {
         // The row's first index: its "input address" (the walk proved every index of the row below the output's
         // element count); never dereferenced.
         let i0 = src as usize as u64;
         let chunk = SCRATCH_BYTES / 8;
-        let (mut wide, mut narrow) = (Scratch([0; SCRATCH_BYTES / 8]), Scratch([0; SCRATCH_BYTES / 8]));
-        let (w, n) = (wide.0.as_mut_ptr().cast::<u8>(), narrow.0.as_mut_ptr().cast::<u8>());
+        let (mut wide, mut narrow) = (Scratch::new(), Scratch::new());
+        let (w, n) = (wide.ptr(), narrow.ptr());
         let direct = self.convert.is_none() && self.post.is_none() && self.flush.is_none();
         let mut j = 0;
         while j < len {
@@ -192,9 +199,6 @@ impl Rows for SequenceRows<'_> {
                 }
             }
             j += c;
-        }
-        if self.flush.is_some() {
-            super::staged::fence();
         }
     }
 }

@@ -33,15 +33,17 @@ use crate::tables::{Periodic, Planar};
 use crate::width::Width;
 
 /// A staging buffer on the stack, aligned for streaming copies out of it.
+/// Uninitialized: every user writes a chunk before reading it (zeroing two of them cost a 16 KiB `memset` per row,
+/// which left a sequence into 1 KiB rows at 3.4 ms for 16 MiB).
 #[repr(C, align(64))]
-struct Scratch([MaybeUninit<u8>; SCRATCH_BYTES]);
+pub(super) struct Scratch([MaybeUninit<u8>; SCRATCH_BYTES]);
 
 impl Scratch {
-    fn new() -> Scratch {
+    pub(super) fn new() -> Scratch {
         Scratch([MaybeUninit::uninit(); SCRATCH_BYTES])
     }
 
-    fn ptr(&mut self) -> *mut u8 {
+    pub(super) fn ptr(&mut self) -> *mut u8 {
         self.0.as_mut_ptr().cast()
     }
 }
@@ -1273,7 +1275,7 @@ impl Unfenced for StagedPixels<'_> {
 /// own. One thread, Zen 4, streamed, `strider bench`: a u8 → f32 cast of 1024 rows of 1024 pixels × 3 (12 KiB out
 /// each) whose input rows are 1040 pixels apart ran 730–750 µs against 490–510 µs for the same pixels packed (one
 /// run, one fence).
-trait Unfenced: Rows {
+pub(super) trait Unfenced: Rows {
     /// Whether rows may leave non-temporal stores behind (streaming).
     fn streams(&self) -> bool;
 
@@ -1296,7 +1298,7 @@ trait Unfenced: Rows {
 /// # Safety
 ///
 /// As [`Rows::span`].
-unsafe fn fenced(rows: &impl Unfenced, src: *const u8, dst: *mut u8, aux: *const u8, len: usize) {
+pub(super) unsafe fn fenced(rows: &impl Unfenced, src: *const u8, dst: *mut u8, aux: *const u8, len: usize) {
     // SAFETY: forwarded contract.
     unsafe { rows.span_unfenced(src, dst, aux, len) };
     if rows.streams() {
@@ -1310,7 +1312,7 @@ unsafe fn fenced(rows: &impl Unfenced, src: *const u8, dst: *mut u8, aux: *const
 /// # Safety
 ///
 /// As [`Rows::rows`].
-unsafe fn span_by_span(
+pub(super) unsafe fn span_by_span(
     rows: &impl Unfenced,
     src: *const u8,
     dst: *mut u8,

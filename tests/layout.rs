@@ -283,6 +283,24 @@ fn identity_padded_and_packed() {
     }
 }
 
+/// Pixels out of wider slots (RGBX → RGB, any element width): rows of every length around the shuffle lanes'
+/// widths, slots one to three elements wider than the pixel.
+#[test]
+fn identity_unpads_pixels() {
+    for dt in WIDTH_TYPES {
+        for channels in 1..=4u32 {
+            for slot in channels + 1..=channels + 3 {
+                for (salt, width) in [1u32, 5, 6, 21, 22, 40, 67].into_iter().enumerate() {
+                    let sizes = [3, width, channels];
+                    let padded = TensorDesc::with_strides(dt, &sizes, &[width * slot + 1, slot, 1]).unwrap();
+                    let packed = TensorDesc::new(dt, &sizes).unwrap();
+                    check_identity(&padded, &packed, salt as u64);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn identity_materializes_broadcasts() {
     for dt in WIDTH_TYPES {

@@ -17,8 +17,8 @@
 pub(crate) struct Tables<const L: usize, const WIN: usize, const MAXW: usize> {
     /// The element width the tables were built for.
     pub(crate) width: usize,
-    /// The stride (in elements) the tables were built for.
-    pub(crate) stride: isize,
+    /// The input step (bytes from one element to the next, any multiple of the width or not) they were built for.
+    pub(crate) step: isize,
     /// The units whose order each element's bytes are reversed in (an element of `width / unit` channels of
     /// `unit` bytes has its channels reversed: BGR → RGB); `width` for elements moved whole.
     pub(crate) unit: usize,
@@ -48,7 +48,17 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
     /// Tables for `n`-byte elements read with stride `k` elements (`k ≠ 0`), or `None` when a lane would need more
     /// than `MAXW` windows or the element is wider than a lane.
     pub(crate) fn new(width: usize, k: isize) -> Option<Self> {
-        Self::build(width, k, width)
+        Self::build(width, k.checked_mul(isize::try_from(width).ok()?)?, width)
+    }
+
+    /// Tables for `width`-byte elements `step` bytes apart in the input, `|step|` at least the width and not
+    /// necessarily a multiple of it (3-byte RGB pixels in 4-byte RGBX slots: step 4), or `None` as for
+    /// [`Tables::new`].
+    pub(crate) fn stepping(width: usize, step: isize) -> Option<Self> {
+        if step.unsigned_abs() < width {
+            return None;
+        }
+        Self::build(width, step, width)
     }
 
     /// Tables for `width`-byte elements read with stride `k` elements whose `unit`-byte parts are written in
@@ -58,19 +68,25 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
         if !in_parts(width, unit) {
             return None;
         }
-        Self::build(width, k, unit)
+        Self::build(width, k.checked_mul(isize::try_from(width).ok()?)?, unit)
     }
 
-    fn build(width: usize, k: isize, unit: usize) -> Option<Self> {
-        // A lane spans (elements − 1)·|k|·width + width bytes, which must fit MAXW windows of WIN bytes: bounding
-        // |k| first keeps every value small; the arithmetic is checked anyway.
-        if width == 0 || width > L || k == 0 || L > 64 || k.unsigned_abs() > MAXW.checked_mul(WIN)? {
+    /// Tables for `width`-byte elements `step` bytes apart in the input.
+    fn build(width: usize, step: isize, unit: usize) -> Option<Self> {
+        // A lane spans (elements − 1)·|step| + width bytes, which must fit MAXW windows of WIN bytes unless a lane
+        // holds one element: bounding |step| first keeps every value small; the arithmetic is checked anyway.
+        if width == 0
+            || width > L
+            || step == 0
+            || L > 64
+            || step.unsigned_abs() > MAXW.checked_mul(WIN)?.checked_mul(L)?
+        {
             return None;
         }
         let n = isize::try_from(width).ok()?;
         let elems = L.checked_div(width)?;
         let bytes = elems.checked_mul(width)?;
-        let offsets: Vec<isize> = (0..bytes).map(|t| source_offset(width, k, unit, t)).collect::<Option<_>>()?;
+        let offsets: Vec<isize> = (0..bytes).map(|t| source_offset(width, step, unit, t)).collect::<Option<_>>()?;
         let lo = *offsets.iter().min()?;
         let hi = offsets.iter().max()?.checked_add(1)?;
         let win = isize::try_from(WIN).ok()?;
@@ -80,7 +96,7 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
         }
         let mut s = Tables {
             width,
-            stride: k,
+            step,
             unit,
             windows,
             elems,
@@ -91,21 +107,22 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
         };
         for (w, (off, next)) in s.win_off[..windows].iter_mut().zip(1isize..).enumerate() {
             let w = isize::try_from(w).ok()?;
-            *off = if k > 0 { lo.checked_add(win.checked_mul(w)?)? } else { hi.checked_sub(win.checked_mul(next)?)? };
+            *off =
+                if step > 0 { lo.checked_add(win.checked_mul(w)?)? } else { hi.checked_sub(win.checked_mul(next)?)? };
         }
         s.assign(&offsets)?;
         // Lowest and highest byte (relative to the lane's first element) the windows touch.
         let reach_lo = *s.win_off[..windows].iter().min()?;
         let reach_hi = s.win_off[..windows].iter().max()?.checked_add(win)?;
-        // Row span relative to element j: elements j..n-1 lie at offsets 0, k·n, …, (n-1-j)·k·n. The windows stay
+        // Row span relative to element j: elements j..n-1 lie at offsets 0, step, …, (n-1-j)·step. The windows stay
         // inside when the remaining m = n - j elements cover them; the L-byte store needs m·width ≥ L. The span
-        // grows by |k|·n per element, so a slack past the windows' reach always exists: the search is bounded.
+        // grows by |step| per element, so a slack past the windows' reach always exists: the search is bounded.
         let first = elems.max(L.div_ceil(width));
         let limit = first.checked_add(MAXW.checked_mul(WIN)?)?;
         s.slack = (first..=limit).find(|&slack| {
             let covers = || -> Option<bool> {
-                let far = isize::try_from(slack).ok()?.checked_sub(1)?.checked_mul(k)?.checked_mul(n)?;
-                let (span_lo, span_hi) = if k > 0 { (0, far.checked_add(n)?) } else { (far, n) };
+                let far = isize::try_from(slack).ok()?.checked_sub(1)?.checked_mul(step)?;
+                let (span_lo, span_hi) = if step > 0 { (0, far.checked_add(n)?) } else { (far, n) };
                 Some(reach_lo >= span_lo && reach_hi <= span_hi)
             };
             covers() == Some(true)
@@ -115,7 +132,7 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
 
     /// Tables of one lane of a table row: output byte `t` comes from the input byte at `offsets[t]` (relative to the
     /// row's base; `L` entries), with every window placed inside the row's input span `[lo, hi)`. `None` when the
-    /// span is narrower than a window or the lane needs more than `MAXW` windows. `stride` is 0 and `slack` unused:
+    /// span is narrower than a window or the lane needs more than `MAXW` windows. `step` is 0 and `slack` unused:
     /// these tables are only used through [`TableLanes`].
     fn gathering(width: usize, offsets: &[isize], lo: isize, hi: isize) -> Option<Self> {
         let win = isize::try_from(WIN).ok()?;
@@ -125,7 +142,7 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
         }
         let mut s = Tables {
             width,
-            stride: 0,
+            step: 0,
             unit: width,
             windows: 0,
             elems: L.checked_div(width)?,
@@ -165,10 +182,10 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
         Some(())
     }
 
-    /// Whether these tables were built for `width`-byte elements read with stride `k` elements and reversed in
-    /// `unit`-byte parts (`unit == width`: moved whole).
-    pub(crate) fn fits(&self, width: usize, k: isize, unit: usize) -> bool {
-        self.width == width && self.stride == k && self.unit == unit
+    /// Whether these tables were built for `width`-byte elements `step` bytes apart and reversed in `unit`-byte
+    /// parts (`unit == width`: moved whole).
+    pub(crate) fn fits(&self, width: usize, step: isize, unit: usize) -> bool {
+        self.width == width && self.step == step && self.unit == unit
     }
 }
 
@@ -178,16 +195,14 @@ fn in_parts(width: usize, unit: usize) -> bool {
 }
 
 /// The byte offset, from a row's first element, of the input byte that output byte `t` comes from, for `width`-byte
-/// elements read with stride `k` elements whose `unit`-byte parts are written in reverse order: byte `b` of output
-/// element `e` is byte `b` of input element `e`, or with the element's units reversed, byte
-/// `(parts − 1 − b/unit)·unit + b%unit`.
-fn source_offset(width: usize, k: isize, unit: usize, t: usize) -> Option<isize> {
+/// elements `step` bytes apart whose `unit`-byte parts are written in reverse order: byte `b` of output element `e`
+/// is byte `b` of input element `e`, or with the element's units reversed, byte `(parts − 1 − b/unit)·unit + b%unit`.
+fn source_offset(width: usize, step: isize, unit: usize, t: usize) -> Option<isize> {
     let parts = width.checked_div(unit)?;
     let (e, b) = (t.checked_div(width)?, t.checked_rem(width)?);
     let (part, byte) = (b.checked_div(unit)?, b.checked_rem(unit)?);
     let b = parts.checked_sub(1)?.checked_sub(part)?.checked_mul(unit)?.checked_add(byte)?;
-    let n = isize::try_from(width).ok()?;
-    isize::try_from(e).ok()?.checked_mul(k)?.checked_mul(n)?.checked_add(isize::try_from(b).ok()?)
+    isize::try_from(e).ok()?.checked_mul(step)?.checked_add(isize::try_from(b).ok()?)
 }
 
 /// Element widths [`BlockShuffle`] takes: those whose 64-byte lanes cannot hold whole elements only (3: RGB bytes,
@@ -250,7 +265,8 @@ impl BlockShuffle {
             return None;
         }
         let bytes = width.checked_mul(64)?;
-        let offsets: Vec<isize> = (0..bytes).map(|t| source_offset(width, k, unit, t)).collect::<Option<_>>()?;
+        let step = k.checked_mul(isize::try_from(width).ok()?)?;
+        let offsets: Vec<isize> = (0..bytes).map(|t| source_offset(width, step, unit, t)).collect::<Option<_>>()?;
         let base = *offsets.iter().min()?;
         let empty = BlockOut { windows: 0, idx: [[0; 64]; 2], sel: 0 };
         let mut s = BlockShuffle { width, stride: k, unit, base, outs: [empty; 6] };
@@ -282,10 +298,12 @@ impl BlockShuffle {
         Some(s)
     }
 
-    /// Whether these tables were built for `width`-byte elements read with stride `k` and reversed in `unit`-byte
-    /// parts.
-    pub(crate) fn fits(&self, width: usize, k: isize, unit: usize) -> bool {
-        self.width == width && self.stride == k && self.unit == unit
+    /// Whether these tables were built for `width`-byte elements `step` bytes apart (±`width`) and reversed in
+    /// `unit`-byte parts.
+    pub(crate) fn fits(&self, width: usize, step: isize, unit: usize) -> bool {
+        self.width == width
+            && isize::try_from(width).ok().and_then(|w| self.stride.checked_mul(w)) == Some(step)
+            && self.unit == unit
     }
 }
 
@@ -598,14 +616,25 @@ mod tests {
     ) -> bool {
         let tables =
             if unit == width { Tables::<L, WIN, MAXW>::new(width, k) } else { Tables::swapping(width, k, unit) };
-        let Some(s) = tables else { return false };
-        assert!(s.fits(width, k, unit));
-        let span = (n - 1) * k.unsigned_abs() * width + width;
+        tables.is_some_and(|s| emulate_tables(&s, width, k * width as isize, unit, n))
+    }
+
+    /// Runs the lanes of `s` (built for `width`-byte elements `step` bytes apart, their `unit`-byte parts reversed)
+    /// in plain Rust over a row of `n` elements and compares with a direct gather.
+    fn emulate_tables<const L: usize, const WIN: usize, const MAXW: usize>(
+        s: &Tables<L, WIN, MAXW>,
+        width: usize,
+        step: isize,
+        unit: usize,
+        n: usize,
+    ) -> bool {
+        assert!(s.fits(width, step, unit));
+        let span = (n - 1) * step.unsigned_abs() + width;
         let src: Vec<u8> = (0..span).map(|i| (i * 7 + 3) as u8).collect();
-        let first = if k > 0 { 0 } else { span - width } as isize;
+        let first = if step > 0 { 0 } else { span - width } as isize;
         let mut want = vec![0u8; n * width];
         for i in 0..n {
-            let e = (first + i as isize * k * width as isize) as usize;
+            let e = (first + i as isize * step) as usize;
             for (p, part) in src[e..e + width].chunks(unit).rev().enumerate() {
                 want[i * width + p * unit..][..unit].copy_from_slice(part);
             }
@@ -613,16 +642,42 @@ mod tests {
         let mut got = vec![0u8; n * width];
         let mut j = 0;
         while j + s.slack <= n {
-            let lane = run_lane(&s, &src, first + j as isize * k * width as isize);
+            let lane = run_lane(s, &src, first + j as isize * step);
             assert!(j * width + L <= got.len(), "store outside the row");
             got[j * width..][..L].copy_from_slice(&lane);
             j += s.elems;
         }
         let done = j * width;
-        assert_eq!(&got[..done], &want[..done], "w{width} k{k} n{n}");
+        assert_eq!(&got[..done], &want[..done], "w{width} step {step} n{n}");
         // Lanes must cover all but a short tail.
-        assert!(n - j < s.slack + s.elems, "w{width} k{k} n{n}: {} elements left for the tail", n - j);
+        assert!(n - j < s.slack + s.elems, "w{width} step {step} n{n}: {} elements left for the tail", n - j);
         true
+    }
+
+    /// Elements whose step is not a multiple of their width (RGB pixels in RGBX slots, 3-byte elements 4 bytes
+    /// apart) gather through the same lanes; steps below the width (overlapping elements) have none.
+    #[test]
+    fn stepped_tables_match_a_direct_gather() {
+        for width in 1..=16 {
+            for extra in 1..=5 {
+                for step in [(width + extra) as isize, -((width + extra) as isize)] {
+                    let narrow = Shuffle::stepping(width, step);
+                    let wide = WideShuffle::stepping(width, step);
+                    for n in 1..70 {
+                        if let Some(s) = &narrow {
+                            assert!(emulate_tables(s, width, step, width, n));
+                        }
+                        if let Some(s) = &wide {
+                            assert!(emulate_tables(s, width, step, width, n * 4));
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(Shuffle::stepping(3, 4).map(|s| (s.windows, s.elems)), Some((2, 5)));
+        assert_eq!(WideShuffle::stepping(3, 4).map(|s| (s.windows, s.elems)), Some((1, 21)));
+        assert_eq!(Shuffle::stepping(3, 2), None);
+        assert_eq!(Shuffle::stepping(4, 3), None);
     }
 
     /// One lane of `s` in plain Rust: its windows at `base + win_off` inside `src` (the row's whole input span; a
@@ -663,7 +718,7 @@ mod tests {
                         assert!(!needed, "no blocks for w{width} k{k} unit {unit}");
                         continue;
                     };
-                    assert!(s.fits(width, k, unit));
+                    assert!(s.fits(width, k * width as isize, unit));
                     let n = 3 * 64;
                     let span = n * width;
                     let src: Vec<u8> = (0..span).map(|i| (i * 7 + 3) as u8).collect();

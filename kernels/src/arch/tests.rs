@@ -92,17 +92,29 @@ fn check_prefix<const N: usize>(
     misalign: Option<usize>,
     f: impl FnOnce(*const u8, *mut u8) -> usize,
 ) -> usize {
-    let span = if n == 0 { 0 } else { ((n - 1) * k.unsigned_abs() + 1) * N };
+    check_steps::<N>(name, isa, k * N as isize, n, misalign, f)
+}
+
+/// [`check_prefix`] for elements `step` bytes apart in the input (a whole number of elements or not).
+fn check_steps<const N: usize>(
+    name: &str,
+    isa: Isa,
+    step: isize,
+    n: usize,
+    misalign: Option<usize>,
+    f: impl FnOnce(*const u8, *mut u8) -> usize,
+) -> usize {
+    let span = if n == 0 { 0 } else { (n - 1) * step.unsigned_abs() + N };
     let src = bytes(span + 64, n as u32);
-    let first = if k > 0 { 32 } else { 32 + span - N };
+    let first = if step > 0 { 32 } else { 32 + span - N };
     let mut dst = vec![SENTINEL; n * N + 256];
     let to_boundary = (64 - dst.as_ptr() as usize % 64) % 64;
     let out = 64 + to_boundary + misalign.unwrap_or(0) % 64;
     let done = f(src[first..].as_ptr(), dst[out..].as_mut_ptr());
-    assert!(done <= n, "{name} {isa:?} N {N} k {k} n {n}: did {done} of {n}");
+    assert!(done <= n, "{name} {isa:?} N {N} step {step} n {n}: did {done} of {n}");
     for i in 0..done {
-        let e = (first as isize + i as isize * k * N as isize) as usize;
-        assert_eq!(&dst[out + i * N..][..N], &src[e..e + N], "{name} {isa:?} N {N} k {k} n {n} element {i}");
+        let e = (first as isize + i as isize * step) as usize;
+        assert_eq!(&dst[out + i * N..][..N], &src[e..e + N], "{name} {isa:?} N {N} step {step} n {n} element {i}");
     }
     // Shuffle lanes store whole 16- or 64-byte lanes whose last bytes may run past the last whole element they
     // hold, into the row (later overwritten by the next lane or the tail); never past the row.
@@ -169,7 +181,7 @@ fn check_lanes<A: Arch>(a: A) {
             for n in (1..200).step_by(3) {
                 let done = check_prefix::<N>("lanes", A::ISA, k, n, Some(n % 3), |s, d| {
                     // SAFETY: the row's elements lie at s + i·k·N and d + i·N inside check_prefix's buffers.
-                    a.vectorize(|| unsafe { crate::rows::shuffled::<A, N>(a, &lanes, s, d, 0, n, k, N) })
+                    a.vectorize(|| unsafe { crate::rows::shuffled::<A, N>(a, &lanes, s, d, 0, n, k * N as isize, N) })
                 });
                 if let Some(t) = lanes.narrow.filter(|_| A::BYTES >= 32) {
                     assert!(n < t.slack || done > 0, "{:?} N {N} k {k} n {n}: no lane ran", A::ISA);
@@ -177,6 +189,19 @@ fn check_lanes<A: Arch>(a: A) {
                 // Blocks (VBMI) finish every row of 64 elements or more, the last block overlapping the one before.
                 if lanes.block.is_some() && A::ISA == Isa::V4Vbmi {
                     assert!(n < 64 || done == n, "{:?} N {N} k {k} n {n}: blocks left {}", A::ISA, n - done);
+                }
+            }
+        }
+        // Elements a few bytes more than their width apart (RGB pixels in RGBX slots), forwards and backwards.
+        for step in [1isize, 2, 3, 5].into_iter().flat_map(|e| [N as isize + e, -(N as isize + e)]) {
+            let lanes = Lanes { block: None, wide: WideShuffle::stepping(N, step), narrow: Shuffle::stepping(N, step) };
+            for n in (1..200).step_by(3) {
+                let done = check_steps::<N>("lanes", A::ISA, step, n, Some(n % 3), |s, d| {
+                    // SAFETY: the row's elements lie at s + i·step and d + i·N inside check_steps' buffers.
+                    a.vectorize(|| unsafe { crate::rows::shuffled::<A, N>(a, &lanes, s, d, 0, n, step, N) })
+                });
+                if let Some(t) = lanes.narrow.filter(|t| t.elems > 1 && A::BYTES >= 32) {
+                    assert!(n < t.slack || done > 0, "{:?} N {N} step {step} n {n}: no lane ran", A::ISA);
                 }
             }
         }

@@ -40,8 +40,8 @@ impl<A: Arch, const N: usize> Body for GatherBody<'_, A, N> {
             // SAFETY: as above, elements done..n of the row.
             done += unsafe { gather2::<A, N>(a, s, d, n - done, k < 0, false) };
         }
-        // SAFETY: as above; the lanes check they were built for (N, k). Continues after the register prefix.
-        done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, done, n, k, N) };
+        // SAFETY: as above; the lanes check they were built for (N, k·N). Continues after the register prefix.
+        done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, done, n, step, N) };
         // SAFETY: as above.
         unsafe { elements::<N>(src, dst, done, n, step, N as isize) }
     }

@@ -371,7 +371,7 @@ pub(crate) enum Request<'a> {
     /// Input stride 0, output contiguous.
     Broadcast,
     /// Any strides.
-    Strided { in_stride: isize, out_stride: isize },
+    Strided { in_stride: isize, out_stride: isize, lanes: Option<&'a Lanes> },
     /// A table row of (input, output) offsets.
     Table(&'a [(isize, isize)]),
     /// A table row of input offsets; the output is contiguous. `lanes` move whole rows through registers.
@@ -431,8 +431,8 @@ impl<A: Arch> WidthVisitor for ByWidth<'_, '_, A> {
                 f(&Runner(gather::GatherBody::<A, N> { a, len, stride, lanes, stream }))
             }
             Request::Broadcast => f(&Runner(broadcast::BroadcastBody::<A, N> { a, len, stream })),
-            Request::Strided { in_stride, out_stride } => {
-                f(&Runner(strided::StridedBody::<A, N> { a, len, in_stride, out_stride }))
+            Request::Strided { in_stride, out_stride, lanes } => {
+                f(&Runner(strided::StridedBody::<A, N> { a, len, in_stride, out_stride, lanes }))
             }
             Request::Table(pairs) => f(&Runner(table::TableBody::<A, N> { a, pairs })),
             Request::TableGather { inputs, lanes } => f(&Runner(table::GatherTableBody::<A, N> { a, inputs, lanes })),
@@ -462,7 +462,9 @@ pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mu
         Movement::Reverse(lanes) => Request::Reverse(lanes),
         Movement::Gather { stride, lanes } => Request::Gather { stride: *stride, lanes },
         Movement::Broadcast => Request::Broadcast,
-        Movement::Strided => Request::Strided { in_stride: row.in_stride, out_stride: row.out_stride },
+        Movement::Strided(lanes) => {
+            Request::Strided { in_stride: row.in_stride, out_stride: row.out_stride, lanes: lanes.as_ref() }
+        }
         Movement::Table(lanes) if table().contiguous() => Request::TableGather { inputs: table().inputs(), lanes },
         Movement::Table(_) => Request::Table(table().pairs()),
         Movement::Transpose(tile) => {

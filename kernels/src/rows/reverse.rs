@@ -18,14 +18,14 @@ pub(super) fn stream_head<A: Arch, const N: usize>(dst: *mut u8, n: usize, strea
     (head < n).then_some(head)
 }
 
-/// Continues a contiguous-output row of `n` elements read with stride `k` elements from element `from`, each
-/// element's `unit`-byte parts written in reverse order (`unit == N`: whole elements), through the widest shuffle
-/// lanes the level has (64-byte VBMI lanes, then 16-byte `pshufb` lanes); returns the elements done (the caller
-/// finishes the tail).
+/// Continues a contiguous-output row of `n` elements `step` bytes apart in the input (any step of at least the
+/// width: whole elements apart or not) from element `from`, each element's `unit`-byte parts written in reverse
+/// order (`unit == N`: whole elements), through the widest shuffle lanes the level has (64-byte VBMI lanes, then
+/// 16-byte `pshufb` lanes); returns the elements done (the caller finishes the tail).
 ///
 /// # Safety
 ///
-/// The row's elements lie at `src + i·k·N` (readable, with every byte between them) and `dst + i·N` (writable).
+/// The row's elements lie at `src + i·step` (readable, with every byte between them) and `dst + i·N` (writable).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn shuffled<A: Arch, const N: usize>(
@@ -35,14 +35,14 @@ pub(crate) unsafe fn shuffled<A: Arch, const N: usize>(
     dst: *mut u8,
     mut from: usize,
     n: usize,
-    k: isize,
+    step: isize,
     unit: usize,
 ) -> usize {
-    let at = |from: usize| (src.wrapping_offset(from as isize * k * N as isize), dst.wrapping_add(from * N));
-    if let Some(t) = lanes.block.as_ref().filter(|t| t.fits(N, k, unit) && n >= from + 64) {
+    let at = |from: usize| (src.wrapping_offset(from as isize * step), dst.wrapping_add(from * N));
+    if let Some(t) = lanes.block.as_ref().filter(|t| t.fits(N, step, unit) && n >= from + 64) {
         let (s, d) = at(from);
         // SAFETY: blocks of 64 elements from `from`, all inside the row.
-        let done = unsafe { a.block_lanes(t, s, 64 * k * N as isize, d, (n - from) / 64) };
+        let done = unsafe { a.block_lanes(t, s, 64 * step, d, (n - from) / 64) };
         from += done * 64;
         if done > 0 && from < n {
             let (s, d) = at(n - 64);
@@ -52,22 +52,22 @@ pub(crate) unsafe fn shuffled<A: Arch, const N: usize>(
             from += unsafe { a.block_lanes(t, s, 0, d, 1) } * (n - from);
         }
     }
-    if let Some(t) = lanes.wide.as_ref().filter(|t| t.fits(N, k, unit) && n >= from + t.slack) {
+    if let Some(t) = lanes.wide.as_ref().filter(|t| t.fits(N, step, unit) && n >= from + t.slack) {
         // Lane l starts at element from + l·E; the last one at most at n - slack (E = 64 / N).
         let elems = 64 / N;
         let count = (n - from - t.slack) / elems + 1;
         let (s, d) = at(from);
         // SAFETY: every lane starts at an element j ≤ n - slack, so its windows and store stay in the row (the
-        // tables' slack, built for (N, k) as checked).
-        let done = unsafe { a.wide_lanes(t, s, elems as isize * k * N as isize, d, elems * N, count) };
+        // tables' slack, built for (N, step) as checked).
+        let done = unsafe { a.wide_lanes(t, s, elems as isize * step, d, elems * N, count) };
         from += done * elems;
     }
-    if let Some(t) = lanes.narrow.as_ref().filter(|t| t.fits(N, k, unit) && n >= from + t.slack) {
+    if let Some(t) = lanes.narrow.as_ref().filter(|t| t.fits(N, step, unit) && n >= from + t.slack) {
         let elems = 16 / N;
         let count = (n - from - t.slack) / elems + 1;
         let (s, d) = at(from);
         // SAFETY: as above, for the 16-byte lanes.
-        let done = unsafe { a.shuffle_lanes(t, s, elems as isize * k * N as isize, d, elems * N, count) };
+        let done = unsafe { a.shuffle_lanes(t, s, elems as isize * step, d, elems * N, count) };
         from += done * elems;
     }
     from
@@ -103,8 +103,8 @@ impl<A: Arch, const N: usize> Body for ReverseBody<'_, A, N> {
             done = unsafe { reverse::<A, N>(a, src, dst, n, false) };
         }
         if done == 0 {
-            // SAFETY: as above; the lanes check they were built for (N, -1).
-            done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, 0, n, -1, N) };
+            // SAFETY: as above; the lanes check they were built for (N, -N).
+            done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, 0, n, -(N as isize), N) };
         }
         // SAFETY: as above.
         unsafe { elements::<N>(src, dst, done, n, -(N as isize), N as isize) }

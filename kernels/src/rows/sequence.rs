@@ -232,6 +232,6 @@ pub(super) fn build_sequence<A: Arch>(a: A, strategy: &Strategy, stream: bool, f
         return f(&SequenceRows { flush, ..rows });
     }
     let width = Width::from_bytes(ow).expect("element types are 1, 2, 4 or 8 bytes wide");
-    let scatter = Request::Strided { in_stride: ow as isize, out_stride: row.out_stride };
+    let scatter = Request::Strided { in_stride: ow as isize, out_stride: row.out_stride, lanes: None };
     build(a, scatter, width, row.extent, false, &mut |post| f(&SequenceRows { post: Some(post), ..rows }));
 }

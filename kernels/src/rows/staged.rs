@@ -1388,11 +1388,17 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
         Movement::Broadcast => {
             maybe(a, Some(Request::Broadcast), out_width, len, &mut |post| f(&rc.with(None, post, true)))
         }
-        Movement::Strided => {
-            let pre = (row.in_stride != iw as isize)
-                .then_some(Request::Strided { in_stride: row.in_stride, out_stride: iw as isize });
-            let post = (row.out_stride != ow as isize)
-                .then_some(Request::Strided { in_stride: ow as isize, out_stride: row.out_stride });
+        Movement::Strided(lanes) => {
+            let pre = (row.in_stride != iw as isize).then_some(Request::Strided {
+                in_stride: row.in_stride,
+                out_stride: iw as isize,
+                lanes: lanes.as_ref(),
+            });
+            let post = (row.out_stride != ow as isize).then_some(Request::Strided {
+                in_stride: ow as isize,
+                out_stride: row.out_stride,
+                lanes: None,
+            });
             maybe(a, pre, in_width, len, &mut |pre| {
                 maybe(a, post, out_width, len, &mut |post| f(&rc.with(pre, post, false)))
             })
@@ -1448,7 +1454,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             // route (PERF, 1 thread, Zen 4, u8 8×64²×3 → f16 NHWC in L2: 682-pixel runs 14.8 µs → whole rows
             // 7 µs).
             let out_pixel = p * ow;
-            let post = write.map(|s| Request::Strided { in_stride: out_pixel as isize, out_stride: s });
+            let post = write.map(|s| Request::Strided { in_stride: out_pixel as isize, out_stride: s, lanes: None });
             let staged = pre.is_some() || post.is_some() || stream;
             let chunk = if staged { SCRATCH_BYTES / (p * iw.max(ow)) / 16 * 16 } else { len };
             maybe(a, pre, pixel, len, &mut |pre| {

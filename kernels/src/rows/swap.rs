@@ -28,8 +28,8 @@ impl<A: Arch, const N: usize> Body for SwapBody<'_, A, N> {
         // Each pixel's bytes start N − unit below its first channel.
         let lo = src.wrapping_sub(N - unit);
         // SAFETY: pixel i's bytes lie at lo + i·k·N .. + N (readable: its channels are the row's folded elements)
-        // and dst + i·N .. + N (writable), by the Rows contract; the lanes check they were built for (N, k, unit).
-        let done = unsafe { shuffled::<A, N>(self.a, self.lanes, lo, dst, 0, n, k, unit) };
+        // and dst + i·N .. + N (writable), by the Rows contract; the lanes check they were built for (N, k·N, unit).
+        let done = unsafe { shuffled::<A, N>(self.a, self.lanes, lo, dst, 0, n, k * N as isize, unit) };
         for i in done..n {
             let s = lo.wrapping_offset(i as isize * k * N as isize);
             // SAFETY: as above, pixel i; unaligned accesses.

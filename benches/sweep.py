@@ -57,6 +57,8 @@ def layouts():
         ("nhwc_subsample2_to_nhwc", nhwc, 3, None, ([0] * 4, nhwc, [1, 2, 2, 1]), None),
         ("nhwc_to_nhwc_padded4", nhwc, 3, None, whole(nhwc), pad4),
         ("nhwc4_padded_to_nchw", nchw, 1, [H * W * 4, 1, W * 4, 4], whole(nchw), None),
+        ("nhwc4_padded_to_nhwc", nhwc, 3, pad4, whole(nhwc), None),
+        ("nhwc4_padded_bgr_to_rgb_nhwc", nhwc, 3, pad4, ([0] * 4, nhwc, [1, 1, 1, -1]), None),
     ]
 
 

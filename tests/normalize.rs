@@ -450,9 +450,15 @@ fn channels_last_outputs_read_whole_pixels() {
         [(u8_, f32_), (u8_, f16), (i8_, f32_), (i8_, f16), (f16, f32_), (f32_, f32_), (f32_, f16), (u16_, u8_)]
     {
         for c in [2u32, 3, 4] {
-            for w in [7u32, 16, 37, 70] {
+            for (w, slotted) in [7u32, 16, 37, 70].into_iter().flat_map(|w| [(w, false), (w, true)]) {
                 let sizes = [2, c, 3, w];
-                let input = TensorDesc::nhwc(from, sizes).unwrap();
+                // Packed NHWC, and pixels in slots one channel wider (RGBX frames: read through shuffle lanes).
+                let input = if slotted {
+                    let slots = c + 1;
+                    TensorDesc::with_strides(from, &sizes, &[3 * w * slots, 1, w * slots, slots]).unwrap()
+                } else {
+                    TensorDesc::nhwc(from, sizes).unwrap()
+                };
                 let scale: Vec<f32> = (0..c).map(|k| 0.017 + k as f32 * 0.25).collect();
                 let bias: Vec<f32> = (0..c).map(|k| k as f32 - 2.1).collect();
                 for (offsets, window, strides) in [
@@ -494,7 +500,11 @@ fn channels_last_outputs_read_whole_pixels() {
                         let pixel = c as usize * from.size_in_bytes();
                         // (One pair for all: pixels whose channels coalesce with them move as one row.)
                         let kind = op.row_kind();
-                        if row_bytes >= 64 && [2, 3, 4, 6, 8, 12, 16].contains(&pixel) {
+                        // RGBX bytes into NHWC floats: whole pixels too, through byte-step lanes.
+                        if slotted && c == 3 && from == u8_ && !is_padded && row_bytes >= 64 && scale.len() == 3 {
+                            assert_eq!(kind, RowKind::Pixels { channels: 3 }, "{}", op.plan());
+                        }
+                        if !slotted && row_bytes >= 64 && [2, 3, 4, 6, 8, 12, 16].contains(&pixel) {
                             let coalesced = matches!(kind, RowKind::Copy | RowKind::Reverse | RowKind::Gather { .. });
                             assert!(
                                 kind == RowKind::Pixels { channels: c as usize }

@@ -139,3 +139,26 @@ fn slice1_channel_swaps() {
         }
     }
 }
+
+/// Channel swaps out of slots one or two channels wider than the pixel (BGRX → RGB), forwards and mirrored, at
+/// every row length around the shuffle lanes: the swap kernel with a byte step wherever its tables exist.
+#[test]
+fn slice1_channel_swaps_out_of_wider_slots() {
+    common::note_isas();
+    for dt in WIDTH_TYPES {
+        let w = dt.size_in_bytes() as u32;
+        for channels in (2..=16 / w).filter(|c| matches!(c * w, 2 | 3 | 4 | 6 | 8 | 12 | 16)) {
+            for (extra, step) in [(1u32, 1i32), (2, 1), (1, -1)] {
+                for pixels in (1..=70).chain([127, 129, 300]) {
+                    let input = TensorDesc::new(dt, &[2, pixels, channels + extra]).unwrap();
+                    let output = TensorDesc::new(dt, &[2, pixels, channels]).unwrap();
+                    let salt = pixels * 7 + channels + extra;
+                    let kind = run(&input, &output, &[0, 0, 0], &[2, pixels, channels], &[1, step, -1], salt);
+                    if pixels >= 2 && channels * w <= 4 {
+                        assert_eq!(kind, RowKind::Swap { channels: channels as usize }, "{dt} c{channels} +{extra}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -223,8 +223,10 @@ pub(crate) enum PixelRead {
     Reverse(Lanes),
     /// With stride `stride` pixels.
     Gather { stride: isize, lanes: Lanes },
-    /// With stride `k` pixels, their channels reversed (BGR ↔ RGB).
-    Swap { k: isize, lanes: Lanes },
+    /// `step` bytes apart, not a whole number of pixels (RGB pixels in RGBX slots).
+    Step { step: isize, lanes: Lanes },
+    /// `step` bytes apart, their channels reversed (BGR ↔ RGB, BGRX → RGB).
+    Swap { step: isize, lanes: Lanes },
 }
 
 /// A walk's chosen execution: geometry, movement, and the default store policy.
@@ -496,8 +498,8 @@ fn row_geometry(walk: &Walk, iw: usize, ow: usize) -> Result<(Geometry, Movement
 }
 
 /// Recognizes a channel swap of a copy: the innermost dimension (channels) reads backwards one element at a time
-/// and writes forwards, and the next one (pixels) writes whole pixels contiguously and reads them with a whole-pixel
-/// stride. The pixels become the row, their channels are folded into byte-shuffle tables of the pixel's width
+/// and writes forwards, and the next one (pixels) writes whole pixels contiguously and reads them at least a pixel
+/// apart (whole pixels, or wider slots: BGRX → RGB). The pixels become the row, their channels are folded into byte-shuffle tables of the pixel's width
 /// (16 bytes at most); `None` when no shuffle tables exist for the stride.
 fn swap(walk: &Walk, iw: usize, converting: bool) -> Option<(Geometry, Movement, Width)> {
     let dims = walk.dims();
@@ -513,21 +515,23 @@ fn swap(walk: &Walk, iw: usize, converting: bool) -> Option<(Geometry, Movement,
     if c.extent < 2 || c.in_stride != w.checked_neg()? || c.out_stride != w || p.out_stride != pw {
         return None;
     }
-    let k = p.in_stride.checked_div(pw).filter(|&k| k != 0 && p.in_stride.checked_rem(pw) == Some(0))?;
     let width = Width::from_bytes(pixel)?;
-    let lanes = swap_lanes(pixel, k, iw);
+    let lanes = swap_lanes(pixel, p.in_stride, iw);
     if lanes.wide.is_none() && lanes.narrow.is_none() {
         return None;
     }
     Some((walk.geometry(ppos, Some(cpos))?, Movement::Swap { unit: iw, lanes }, width))
 }
 
-/// The shuffle tables of `pixel`-byte pixels read with stride `k` pixels, their `unit`-byte channels reversed.
-fn swap_lanes(pixel: usize, k: isize, unit: usize) -> Lanes {
+/// The shuffle tables of `pixel`-byte pixels `step` bytes apart, their `unit`-byte channels reversed (blocks for
+/// adjacent pixels only).
+fn swap_lanes(pixel: usize, step: isize, unit: usize) -> Lanes {
+    let k =
+        isize::try_from(pixel).ok().filter(|&pw| step.checked_rem(pw) == Some(0)).and_then(|pw| step.checked_div(pw));
     Lanes {
-        block: BlockShuffle::new(pixel, k, unit),
-        wide: WideShuffle::swapping(pixel, k, unit),
-        narrow: Shuffle::swapping(pixel, k, unit),
+        block: k.and_then(|k| BlockShuffle::new(pixel, k, unit)),
+        wide: WideShuffle::swapping(pixel, step, unit),
+        narrow: Shuffle::swapping(pixel, step, unit),
     }
 }
 
@@ -571,7 +575,12 @@ fn pixels(walk: &Walk, iw: usize, ow: usize, op: &ElementOp) -> Option<(Geometry
         s if Some(s) == w.checked_neg() => true,
         _ => return None,
     };
-    let k = px.in_stride.checked_div(pw).filter(|&k| k != 0 && px.in_stride.checked_rem(pw) == Some(0))?;
+    // Pixels a whole number of pixels apart (`k`), or at least one apart in wider slots (RGBX: `step` bytes).
+    let step = px.in_stride;
+    let k = step.checked_div(pw).filter(|_| step.checked_rem(pw) == Some(0));
+    if k == Some(0) || step.unsigned_abs() < pixel {
+        return None;
+    }
     let g = walk.geometry(ppos, Some(cpos))?;
     let pattern = match op {
         ElementOp::Normalize { .. } if g.row_aux() != 0 => return None,
@@ -579,10 +588,11 @@ fn pixels(walk: &Walk, iw: usize, ow: usize, op: &ElementOp) -> Option<(Geometry
         _ => None,
     };
     let read = match (swapped, k) {
-        (false, 1) => PixelRead::Copy,
-        (false, -1) => PixelRead::Reverse(Lanes::new(pixel, -1)),
-        (false, k) => PixelRead::Gather { stride: k, lanes: Lanes::new(pixel, k) },
-        (true, k) => PixelRead::Swap { k, lanes: swap_lanes(pixel, k, iw) },
+        (false, Some(1)) => PixelRead::Copy,
+        (false, Some(-1)) => PixelRead::Reverse(Lanes::new(pixel, -1)),
+        (false, Some(k)) => PixelRead::Gather { stride: k, lanes: Lanes::new(pixel, k) },
+        (false, None) => PixelRead::Step { step, lanes: Lanes::stepping(pixel, step)? },
+        (true, _) => PixelRead::Swap { step, lanes: swap_lanes(pixel, step, iw) },
     };
     Some((g, Movement::Pixels { channels, read, pattern, write }, width))
 }

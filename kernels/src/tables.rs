@@ -61,14 +61,14 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
         Self::build(width, step, width)
     }
 
-    /// Tables for `width`-byte elements read with stride `k` elements whose `unit`-byte parts are written in
-    /// reverse order (the channels of an interleaved pixel swapped: BGR ↔ RGB, RGBA → ABGR), or `None` as for
-    /// [`Tables::new`] and when `unit` does not divide `width` into at least two parts.
-    pub(crate) fn swapping(width: usize, k: isize, unit: usize) -> Option<Self> {
-        if !in_parts(width, unit) {
+    /// Tables for `width`-byte elements `step` bytes apart (at least the width) whose `unit`-byte parts are written
+    /// in reverse order (the channels of an interleaved pixel swapped: BGR ↔ RGB, RGBA → ABGR, BGRX → RGB), or
+    /// `None` as for [`Tables::new`] and when `unit` does not divide `width` into at least two parts.
+    pub(crate) fn swapping(width: usize, step: isize, unit: usize) -> Option<Self> {
+        if !in_parts(width, unit) || step.unsigned_abs() < width {
             return None;
         }
-        Self::build(width, k.checked_mul(isize::try_from(width).ok()?)?, unit)
+        Self::build(width, step, unit)
     }
 
     /// Tables for `width`-byte elements `step` bytes apart in the input.
@@ -614,8 +614,11 @@ mod tests {
         unit: usize,
         n: usize,
     ) -> bool {
-        let tables =
-            if unit == width { Tables::<L, WIN, MAXW>::new(width, k) } else { Tables::swapping(width, k, unit) };
+        let tables = if unit == width {
+            Tables::<L, WIN, MAXW>::new(width, k)
+        } else {
+            Tables::swapping(width, k * width as isize, unit)
+        };
         tables.is_some_and(|s| emulate_tables(&s, width, k * width as isize, unit, n))
     }
 
@@ -856,7 +859,14 @@ mod tests {
                 }
             }
         }
-        assert!(Shuffle::swapping(3, 1, 2).is_none() && Shuffle::swapping(4, 1, 4).is_none());
+        assert!(Shuffle::swapping(3, 3, 2).is_none() && Shuffle::swapping(4, 4, 4).is_none());
+        // Swaps out of wider slots (BGRX → RGB): a step of 4 bytes for 3-byte pixels.
+        for n in 1..70 {
+            let s = Shuffle::swapping(3, 4, 1).unwrap();
+            assert!(emulate_tables(&s, 3, 4, 1, n));
+            let s = WideShuffle::swapping(6, -8, 2).unwrap();
+            assert!(emulate_tables(&s, 6, -8, 2, n * 3));
+        }
     }
 
     /// Which widths move a register of pixels at a time through element permutes: 1-, 2- and 4-byte elements.

@@ -387,7 +387,7 @@ pub(crate) enum Request<'a> {
     /// Pixels into planes `ps` bytes apart in the output.
     Deinterleave { tables: &'a Planar, ps: isize },
     /// Pixels read with stride `k` pixels, their `unit`-byte channels written in reverse order.
-    Swap { lanes: &'a Lanes, unit: usize, k: isize },
+    Swap { lanes: &'a Lanes, unit: usize, step: isize },
 }
 
 /// Builds the row kernel `req` for rows of `len` elements of `width` bytes at level `a` and calls `f` with it.
@@ -437,7 +437,7 @@ impl<A: Arch> WidthVisitor for ByWidth<'_, '_, A> {
             Request::Table(pairs) => f(&Runner(table::TableBody::<A, N> { a, pairs })),
             Request::TableGather { inputs, lanes } => f(&Runner(table::GatherTableBody::<A, N> { a, inputs, lanes })),
             Request::TableScatter(pairs) => f(&Runner(table::ScatterTableBody::<A, N> { a, pairs })),
-            Request::Swap { lanes, unit, k } => f(&Runner(swap::SwapBody::<A, N> { a, len, lanes, unit, k })),
+            Request::Swap { lanes, unit, step } => f(&Runner(swap::SwapBody::<A, N> { a, len, lanes, unit, step })),
             // Handled by `build` before the width visit.
             Request::Copy | Request::Transpose { .. } | Request::Interleave { .. } | Request::Deinterleave { .. } => {
                 unreachable!("dispatched before the width visit")
@@ -480,10 +480,7 @@ pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mu
         }
         Movement::Interleave(tables) => Request::Interleave { tables, ps: fold().in_stride },
         Movement::Deinterleave(tables) => Request::Deinterleave { tables, ps: fold().out_stride },
-        Movement::Swap { unit, lanes } => {
-            let pixel = strategy.width().bytes() as isize;
-            Request::Swap { lanes, unit: *unit, k: row.in_stride / pixel }
-        }
+        Movement::Swap { unit, lanes } => Request::Swap { lanes, unit: *unit, step: row.in_stride },
         Movement::Generate => unreachable!("Strategy::choose generates for sequences only, which are not copies"),
         Movement::Pixels { .. } => unreachable!("Strategy::choose reads pixels whole for conversions only"),
     };

@@ -1447,7 +1447,10 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 PixelRead::Copy => None,
                 PixelRead::Reverse(lanes) => Some(Request::Reverse(lanes)),
                 PixelRead::Gather { stride, lanes } => Some(Request::Gather { stride: *stride, lanes }),
-                PixelRead::Swap { k, lanes } => Some(Request::Swap { lanes, unit: iw, k: *k }),
+                PixelRead::Step { step, lanes } => {
+                    Some(Request::Strided { in_stride: *step, out_stride: (p * iw) as isize, lanes: Some(lanes) })
+                }
+                PixelRead::Swap { step, lanes } => Some(Request::Swap { lanes, unit: iw, step: *step }),
             };
             // Runs that need no buffer are whole rows; buffered runs are multiples of 16 pixels, so a run's
             // elements fill whole 16-lane steps of the fused kernels and only a row's last few take the general

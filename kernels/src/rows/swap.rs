@@ -2,21 +2,21 @@
 //! pixels read with any small whole-pixel stride. The row is the pixels; each pixel's channels are folded into the
 //! byte-shuffle tables (`pshufb` lanes, 64-byte VBMI lanes), the tail moves pixels one at a time.
 
-use super::{Body, lead_of};
+use super::{Body, lead_bytes};
 use crate::arch::Arch;
 use crate::rows::reverse::shuffled;
 use crate::strategy::Lanes;
 
-/// A row of `len` pixels of `N` bytes, each of `N / unit` channels of `unit` bytes, read with stride `k` pixels
-/// from the pixel whose *first channel* (its highest `unit` bytes: the channels read backwards) is at the row's
-/// `src`, written forwards with the channels reversed.
+/// A row of `len` pixels of `N` bytes, each of `N / unit` channels of `unit` bytes, read `step` bytes apart (whole
+/// pixels or wider slots) from the pixel whose *first channel* (its highest `unit` bytes: the channels read
+/// backwards) is at the row's `src`, written forwards with the channels reversed.
 #[derive(Clone, Copy)]
 pub(crate) struct SwapBody<'a, A, const N: usize> {
     pub(crate) a: A,
     pub(crate) len: usize,
     pub(crate) lanes: &'a Lanes,
     pub(crate) unit: usize,
-    pub(crate) k: isize,
+    pub(crate) step: isize,
 }
 
 impl<A: Arch, const N: usize> Body for SwapBody<'_, A, N> {
@@ -24,14 +24,14 @@ impl<A: Arch, const N: usize> Body for SwapBody<'_, A, N> {
 
     #[inline(always)]
     unsafe fn run(&self, src: *const u8, dst: *mut u8, n: usize) {
-        let (unit, k) = (self.unit, self.k);
+        let (unit, step) = (self.unit, self.step);
         // Each pixel's bytes start N − unit below its first channel.
         let lo = src.wrapping_sub(N - unit);
-        // SAFETY: pixel i's bytes lie at lo + i·k·N .. + N (readable: its channels are the row's folded elements)
-        // and dst + i·N .. + N (writable), by the Rows contract; the lanes check they were built for (N, k·N, unit).
-        let done = unsafe { shuffled::<A, N>(self.a, self.lanes, lo, dst, 0, n, k * N as isize, unit) };
+        // SAFETY: pixel i's bytes lie at lo + i·step .. + N (readable: its channels are the row's folded elements)
+        // and dst + i·N .. + N (writable), by the Rows contract; the lanes check they were built for (N, step, unit).
+        let done = unsafe { shuffled::<A, N>(self.a, self.lanes, lo, dst, 0, n, step, unit) };
         for i in done..n {
-            let s = lo.wrapping_offset(i as isize * k * N as isize);
+            let s = lo.wrapping_offset(i as isize * step);
             // SAFETY: as above, pixel i; unaligned accesses.
             let pixel = unsafe { s.cast::<[u8; N]>().read_unaligned() };
             let mut out = [0u8; N];
@@ -45,7 +45,7 @@ impl<A: Arch, const N: usize> Body for SwapBody<'_, A, N> {
 
     #[inline(always)]
     fn lead(&self) -> (isize, isize) {
-        let (a, b) = lead_of::<N>(self.len, self.k);
+        let (a, b) = lead_bytes(self.len, self.step, N);
         let below = (N - self.unit) as isize;
         (a - below, b - below)
     }

@@ -283,10 +283,11 @@ fn identity_padded_and_packed() {
     }
 }
 
-/// Pixels out of wider slots (RGBX → RGB, any element width): rows of every length around the shuffle lanes'
-/// widths, slots one to three elements wider than the pixel.
+/// Pixels out of wider slots (RGBX → RGB, any element width) and into them (RGB → RGBX: the slots' spare bytes
+/// keep the sentinel): rows of every length around the shuffle lanes' widths, slots one to three elements wider
+/// than the pixel.
 #[test]
-fn identity_unpads_pixels() {
+fn identity_unpads_and_pads_pixels() {
     for dt in WIDTH_TYPES {
         for channels in 1..=4u32 {
             for slot in channels + 1..=channels + 3 {
@@ -295,6 +296,7 @@ fn identity_unpads_pixels() {
                     let padded = TensorDesc::with_strides(dt, &sizes, &[width * slot + 1, slot, 1]).unwrap();
                     let packed = TensorDesc::new(dt, &sizes).unwrap();
                     check_identity(&padded, &packed, salt as u64);
+                    check_identity(&packed, &padded, salt as u64 + 7);
                 }
             }
         }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::cache::CacheSizes;
 use crate::params;
 use crate::plan::{Dim, ElementOp};
-use crate::tables::{BlockShuffle, Periodic, Planar, Shuffle, TableLanes, WideShuffle};
+use crate::tables::{BlockShuffle, Periodic, Planar, Shuffle, Spread, TableLanes, WideShuffle};
 use crate::walk::{Geometry, PlanError, Walk};
 use crate::width::Width;
 
@@ -127,6 +127,8 @@ pub(crate) struct Lanes {
     pub(crate) block: Option<BlockShuffle>,
     pub(crate) wide: Option<WideShuffle>,
     pub(crate) narrow: Option<Shuffle>,
+    /// Contiguous elements into wider slots (the other direction: RGB → RGBX).
+    pub(crate) spread: Option<Spread>,
 }
 
 impl Lanes {
@@ -138,7 +140,19 @@ impl Lanes {
             block: BlockShuffle::new(width, k, width),
             wide: WideShuffle::new(width, k).filter(|t| t.elems > 4),
             narrow: Shuffle::new(width, k).filter(|t| t.elems > 1),
+            spread: None,
         }
+    }
+
+    /// Lanes for a strided row of `width`-byte elements: from wider slots into a contiguous output
+    /// ([`Lanes::stepping`]), or from a contiguous input into wider slots ([`Spread`]).
+    fn strided(width: usize, in_stride: isize, out_stride: isize) -> Option<Lanes> {
+        let w = isize::try_from(width).ok()?;
+        if out_stride == w {
+            return Lanes::stepping(width, in_stride);
+        }
+        let spread = Spread::new(width, out_stride).filter(|_| in_stride == w)?;
+        Some(Lanes { block: None, wide: None, narrow: None, spread: Some(spread) })
     }
 
     /// Lanes for `width`-byte elements `step` bytes apart (not a whole number of elements: RGB pixels in RGBX
@@ -150,6 +164,7 @@ impl Lanes {
             block: None,
             wide: WideShuffle::stepping(width, step).filter(|t| t.elems > 4),
             narrow: Shuffle::stepping(width, step).filter(|t| t.elems > 1),
+            spread: None,
         };
         (lanes.wide.is_some() || lanes.narrow.is_some()).then_some(lanes)
     }
@@ -492,7 +507,7 @@ fn row_geometry(walk: &Walk, iw: usize, ow: usize) -> Result<(Geometry, Movement
         RowKind::Reverse => Movement::Reverse(Lanes::new(iw, -1)),
         RowKind::Broadcast => Movement::Broadcast,
         RowKind::Gather { stride } => Movement::Gather { stride, lanes: Lanes::new(iw, stride) },
-        _ => Movement::Strided(Lanes::stepping(iw, row.in_stride)),
+        _ => Movement::Strided(Lanes::strided(iw, row.in_stride, row.out_stride)),
     };
     Ok((g, movement, Width::from_bytes(iw).ok_or(PlanError::Inconsistent)?))
 }
@@ -532,6 +547,7 @@ fn swap_lanes(pixel: usize, step: isize, unit: usize) -> Lanes {
         block: k.and_then(|k| BlockShuffle::new(pixel, k, unit)),
         wide: WideShuffle::swapping(pixel, step, unit),
         narrow: Shuffle::swapping(pixel, step, unit),
+        spread: None,
     }
 }
 
@@ -701,8 +717,8 @@ mod tests {
         assert_eq!(lanes(6, 8, 6), Some((true, true)));
         assert_eq!(lanes(12, 16, 12), Some((false, true)));
         assert_eq!(lanes(3, -4, 3), Some((true, true)));
-        // Output apart: the lanes are built for the input but never used (StridedBody checks the output).
-        assert_eq!(lanes(3, 3, 4).map(|_| ()), Some(()));
+        // Into wider slots: no gathering lanes.
+        assert_eq!(lanes(3, 3, 4), Some((false, false)));
         assert_eq!(lanes(3, 1000, 3), None);
     }
 

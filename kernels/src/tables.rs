@@ -189,6 +189,54 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
     }
 }
 
+/// A `pshufb` control and byte mask for 16-byte lanes that spread contiguous `width`-byte elements into slots
+/// `step` bytes apart (RGB pixels into RGBX slots): lane `l` loads 16 bytes at input element `l·elems` and stores,
+/// masked, only its `elems` slots' element bytes — the slots' spare bytes are never written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Spread {
+    pub(crate) width: usize,
+    pub(crate) step: isize,
+    /// Slots per lane.
+    pub(crate) elems: usize,
+    /// Output byte `t` of a lane takes input byte `ctl[t]` (0x80: none).
+    pub(crate) ctl: [u8; 16],
+    /// Bit `t` set when output byte `t` is an element's.
+    pub(crate) mask: u16,
+}
+
+impl Spread {
+    /// Tables for `width`-byte elements into slots `step` bytes apart (`width < step ≤ 16`), or `None`.
+    pub(crate) fn new(width: usize, step: isize) -> Option<Spread> {
+        let slot = usize::try_from(step).ok()?;
+        if width == 0 || slot <= width || slot > 16 {
+            return None;
+        }
+        let elems = 16usize.checked_div(slot)?;
+        let mut s = Spread { width, step, elems, ctl: [0x80; 16], mask: 0 };
+        for t in 0..elems.checked_mul(slot)? {
+            let (e, b) = (t.checked_div(slot)?, t.checked_rem(slot)?);
+            if b < width {
+                s.ctl[t] = u8::try_from(e.checked_mul(width)?.checked_add(b)?).ok()?;
+                s.mask |= 1u16.checked_shl(u32::try_from(t).ok()?)?;
+            }
+        }
+        Some(s)
+    }
+
+    /// The lanes a row of `n` elements runs from its first: each lane's 16-byte load stays inside the row's
+    /// `n·width` input bytes and its slots inside the row's `n` slots.
+    pub(crate) fn lanes(&self, n: usize) -> usize {
+        let (bytes, per) = (n.saturating_mul(self.width), self.elems.saturating_mul(self.width));
+        let loads = bytes.checked_sub(16).and_then(|b| b.checked_div(per)).map_or(0, |l| l.saturating_add(1));
+        loads.min(n.checked_div(self.elems).unwrap_or(0))
+    }
+
+    /// Whether these tables were built for `width`-byte elements into slots `step` bytes apart.
+    pub(crate) fn fits(&self, width: usize, step: isize) -> bool {
+        self.width == width && self.step == step
+    }
+}
+
 /// Whether `unit` divides `width`-byte elements into at least two parts (whose order a swap reverses).
 fn in_parts(width: usize, unit: usize) -> bool {
     unit != 0 && unit < width && width.is_multiple_of(unit)
@@ -867,6 +915,40 @@ mod tests {
             let s = WideShuffle::swapping(6, -8, 2).unwrap();
             assert!(emulate_tables(&s, 6, -8, 2, n * 3));
         }
+    }
+
+    /// Spreads into wider slots, run in plain Rust: every slot's element bytes land, nothing else is written, and
+    /// every load and slot stays inside the row.
+    #[test]
+    fn spreads_fill_slots_only() {
+        for width in 1..16 {
+            for step in width + 1..=16 {
+                let s = Spread::new(width, step as isize).unwrap();
+                for n in 0..40 {
+                    let src: Vec<u8> = (0..n * width).map(|i| (i * 7 + 1) as u8).collect();
+                    let mut out = vec![0xEEu8; n * step];
+                    let lanes = s.lanes(n);
+                    for l in 0..lanes {
+                        let at = l * s.elems * width;
+                        assert!(at + 16 <= src.len(), "w{width} s{step} n{n}: load outside");
+                        for t in 0..16 {
+                            if s.mask >> t & 1 == 1 {
+                                out[l * s.elems * step + t] = src[at + s.ctl[t] as usize];
+                            }
+                        }
+                    }
+                    for (i, slot) in out.chunks(step).take(lanes * s.elems).enumerate() {
+                        assert_eq!(&slot[..width], &src[i * width..][..width], "w{width} s{step} n{n}");
+                        assert!(slot[width..].iter().all(|&b| b == 0xEE), "w{width} s{step}: spare bytes written");
+                    }
+                    assert!(n < s.elems + 16 || lanes * s.elems + 16 / width + s.elems >= n, "w{width} s{step} n{n}");
+                }
+            }
+        }
+        assert_eq!(Spread::new(3, 3), None);
+        assert_eq!(Spread::new(3, 17), None);
+        assert_eq!(Spread::new(3, 4).map(|s| (s.elems, s.mask)), Some((4, 0x7777)));
+        assert_eq!(Spread::new(12, 16).map(|s| (s.elems, s.mask)), Some((1, 0x0FFF)));
     }
 
     /// Which widths move a register of pixels at a time through element permutes: 1-, 2- and 4-byte elements.

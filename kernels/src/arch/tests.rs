@@ -5,7 +5,7 @@
 use super::*;
 use crate::float::{f16_to_f32_scalar, f32_to_f16_scalar, f64_to_f32_odd_scalar};
 use crate::strategy::Lanes;
-use crate::tables::{BlockShuffle, Planar, Shuffle, WideShuffle};
+use crate::tables::{BlockShuffle, Planar, Shuffle, Spread, WideShuffle};
 
 /// Runs `check::<A>` on every level this CPU has.
 fn on_every_level(check: impl Fn(Level) + Copy) {
@@ -176,8 +176,12 @@ fn reverse_and_gather_on_every_level() {
 fn check_lanes<A: Arch>(a: A) {
     fn width<A: Arch, const N: usize>(a: A) {
         for k in [-5isize, -4, -3, -2, -1, 2, 3, 4, 5] {
-            let lanes =
-                Lanes { block: BlockShuffle::new(N, k, N), wide: WideShuffle::new(N, k), narrow: Shuffle::new(N, k) };
+            let lanes = Lanes {
+                block: BlockShuffle::new(N, k, N),
+                wide: WideShuffle::new(N, k),
+                narrow: Shuffle::new(N, k),
+                spread: None,
+            };
             for n in (1..200).step_by(3) {
                 let done = check_prefix::<N>("lanes", A::ISA, k, n, Some(n % 3), |s, d| {
                     // SAFETY: the row's elements lie at s + i·k·N and d + i·N inside check_prefix's buffers.
@@ -194,7 +198,12 @@ fn check_lanes<A: Arch>(a: A) {
         }
         // Elements a few bytes more than their width apart (RGB pixels in RGBX slots), forwards and backwards.
         for step in [1isize, 2, 3, 5].into_iter().flat_map(|e| [N as isize + e, -(N as isize + e)]) {
-            let lanes = Lanes { block: None, wide: WideShuffle::stepping(N, step), narrow: Shuffle::stepping(N, step) };
+            let lanes = Lanes {
+                block: None,
+                wide: WideShuffle::stepping(N, step),
+                narrow: Shuffle::stepping(N, step),
+                spread: None,
+            };
             for n in (1..200).step_by(3) {
                 let done = check_steps::<N>("lanes", A::ISA, step, n, Some(n % 3), |s, d| {
                     // SAFETY: the row's elements lie at s + i·step and d + i·N inside check_steps' buffers.
@@ -218,6 +227,43 @@ level_job!(LanesJob, check_lanes);
 #[test]
 fn shuffle_lanes_on_every_level() {
     on_every_level(|l| l.dispatch(LanesJob));
+}
+
+/// Spreads of contiguous elements into wider slots: every lane run lands its slots' element bytes and leaves the
+/// spare bytes (and everything past the row) untouched; AVX-512 levels run every lane the tables allow.
+fn check_spreads<A: Arch>(a: A) {
+    for width in [1usize, 2, 3, 4, 6, 8, 12] {
+        for step in width + 1..=16 {
+            let t = Spread::new(width, step as isize).unwrap();
+            for n in [0usize, 1, 2, 5, 6, 17, 40, 65] {
+                let src = bytes(n * width, (n + width * step) as u32);
+                let mut dst = vec![SENTINEL; n * step + 64];
+                let lanes = t.lanes(n);
+                // SAFETY: `lanes` from the tables for a row of n contiguous elements and n slots.
+                let ran = a.vectorize(|| unsafe { a.spread_lanes(&t, src.as_ptr(), dst.as_mut_ptr(), lanes) });
+                assert!(ran == 0 || ran == lanes, "{:?} w{width} s{step} n{n}: ran {ran} of {lanes}", A::ISA);
+                if A::BYTES == 64 {
+                    assert_eq!(ran, lanes, "{:?} w{width} s{step} n{n}", A::ISA);
+                }
+                let done = ran * t.elems;
+                for (i, slot) in dst.chunks(step).enumerate() {
+                    let (elem, spare) = slot.split_at(width.min(slot.len()));
+                    if i < done {
+                        assert_eq!(elem, &src[i * width..][..width], "{:?} w{width} s{step} n{n} slot {i}", A::ISA);
+                    } else {
+                        assert!(elem.iter().all(|&b| b == SENTINEL), "{:?} w{width} s{step}: wrote slot {i}", A::ISA);
+                    }
+                    assert!(spare.iter().all(|&b| b == SENTINEL), "{:?} w{width} s{step}: spare bytes written", A::ISA);
+                }
+            }
+        }
+    }
+}
+level_job!(SpreadJob, check_spreads);
+
+#[test]
+fn spreads_on_every_level() {
+    on_every_level(|l| l.dispatch(SpreadJob));
 }
 
 /// Every tile kind of `N`-byte elements with the map `m`: each destination element is the map of its source

@@ -30,6 +30,21 @@ unsafe impl Arch for V4 {
     type Reg = __m512i;
     type Tiles = Self;
 
+    /// Byte-masked stores (AVX-512 BW/VL).
+    #[inline(always)]
+    unsafe fn spread_lanes(self, t: &crate::tables::Spread, src: *const u8, dst: *mut u8, lanes: usize) -> usize {
+        let (load, store) = (t.elems * t.width, t.elems * t.step as usize);
+        // SAFETY: the lanes' loads and slots lie in the row (contract); AVX-512 BW/VL via the token.
+        unsafe {
+            let ctl = _mm_loadu_si128(t.ctl.as_ptr().cast());
+            for l in 0..lanes {
+                let v = _mm_shuffle_epi8(_mm_loadu_si128(src.add(l * load).cast()), ctl);
+                _mm_mask_storeu_epi8(dst.add(l * store).cast(), t.mask, v);
+            }
+        }
+        lanes
+    }
+
     #[inline(always)]
     fn tiles(self) -> Self {
         self

@@ -78,6 +78,7 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn load_part(self, p: *const u8, lo: usize, hi: usize) -> Option<__m512i>;
         unsafe fn store_part(self, p: *mut u8, v: __m512i, n: usize) -> bool;
         unsafe fn small_copy(self, src: *const u8, dst: *mut u8, n: usize);
+        unsafe fn spread_lanes(self, t: &crate::tables::Spread, src: *const u8, dst: *mut u8, lanes: usize) -> usize;
         unsafe fn shuffle_lanes(self, s: &crate::tables::Shuffle, src: *const u8, src_step: isize, dst: *mut u8, dst_step: usize, lanes: usize) -> usize;
         unsafe fn tile8<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, m: M);
         unsafe fn taps_u8<G: usize>(self, src: *const u8, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]);

@@ -13,7 +13,8 @@ pub(crate) struct StridedBody<'a, A, const N: usize> {
     pub(crate) len: usize,
     pub(crate) in_stride: isize,
     pub(crate) out_stride: isize,
-    /// Tables for `N`-byte elements `in_stride` bytes apart (used when the output is contiguous).
+    /// Tables for `N`-byte elements `in_stride` bytes apart (used when the output is contiguous), or for
+    /// contiguous ones into slots `out_stride` bytes apart.
     pub(crate) lanes: Option<&'a Lanes>,
 }
 
@@ -27,6 +28,19 @@ impl<A: Arch, const N: usize> Body for StridedBody<'_, A, N> {
         // no lanes for 12-byte elements: 62 µs plain, 89 µs through this arm; plain 3-byte rows into 4-byte slots
         // lost 40% when both arms shared one loop).
         let runs = |l: &&Lanes| l.narrow.is_some() || (l.wide.is_some() && A::ISA == Isa::V4Vbmi);
+        // Into wider slots: byte-masked stores, AVX-512's (see `Arch::spread_lanes`).
+        let spread = self
+            .lanes
+            .and_then(|l| l.spread.as_ref())
+            .filter(|t| A::BYTES == 64 && self.in_stride == N as isize && t.fits(N, self.out_stride));
+        if let Some(t) = spread {
+            // SAFETY: the row's n elements are contiguous at src (readable) and its n slots at dst (their element
+            // bytes writable) (Rows contract); `t.lanes(n)` keeps every load and slot inside the row.
+            return unsafe {
+                let done = self.a.spread_lanes(t, src, dst, t.lanes(n)) * t.elems;
+                elements::<N>(src, dst, done, n, self.in_stride, self.out_stride)
+            };
+        }
         match self.lanes.filter(|l| self.out_stride == N as isize && runs(l)) {
             // SAFETY: the row's elements lie at src + i·in_stride (every byte between them is in the input buffer,
             // which spans the whole walk) and dst + i·N (Rows contract); the lanes check they were built for

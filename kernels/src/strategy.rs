@@ -144,15 +144,22 @@ impl Lanes {
         }
     }
 
-    /// Lanes for a strided row of `width`-byte elements: from wider slots into a contiguous output
-    /// ([`Lanes::stepping`]), or from a contiguous input into wider slots ([`Spread`]).
-    fn strided(width: usize, in_stride: isize, out_stride: isize) -> Option<Lanes> {
-        let w = isize::try_from(width).ok()?;
-        if out_stride == w {
-            return Lanes::stepping(width, in_stride);
+    /// Lanes for a strided row reading `iw`-byte and writing `ow`-byte elements: out of wider slots into contiguous
+    /// elements ([`Lanes::stepping`], for the input's width) and from contiguous elements into wider slots
+    /// ([`Spread`], for the output's); `None` when neither has tables. A conversion gathers its input into a buffer
+    /// and scatters its output from one, so it may use both; a copy uses the one whose other side is contiguous.
+    fn strided(iw: usize, ow: usize, in_stride: isize, out_stride: isize) -> Option<Lanes> {
+        let gather = (in_stride != isize::try_from(iw).ok()?).then(|| Lanes::stepping(iw, in_stride)).flatten();
+        let spread = (out_stride != isize::try_from(ow).ok()?).then(|| Spread::new(ow, out_stride)).flatten();
+        match gather {
+            Some(lanes) => Some(Lanes { spread, ..lanes }),
+            None => spread.map(Lanes::spreading),
         }
-        let spread = Spread::new(width, out_stride).filter(|_| in_stride == w)?;
-        Some(Lanes { block: None, wide: None, narrow: None, spread: Some(spread) })
+    }
+
+    /// Lanes that only spread contiguous elements into wider slots.
+    fn spreading(spread: Spread) -> Lanes {
+        Lanes { block: None, wide: None, narrow: None, spread: Some(spread) }
     }
 
     /// Lanes for `width`-byte elements `step` bytes apart (not a whole number of elements: RGB pixels in RGBX
@@ -225,8 +232,15 @@ pub(crate) enum Movement {
     /// A conversion of interleaved pixels (the row) of `channels` channels (the folded dimension, input stride ±1
     /// element): runs of pixels are read whole as `read` says, then converted, a normalization's pairs taken from
     /// `pattern` when they vary along the channels, and written contiguously — or, with `write`, whole output
-    /// pixels that many bytes apart (padded pixels).
-    Pixels { channels: usize, read: PixelRead, pattern: Option<Arc<Periodic>>, write: Option<isize> },
+    /// pixels that many bytes apart (padded pixels), through `spread` where it has tables.
+    Pixels {
+        channels: usize,
+        read: PixelRead,
+        pattern: Option<Arc<Periodic>>,
+        write: Option<isize>,
+        /// (Boxed: the other lanes' tables make `Lanes` large.)
+        spread: Option<Box<Lanes>>,
+    },
 }
 
 /// How the pixels of a [`Movement::Pixels`] row are read, each pixel one element of the pixel's width.
@@ -507,7 +521,7 @@ fn row_geometry(walk: &Walk, iw: usize, ow: usize) -> Result<(Geometry, Movement
         RowKind::Reverse => Movement::Reverse(Lanes::new(iw, -1)),
         RowKind::Broadcast => Movement::Broadcast,
         RowKind::Gather { stride } => Movement::Gather { stride, lanes: Lanes::new(iw, stride) },
-        _ => Movement::Strided(Lanes::strided(iw, row.in_stride, row.out_stride)),
+        _ => Movement::Strided(Lanes::strided(iw, ow, row.in_stride, row.out_stride)),
     };
     Ok((g, movement, Width::from_bytes(iw).ok_or(PlanError::Inconsistent)?))
 }
@@ -610,7 +624,9 @@ fn pixels(walk: &Walk, iw: usize, ow: usize, op: &ElementOp) -> Option<(Geometry
         (false, None) => PixelRead::Step { step, lanes: Lanes::stepping(pixel, step)? },
         (true, _) => PixelRead::Swap { step, lanes: swap_lanes(pixel, step, iw) },
     };
-    Some((g, Movement::Pixels { channels, read, pattern, write }, width))
+    let spread =
+        write.and_then(|s| Spread::new(usize::try_from(out_pixel).ok()?, s)).map(|t| Box::new(Lanes::spreading(t)));
+    Some((g, Movement::Pixels { channels, read, pattern, write, spread }, width))
 }
 
 /// Recognizes a transpose: the row (the output's contiguous dimension, `I`) is strided in the input while another

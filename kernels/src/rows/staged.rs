@@ -28,8 +28,8 @@ use crate::convert::{AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_
 use crate::float::f32_to_f16_scalar;
 use crate::params::{BLOCK, SCRATCH_BYTES, TABLE_MAX};
 use crate::plan::ElementOp;
-use crate::strategy::{Lanes, Movement, PixelRead, Strategy, TileWidth};
-use crate::tables::{Periodic, Planar, Spread};
+use crate::strategy::{Movement, PixelRead, Strategy, TileWidth};
+use crate::tables::{Periodic, Planar};
 use crate::width::Width;
 
 /// A staging buffer on the stack, aligned for streaming copies out of it.
@@ -1336,13 +1336,6 @@ pub(super) unsafe fn span_by_span(
     }
 }
 
-/// The lanes that write converted `width`-byte elements, contiguous in a buffer, into output slots `step` bytes
-/// apart (RGB into RGBX), if any.
-fn spread_lanes(width: usize, step: isize) -> Option<Lanes> {
-    let spread = Spread::new(width, step)?;
-    Some(Lanes { block: None, wide: None, narrow: None, spread: Some(spread) })
-}
-
 /// Builds `req` (if any) and calls `f` with it.
 fn maybe<A: Arch>(a: A, req: Option<Request<'_>>, width: Width, len: usize, f: &mut dyn FnMut(Option<&dyn Rows>)) {
     match req {
@@ -1401,11 +1394,10 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 out_stride: iw as isize,
                 lanes: lanes.as_ref(),
             });
-            let spread = spread_lanes(ow, row.out_stride);
             let post = (row.out_stride != ow as isize).then_some(Request::Strided {
                 in_stride: ow as isize,
                 out_stride: row.out_stride,
-                lanes: spread.as_ref(),
+                lanes: lanes.as_ref(),
             });
             maybe(a, pre, in_width, len, &mut |pre| {
                 maybe(a, post, out_width, len, &mut |post| f(&rc.with(pre, post, false)))
@@ -1448,7 +1440,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             f(&StagedTranspose { convert, order, ni, si, ai, dj, aj, iw, ow, len, stream, tiles, cached })
         }
         Movement::Swap { .. } => unreachable!("Strategy::choose picks channel swaps for plain copies only"),
-        Movement::Pixels { channels, read, pattern, write } => {
+        Movement::Pixels { channels, read, pattern, write, spread } => {
             let p = *channels;
             let pixel = width(p * iw);
             let pre = match read {
@@ -1465,11 +1457,10 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             // route (PERF, 1 thread, Zen 4, u8 8×64²×3 → f16 NHWC in L2: 682-pixel runs 14.8 µs → whole rows
             // 7 µs).
             let out_pixel = p * ow;
-            let spread = write.and_then(|s| spread_lanes(out_pixel, s));
             let post = write.map(|s| Request::Strided {
                 in_stride: out_pixel as isize,
                 out_stride: s,
-                lanes: spread.as_ref(),
+                lanes: spread.as_deref(),
             });
             let staged = pre.is_some() || post.is_some() || stream;
             let chunk = if staged { SCRATCH_BYTES / (p * iw.max(ow)) / 16 * 16 } else { len };

@@ -7,7 +7,7 @@ torch at 1 and 2 threads, on the movement cases of Strider's default suite:
 - tile: f32 1×3×224×224 by (8, 1, 1, 1); depth-to-space: f32 1×256×128×128, block 2, DCR and CRD;
 - fill and sequence: 16M int64;
 - gather: embedding lookups (f32 32768×1024 by 16384 int64 ids, f32 131072×256 by 65536, f16 65536×4096 by
-  4096); gather_elements: f32 4096×1024 along the last axis by as many int64 indices; scatter_elements: f32
+  4096); gather_elements: f32 and f16 4096×1024 along the last axis by as many int64 indices; scatter_elements: f32
   4096×1024 updated by 4096×256 int64 indices (out of place: a copy, then the updates); one_hot: 16384 int64
   indices into f32 16384×1000.
 

@@ -423,6 +423,7 @@ pub fn default_suite() -> Vec<Case> {
         indexed("gather_f32_embedding_131072x256_by_65536", "gather", "f32", &[131072, 256], &[65536], 0),
         indexed("gather_f16_embedding_65536x4096_by_4096", "gather", "f16", &[65536, 4096], &[4096], 0),
         indexed("gather_elements_f32_4096x1024_axis1", "gather_elements", "f32", &[4096, 1024], &[4096, 1024], 1),
+        indexed("gather_elements_f16_4096x1024_axis1", "gather_elements", "f16", &[4096, 1024], &[4096, 1024], 1),
         indexed("scatter_elements_f32_4096x1024_axis1", "scatter_elements", "f32", &[4096, 1024], &[4096, 256], 1),
         Case { depth: Some(1000), ..indexed("one_hot_f32_16384_depth_1000", "one_hot", "f32", &[], &[16384], 1) },
     ]);

@@ -350,7 +350,7 @@ impl IndexProgram {
         let contiguous = dims
             .last()
             .is_some_and(|d| d.index_stride == plan.index_type.width() as isize && d.dst_stride == plan.width as isize);
-        let single = matches!(block, Block::Bytes(4 | 8)) && plan.components.len() == 1;
+        let single = matches!(block, Block::Bytes(1 | 2 | 4 | 8)) && plan.components.len() == 1;
         let vector = (plan.side == Side::Source && single && contiguous).then_some(plan.index_type);
         let scatter_rows = (plan.side == Side::Destination)
             .then(|| dims.first().copied())
@@ -855,7 +855,12 @@ impl IndexProgram {
         stream: bool,
         put: impl Fn(*const u8, *mut u8),
     ) {
-        let w = Walk { ix: ix.wrapping_offset(ib), src: src.wrapping_offset(sb), dst: dst.wrapping_offset(db) };
+        let w = Walk {
+            ix: ix.wrapping_offset(ib),
+            src: src.wrapping_offset(sb),
+            dst: dst.wrapping_offset(db),
+            src_end: src.wrapping_add(self.src_need),
+        };
         // The side and the tuple's length are decided once per call, not per element.
         // SAFETY: the caller's contract (each arm).
         unsafe {
@@ -894,9 +899,19 @@ impl IndexProgram {
         let fetch = self.block_bytes.min(PREFETCH_BLOCK_BYTES) as isize;
         // SAFETY: (offset) every tuple lies inside the index footprint (the caller's contract).
         let offset = |i: isize| unsafe { tuple_offset::<X, ONE>(w.ix, i, c0, comps, cs) };
-        each_run(&self.dims, range, |(mut i, mut s, mut d), run, inner| {
+        // Element gathers whose runs each read one small window (a row of the source picked from by a row of
+        // indices: `np.take_along_axis` along the last axis) fetch the next run's window while they gather.
+        let window = match usize::try_from((c0.bound as isize).saturating_mul(c0.step)) {
+            Ok(bytes) if SOURCE && ONE && (1..=AHEAD_WINDOW_BYTES).contains(&bytes) => bytes,
+            _ => 0,
+        };
+        each_run(&self.dims, range, |(mut i, mut s, mut d), run, inner, next| {
             let steps = (inner.index_stride, inner.src_stride, inner.dst_stride);
             let (is, ss, ds) = steps;
+            let next_window = match next {
+                Some(next) if window > 0 && ss == 0 => (w.src.wrapping_offset(next), window),
+                _ => (core::ptr::null(), 0),
+            };
             // The offsets `k` positions on.
             let on = |(i, s, d): (isize, isize, isize), k: usize| {
                 let k = k as isize;
@@ -930,6 +945,8 @@ impl IndexProgram {
                         step: c0.step,
                         bound: c0.bound,
                         stream,
+                        ahead: next_window,
+                        src_end: w.src_end,
                     };
                     // SAFETY: the run's indices and outputs are inside the bounded footprints, and each valid
                     // index addresses an element inside the source's (the caller's contract).
@@ -937,7 +954,22 @@ impl IndexProgram {
                     done = done.wrapping_add(moved);
                     (i, s, d) = on((i, s, d), moved);
                 }
-                run_from((i, s, d), run.wrapping_sub(done));
+                let rest = run.wrapping_sub(done);
+                if done == 0 && next_window.1 > 0 {
+                    // One line of the next window per few positions, as the hardware gathers do per step.
+                    let mut fetch = crate::arch::gather::Ahead::new(next_window);
+                    let mut at = (i, s, d);
+                    let mut left = rest;
+                    while left > 0 {
+                        let k = left.min(AHEAD_POSITIONS);
+                        fetch.line();
+                        run_from(at, k);
+                        at = on(at, k);
+                        left = left.wrapping_sub(k);
+                    }
+                } else {
+                    run_from((i, s, d), rest);
+                }
                 return;
             }
             for k in 0..run {
@@ -978,7 +1010,7 @@ unsafe fn index_run<X: IndexRead, const SOURCE: bool, const ONE: bool>(
     cs: isize,
     put: &impl Fn(*const u8, *mut u8),
 ) {
-    let Walk { ix, src, dst } = w;
+    let Walk { ix, src, dst, .. } = w;
     for _ in 0..n {
         // SAFETY: the tuple lies inside the index footprint (the caller's contract).
         if let Some(add) = unsafe { tuple_offset::<X, ONE>(ix, i, c0, comps, cs) } {
@@ -1023,11 +1055,17 @@ struct Walk {
     ix: *const u8,
     src: *const u8,
     dst: *mut u8,
+    /// The end of the source's readable bytes.
+    src_end: *const u8,
 }
 
 /// How many positions ahead a gather of blocks prefetches its source, and how much of each block.
 const PREFETCH_POSITIONS: usize = 4;
 const PREFETCH_BLOCK_BYTES: usize = 2048;
+/// The largest window a run of element gathers prefetches for the next run (a row of 2048 f64).
+const AHEAD_WINDOW_BYTES: usize = 16384;
+/// Positions of element gathers moved one by one per line of the next window they prefetch.
+const AHEAD_POSITIONS: usize = 8;
 
 /// Indices proved valid for one [`IndexProgram`] ([`IndexProgram::check`]); the buffer stays borrowed until the
 /// run, so it cannot change in between.
@@ -1093,19 +1131,20 @@ fn writes_apart(plan: &IndexPlan, dims: impl Iterator<Item = (u64, isize)>) -> b
     matches!(find_overlap(&sizes, &strides), Overlap::Disjoint)
 }
 
-/// Calls `f(first, run, inner)` for each run of consecutive positions of `range` (C order) along the innermost
-/// dimension `inner`: `first` the byte offsets (index, source, destination) from the bases of its first position,
-/// `run` how many positions.
+/// Calls `f(first, run, inner, next)` for each run of consecutive positions of `range` (C order) along the
+/// innermost dimension `inner`: `first` the byte offsets (index, source, destination) from the bases of its first
+/// position, `run` how many positions, `next` the source offset of the next run's first position (`None` for the
+/// last run of the range).
 #[inline(always)]
 fn each_run(
     dims: &[IndexDim],
     range: core::ops::Range<usize>,
-    mut f: impl FnMut((isize, isize, isize), usize, IndexDim),
+    mut f: impl FnMut((isize, isize, isize), usize, IndexDim, Option<isize>),
 ) {
     let n = dims.len();
     let Some(inner) = dims.last().copied() else {
         if range.start == 0 && range.end > 0 {
-            f((0, 0, 0), 1, IndexDim { extent: 1, index_stride: 0, src_stride: 0, dst_stride: 0 });
+            f((0, 0, 0), 1, IndexDim { extent: 1, index_stride: 0, src_stride: 0, dst_stride: 0 }, None);
         }
         return;
     };
@@ -1115,8 +1154,7 @@ fn each_run(
         c[k] = rem.checked_rem(dims[k].extent).unwrap_or(0);
         rem = rem.checked_div(dims[k].extent).unwrap_or(0);
     }
-    let mut pos = range.start;
-    while pos < range.end {
+    let offsets = |c: &[usize; MAX_INDEX_RANK]| {
         let (mut i, mut s, mut d) = (0isize, 0isize, 0isize);
         for k in 0..n {
             let ck = c[k] as isize;
@@ -1124,9 +1162,13 @@ fn each_run(
             s = s.wrapping_add(ck.wrapping_mul(dims[k].src_stride));
             d = d.wrapping_add(ck.wrapping_mul(dims[k].dst_stride));
         }
+        (i, s, d)
+    };
+    let mut pos = range.start;
+    let mut at = offsets(&c);
+    while pos < range.end {
         let first = c[n.wrapping_sub(1)];
         let run = (inner.extent.wrapping_sub(first)).min(range.end.wrapping_sub(pos));
-        f((i, s, d), run, inner);
         pos = pos.wrapping_add(run);
         // Carry into the outer dimensions.
         c[n.wrapping_sub(1)] = first.wrapping_add(run);
@@ -1135,6 +1177,11 @@ fn each_run(
             c[k] = 0;
             k = k.wrapping_sub(1);
             c[k] = c[k].wrapping_add(1);
+        }
+        let next = (pos < range.end).then(|| offsets(&c));
+        f(at, run, inner, next.map(|(_, s, _)| s));
+        if let Some(next) = next {
+            at = next;
         }
     }
 }

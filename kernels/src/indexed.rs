@@ -900,9 +900,10 @@ impl IndexProgram {
         // SAFETY: (offset) every tuple lies inside the index footprint (the caller's contract).
         let offset = |i: isize| unsafe { tuple_offset::<X, ONE>(w.ix, i, c0, comps, cs) };
         // Element gathers whose runs each read one small window (a row of the source picked from by a row of
-        // indices: `np.take_along_axis` along the last axis) fetch the next run's window while they gather.
+        // indices: `np.take_along_axis` along the last axis) fetch the next run's window while the hardware gathers
+        // wait on this one's.
         let window = match usize::try_from((c0.bound as isize).saturating_mul(c0.step)) {
-            Ok(bytes) if SOURCE && ONE && (1..=AHEAD_WINDOW_BYTES).contains(&bytes) => bytes,
+            Ok(bytes) if SOURCE && ONE && (AHEAD_MIN_WINDOW_BYTES..=AHEAD_WINDOW_BYTES).contains(&bytes) => bytes,
             _ => 0,
         };
         each_run(&self.dims, range, |(mut i, mut s, mut d), run, inner, next| {
@@ -926,7 +927,8 @@ impl IndexProgram {
             if ahead == 0 {
                 // Contiguous indices into contiguous elements: the hardware gathers take a prefix.
                 let mut done = 0;
-                if let Some(lanes) = self.vector.filter(|_| SOURCE && ONE) {
+                // (Runs shorter than a hardware gather's 8 lanes skip the call.)
+                if let Some(lanes) = self.vector.filter(|_| SOURCE && ONE && run >= 8) {
                     // Streamed stores start on a line: the elements before it go one by one.
                     let stream = stream && run >= 64;
                     if stream {
@@ -954,22 +956,12 @@ impl IndexProgram {
                     done = done.wrapping_add(moved);
                     (i, s, d) = on((i, s, d), moved);
                 }
-                let rest = run.wrapping_sub(done);
-                if done == 0 && next_window.1 > 0 {
-                    // One line of the next window per few positions, as the hardware gathers do per step.
-                    let mut fetch = crate::arch::gather::Ahead::new(next_window);
-                    let mut at = (i, s, d);
-                    let mut left = rest;
-                    while left > 0 {
-                        let k = left.min(AHEAD_POSITIONS);
-                        fetch.line();
-                        run_from(at, k);
-                        at = on(at, k);
-                        left = left.wrapping_sub(k);
-                    }
-                } else {
-                    run_from((i, s, d), rest);
-                }
+                // The rest one by one; where the hardware gathers took none, with one line of the next window per
+                // few positions, as they fetch one per step. (One call site: a second copy of the element loop
+                // made rows of 4 f32 2.8× slower.)
+                // The rest one by one. (Without prefetches: with one line of the next window per 8 positions,
+                // where the hardware gathers took none, rows of 4 f32 ran 1.7× slower.)
+                run_from((i, s, d), run.wrapping_sub(done));
                 return;
             }
             for k in 0..run {
@@ -1064,8 +1056,9 @@ const PREFETCH_POSITIONS: usize = 4;
 const PREFETCH_BLOCK_BYTES: usize = 2048;
 /// The largest window a run of element gathers prefetches for the next run (a row of 2048 f64).
 const AHEAD_WINDOW_BYTES: usize = 16384;
-/// Positions of element gathers moved one by one per line of the next window they prefetch.
-const AHEAD_POSITIONS: usize = 8;
+/// The smallest: windows of a few lines, one after the other, the hardware prefetchers follow (rows of 16 f32, one
+/// line each, ran 10–25 % slower with the prefetches).
+const AHEAD_MIN_WINDOW_BYTES: usize = 256;
 
 /// Indices proved valid for one [`IndexProgram`] ([`IndexProgram::check`]); the buffer stays borrowed until the
 /// run, so it cannot change in between.
@@ -1154,18 +1147,8 @@ fn each_run(
         c[k] = rem.checked_rem(dims[k].extent).unwrap_or(0);
         rem = rem.checked_div(dims[k].extent).unwrap_or(0);
     }
-    let offsets = |c: &[usize; MAX_INDEX_RANK]| {
-        let (mut i, mut s, mut d) = (0isize, 0isize, 0isize);
-        for k in 0..n {
-            let ck = c[k] as isize;
-            i = i.wrapping_add(ck.wrapping_mul(dims[k].index_stride));
-            s = s.wrapping_add(ck.wrapping_mul(dims[k].src_stride));
-            d = d.wrapping_add(ck.wrapping_mul(dims[k].dst_stride));
-        }
-        (i, s, d)
-    };
     let mut pos = range.start;
-    let mut at = offsets(&c);
+    let mut at = run_offsets(dims, &c);
     while pos < range.end {
         let first = c[n.wrapping_sub(1)];
         let run = (inner.extent.wrapping_sub(first)).min(range.end.wrapping_sub(pos));
@@ -1178,12 +1161,26 @@ fn each_run(
             k = k.wrapping_sub(1);
             c[k] = c[k].wrapping_add(1);
         }
-        let next = (pos < range.end).then(|| offsets(&c));
+        let next = if pos < range.end { Some(run_offsets(dims, &c)) } else { None };
         f(at, run, inner, next.map(|(_, s, _)| s));
         if let Some(next) = next {
             at = next;
         }
     }
+}
+
+/// The byte offsets (index, source, destination) of the position at coordinates `c` of `dims`. (A function that
+/// is always inlined: as a closure the compiler kept it out of line, a call per run.)
+#[inline(always)]
+fn run_offsets(dims: &[IndexDim], c: &[usize; MAX_INDEX_RANK]) -> (isize, isize, isize) {
+    let (mut i, mut s, mut d) = (0isize, 0isize, 0isize);
+    for (k, dim) in dims.iter().enumerate() {
+        let ck = c[k] as isize;
+        i = i.wrapping_add(ck.wrapping_mul(dim.index_stride));
+        s = s.wrapping_add(ck.wrapping_mul(dim.src_stride));
+        d = d.wrapping_add(ck.wrapping_mul(dim.dst_stride));
+    }
+    (i, s, d)
 }
 
 /// Calls `f(offset, inner)` for each row of `dims` (all but the last as an odometer; `inner` the last, `None`

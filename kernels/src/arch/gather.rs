@@ -109,14 +109,28 @@ pub(crate) unsafe fn elements(level: Level, lanes: IndexType, width: usize, run:
         #[cfg(target_arch = "x86_64")]
         Level::V3(_) if (0..=u32::MAX as isize).contains(&run.step) => {
             // SAFETY: the V3 token proves AVX2; the caller's contract covers the addresses.
-            unsafe { avx2(lanes, width, run) }
+            unsafe {
+                match width {
+                    1 => avx2::<1>(lanes, run),
+                    2 => avx2::<2>(lanes, run),
+                    4 => avx2::<4>(lanes, run),
+                    _ => avx2::<8>(lanes, run),
+                }
+            }
         }
         #[cfg(target_arch = "x86_64")]
         Level::V3(_) => 0,
         #[cfg(target_arch = "x86_64")]
         Level::V4(_) | Level::V4Vbmi(_) => {
             // SAFETY: the V4 tokens prove AVX-512 F/DQ/VL; the caller's contract covers the addresses.
-            unsafe { avx512(lanes, width, run) }
+            unsafe {
+                match width {
+                    1 => avx512::<1>(lanes, run),
+                    2 => avx512::<2>(lanes, run),
+                    4 => avx512::<4>(lanes, run),
+                    _ => avx512::<8>(lanes, run),
+                }
+            }
         }
     }
 }
@@ -133,17 +147,17 @@ fn dwords_readable(r: &ElementRun) -> bool {
     matches!((reach, room), (Some(reach), Some(room)) if reach <= room)
 }
 
-/// AVX2: 4 lanes of 64-bit offsets.
+/// AVX2: 4 lanes of 64-bit offsets, `W`-byte elements (a constant: each width its own loop, no branch per step).
 ///
 /// # Safety
 ///
 /// AVX2 is available; as [`elements`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn avx2(lanes: IndexType, width: usize, r: &ElementRun) -> usize {
+unsafe fn avx2<const W: usize>(lanes: IndexType, r: &ElementRun) -> usize {
     // Streamed, whole lines only: the caller's regular stores of the rest then start on a line (see
     // `super::stream_lines`).
-    let n = if r.stream { super::line_elements(r.n, width) } else { r.n / 4 * 4 };
+    let n = if r.stream { super::line_elements(r.n, W) } else { r.n / 4 * 4 };
     let zero = _mm256_setzero_si256();
     let bound = _mm256_set1_epi64x(r.bound as i64);
     let step = _mm256_set1_epi64x(r.step as i64);
@@ -175,11 +189,11 @@ unsafe fn avx2(lanes: IndexType, width: usize, r: &ElementRun) -> usize {
         // SAFETY: valid lanes address readable elements, invalid ones are masked off and not read; the outputs
         // k..k+4 are writable.
         unsafe {
-            if width <= 4 {
+            if W <= 4 {
                 let mask = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(valid, pack));
                 let g = _mm256_mask_i64gather_epi32::<1>(_mm_setzero_si128(), r.src.cast(), offsets, mask);
-                let d = r.dst.add(k * width);
-                match width {
+                let d = r.dst.add(k * W);
+                match W {
                     // 16-byte stores from a line: aligned.
                     4 if r.stream => _mm_stream_si128(d.cast(), g),
                     4 => _mm_storeu_si128(d.cast(), g),
@@ -209,16 +223,16 @@ unsafe fn avx2(lanes: IndexType, width: usize, r: &ElementRun) -> usize {
     n
 }
 
-/// AVX-512: 8 lanes of 64-bit offsets.
+/// AVX-512: 8 lanes of 64-bit offsets, `W`-byte elements (as [`avx2`]).
 ///
 /// # Safety
 ///
 /// AVX-512 F, DQ and VL are available; as [`elements`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl")]
-unsafe fn avx512(lanes: IndexType, width: usize, r: &ElementRun) -> usize {
+unsafe fn avx512<const W: usize>(lanes: IndexType, r: &ElementRun) -> usize {
     // Streamed, whole lines only (as `avx2`).
-    let n = if r.stream { super::line_elements(r.n, width) } else { r.n / 8 * 8 };
+    let n = if r.stream { super::line_elements(r.n, W) } else { r.n / 8 * 8 };
     let zero = _mm512_setzero_si512();
     let bound = _mm512_set1_epi64(r.bound as i64);
     let step = _mm512_set1_epi64(r.step as i64);
@@ -245,10 +259,10 @@ unsafe fn avx512(lanes: IndexType, width: usize, r: &ElementRun) -> usize {
         // SAFETY: valid lanes address readable elements, invalid ones are masked off and not read; the outputs
         // k..k+8 are writable.
         unsafe {
-            if width <= 4 {
+            if W <= 4 {
                 let g = _mm512_mask_i64gather_epi32::<1>(_mm256_setzero_si256(), valid, offsets, r.src.cast());
-                let d = r.dst.add(k * width);
-                match width {
+                let d = r.dst.add(k * W);
+                match W {
                     // 32-byte stores from a line: aligned.
                     4 if r.stream => _mm256_stream_si256(d.cast(), g),
                     4 => _mm256_storeu_si256(d.cast(), g),

@@ -956,9 +956,6 @@ impl IndexProgram {
                     done = done.wrapping_add(moved);
                     (i, s, d) = on((i, s, d), moved);
                 }
-                // The rest one by one; where the hardware gathers took none, with one line of the next window per
-                // few positions, as they fetch one per step. (One call site: a second copy of the element loop
-                // made rows of 4 f32 2.8× slower.)
                 // The rest one by one. (Without prefetches: with one line of the next window per 8 positions,
                 // where the hardware gathers took none, rows of 4 f32 ran 1.7× slower.)
                 run_from((i, s, d), run.wrapping_sub(done));

@@ -1015,13 +1015,21 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx2Put<FROM, KIND> {
                     };
                     let (min, max) = byte_bounds(KIND);
                     let (min, max) = (_mm256_set1_ps(min), _mm256_set1_ps(max));
-                    // Clamped, rounded to nearest even (the default rounding), narrowed in order: 8 + 8 words,
-                    // then 16 bytes (saturation never applies: the values are in range).
+                    // Clamped, rounded to nearest even (the default rounding), narrowed (saturation never
+                    // applies: the values are in range) within the 128-bit lanes — words [lo 0–3, hi 0–3 | lo 4–7,
+                    // hi 4–7], then bytes, each lane packed with itself — and the lanes' dwords 0, 4, 1, 5 put in
+                    // order. PERF: three shuffles for 16 bytes, where two extracts and three packs were (`--isa v3`,
+                    // one thread, u8 → u8 Normalize of 8×3×128², 3 alternations: 55.0 → 51.7 µs).
                     let lo = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(lo, min), max));
                     let hi = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(hi, min), max));
-                    let lo = _mm_packs_epi32(_mm256_castsi256_si128(lo), _mm256_extracti128_si256::<1>(lo));
-                    let hi = _mm_packs_epi32(_mm256_castsi256_si128(hi), _mm256_extracti128_si256::<1>(hi));
-                    let bytes = if KIND == TY_I8 { _mm_packs_epi16(lo, hi) } else { _mm_packus_epi16(lo, hi) };
+                    let words = _mm256_packs_epi32(lo, hi);
+                    let b = if KIND == TY_I8 {
+                        _mm256_packs_epi16(words, words)
+                    } else {
+                        _mm256_packus_epi16(words, words)
+                    };
+                    let order = _mm256_setr_epi32(0, 4, 1, 5, 0, 4, 1, 5);
+                    let bytes = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(b, order));
                     if STREAM { _mm_stream_si128(dst.cast(), bytes) } else { _mm_storeu_si128(dst.cast(), bytes) }
                 }
                 _ if STREAM => {

@@ -947,7 +947,7 @@ impl IndexProgram {
                         step: c0.step,
                         bound: c0.bound,
                         stream,
-                        ahead: next_window,
+                        next_window,
                         src_end: w.src_end,
                     };
                     // SAFETY: the run's indices and outputs are inside the bounded footprints, and each valid

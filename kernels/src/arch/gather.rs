@@ -8,7 +8,7 @@
 //!
 //! PERF: on the Zen 4 VM, an f32 4096×1024 gather along the last axis by int64 indices ran at 2.6 ns per element
 //! through the scalar loop (26 instructions each, the loop bound by them), against torch.gather's 4.9 ms (1.2 ns).
-//! The hardware gathers then waited on memory, each row's lines fetched in random order: see [`Ahead`].
+//! The hardware gathers then waited on memory, each row's lines fetched in random order: see [`NextWindow`].
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
@@ -33,9 +33,9 @@ pub(crate) struct ElementRun {
     pub(crate) bound: u64,
     /// Non-temporal stores (the output must then start on a 64-byte line).
     pub(crate) stream: bool,
-    /// A window the next run reads (`ahead.0 .. ahead.0 + ahead.1`), prefetched one line per step of this run
+    /// A window the next run reads (`next_window.0 .. next_window.0 + next_window.1`), prefetched one line per step of this run
     /// (only a hint: any address).
-    pub(crate) ahead: (*const u8, usize),
+    pub(crate) next_window: (*const u8, usize),
     /// The end of the readable source bytes (1- and 2-byte elements are gathered as the 4 bytes from each: the
     /// run takes the vector path only when those of its last possible element end by here).
     pub(crate) src_end: *const u8,
@@ -170,10 +170,10 @@ unsafe fn avx2<const W: usize>(lanes: IndexType, r: &ElementRun) -> usize {
     let narrow2 = _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1);
     let narrow1 = _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
     let mut base = lane;
-    let mut ahead = Ahead::new(r.ahead);
+    let mut next = NextWindow::new(r.next_window);
     let mut k = 0;
     while k < n {
-        ahead.line();
+        next.line();
         // SAFETY: indices k..k+4 are readable (the caller's contract).
         let v = unsafe {
             match lanes {
@@ -242,10 +242,10 @@ unsafe fn avx512<const W: usize>(lanes: IndexType, r: &ElementRun) -> usize {
     let lane = _mm512_mullo_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi64(ss));
     let advance = _mm512_set1_epi64(8i64.wrapping_mul(ss));
     let mut base = lane;
-    let mut ahead = Ahead::new(r.ahead);
+    let mut next = NextWindow::new(r.next_window);
     let mut k = 0;
     while k < n {
-        ahead.line();
+        next.line();
         // SAFETY: indices k..k+8 are readable (the caller's contract).
         let v = unsafe {
             match lanes {
@@ -299,27 +299,23 @@ unsafe fn avx512<const W: usize>(lanes: IndexType, r: &ElementRun) -> usize {
 /// thread): the rows' lines come in random order, which the hardware prefetcher does not follow, so every gather
 /// waited on memory: 4.5 ms (AVX-512) and 4.2–4.7 ms (AVX2) without, 2.1 and 2.2–2.3 ms with the next row
 /// prefetched a line per step (the whole row at once before it: no gain; two rows ahead: 2.3 ms).
-pub(crate) struct Ahead {
+struct NextWindow {
     at: *const u8,
     end: *const u8,
 }
 
-impl Ahead {
+impl NextWindow {
     /// The window `(start, bytes)`.
     #[inline(always)]
-    pub(crate) fn new((start, bytes): (*const u8, usize)) -> Ahead {
-        Ahead { at: start, end: start.wrapping_add(bytes) }
+    fn new((start, bytes): (*const u8, usize)) -> NextWindow {
+        NextWindow { at: start, end: start.wrapping_add(bytes) }
     }
 
     /// Prefetches the next line of the window, if any is left.
     #[inline(always)]
-    pub(crate) fn line(&mut self) {
+    fn line(&mut self) {
         if self.at < self.end {
-            // SAFETY: a prefetch is only a hint and never faults, whatever the address.
-            #[cfg(target_arch = "x86_64")]
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(self.at.cast())
-            };
+            super::prefetch(self.at, 0, 1, false);
             self.at = self.at.wrapping_add(64);
         }
     }
@@ -542,7 +538,7 @@ mod tests {
                                     step: 8,
                                     bound,
                                     stream,
-                                    ahead: (src.as_ptr(), 64),
+                                    next_window: (src.as_ptr(), 64),
                                     src_end: src.as_ptr_range().end,
                                 };
                                 // SAFETY: valid indices reach at most 16 + 66·24 + 36·8 + 8 < 4096 bytes of `src`;
@@ -594,7 +590,7 @@ mod tests {
                         step: width as isize,
                         bound: 5,
                         stream: false,
-                        ahead: (core::ptr::null(), 0),
+                        next_window: (core::ptr::null(), 0),
                         src_end: src[..end].as_ptr_range().end,
                     };
                     // SAFETY: every element and its 4 bytes lie inside `src`; `out` holds the outputs.

@@ -528,8 +528,8 @@ fn row_geometry(walk: &Walk, iw: usize, ow: usize) -> Result<(Geometry, Movement
 
 /// Recognizes a channel swap of a copy: the innermost dimension (channels) reads backwards one element at a time
 /// and writes forwards, and the next one (pixels) writes whole pixels contiguously and reads them at least a pixel
-/// apart (whole pixels, or wider slots: BGRX → RGB). The pixels become the row, their channels are folded into byte-shuffle tables of the pixel's width
-/// (16 bytes at most); `None` when no shuffle tables exist for the stride.
+/// apart (whole pixels, or wider slots: BGRX → RGB). The pixels become the row, their channels are folded into
+/// byte-shuffle tables of the pixel's width (16 bytes at most); `None` when no shuffle tables exist for the stride.
 fn swap(walk: &Walk, iw: usize, converting: bool) -> Option<(Geometry, Movement, Width)> {
     let dims = walk.dims();
     let rank = dims.len();

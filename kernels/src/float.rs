@@ -18,6 +18,15 @@ pub(crate) fn f16_to_f32_scalar(h: u16) -> f32 {
     f32::from_bits(bits)
 }
 
+/// Whether every result `x·scale + bias` of a one-byte integer `x` (|x| ≤ 255) lies well inside i32 (below 2³⁰ in
+/// magnitude; false for NaN or infinite parameters). Then a normalization into one-byte integers needs no float
+/// clamp: converting to i32 rounds to nearest even exactly, and saturating the integer to the byte range gives what
+/// clamping first gives (the bounds are integers).
+#[inline(always)]
+pub(crate) fn byte_results_fit_i32(scale: f32, bias: f32) -> bool {
+    scale.abs() * 256.0 + bias.abs() < 1_073_741_824.0
+}
+
 /// f32 → f16 bits, rounded to nearest even, as the F16C / AVX-512 instructions convert: overflow gives infinity,
 /// NaNs become quiet and keep the top bits of their payload.
 #[inline(always)]

@@ -1076,6 +1076,8 @@ pub(crate) struct Periodic {
     scales: Vec<f32>,
     biases: Vec<f32>,
     pairs: Vec<[f32; 2]>,
+    /// Every pair passes [`byte_results_fit_i32`](crate::float::byte_results_fit_i32).
+    bytes_fit: bool,
 }
 
 impl Periodic {
@@ -1093,7 +1095,8 @@ impl Periodic {
         let len = period.checked_add(crate::params::BLOCK.max(Self::unrolled(period)))?;
         let pairs: Vec<[f32; 2]> = (0..len).map(|i| channels[i.checked_rem(p).unwrap_or(0)]).collect();
         let (scales, biases) = pairs.iter().map(|&[s, b]| (s, b)).unzip();
-        Some(Periodic { period, scales, biases, pairs })
+        let bytes_fit = channels.iter().all(|&[s, b]| crate::float::byte_results_fit_i32(s, b));
+        Some(Periodic { period, scales, biases, pairs, bytes_fit })
     }
 
     /// Elements per step of a kernel that reads whole repetitions: the period repeated to at least 64 lanes.
@@ -1119,6 +1122,11 @@ impl Periodic {
     /// Pair of element `i` for `i < period + BLOCK`.
     pub(crate) fn pairs(&self) -> &[[f32; 2]] {
         &self.pairs
+    }
+
+    /// Whether every pair passes [`byte_results_fit_i32`](crate::float::byte_results_fit_i32).
+    pub(crate) fn bytes_fit(&self) -> bool {
+        self.bytes_fit
     }
 }
 

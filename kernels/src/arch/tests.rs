@@ -773,11 +773,21 @@ fn float_normalization_on_every_level() {
 fn check_byte_norm<A: Arch>(a: A) {
     let outs = [NormType::F32, NormType::F16, NormType::U8, NormType::I8];
     let kinds = [NormType::U8, NormType::I8].into_iter().flat_map(|from| outs.map(|out| Norm { from, out }));
-    // (Into bytes: ties (0.5 steps), values past both ends, and infinities from a huge scale.)
-    let pairs = [[1.0f32, 0.0], [1.0 / (255.0 * 0.229), -0.485 / 0.229], [-3.5, 1e-3], [1e30, 7.0], [0.5, 0.25]];
+    // (Into bytes: ties (0.5 steps), values past both ends, and infinities from a huge scale; results just inside
+    // the bound of `byte_results_fit_i32` (the levels' kernels without a float clamp) and just outside it.)
+    let pairs = [
+        [1.0f32, 0.0],
+        [1.0 / (255.0 * 0.229), -0.485 / 0.229],
+        [-3.5, 1e-3],
+        [1e30, 7.0],
+        [0.5, 0.25],
+        [4.19e6, 1.0e6],
+        [-4.2e6, 0.5],
+    ];
+    assert!(crate::float::byte_results_fit_i32(4.19e6, 1.0e6) && !crate::float::byte_results_fit_i32(-4.2e6, 0.5));
     for k in kinds {
         let ow = k.out.width();
-        for n in [0usize, 1, 15, 16, 17, 31, 32, 33, 64, 100, 257] {
+        for n in [0usize, 1, 15, 16, 17, 31, 32, 33, 48, 64, 96, 100, 257] {
             let src = bytes(n, n as u32);
             for pair in pairs {
                 check_norm_run(a, k, &src, pair);

@@ -5,8 +5,8 @@ use core::arch::x86_64::*;
 use pulp::NullaryFnOnce;
 
 use super::x86::{
-    Norm16, TY_F16, TY_F32, TY_I8, TY_U8, by_planes, by_types, byte_bounds, lane_reverse_mask, nan_to_zero,
-    normalize_periodic, normalize_run, ramp16, ty_width,
+    Norm16, TY_F16, TY_F32, TY_I8, TY_U8, by_byte_types, by_planes, by_types, byte_bounds, lane_reverse_mask,
+    nan_to_zero, normalize_periodic, normalize_run, ramp16, ty_width,
 };
 use super::{Arch, FloatNorm, FusedConvert, Ident, Isa, Norm, RowRun, TileMap, Wrap};
 use crate::tables::{Periodic, Planar};
@@ -440,7 +440,13 @@ unsafe impl Arch for V4 {
         stream: bool,
     ) -> usize {
         // SAFETY: forwarded contract; AVX-512F via the token.
-        by_types!(k, Avx512Put, |u| unsafe { normalize_run(u, src, dst, n, scale, bias, stream) })
+        unsafe {
+            if k.bytes() && k.out.width() == 1 && crate::float::byte_results_fit_i32(scale, bias) {
+                by_byte_types!(k, Avx512Bytes, |u| normalize_run(u, src, dst, n, scale, bias, stream))
+            } else {
+                by_types!(k, Avx512Put, |u| normalize_run(u, src, dst, n, scale, bias, stream))
+            }
+        }
     }
 
     #[inline(always)]
@@ -456,7 +462,13 @@ unsafe impl Arch for V4 {
         stream: bool,
     ) -> usize {
         // SAFETY: forwarded contract; AVX-512F via the token.
-        by_types!(k, Avx512Put, |u| unsafe { normalize_periodic(u, src, dst, n, p, phase, stream) })
+        unsafe {
+            if k.bytes() && k.out.width() == 1 && p.bytes_fit() {
+                by_byte_types!(k, Avx512Bytes, |u| normalize_periodic(u, src, dst, n, p, phase, stream))
+            } else {
+                by_types!(k, Avx512Put, |u| normalize_periodic(u, src, dst, n, p, phase, stream))
+            }
+        }
     }
 
     /// One-byte pixels through four 16-byte windows and `vpshufb` widening ([`avx512_deinterleave_normalize`]);
@@ -635,6 +647,74 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx512Put<FROM, KIND> {
                 TY_F16 => put_plane::<true, STREAM>(y, dst),
                 _ => put_plane::<false, STREAM>(y, dst),
             }
+        }
+    }
+}
+
+/// [`Norm16`] of one-byte integers (`i8` when `SIGNED`, else `u8`) into one-byte integers (`KIND`) whose results
+/// all pass [`byte_results_fit_i32`](crate::float::byte_results_fit_i32), with AVX-512F: no float clamp — the
+/// conversion to i32 rounds to nearest even exactly and the narrowing saturates (into `u8` after a signed maximum
+/// with 0: `vpmovusdb` reads its lanes unsigned).
+#[derive(Clone, Copy, Default)]
+struct Avx512Bytes<const SIGNED: bool, const KIND: u8>;
+
+impl<const SIGNED: bool, const KIND: u8> Norm16 for Avx512Bytes<SIGNED, KIND> {
+    type P = (__m512, __m512);
+    const IN: usize = 1;
+    const OUT: usize = 1;
+
+    #[inline(always)]
+    unsafe fn params(self, scale: f32, bias: f32) -> (__m512, __m512) {
+        // SAFETY: forwarded contract.
+        unsafe { Avx512Put::<TY_U8, KIND>.params(scale, bias) }
+    }
+
+    #[inline(always)]
+    unsafe fn load(self, scales: *const f32, biases: *const f32) -> (__m512, __m512) {
+        // SAFETY: forwarded contract.
+        unsafe { Avx512Put::<TY_U8, KIND>.load(scales, biases) }
+    }
+
+    #[inline(always)]
+    unsafe fn put<const STREAM: bool>(self, src: *const u8, (s, b): (__m512, __m512), dst: *mut u8) {
+        // SAFETY: AVX-512F by the contract; 16 bytes at src and at dst.
+        unsafe {
+            let v = _mm_loadu_si128(src.cast());
+            let x = if SIGNED { _mm512_cvtepi8_epi32(v) } else { _mm512_cvtepu8_epi32(v) };
+            let i = _mm512_cvtps_epi32(_mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s), b));
+            let bytes = if KIND == TY_I8 {
+                _mm512_cvtsepi32_epi8(i)
+            } else {
+                _mm512_cvtusepi32_epi8(_mm512_max_epi32(i, _mm512_setzero_si512()))
+            };
+            if STREAM { _mm_stream_si128(dst.cast(), bytes) } else { _mm_storeu_si128(dst.cast(), bytes) }
+        }
+    }
+
+    const PAIRS: bool = true;
+
+    #[inline(always)]
+    unsafe fn put2<const STREAM: bool>(
+        self,
+        src: *const u8,
+        (s, b): (__m512, __m512),
+        (t, c): (__m512, __m512),
+        dst: *mut u8,
+    ) {
+        // SAFETY: AVX-512F/BW by the contract; 32 bytes at src and at dst (32-byte aligned when streaming).
+        unsafe {
+            let f = |p: *const u8, s: __m512, b: __m512| {
+                let v = _mm_loadu_si128(p.cast());
+                let x = if SIGNED { _mm512_cvtepi8_epi32(v) } else { _mm512_cvtepu8_epi32(v) };
+                _mm512_cvtps_epi32(_mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s), b))
+            };
+            // Words [lo 4L..4L+4, hi 4L..4L+4] in lane L, then bytes (the lanes packed with themselves): dwords
+            // 0, 4, 8, 12 of the 512 bits hold lo, dwords 1, 5, 9, 13 hi.
+            let w = _mm512_packs_epi32(f(src, s, b), f(src.add(16), t, c));
+            let v = if KIND == TY_I8 { _mm512_packs_epi16(w, w) } else { _mm512_packus_epi16(w, w) };
+            let order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 0, 0, 0, 0, 0, 0, 0, 0);
+            let v = _mm512_castsi512_si256(_mm512_permutexvar_epi32(order, v));
+            if STREAM { _mm256_stream_si256(dst.cast(), v) } else { _mm256_storeu_si256(dst.cast(), v) }
         }
     }
 }

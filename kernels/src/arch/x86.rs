@@ -909,6 +909,23 @@ pub(super) trait Norm16: Copy {
     /// a 64-byte line whose whole output is the caller's (`16·OUT` aligned to `min(16·OUT, 64)`); the level's
     /// features are enabled.
     unsafe fn put<const STREAM: bool>(self, src: *const u8, p: Self::P, dst: *mut u8);
+
+    /// Whether [`Norm16::put2`] beats two [`Norm16::put`]s (the loops then take their steps in pairs).
+    const PAIRS: bool = false;
+
+    /// [`Norm16::put`] of the 32 elements at `src`: the first 16 with `p0`, the next 16 with `p1`.
+    ///
+    /// # Safety
+    ///
+    /// As [`Norm16::put`] for 32 elements, with `STREAM` a `dst` aligned to `min(32·OUT, 64)`.
+    #[inline(always)]
+    unsafe fn put2<const STREAM: bool>(self, src: *const u8, p0: Self::P, p1: Self::P, dst: *mut u8) {
+        // SAFETY: the two halves of the contract's 32 elements.
+        unsafe {
+            self.put::<STREAM>(src, p0, dst);
+            self.put::<STREAM>(src.add(16 * Self::IN), p1, dst.add(16 * Self::OUT));
+        }
+    }
 }
 
 /// The const-generic codes of the types of the `Norm16` implementations ([`NormType::code`](super::NormType::code)).
@@ -1045,6 +1062,97 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx2Put<FROM, KIND> {
     }
 }
 
+/// [`Norm16`] of one-byte integers (`i8` when `SIGNED`, else `u8`) into one-byte integers (`KIND`) whose results
+/// all pass [`byte_results_fit_i32`](crate::float::byte_results_fit_i32), with AVX2: no float clamp — the
+/// conversion to i32 rounds to nearest even exactly and the packs' saturation clamps — and 32 elements a step
+/// (four registers packed by two `vpackssdw`, one pack to bytes and one `vpermd`), where [`Avx2Put`] spends six
+/// shuffles and four clamps on 16.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Avx2Bytes<const SIGNED: bool, const KIND: u8>;
+
+impl<const SIGNED: bool, const KIND: u8> Avx2Bytes<SIGNED, KIND> {
+    /// The 8 elements at `src` normalized and rounded to i32.
+    ///
+    /// # Safety
+    ///
+    /// 8 readable bytes at `src`; AVX2.
+    #[inline(always)]
+    unsafe fn rounded(src: *const u8, s: __m256, b: __m256) -> __m256i {
+        // SAFETY: an 8-byte load (contract); AVX2.
+        unsafe {
+            let v = _mm_loadl_epi64(src.cast());
+            let x = if SIGNED { _mm256_cvtepi8_epi32(v) } else { _mm256_cvtepu8_epi32(v) };
+            _mm256_cvtps_epi32(_mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(x), s), b))
+        }
+    }
+
+    /// Words to bytes with the saturation of `KIND`, within each 128-bit lane.
+    ///
+    /// # Safety
+    ///
+    /// AVX2.
+    #[inline(always)]
+    unsafe fn bytes(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 (contract).
+        unsafe { if KIND == TY_I8 { _mm256_packs_epi16(a, b) } else { _mm256_packus_epi16(a, b) } }
+    }
+}
+
+impl<const SIGNED: bool, const KIND: u8> Norm16 for Avx2Bytes<SIGNED, KIND> {
+    type P = (__m256, __m256, __m256, __m256);
+    const IN: usize = 1;
+    const OUT: usize = 1;
+    const PAIRS: bool = true;
+
+    #[inline(always)]
+    unsafe fn params(self, scale: f32, bias: f32) -> Self::P {
+        // SAFETY: forwarded contract.
+        unsafe { Avx2Put::<TY_U8, KIND>.params(scale, bias) }
+    }
+
+    #[inline(always)]
+    unsafe fn load(self, scales: *const f32, biases: *const f32) -> Self::P {
+        // SAFETY: forwarded contract.
+        unsafe { Avx2Put::<TY_U8, KIND>.load(scales, biases) }
+    }
+
+    #[inline(always)]
+    unsafe fn put<const STREAM: bool>(self, src: *const u8, (s, s8, b, b8): Self::P, dst: *mut u8) {
+        // SAFETY: AVX2 by the contract; 16 bytes at src and at dst.
+        unsafe {
+            let (lo, hi) = (Self::rounded(src, s, b), Self::rounded(src.add(8), s8, b8));
+            // Words [lo 0–3, hi 0–3 | lo 4–7, hi 4–7], bytes (each lane packed with itself), dwords 0, 4, 1, 5.
+            let words = _mm256_packs_epi32(lo, hi);
+            let order = _mm256_setr_epi32(0, 4, 1, 5, 0, 4, 1, 5);
+            let v = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(Self::bytes(words, words), order));
+            if STREAM { _mm_stream_si128(dst.cast(), v) } else { _mm_storeu_si128(dst.cast(), v) }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn put2<const STREAM: bool>(
+        self,
+        src: *const u8,
+        (s, s8, b, b8): Self::P,
+        (t, t8, c, c8): Self::P,
+        dst: *mut u8,
+    ) {
+        // SAFETY: AVX2 by the contract; 32 bytes at src and at dst (32-byte aligned when streaming).
+        unsafe {
+            let r = [
+                Self::rounded(src, s, b),
+                Self::rounded(src.add(8), s8, b8),
+                Self::rounded(src.add(16), t, c),
+                Self::rounded(src.add(24), t8, c8),
+            ];
+            // Dwords of bytes [r0 0–3, r1 0–3, r2 0–3, r3 0–3 | r0 4–7, r1 4–7, r2 4–7, r3 4–7], put in order.
+            let v = Self::bytes(_mm256_packs_epi32(r[0], r[1]), _mm256_packs_epi32(r[2], r[3]));
+            let v = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+            if STREAM { _mm256_stream_si256(dst.cast(), v) } else { _mm256_storeu_si256(dst.cast(), v) }
+        }
+    }
+}
+
 /// `n` elements normalized 16 at a time through `put`, with non-temporal stores when `stream`; returns the
 /// elements done.
 ///
@@ -1154,6 +1262,9 @@ unsafe fn periodic_loop<U: Norm16, const STREAM: bool>(
             // stores might alias the pattern). PERF: callgrind, AVX2, u8 8×128×128×3 → f32 NHWC (blocks of 48):
             // 477K → 313K instructions a call; one thread, Zen 4, `t/limit` 1.28–1.37 → 1.05 (AVX-512), 1.36 →
             // 1.12 (AVX2).
+            // (Kernels that take steps in pairs: two repetitions, 96 pairs from q — inside the arrays, which run
+            // BLOCK past the period.)
+            48 if U::PAIRS => blocks::<U, STREAM, 6>(put, src, dst, n, pairs::<U, 6>(put, scales, biases)),
             48 => blocks::<U, STREAM, 3>(put, src, dst, n, pairs::<U, 3>(put, scales, biases)),
             64 => blocks::<U, STREAM, 4>(put, src, dst, n, pairs::<U, 4>(put, scales, biases)),
             _ => {
@@ -1173,7 +1284,7 @@ unsafe fn periodic_loop<U: Norm16, const STREAM: bool>(
     };
     let mut k = 0;
     while i + 16 <= n {
-        // SAFETY: as above, k < block.
+        // SAFETY: as above, k < 96 ≤ BLOCK (the blocks' steps: one block, or two repetitions of 48).
         unsafe {
             let par = put.load(scales.add(k), biases.add(k));
             put.put::<STREAM>(src.add(i * U::IN), par, dst.add(i * U::OUT));
@@ -1200,10 +1311,19 @@ unsafe fn blocks<U: Norm16, const STREAM: bool, const G: usize>(
 ) -> usize {
     let mut i = 0;
     while i + 16 * G <= n {
-        for (g, &par) in pars.iter().enumerate() {
-            let at = i + 16 * g;
-            // SAFETY: elements at..at+16 are readable and their outputs writable (contract, i + 16G ≤ n).
-            unsafe { put.put::<STREAM>(src.add(at * U::IN), par, dst.add(at * U::OUT)) };
+        if U::PAIRS && G.is_multiple_of(2) {
+            for h in 0..G / 2 {
+                let at = i + 32 * h;
+                // SAFETY: elements at..at+32 are readable and their outputs writable (contract, i + 16G ≤ n);
+                // streamed, `at` is a multiple of 32 from a line-aligned `dst` (16G is).
+                unsafe { put.put2::<STREAM>(src.add(at * U::IN), pars[2 * h], pars[2 * h + 1], dst.add(at * U::OUT)) };
+            }
+        } else {
+            for (g, &par) in pars.iter().enumerate() {
+                let at = i + 16 * g;
+                // SAFETY: elements at..at+16 are readable and their outputs writable (contract, i + 16G ≤ n).
+                unsafe { put.put::<STREAM>(src.add(at * U::IN), par, dst.add(at * U::OUT)) };
+            }
         }
         i += 16 * G;
     }
@@ -1331,6 +1451,23 @@ macro_rules! by_types {
 }
 pub(super) use by_types;
 
+/// Dispatches a normalization of one-byte integers into one-byte integers to the instantiation of `$put` for its
+/// types (`$put` names a generic type whose parameters are the input's signedness and the output type code); other
+/// types do nothing (0 elements done).
+macro_rules! by_byte_types {
+    ($k:expr, $put:ident, |$u:ident| $body:expr) => {{
+        use $crate::arch::NormType::{I8, U8};
+        match ($k.from, $k.out) {
+            (U8, U8) => by_types!(@ $put::<false, { U8.code() }>, $u, $body),
+            (U8, I8) => by_types!(@ $put::<false, { I8.code() }>, $u, $body),
+            (I8, U8) => by_types!(@ $put::<true, { U8.code() }>, $u, $body),
+            (I8, I8) => by_types!(@ $put::<true, { I8.code() }>, $u, $body),
+            _ => 0,
+        }
+    }};
+}
+pub(super) use by_byte_types;
+
 /// Calls `$f::<P, SIGNED, F16, STREAM>($args)` for the plane count, the types and the store kind of a fused
 /// deinterleave (0 for other plane counts).
 macro_rules! by_planes {
@@ -1382,7 +1519,13 @@ pub(super) unsafe fn f16c_normalize_run(
     stream: bool,
 ) -> usize {
     // SAFETY: forwarded contract; the features are enabled here.
-    by_types!(k, Avx2Put, |u| unsafe { normalize_run(u, src, dst, n, scale, bias, stream) })
+    unsafe {
+        if k.bytes() && k.out.width() == 1 && crate::float::byte_results_fit_i32(scale, bias) {
+            by_byte_types!(k, Avx2Bytes, |u| normalize_run(u, src, dst, n, scale, bias, stream))
+        } else {
+            by_types!(k, Avx2Put, |u| normalize_run(u, src, dst, n, scale, bias, stream))
+        }
+    }
 }
 
 /// [`normalize_periodic`] with AVX2 and F16C.
@@ -1401,7 +1544,13 @@ pub(super) unsafe fn f16c_normalize_periodic(
     stream: bool,
 ) -> usize {
     // SAFETY: forwarded contract; the features are enabled here.
-    by_types!(k, Avx2Put, |u| unsafe { normalize_periodic(u, src, dst, n, p, phase, stream) })
+    unsafe {
+        if k.bytes() && k.out.width() == 1 && p.bytes_fit() {
+            by_byte_types!(k, Avx2Bytes, |u| normalize_periodic(u, src, dst, n, p, phase, stream))
+        } else {
+            by_types!(k, Avx2Put, |u| normalize_periodic(u, src, dst, n, p, phase, stream))
+        }
+    }
 }
 
 /// [`Arch::deinterleave_convert`] of one-byte pixels with AVX2 and F16C.

@@ -511,7 +511,7 @@ unsafe impl Arch for V4 {
 /// The arguments of [`deinterleave_floats`] (tables, pixels, planes, plane stride, pixels per row, parameters, rows).
 type FloatArgs<'a> = (&'a Planar, *const u8, *mut u8, isize, usize, &'a [[f32; 2]; 4], RowRun);
 
-/// [`deinterleave_floats`] with the conversion's kind as constants (`AFFINE`, `F16`, `STREAM`).
+/// [`deinterleave_floats`] with the conversion's kind as constants (`AFFINE`, `OUT`, `STREAM`).
 ///
 /// # Safety
 ///
@@ -521,12 +521,12 @@ unsafe fn deinterleave_floats_by<const K: usize>(k: FloatNorm, stream: bool, a: 
     // SAFETY: forwarded contract.
     unsafe {
         match (k.affine, k.f16, stream) {
-            (false, true, false) => deinterleave_floats::<K, false, true, false>(a),
-            (false, true, true) => deinterleave_floats::<K, false, true, true>(a),
-            (true, true, false) => deinterleave_floats::<K, true, true, false>(a),
-            (true, true, true) => deinterleave_floats::<K, true, true, true>(a),
-            (true, false, false) => deinterleave_floats::<K, true, false, false>(a),
-            (true, false, true) => deinterleave_floats::<K, true, false, true>(a),
+            (false, true, false) => deinterleave_floats::<K, false, TY_F16, false>(a),
+            (false, true, true) => deinterleave_floats::<K, false, TY_F16, true>(a),
+            (true, true, false) => deinterleave_floats::<K, true, TY_F16, false>(a),
+            (true, true, true) => deinterleave_floats::<K, true, TY_F16, true>(a),
+            (true, false, false) => deinterleave_floats::<K, true, TY_F32, false>(a),
+            (true, false, true) => deinterleave_floats::<K, true, TY_F32, true>(a),
             // f32 → f32 as is is a plain deinterleave, never fused.
             (false, false, _) => 0,
         }
@@ -545,10 +545,10 @@ unsafe fn deinterleave_floats_by<const K: usize>(k: FloatNorm, stream: bool, a: 
 /// As `Arch::deinterleave_convert` for f32 pixels; AVX-512F enabled; `t` was built for width 4 and `K` planes.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // the plane index picks the permute, the parameters and the plane
-unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const F16: bool, const STREAM: bool>(
+unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8, const STREAM: bool>(
     (t, src, dst, plane_stride, n, params, rows): FloatArgs<'_>,
 ) -> usize {
-    let out = if F16 { 2 } else { 4 };
+    let out = ty_width(OUT);
     let steps = n / 16;
     // SAFETY: (whole body) for each step of output pixels j..j+16, the step's 64·K bytes from its lowest address are
     // readable and elements j..j+16 of every plane writable, in every row of the run (contract, j + 16 ≤ n); table
@@ -568,7 +568,7 @@ unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const F16: boo
                 for i in 0..K {
                     let v = _mm512_castsi512_ps(Dwords::register(&regs, i, [r0, r1, r2, r3]));
                     let y = if AFFINE { _mm512_add_ps(_mm512_mul_ps(v, p[i].0), p[i].1) } else { v };
-                    put_plane::<F16, STREAM>(y, dst.wrapping_offset(i as isize * plane_stride).add(j * out));
+                    put_plane::<OUT, STREAM>(y, dst.wrapping_offset(i as isize * plane_stride).add(j * out));
                 }
             }
         }
@@ -576,23 +576,34 @@ unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const F16: boo
     16 * steps
 }
 
-/// Stores 16 f32 results at `d`: as f16 rounded to nearest even (`F16`, 32 bytes) or as f32 (64 bytes),
-/// non-temporally with `STREAM`.
+/// Stores 16 f32 results at `d` as type `OUT`: f16 rounded to nearest even (32 bytes), f32 (64 bytes), or one-byte
+/// integers (16 bytes) rounded to nearest even and saturated — for results inside i32 only (see
+/// [`byte_results_fit_i32`](crate::float::byte_results_fit_i32): no float clamp; `vpmovusdb` reads its lanes
+/// unsigned, hence a signed maximum with 0 before it) — non-temporally with `STREAM`.
 ///
 /// # Safety
 ///
 /// The bytes at `d` are writable; with `STREAM`, `d` is aligned to their count; AVX-512F enabled.
 #[inline(always)]
-unsafe fn put_plane<const F16: bool, const STREAM: bool>(y: __m512, d: *mut u8) {
+unsafe fn put_plane<const OUT: u8, const STREAM: bool>(y: __m512, d: *mut u8) {
     // SAFETY: stores of the bytes at d (contract); AVX-512F by the contract.
     unsafe {
-        if F16 {
-            let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(y);
-            if STREAM { _mm256_stream_si256(d.cast(), h) } else { _mm256_storeu_si256(d.cast(), h) }
-        } else if STREAM {
-            _mm512_stream_ps(d.cast(), y);
-        } else {
-            _mm512_storeu_ps(d.cast(), y);
+        match OUT {
+            TY_F16 => {
+                let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(y);
+                if STREAM { _mm256_stream_si256(d.cast(), h) } else { _mm256_storeu_si256(d.cast(), h) }
+            }
+            TY_F32 if STREAM => _mm512_stream_ps(d.cast(), y),
+            TY_F32 => _mm512_storeu_ps(d.cast(), y),
+            _ => {
+                let i = _mm512_cvtps_epi32(y);
+                let bytes = if OUT == TY_I8 {
+                    _mm512_cvtsepi32_epi8(i)
+                } else {
+                    _mm512_cvtusepi32_epi8(_mm512_max_epi32(i, _mm512_setzero_si512()))
+                };
+                if STREAM { _mm_stream_si128(d.cast(), bytes) } else { _mm_storeu_si128(d.cast(), bytes) }
+            }
         }
     }
 }
@@ -644,8 +655,7 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx512Put<FROM, KIND> {
                     let bytes = if KIND == TY_I8 { _mm512_cvtsepi32_epi8(i) } else { _mm512_cvtusepi32_epi8(i) };
                     if STREAM { _mm_stream_si128(dst.cast(), bytes) } else { _mm_storeu_si128(dst.cast(), bytes) }
                 }
-                TY_F16 => put_plane::<true, STREAM>(y, dst),
-                _ => put_plane::<false, STREAM>(y, dst),
+                _ => put_plane::<KIND, STREAM>(y, dst),
             }
         }
     }
@@ -681,13 +691,7 @@ impl<const SIGNED: bool, const KIND: u8> Norm16 for Avx512Bytes<SIGNED, KIND> {
         unsafe {
             let v = _mm_loadu_si128(src.cast());
             let x = if SIGNED { _mm512_cvtepi8_epi32(v) } else { _mm512_cvtepu8_epi32(v) };
-            let i = _mm512_cvtps_epi32(_mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s), b));
-            let bytes = if KIND == TY_I8 {
-                _mm512_cvtsepi32_epi8(i)
-            } else {
-                _mm512_cvtusepi32_epi8(_mm512_max_epi32(i, _mm512_setzero_si512()))
-            };
-            if STREAM { _mm_stream_si128(dst.cast(), bytes) } else { _mm_storeu_si128(dst.cast(), bytes) }
+            put_plane::<KIND, STREAM>(_mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s), b), dst);
         }
     }
 
@@ -719,15 +723,16 @@ impl<const SIGNED: bool, const KIND: u8> Norm16 for Avx512Bytes<SIGNED, KIND> {
     }
 }
 
-/// Pixels of `P` one-byte channels → `P` normalized planes with AVX-512, 16 pixels per step: four 16-byte windows
-/// joined into one register, one `vpshufb` per plane widening the bytes straight into 32-bit lanes
-/// ([`Widen`](crate::tables::Widen)), then a shift, `x·scale + bias` and the store; returns the pixels done.
+/// Pixels of `P` one-byte channels → `P` normalized planes of type `OUT` with AVX-512, 16 pixels per step: four
+/// 16-byte windows joined into one register, one `vpshufb` per plane widening the bytes straight into 32-bit lanes
+/// ([`Widen`](crate::tables::Widen)), then a shift, `x·scale + bias` and the store ([`put_plane`]); returns the
+/// pixels done — none into one-byte integers unless every plane's results fit i32.
 ///
 /// # Safety
 ///
 /// As `Arch::deinterleave_convert`; AVX-512 F/BW enabled; `t` was built for width 1 and `P` planes.
 #[inline(always)]
-unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, const F16: bool, const STREAM: bool>(
+unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, const OUT: u8, const STREAM: bool>(
     t: &Planar,
     src: *const u8,
     dst: *mut u8,
@@ -737,7 +742,10 @@ unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, cons
     rows: RowRun,
 ) -> usize {
     let w = &t.widen;
-    let out = if F16 { 2 } else { 4 };
+    let out = ty_width(OUT);
+    if out == 1 && !params[..P].iter().all(|&[s, b]| crate::float::byte_results_fit_i32(s, b)) {
+        return 0;
+    }
     // SAFETY: (whole function) table loads of 64 bytes; each step reads four 16-byte windows inside output pixels
     // j..j+16 (16·P bytes from the step's lowest address) and writes elements j..j+16 of every plane, in bounds
     // while j + 16 ≤ n; AVX-512 F/BW by the contract.
@@ -762,7 +770,7 @@ unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, cons
                     let v = _mm512_shuffle_epi8(z, m[i]);
                     let x = if SIGNED { _mm512_srai_epi32::<24>(v) } else { v };
                     let y = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), p[i].0), p[i].1);
-                    put_plane::<F16, STREAM>(y, dst.wrapping_offset(i as isize * plane_stride).add(j * out));
+                    put_plane::<OUT, STREAM>(y, dst.wrapping_offset(i as isize * plane_stride).add(j * out));
                 }
                 base = base.wrapping_offset(delta);
             }

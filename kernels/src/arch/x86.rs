@@ -1093,8 +1093,35 @@ impl<const SIGNED: bool, const KIND: u8> Avx2Bytes<SIGNED, KIND> {
     /// AVX2.
     #[inline(always)]
     unsafe fn bytes(a: __m256i, b: __m256i) -> __m256i {
-        // SAFETY: AVX2 (contract).
-        unsafe { if KIND == TY_I8 { _mm256_packs_epi16(a, b) } else { _mm256_packus_epi16(a, b) } }
+        // SAFETY: forwarded contract.
+        unsafe { pack_bytes::<KIND>(a, b) }
+    }
+}
+
+/// Words to bytes with the saturation of `KIND` (`i8` or `u8`), within each 128-bit lane.
+///
+/// # Safety
+///
+/// AVX2.
+#[inline(always)]
+unsafe fn pack_bytes<const KIND: u8>(a: __m256i, b: __m256i) -> __m256i {
+    // SAFETY: AVX2 (contract).
+    unsafe { if KIND == TY_I8 { _mm256_packs_epi16(a, b) } else { _mm256_packus_epi16(a, b) } }
+}
+
+/// 16 i32 (`lo` the first 8) to 16 bytes with the saturation of `KIND` (`i8` or `u8`): words [lo 0–3, hi 0–3 |
+/// lo 4–7, hi 4–7], bytes (each lane packed with itself), then dwords 0, 4, 1, 5.
+///
+/// # Safety
+///
+/// AVX2.
+#[inline(always)]
+unsafe fn narrow16<const KIND: u8>(lo: __m256i, hi: __m256i) -> __m128i {
+    // SAFETY: AVX2 (contract).
+    unsafe {
+        let words = _mm256_packs_epi32(lo, hi);
+        let order = _mm256_setr_epi32(0, 4, 1, 5, 0, 4, 1, 5);
+        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(pack_bytes::<KIND>(words, words), order))
     }
 }
 
@@ -1120,11 +1147,7 @@ impl<const SIGNED: bool, const KIND: u8> Norm16 for Avx2Bytes<SIGNED, KIND> {
     unsafe fn put<const STREAM: bool>(self, src: *const u8, (s, s8, b, b8): Self::P, dst: *mut u8) {
         // SAFETY: AVX2 by the contract; 16 bytes at src and at dst.
         unsafe {
-            let (lo, hi) = (Self::rounded(src, s, b), Self::rounded(src.add(8), s8, b8));
-            // Words [lo 0–3, hi 0–3 | lo 4–7, hi 4–7], bytes (each lane packed with itself), dwords 0, 4, 1, 5.
-            let words = _mm256_packs_epi32(lo, hi);
-            let order = _mm256_setr_epi32(0, 4, 1, 5, 0, 4, 1, 5);
-            let v = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(Self::bytes(words, words), order));
+            let v = narrow16::<KIND>(Self::rounded(src, s, b), Self::rounded(src.add(8), s8, b8));
             if STREAM { _mm_stream_si128(dst.cast(), v) } else { _mm_storeu_si128(dst.cast(), v) }
         }
     }
@@ -1348,18 +1371,19 @@ unsafe fn pairs<U: Norm16, const G: usize>(put: U, scales: *const f32, biases: *
     }
 }
 
-/// Pixels of `P` one-byte channels → `P` normalized planes with AVX2, 16 pixels per step: four 16-byte windows
-/// joined into two registers, one `vpshufb` per plane and register widening the bytes straight into 32-bit lanes
-/// ([`Widen`](crate::tables::Widen)), then a shift, `x·scale + bias` and the store; returns the pixels done.
+/// Pixels of `P` one-byte channels → `P` normalized planes of type `OUT` with AVX2, 16 pixels per step: four
+/// 16-byte windows joined into two registers, one `vpshufb` per plane and register widening the bytes straight into
+/// 32-bit lanes ([`Widen`](crate::tables::Widen)), then a shift, `x·scale + bias` and the store; returns the pixels
+/// done — none into one-byte integers unless every plane's results fit i32 ([`Avx2Bytes`]' narrowing, no clamp).
 ///
 /// # Safety
 ///
-/// As `Arch::deinterleave_convert`; AVX2 (and F16C when `F16`) enabled; `t` was built for width 1 and `P` planes.
+/// As `Arch::deinterleave_convert`; AVX2 (and F16C for f16) enabled; `t` was built for width 1 and `P` planes.
 #[inline(always)]
 pub(super) unsafe fn avx2_deinterleave_normalize<
     const P: usize,
     const SIGNED: bool,
-    const F16: bool,
+    const OUT: u8,
     const STREAM: bool,
 >(
     t: &Planar,
@@ -1371,7 +1395,10 @@ pub(super) unsafe fn avx2_deinterleave_normalize<
     rows: RowRun,
 ) -> usize {
     let w = &t.widen;
-    let out = if F16 { 2 } else { 4 };
+    let out = ty_width(OUT);
+    if out == 1 && !params[..P].iter().all(|&[s, b]| crate::float::byte_results_fit_i32(s, b)) {
+        return 0;
+    }
     // SAFETY: (whole function) table loads of 16 bytes; each step reads four 16-byte windows inside output pixels
     // j..j+16 (16·P bytes from the step's lowest address) and writes elements j..j+16 of every plane, in bounds
     // while j + 16 ≤ n; AVX2/F16C by the contract.
@@ -1405,16 +1432,21 @@ pub(super) unsafe fn avx2_deinterleave_normalize<
                     let lo = widen(_mm256_shuffle_epi8(y0, m[i][0]), p[i]);
                     let hi = widen(_mm256_shuffle_epi8(y1, m[i][1]), p[i]);
                     let d = dst.wrapping_offset(i as isize * plane_stride).add(j * out);
-                    match (F16, STREAM) {
-                        (true, false) => _mm256_storeu_si256(d.cast(), _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo))),
-                        (true, true) => _mm256_stream_si256(d.cast(), _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo))),
-                        (false, false) => {
+                    match (OUT, STREAM) {
+                        (TY_F16, false) => _mm256_storeu_si256(d.cast(), _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo))),
+                        (TY_F16, true) => _mm256_stream_si256(d.cast(), _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo))),
+                        (TY_F32, false) => {
                             _mm256_storeu_ps(d.cast(), lo);
                             _mm256_storeu_ps(d.add(32).cast(), hi);
                         }
-                        (false, true) => {
+                        (TY_F32, true) => {
                             _mm256_stream_ps(d.cast(), lo);
                             _mm256_stream_ps(d.add(32).cast(), hi);
+                        }
+                        (_, stream) => {
+                            // (Results inside i32, checked above: rounded exactly, the packs saturate.)
+                            let v = narrow16::<OUT>(_mm256_cvtps_epi32(lo), _mm256_cvtps_epi32(hi));
+                            if stream { _mm_stream_si128(d.cast(), v) } else { _mm_storeu_si128(d.cast(), v) }
                         }
                     }
                 }
@@ -1468,38 +1500,47 @@ macro_rules! by_byte_types {
 }
 pub(super) use by_byte_types;
 
-/// Calls `$f::<P, SIGNED, F16, STREAM>($args)` for the plane count, the types and the store kind of a fused
-/// deinterleave (0 for other plane counts).
+/// Calls `$f::<P, SIGNED, OUT, STREAM>($args)` for the plane count, the types (`OUT` the output's type code) and
+/// the store kind of a fused deinterleave of one-byte pixels (0 for other plane counts and inputs).
 macro_rules! by_planes {
     ($k:expr, $planes:expr, $stream:expr, $f:ident $args:tt) => {
         match $planes {
-            2 => by_planes!(@kind 2, $k, $stream, $f $args),
-            3 => by_planes!(@kind 3, $k, $stream, $f $args),
-            4 => by_planes!(@kind 4, $k, $stream, $f $args),
+            2 => by_planes!(@sign 2, $k, $stream, $f $args),
+            3 => by_planes!(@sign 3, $k, $stream, $f $args),
+            4 => by_planes!(@sign 4, $k, $stream, $f $args),
             _ => 0,
         }
     };
-    (@kind $p:literal, $k:expr, $stream:expr, $f:ident ($($a:expr),*)) => {{
+    (@sign $p:literal, $k:expr, $stream:expr, $f:ident $args:tt) => {{
         // (Planes of one-byte integers, and pixels of other inputs, have no fused kernel here: 0 pixels done.)
         if !$k.bytes() {
             return 0;
         }
-        let f16 = match $k.out {
-            $crate::arch::NormType::F32 => false,
-            $crate::arch::NormType::F16 => true,
-            _ => return 0,
-        };
-        match ($k.signed(), f16, $stream) {
-            (false, false, false) => $f::<$p, false, false, false>($($a),*),
-            (false, true, false) => $f::<$p, false, true, false>($($a),*),
-            (true, false, false) => $f::<$p, true, false, false>($($a),*),
-            (true, true, false) => $f::<$p, true, true, false>($($a),*),
-            (false, false, true) => $f::<$p, false, false, true>($($a),*),
-            (false, true, true) => $f::<$p, false, true, true>($($a),*),
-            (true, false, true) => $f::<$p, true, false, true>($($a),*),
-            (true, true, true) => $f::<$p, true, true, true>($($a),*),
+        if $k.signed() {
+            by_planes!(@out $p, true, $k, $stream, $f $args)
+        } else {
+            by_planes!(@out $p, false, $k, $stream, $f $args)
         }
     }};
+    (@out $p:literal, $s:literal, $k:expr, $stream:expr, $f:ident $args:tt) => {
+        match $k.out {
+            $crate::arch::NormType::F32 => {
+                by_planes!(@stream $p, $s, { $crate::arch::NormType::F32.code() }, $stream, $f $args)
+            }
+            $crate::arch::NormType::F16 => {
+                by_planes!(@stream $p, $s, { $crate::arch::NormType::F16.code() }, $stream, $f $args)
+            }
+            $crate::arch::NormType::U8 => {
+                by_planes!(@stream $p, $s, { $crate::arch::NormType::U8.code() }, $stream, $f $args)
+            }
+            $crate::arch::NormType::I8 => {
+                by_planes!(@stream $p, $s, { $crate::arch::NormType::I8.code() }, $stream, $f $args)
+            }
+        }
+    };
+    (@stream $p:literal, $s:literal, $o:block, $stream:expr, $f:ident ($($a:expr),*)) => {
+        if $stream { $f::<$p, $s, $o, true>($($a),*) } else { $f::<$p, $s, $o, false>($($a),*) }
+    };
 }
 pub(super) use by_planes;
 

@@ -193,10 +193,9 @@ fn norm_periodic_fn<A: Arch>() -> NormPeriodicFn {
 /// The kernel [`Arch::deinterleave_convert`] has for `op` on pixels of `width`-byte elements, if any.
 fn fused_convert(op: &ElementOp, width: usize) -> Option<FusedConvert> {
     match (width, *op) {
-        // (Planes of one-byte integers: no fused kernel.)
-        (1, _) => norm_kind(op)
-            .filter(|k| k.bytes() && matches!(k.out, NormType::F32 | NormType::F16))
-            .map(FusedConvert::Bytes),
+        // (Into one-byte integers, the levels' kernels take only parameters whose results fit i32, and leave the
+        // rest to the buffer.)
+        (1, _) => norm_kind(op).filter(|k| k.bytes()).map(FusedConvert::Bytes),
         (4, ElementOp::Cast { from: ElemType::F32, to: ElemType::F16 }) => {
             Some(FusedConvert::Floats(FloatNorm { affine: false, f16: true }))
         }
@@ -278,7 +277,7 @@ unsafe fn scalar_deinterleave_normalize(
                     match k.out {
                         NormType::F16 => at.add(2 * j).cast::<u16>().write_unaligned(f32_to_f16_scalar(y)),
                         NormType::F32 => at.add(4 * j).cast::<f32>().write_unaligned(y),
-                        // (Not sent here by `fused_convert`; the casts' rule: nearest even, saturated.)
+                        // (The casts' rule: nearest even, saturated.)
                         NormType::U8 => at.add(j).write(y.round_ties_even() as u8),
                         NormType::I8 => at.add(j).cast::<i8>().write(y.round_ties_even() as i8),
                     }

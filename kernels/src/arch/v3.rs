@@ -148,7 +148,7 @@ unsafe impl Arch for V3 {
         dst: *mut u8,
         n: usize,
     ) -> usize {
-        // SAFETY: forwarded contract; SSSE3 is part of every x86 level here.
+        // SAFETY: forwarded contract; the token proves AVX2.
         unsafe { super::x86::interleave::<N>(t, src, plane_stride, dst, n) }
     }
 
@@ -161,7 +161,7 @@ unsafe impl Arch for V3 {
         plane_stride: isize,
         n: usize,
     ) -> usize {
-        // SAFETY: forwarded contract; SSSE3 is part of every x86 level here.
+        // SAFETY: forwarded contract; the token proves AVX2.
         unsafe { super::x86::deinterleave::<N>(t, src, dst, plane_stride, n) }
     }
 

@@ -181,7 +181,7 @@ unsafe impl Arch for V4 {
             // SAFETY: forwarded contract; AVX-512F via the token.
             unsafe { wide_interleave::<Dwords, N>(t, src, plane_stride, dst, n) }
         } else {
-            // SAFETY: forwarded contract.
+            // SAFETY: forwarded contract; AVX2 via the token.
             unsafe { super::x86::interleave::<N>(t, src, plane_stride, dst, n) }
         }
     }
@@ -204,7 +204,7 @@ unsafe impl Arch for V4 {
             // SAFETY: forwarded contract; AVX-512F via the token.
             unsafe { wide_deinterleave::<Dwords, N>(t, src, dst, plane_stride, n) }
         } else {
-            // SAFETY: forwarded contract.
+            // SAFETY: forwarded contract; AVX2 via the token.
             unsafe { super::x86::deinterleave::<N>(t, src, dst, plane_stride, n) }
         }
     }

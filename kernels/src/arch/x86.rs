@@ -668,7 +668,9 @@ pub(super) unsafe fn deinterleave<const N: usize>(
     }
 }
 
-/// The 16-byte masks of `t` (`masks[k][i]`) in both 128-bit lanes.
+/// The 16-byte masks of `t` in both 128-bit lanes, by output register: `[o][s]` is the mask source register `s`
+/// takes into output register `o` (`t.masks[s][o]` when deinterleaving — sources are pixel chunks, outputs planes —
+/// `t.masks[o][s]` when interleaving).
 ///
 /// # Safety
 ///
@@ -677,13 +679,31 @@ pub(super) unsafe fn deinterleave<const N: usize>(
 unsafe fn lane_masks<const P: usize>(t: &Planar) -> [[__m256i; P]; P] {
     // SAFETY: AVX (contract).
     let mut m = [[unsafe { _mm256_setzero_si256() }; P]; P];
-    for (k, row) in m.iter_mut().enumerate() {
-        for (i, x) in row.iter_mut().enumerate() {
+    for (o, row) in m.iter_mut().enumerate() {
+        for (s, x) in row.iter_mut().enumerate() {
+            let mask = if t.interleave { &t.masks[o][s] } else { &t.masks[s][o] };
             // SAFETY: a plain 16-byte load of a table entry; AVX2 (contract).
-            *x = unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(t.masks[k][i].as_ptr().cast())) };
+            *x = unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(mask.as_ptr().cast())) };
         }
     }
     m
+}
+
+/// One output register of the two-step planar loops: the OR of each source register shuffled by its mask.
+///
+/// # Safety
+///
+/// AVX2 available.
+#[inline(always)]
+unsafe fn or_of_shuffles<const P: usize>(v: &[__m256i; P], m: &[__m256i; P]) -> __m256i {
+    // SAFETY: register operations of AVX2 (contract).
+    unsafe {
+        let mut acc = _mm256_shuffle_epi8(v[0], m[0]);
+        for s in 1..P {
+            acc = _mm256_or_si256(acc, _mm256_shuffle_epi8(v[s], m[s]));
+        }
+        acc
+    }
 }
 
 /// [`ssse3_deinterleave`] two steps at a time: the two steps' 16-byte chunks `k` in the halves of register `k`, one
@@ -718,10 +738,7 @@ pub(super) unsafe fn avx2_deinterleave<const N: usize, const P: usize>(
                 c[k] = _mm256_loadu2_m128i(b1.add(16 * k).cast(), b0.add(16 * k).cast());
             }
             for i in 0..P {
-                let mut acc = _mm256_shuffle_epi8(c[0], m[0][i]);
-                for k in 1..P {
-                    acc = _mm256_or_si256(acc, _mm256_shuffle_epi8(c[k], m[k][i]));
-                }
+                let acc = or_of_shuffles(&c, &m[i]);
                 _mm256_storeu_si256(dst.wrapping_offset(i as isize * plane_stride).add(j * N).cast(), acc);
             }
         }
@@ -761,10 +778,7 @@ pub(super) unsafe fn avx2_interleave<const N: usize, const P: usize>(
             }
             let out = dst.add(j * N * P);
             for k in 0..P {
-                let mut acc = _mm256_shuffle_epi8(v[0], m[k][0]);
-                for i in 1..P {
-                    acc = _mm256_or_si256(acc, _mm256_shuffle_epi8(v[i], m[k][i]));
-                }
+                let acc = or_of_shuffles(&v, &m[k]);
                 _mm256_storeu2_m128i(out.add(16 * (P + k)).cast(), out.add(16 * k).cast(), acc);
             }
         }
@@ -1656,7 +1670,7 @@ pub(super) unsafe fn f16c_normalize_run(
 ) -> usize {
     // SAFETY: forwarded contract; the features are enabled here.
     unsafe {
-        if k.bytes() && k.out.width() == 1 && crate::float::byte_results_fit_i32(scale, bias) {
+        if k.bytes_to_bytes() && crate::float::byte_results_fit_i32(scale, bias) {
             by_byte_types!(k, Avx2Bytes, |u| normalize_run(u, src, dst, n, scale, bias, stream))
         } else {
             by_types!(k, Avx2Put, |u| normalize_run(u, src, dst, n, scale, bias, stream))
@@ -1681,7 +1695,7 @@ pub(super) unsafe fn f16c_normalize_periodic(
 ) -> usize {
     // SAFETY: forwarded contract; the features are enabled here.
     unsafe {
-        if k.bytes() && k.out.width() == 1 && p.bytes_fit() {
+        if k.bytes_to_bytes() && p.bytes_fit() {
             by_byte_types!(k, Avx2Bytes, |u| normalize_periodic(u, src, dst, n, p, phase, stream))
         } else {
             by_types!(k, Avx2Put, |u| normalize_periodic(u, src, dst, n, p, phase, stream))

@@ -671,6 +671,12 @@ impl Norm {
     pub(crate) fn bytes(self) -> bool {
         self.from.width() == 1
     }
+
+    /// Whether one-byte integers go into one-byte integers (what the unclamped byte kernels take, given parameters
+    /// that pass [`byte_results_fit_i32`](crate::float::byte_results_fit_i32)).
+    pub(crate) fn bytes_to_bytes(self) -> bool {
+        self.bytes() && self.out.width() == 1
+    }
 }
 
 /// A type of a normalization in registers. Inputs convert to f32 exactly; outputs are f32, f16 rounded to nearest

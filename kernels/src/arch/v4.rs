@@ -441,7 +441,7 @@ unsafe impl Arch for V4 {
     ) -> usize {
         // SAFETY: forwarded contract; AVX-512F via the token.
         unsafe {
-            if k.bytes() && k.out.width() == 1 && crate::float::byte_results_fit_i32(scale, bias) {
+            if k.bytes_to_bytes() && crate::float::byte_results_fit_i32(scale, bias) {
                 by_byte_types!(k, Avx512Bytes, |u| normalize_run(u, src, dst, n, scale, bias, stream))
             } else {
                 by_types!(k, Avx512Put, |u| normalize_run(u, src, dst, n, scale, bias, stream))
@@ -463,7 +463,7 @@ unsafe impl Arch for V4 {
     ) -> usize {
         // SAFETY: forwarded contract; AVX-512F via the token.
         unsafe {
-            if k.bytes() && k.out.width() == 1 && p.bytes_fit() {
+            if k.bytes_to_bytes() && p.bytes_fit() {
                 by_byte_types!(k, Avx512Bytes, |u| normalize_periodic(u, src, dst, n, p, phase, stream))
             } else {
                 by_types!(k, Avx512Put, |u| normalize_periodic(u, src, dst, n, p, phase, stream))

@@ -73,3 +73,159 @@ pub(crate) fn f64_to_f32_odd_scalar(x: f64) -> f32 {
     let b = y.to_bits() - u32::from(back.abs() > x.abs());
     f32::from_bits(b | 1)
 }
+
+/// A normalization of one-byte integers into one-byte integers in fixed point: `x ↦ (x·mult + add) >> shift` in
+/// i32 (an arithmetic shift: the floor of the quotient), then saturated to the output's range — for every one-byte
+/// `x` exactly the byte the float arithmetic gives (`x·scale + bias` in f32, rounded to nearest even, saturated),
+/// which [`FixedAffine::new`] checks for all 256 inputs before it returns one. No intermediate value leaves i32.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct FixedAffine {
+    pub(crate) mult: i32,
+    pub(crate) add: i32,
+    pub(crate) shift: u32,
+}
+
+impl FixedAffine {
+    /// A candidate fixed-point form of `x·scale + bias`, not checked: at the finest shift
+    /// [`FixedAffine::shift_for`] allows, the multiplier `round(scale·2^shift)` and the addend
+    /// `round((bias + ½)·2^shift)`, no value of which leaves i32 for any one-byte `x`. A kernel takes it only after
+    /// comparing its results with the float kernel's for every input byte.
+    pub(crate) fn guess(scale: f32, bias: f32) -> Option<FixedAffine> {
+        let shift = FixedAffine::shift_for(scale, bias)?;
+        let one = 1u64.checked_shl(shift)? as f64;
+        // (|scale·2^shift|·256 + |(bias + ½)·2^shift| < 2³⁰ by `shift_for`: every value fits i32.)
+        let mult = (f64::from(scale) * one).round() as i32;
+        let add = ((f64::from(bias) + 0.5) * one).round() as i32;
+        Some(FixedAffine { mult, add, shift })
+    }
+
+    /// The finest shift (at most 30) at which `(|scale|·256 + |bias| + 2)·2^shift` stays below 2³⁰, so that every
+    /// product and sum of [`FixedAffine::at`] fits i32 with room; `None` for parameters whose results do not
+    /// fit i32 ([`byte_results_fit_i32`]).
+    pub(crate) fn shift_for(scale: f32, bias: f32) -> Option<u32> {
+        if !byte_results_fit_i32(scale, bias) {
+            return None;
+        }
+        let reach = f64::from(scale.abs()) * 256.0 + f64::from(bias.abs()) + 2.0;
+        // reach = m·2^e with 1 ≤ m < 2 (a normal number, at least 2): reach·2^k < 2³⁰ exactly when e + k ≤ 29.
+        // (From the exponent bits: a per-call cost of a few instructions, where a loop of `exp2` calls took
+        // hundreds of nanoseconds.)
+        let e = ((reach.to_bits() >> 52) & 0x7FF) as i64 - 1023;
+        Some(29i64.saturating_sub(e).clamp(0, 30) as u32)
+    }
+
+    /// The fixed-point form at `shift` (≤ 30), checked for every input: the multiplier `round(scale·2^shift)`, the
+    /// addend any value for which each input lands on its float result — for an unsaturated result `r`,
+    /// `r·2^shift ≤ x·mult + add < (r+1)·2^shift` — the one nearest `(bias + ½)·2^shift`.
+    pub(crate) fn at(scale: f32, bias: f32, signed_in: bool, signed_out: bool, shift: u32) -> Option<FixedAffine> {
+        if !byte_results_fit_i32(scale, bias) || shift > 30 {
+            return None;
+        }
+        let one = 1i64.checked_shl(shift)?;
+        // (|mult| < 2⁵³: |scale| < 2²² by `byte_results_fit_i32`; every product below stays far inside i64.)
+        let mult = (f64::from(scale) * one as f64).round() as i64;
+        let (lo, hi) = if signed_out { (-128i64, 127i64) } else { (0, 255) };
+        let inputs = if signed_in { -128i64..=127 } else { 0..=255 };
+        let (mut least, mut most) = (i64::MIN, i64::MAX);
+        for x in inputs.clone() {
+            // The kernels' float arithmetic: the byte widened exactly, a product then a sum in f32, rounded to
+            // nearest even (in range: `byte_results_fit_i32`), saturated.
+            let r = (((x as f32) * scale + bias).round_ties_even() as i64).clamp(lo, hi);
+            let v = x.checked_mul(mult)?;
+            if r > lo {
+                least = least.max(r.checked_mul(one)?.checked_sub(v)?);
+            }
+            if r < hi {
+                most = most.min(r.checked_add(1)?.checked_mul(one)?.checked_sub(v)?.checked_sub(1)?);
+            }
+        }
+        if least > most {
+            return None;
+        }
+        let add = (((f64::from(bias) + 0.5) * one as f64).round() as i64).clamp(least, most);
+        let fits = |v: i64| i32::try_from(v).is_ok();
+        let exact = fits(mult)
+            && fits(add)
+            && inputs
+                .into_iter()
+                .all(|x| x.checked_mul(mult).is_some_and(|v| fits(v) && v.checked_add(add).is_some_and(fits)));
+        exact.then_some(FixedAffine { mult: mult as i32, add: add as i32, shift })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FixedAffine;
+
+    /// Every one-byte input of `f`'s types against the float arithmetic.
+    fn agrees(f: FixedAffine, scale: f32, bias: f32, signed_in: bool, signed_out: bool) -> bool {
+        let (lo, hi) = if signed_out { (-128.0, 127.0) } else { (0.0, 255.0) };
+        let inputs = if signed_in { -128..=127 } else { 0..=255 };
+        let (l, h) = (lo as i32, hi as i32);
+        inputs.into_iter().all(|x: i32| {
+            let want = ((x as f32) * scale + bias).round_ties_even().clamp(lo, hi) as i32;
+            // As the kernels compute it (`FixedAffine::at` checked that nothing wraps).
+            let got = x.wrapping_mul(f.mult).wrapping_add(f.add).wrapping_shr(f.shift).clamp(l, h);
+            got == want
+        })
+    }
+
+    #[test]
+    fn fixed_affine_gives_the_float_results_or_nothing() {
+        let (mut found, mut guessed) = (0, 0);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut pairs = vec![
+            (1.0, 0.0),
+            (0.5, 0.0),
+            (0.5, 0.25),
+            (-1.0, 127.0),
+            (0.017_125_02, -2.117_904),
+            (1.0 / 0.0186, -128.0),
+            (4_190_000.0, 1.0e6),
+            (1e-30, 3.5),
+            (0.0, -0.5),
+            (0.0, 0.5),
+            (0.0, 1.5),
+            (255.0, -65025.0),
+        ];
+        for _ in 0..3000 {
+            let r = next();
+            let scale = f32::from_bits((r as u32 & 0x807F_FFFF) | ((100 + (r >> 32) as u32 % 40) << 23));
+            let bias = ((r >> 40) as i32 % 70_000) as f32 / ((r >> 20) as u32 % 97 + 1) as f32;
+            pairs.push((scale, bias));
+        }
+        for &(scale, bias) in &pairs {
+            for (si, so) in [(false, false), (false, true), (true, false), (true, true)] {
+                let new = FixedAffine::shift_for(scale, bias).and_then(|k| FixedAffine::at(scale, bias, si, so, k));
+                if let Some(f) = new {
+                    found += 1;
+                    assert!(agrees(f, scale, bias, si, so), "{scale} {bias} {si} {so}: {f:?}");
+                }
+                // The guess is the form's multiplier, and usually its addend too.
+                if let (Some(f), Some(g)) = (new, FixedAffine::guess(scale, bias)) {
+                    assert_eq!((f.mult, f.shift), (g.mult, g.shift));
+                    guessed += usize::from(agrees(g, scale, bias, si, so));
+                }
+                // A coarser shift is checked as strictly.
+                if let Some(f) = FixedAffine::at(scale, bias, si, so, 3) {
+                    assert!(agrees(f, scale, bias, si, so), "{scale} {bias} {si} {so} at 3: {f:?}");
+                }
+            }
+        }
+        // Most parameters have a fixed-point form; ties to even (x·0.5) and unbounded results do not.
+        assert!(found > pairs.len() * 4 * 3 / 4, "{found} of {}", pairs.len() * 4);
+        assert!(guessed > found * 9 / 10, "{guessed} of {found}");
+        let form = |s: f32, b: f32| FixedAffine::at(s, b, false, false, FixedAffine::shift_for(s, b)?);
+        assert_eq!(form(0.5, 0.0), None);
+        assert_eq!(FixedAffine::shift_for(f32::NAN, 0.0), None);
+        assert_eq!(FixedAffine::shift_for(4.3e6, 0.0), None);
+        assert_eq!(FixedAffine::guess(4.3e6, 0.0), None);
+        assert!(form(1.0, 0.0).is_some());
+    }
+}

@@ -614,7 +614,15 @@ fn pixels(walk: &Walk, iw: usize, ow: usize, op: &ElementOp) -> Option<(Geometry
     let g = walk.geometry(ppos, Some(cpos))?;
     let pattern = match op {
         ElementOp::Normalize { .. } if g.row_aux() != 0 => return None,
-        ElementOp::Normalize { .. } if g.fold_aux() != 0 => Some(Arc::new(Periodic::new(&walk.pairs_along(cpos)?)?)),
+        ElementOp::Normalize { from, to } if g.fold_aux() != 0 => {
+            // (One-byte integers into one-byte integers: the pattern's fixed-point form for these types too.)
+            let sign = |t: crate::convert::ElemType| match t {
+                crate::convert::ElemType::U8 => Some(false),
+                crate::convert::ElemType::I8 => Some(true),
+                _ => None,
+            };
+            Some(Arc::new(Periodic::new(&walk.pairs_along(cpos)?, sign(*from).zip(sign(*to)))?))
+        }
         _ => None,
     };
     let read = match (swapped, k) {

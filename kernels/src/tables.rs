@@ -1078,6 +1078,51 @@ pub(crate) struct Periodic {
     pairs: Vec<[f32; 2]>,
     /// Every pair passes [`byte_results_fit_i32`](crate::float::byte_results_fit_i32).
     bytes_fit: bool,
+    /// For one-byte integers into one-byte integers, the pattern in fixed point where every channel has a form.
+    fixed: Option<FixedPattern>,
+}
+
+/// The lanes of a pattern of `W` pairs (`f32` scales and biases, or `i32` fixed-point multipliers and addends):
+/// lane `i` of `a` and of `b` for `i < period + max(BLOCK, Periodic::unrolled(period))` — a load that starts
+/// inside the period may read a block of pairs without wrapping.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PatternLanes<'a, W> {
+    period: usize,
+    a: &'a [W],
+    b: &'a [W],
+}
+
+impl<W> PatternLanes<'_, W> {
+    /// Elements per repetition (as [`Periodic::period`]).
+    pub(crate) fn period(&self) -> usize {
+        self.period
+    }
+
+    /// Pointers to lane `q` (`q < period`) of `a` and of `b`, each followed by at least
+    /// `max(BLOCK, Periodic::unrolled(period))` more lanes.
+    pub(crate) fn at(&self, q: usize) -> (*const W, *const W) {
+        assert!(q < self.period);
+        (self.a[q..].as_ptr(), self.b[q..].as_ptr())
+    }
+}
+
+/// A [`Periodic`] pattern of one-byte integers into one-byte integers in fixed point
+/// ([`FixedAffine`](crate::float::FixedAffine)), one shift for all its channels: lane `i` computes
+/// `(x·mults[i] + adds[i]) >> shift`, saturated.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct FixedPattern {
+    /// Whether the inputs and the outputs are `i8` (else `u8`), which the form was checked for.
+    pub(crate) signed: (bool, bool),
+    pub(crate) shift: u32,
+    mults: Vec<i32>,
+    adds: Vec<i32>,
+}
+
+impl FixedPattern {
+    /// The multipliers and addends, laid out as [`Periodic::lanes`].
+    pub(crate) fn lanes(&self, period: usize) -> PatternLanes<'_, i32> {
+        PatternLanes { period, a: &self.mults, b: &self.adds }
+    }
 }
 
 impl Periodic {
@@ -1085,18 +1130,41 @@ impl Periodic {
     pub(crate) const LANES: usize = 16;
 
     /// The pattern of one pair per channel (`None` without channels or for more than 64 of them: a pattern of
-    /// 16 · 64 elements is the most worth keeping next to a row's data).
-    pub(crate) fn new(channels: &[[f32; 2]]) -> Option<Periodic> {
+    /// 16 · 64 elements is the most worth keeping next to a row's data). `bytes`: for a normalization of one-byte
+    /// integers into one-byte integers, whether its input and its output are `i8` (else `u8`) — the pattern then
+    /// also gets its fixed-point form ([`Periodic::fixed`]) where every channel has one at a shared shift.
+    pub(crate) fn new(channels: &[[f32; 2]], bytes: Option<(bool, bool)>) -> Option<Periodic> {
         let p = channels.len();
         if !(1..=64).contains(&p) {
             return None;
         }
         let period = lcm(p, Self::LANES)?;
         let len = period.checked_add(crate::params::BLOCK.max(Self::unrolled(period)))?;
-        let pairs: Vec<[f32; 2]> = (0..len).map(|i| channels[i.checked_rem(p).unwrap_or(0)]).collect();
+        let channel = |i: usize| i.checked_rem(p).unwrap_or(0);
+        let pairs: Vec<[f32; 2]> = (0..len).map(|i| channels[channel(i)]).collect();
         let (scales, biases) = pairs.iter().map(|&[s, b]| (s, b)).unzip();
         let bytes_fit = channels.iter().all(|&[s, b]| crate::float::byte_results_fit_i32(s, b));
-        Some(Periodic { period, scales, biases, pairs, bytes_fit })
+        let fixed = bytes.filter(|_| bytes_fit).and_then(|(si, so)| {
+            use crate::float::FixedAffine;
+            let shift = channels.iter().map(|&[s, b]| FixedAffine::shift_for(s, b)).min()??;
+            let forms: Option<Vec<FixedAffine>> =
+                channels.iter().map(|&[s, b]| FixedAffine::at(s, b, si, so, shift)).collect();
+            let forms = forms?;
+            let (mults, adds) = (0..len).map(|i| (forms[channel(i)].mult, forms[channel(i)].add)).unzip();
+            Some(FixedPattern { signed: (si, so), shift, mults, adds })
+        });
+        Some(Periodic { period, scales, biases, pairs, bytes_fit, fixed })
+    }
+
+    /// The scales and biases by lane.
+    pub(crate) fn lanes(&self) -> PatternLanes<'_, f32> {
+        PatternLanes { period: self.period, a: &self.scales, b: &self.biases }
+    }
+
+    /// The fixed-point form of a normalization of one-byte integers into one-byte integers of the types `signed`
+    /// (input, output: `i8` or `u8`), if the pattern has one for them.
+    pub(crate) fn fixed(&self, signed: (bool, bool)) -> Option<&FixedPattern> {
+        self.fixed.as_ref().filter(|f| f.signed == signed)
     }
 
     /// Elements per step of a kernel that reads whole repetitions: the period repeated to at least 64 lanes.
@@ -1107,16 +1175,6 @@ impl Periodic {
     /// Elements per repetition: a multiple of the channels and of [`Periodic::LANES`].
     pub(crate) fn period(&self) -> usize {
         self.period
-    }
-
-    /// Scale of element `i` at `i` for `i < period + unrolled(period)` (at least).
-    pub(crate) fn scales(&self) -> &[f32] {
-        &self.scales
-    }
-
-    /// Bias of element `i`, as [`Periodic::scales`].
-    pub(crate) fn biases(&self) -> &[f32] {
-        &self.biases
     }
 
     /// Pair of element `i` for `i < period + BLOCK`.

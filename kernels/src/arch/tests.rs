@@ -684,7 +684,7 @@ fn check_norm_run<A: Arch>(a: A, k: Norm, src: &[u8], [scale, bias]: [f32; 2]) {
 /// [`check_norm_run`] for `normalize_periodic` with the pattern of the channel pairs `per` from `phase` on.
 fn check_norm_periodic<A: Arch>(a: A, k: Norm, src: &[u8], per: &[[f32; 2]], phase: usize) {
     let n = src.len() / k.from.width();
-    let p = crate::tables::Periodic::new(per).unwrap();
+    let p = crate::tables::Periodic::new(per, k.byte_signs()).unwrap();
     for stream in [false, true] {
         // SAFETY: as above.
         check_norm_output(
@@ -761,7 +761,7 @@ fn check_float_norm<A: Arch>(a: A) {
                 }
                 for channels in 1..=5usize {
                     let per: Vec<[f32; 2]> = (0..channels).map(|c| pairs[(c + n) % pairs.len()]).collect();
-                    let period = crate::tables::Periodic::new(&per).unwrap().period();
+                    let period = crate::tables::Periodic::new(&per, None).unwrap().period();
                     for phase in [0, 1, channels, period - 1] {
                         check_norm_periodic(a, k, &src, &per, phase);
                     }
@@ -802,7 +802,7 @@ fn check_byte_norm<A: Arch>(a: A) {
             // A pair per element from a periodic pattern of 1 to 7 channels, starting at any phase.
             for channels in 1..=7usize {
                 let per: Vec<[f32; 2]> = (0..channels).map(|c| pairs[(c + n) % pairs.len()]).collect();
-                let period = crate::tables::Periodic::new(&per).unwrap().period();
+                let period = crate::tables::Periodic::new(&per, None).unwrap().period();
                 for phase in [0, 1, channels, period - 1] {
                     check_norm_periodic(a, k, &src, &per, phase);
                 }
@@ -880,11 +880,31 @@ fn byte_normalization_on_every_level() {
 /// Long runs into one-byte integers (where VBMI looks results up in tables of 256), constant and with patterns of
 /// 1 to 5 channels at every phase, against the scalar meaning, element by element.
 fn check_long_byte_runs<A: Arch>(a: A) {
-    let pairs = [[1.0f32, 0.0], [0.5, 0.25], [-3.5, 1e-3], [1e30, 7.0], [1.0 / 0.229, -128.5], [0.0, -0.5]];
+    let pairs = [
+        [1.0f32, 0.0],
+        [0.5, 0.25],
+        [-3.5, 1e-3],
+        [1e30, 7.0],
+        [1.0 / 0.229, -128.5],
+        [0.0, -0.5],
+        [0.5, 0.0],
+        [1.0 / (0.229 * 0.0186), -113.7],
+    ];
     for from in [NormType::U8, NormType::I8] {
         for out in [NormType::U8, NormType::I8] {
             let k = Norm { from, out };
-            for n in [2048usize, 2048 + 63, 5000] {
+            // Most of these pairs have a fixed-point form (AVX2 takes it on runs of FIXED_RUN_MIN elements or more,
+            // and for patterns): x·0.5 has ties, 1e30 no results inside i32.
+            let (si, so) = k.byte_signs().unwrap();
+            let fixed = |&[s, b]: &[f32; 2]| {
+                let guess = crate::float::FixedAffine::guess(s, b);
+                let form = crate::float::FixedAffine::shift_for(s, b)
+                    .and_then(|k| crate::float::FixedAffine::at(s, b, si, so, k));
+                form.is_some() && guess.is_some()
+            };
+            assert!(pairs.iter().filter(|p| fixed(p)).count() >= 5, "{k:?}");
+            assert!(!fixed(&[0.5, 0.0]) && !fixed(&[1e30, 7.0]));
+            for n in [2048usize, 2048 + 63, super::FIXED_RUN_MIN, 5000] {
                 let src = bytes(n, 7 + n as u32);
                 for pair in pairs {
                     check_norm_run(a, k, &src, pair);
@@ -904,6 +924,47 @@ level_job!(LongByteRunsJob, check_long_byte_runs);
 #[test]
 fn long_byte_runs_into_bytes_on_every_level() {
     on_every_level(|l| l.dispatch(LongByteRunsJob));
+}
+
+/// AVX2's fixed-point kernel for one-byte integers, called directly with every form [`FixedAffine::at`] finds
+/// (the kernels' runs take a form only after checking it against their float kernel, and patterns only the forms
+/// `at` checked, so a wrong kernel would show only here or in the patterns' tests): the scalar meaning, element by
+/// element, nothing written past the elements done.
+///
+/// [`FixedAffine::at`]: crate::float::FixedAffine::at
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn avx2_fixed_point_bytes_are_the_float_bytes() {
+    use crate::float::FixedAffine;
+    if super::V3::try_new().is_none() {
+        eprintln!("note: AVX2 not available here, skipped");
+        return;
+    }
+    let mut pairs = vec![[1.0f32, 0.0], [0.5, 0.25], [-3.5, 1e-3], [1.0 / 0.229, -128.5], [1.0 / 0.0042, -60_000.0]];
+    pairs.extend((0..40).map(|i| [0.003 * (i as f32 + 1.0).powi(2) - 2.0, 3.7 * i as f32 - 70.0]));
+    let mut tried = 0;
+    for from in [NormType::U8, NormType::I8] {
+        for out in [NormType::U8, NormType::I8] {
+            let k = Norm { from, out };
+            for &[scale, bias] in &pairs {
+                let at = |shift| FixedAffine::at(scale, bias, from == NormType::I8, out == NormType::I8, shift);
+                let Some(f) = FixedAffine::shift_for(scale, bias).and_then(at) else { continue };
+                tried += 1;
+                for n in [0usize, 1, 15, 16, 17, 31, 32, 33, 64, 100, 300] {
+                    let src = bytes(n, 5 + n as u32);
+                    let mut dst = vec![SENTINEL; n + 32];
+                    // SAFETY: n bytes in, n + 32 out; AVX2 checked above.
+                    let done = unsafe { super::x86::avx2_fixed_run(k, f, src.as_ptr(), dst.as_mut_ptr(), n) };
+                    assert!(done <= n && n - done < 16);
+                    for i in 0..done {
+                        assert_eq!([dst[i]], byte_norm_scalar(k, src[i], scale, bias)[..], "{k:?} {scale} {bias} {i}");
+                    }
+                    assert!(dst[done..].iter().all(|&b| b == SENTINEL));
+                }
+            }
+        }
+    }
+    assert!(tried > pairs.len() * 3, "{tried}");
 }
 
 /// Orders non-temporal stores before the checks read them back.

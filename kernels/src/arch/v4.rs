@@ -463,10 +463,11 @@ unsafe impl Arch for V4 {
     ) -> usize {
         // SAFETY: forwarded contract; AVX-512F via the token.
         unsafe {
+            let lanes = p.lanes();
             if k.bytes_to_bytes() && p.bytes_fit() {
-                by_byte_types!(k, Avx512Bytes, |u| normalize_periodic(u, src, dst, n, p, phase, stream))
+                by_byte_types!(k, Avx512Bytes, |u| normalize_periodic(u, src, dst, n, lanes, phase, stream))
             } else {
-                by_types!(k, Avx512Put, |u| normalize_periodic(u, src, dst, n, p, phase, stream))
+                by_types!(k, Avx512Put, |u| normalize_periodic(u, src, dst, n, lanes, phase, stream))
             }
         }
     }
@@ -613,6 +614,7 @@ unsafe fn put_plane<const OUT: u8, const STREAM: bool>(y: __m512, d: *mut u8) {
 struct Avx512Put<const FROM: u8, const KIND: u8>;
 
 impl<const FROM: u8, const KIND: u8> Norm16 for Avx512Put<FROM, KIND> {
+    type Word = f32;
     type P = (__m512, __m512);
     const IN: usize = ty_width(FROM);
     const OUT: usize = ty_width(KIND);
@@ -669,6 +671,7 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx512Put<FROM, KIND> {
 struct Avx512Bytes<const SIGNED: bool, const KIND: u8>;
 
 impl<const SIGNED: bool, const KIND: u8> Norm16 for Avx512Bytes<SIGNED, KIND> {
+    type Word = f32;
     type P = (__m512, __m512);
     const IN: usize = 1;
     const OUT: usize = 1;

@@ -483,17 +483,6 @@ const TABLE_MIN_PIXELS: usize = 1024;
 /// Elements a run must have for [`bytes_by_table`] to build its tables (each costs 16 of V4's 16-element steps).
 const BYTE_TABLE_MIN: usize = 2048;
 
-/// The byte values in order: what a table of results is computed from.
-static RAMP: [u8; 256] = {
-    let mut r = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        r[i] = i as u8;
-        i += 1;
-    }
-    r
-};
-
 /// One-byte values normalized into one-byte integers (`k.out` is `U8` or `I8`), 64 at a time, through a table of
 /// the 256 results for each of the `C` channels: element `i` of the call takes channel `(phase + i) mod C`'s pair
 /// in `pairs`. V4's kernel computes the tables, so the results are its results. Returns the elements done (whole
@@ -521,7 +510,7 @@ unsafe fn bytes_by_table<const C: usize>(
     let mut tables = [[0u8; 256]; C];
     for (table, &[scale, bias]) in tables.iter_mut().zip(pairs) {
         // SAFETY: 256 bytes in, 256 one-byte results out; V4 ⊂ VBMI (contract).
-        if unsafe { v4.normalize_run(k, RAMP.as_ptr(), table.as_mut_ptr(), 256, scale, bias, false) } != 256 {
+        if unsafe { v4.normalize_run(k, super::RAMP.as_ptr(), table.as_mut_ptr(), 256, scale, bias, false) } != 256 {
             return 0;
         }
     }

@@ -481,7 +481,7 @@ impl super::v4::WidePermute for Bytes {
 const TABLE_MIN_PIXELS: usize = 1024;
 
 /// Elements a run must have for [`bytes_by_table`] to build its tables (each costs 16 of V4's 16-element steps).
-const BYTE_TABLE_MIN: usize = 2048;
+pub(super) const BYTE_TABLE_MIN: usize = 2048;
 
 /// One-byte values normalized into one-byte integers (`k.out` is `U8` or `I8`), 64 at a time, through a table of
 /// the 256 results for each of the `C` channels: element `i` of the call takes channel `(phase + i) mod C`'s pair

@@ -1114,14 +1114,15 @@ pub(crate) struct FixedPattern {
     /// Whether the inputs and the outputs are `i8` (else `u8`), which the form was checked for.
     pub(crate) signed: (bool, bool),
     pub(crate) shift: u32,
+    period: usize,
     mults: Vec<i32>,
     adds: Vec<i32>,
 }
 
 impl FixedPattern {
     /// The multipliers and addends, laid out as [`Periodic::lanes`].
-    pub(crate) fn lanes(&self, period: usize) -> PatternLanes<'_, i32> {
-        PatternLanes { period, a: &self.mults, b: &self.adds }
+    pub(crate) fn lanes(&self) -> PatternLanes<'_, i32> {
+        PatternLanes { period: self.period, a: &self.mults, b: &self.adds }
     }
 }
 
@@ -1151,7 +1152,7 @@ impl Periodic {
                 channels.iter().map(|&[s, b]| FixedAffine::at(s, b, si, so, shift)).collect();
             let forms = forms?;
             let (mults, adds) = (0..len).map(|i| (forms[channel(i)].mult, forms[channel(i)].add)).unzip();
-            Some(FixedPattern { signed: (si, so), shift, mults, adds })
+            Some(FixedPattern { signed: (si, so), shift, period, mults, adds })
         });
         Some(Periodic { period, scales, biases, pairs, bytes_fit, fixed })
     }

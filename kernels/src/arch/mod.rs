@@ -687,8 +687,8 @@ impl Norm {
 }
 
 /// Elements a run of one-byte integers into one-byte integers must have for a level to try its pair's fixed-point
-/// form ([`FixedAffine::guess`](crate::float::FixedAffine::guess), checked on [`RAMP`] against the float kernel: about 40 ns, what 4096 elements
-/// gain).
+/// form ([`FixedAffine::guess`](crate::float::FixedAffine::guess), checked on [`RAMP`] against the float kernel:
+/// about 45 ns, what 4096 elements gain — one thread, Zen 4, `--isa v3`, 24 planes of 64×64: 8.5 → 7.1 µs).
 pub(crate) const FIXED_RUN_MIN: usize = 4096;
 
 /// Every byte value once, in order: what a kernel of one-byte inputs is checked or tabulated on.

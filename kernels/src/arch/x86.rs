@@ -1259,7 +1259,7 @@ impl<const SIGNED: bool, const KIND: u8> Avx2Bytes<SIGNED, KIND> {
             match p.fixed((SIGNED, KIND == TY_I8)) {
                 Some(f) => {
                     let fixed = Avx2Fixed::<SIGNED, KIND>::new(f.shift);
-                    normalize_periodic(fixed, src, dst, n, f.lanes(p.period()), phase, stream)
+                    normalize_periodic(fixed, src, dst, n, f.lanes(), phase, stream)
                 }
                 None => normalize_periodic(self, src, dst, n, p.lanes(), phase, stream),
             }

@@ -908,7 +908,7 @@ fn check_long_byte_runs<A: Arch>(a: A) {
             assert!(pairs.iter().filter(|p| fixed(p)).count() >= 5, "{k:?}");
             assert!(!fixed(&[0.5, 0.0]) && !fixed(&[1e30, 7.0]));
             for n in [2048usize, 2048 + 63, super::FIXED_RUN_MIN, 5000] {
-                // Long rows of pixels into planes (AVX2 in fixed point from FIXED_RUN_MIN on).
+                // Long rows of pixels into planes (VBMI through tables).
                 for (planes, stream) in [(3, false), (4, true)] {
                     check_byte_deinterleave(a, k, n, planes, stream, &pairs);
                 }
@@ -984,7 +984,7 @@ fn fence_for_tests() {
 }
 
 /// The fused deinterleave over a run of rows: each row as if alone, nothing written between rows — runs of few
-/// short rows, and runs long enough for VBMI's tables (2048 pixels and more in all) and AVX2's fixed point.
+/// short rows, and runs long enough for VBMI's tables (2048 pixels and more in all).
 fn check_byte_norm_rows<A: Arch>(a: A) {
     let outs = [NormType::F32, NormType::F16, NormType::U8, NormType::I8];
     for (k, planes) in outs.into_iter().flat_map(|out| (2..=4).map(move |p| (Norm { from: NormType::U8, out }, p))) {

@@ -1720,22 +1720,9 @@ pub(super) unsafe fn avx2_deinterleave_normalize<
         let m: [[__m256i; 2]; P] = core::array::from_fn(|i| [mask(i, 0), mask(i, 2)]);
         let p: [(__m256, __m256); P] =
             core::array::from_fn(|i| (_mm256_set1_ps(params[i][0]), _mm256_set1_ps(params[i][1])));
-        let int = |v: __m256i| if SIGNED { _mm256_srai_epi32::<24>(v) } else { v };
-        let widen =
-            |v: __m256i, (s, b): (__m256, __m256)| _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(int(v)), s), b);
-        // Into one-byte integers, every plane in fixed point where each has a form (checked per call, so on runs
-        // long enough to pay for it): (multiplier, addend, shift) per plane.
-        let fixed: Option<[(__m256i, __m256i, __m128i); P]> = if out == 1 && n >= super::FIXED_RUN_MIN {
-            let float = Avx2Bytes::<SIGNED, OUT>;
-            let forms: [_; P] = core::array::from_fn(|i| float.form(params[i][0], params[i][1]));
-            forms.iter().all(Option::is_some).then(|| {
-                forms.map(|f| {
-                    let f = f.unwrap_or_default();
-                    (_mm256_set1_epi32(f.mult), _mm256_set1_epi32(f.add), _mm_cvtsi32_si128(f.shift as i32))
-                })
-            })
-        } else {
-            None
+        let widen = |v: __m256i, (s, b): (__m256, __m256)| {
+            let x = if SIGNED { _mm256_srai_epi32::<24>(v) } else { v };
+            _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(x), s), b)
         };
         // Hoisted: the compiler cannot prove that the stores leave the tables alone.
         let win = w.win;
@@ -1748,15 +1735,9 @@ pub(super) unsafe fn avx2_deinterleave_normalize<
                 let l: [__m128i; 4] = core::array::from_fn(|g| _mm_loadu_si128(base.add(win[g]).cast()));
                 let (y0, y1) = (_mm256_set_m128i(l[1], l[0]), _mm256_set_m128i(l[3], l[2]));
                 for i in 0..P {
-                    let (v0, v1) = (_mm256_shuffle_epi8(y0, m[i][0]), _mm256_shuffle_epi8(y1, m[i][1]));
+                    let lo = widen(_mm256_shuffle_epi8(y0, m[i][0]), p[i]);
+                    let hi = widen(_mm256_shuffle_epi8(y1, m[i][1]), p[i]);
                     let d = dst.wrapping_offset(i as isize * plane_stride).add(j * out);
-                    if let Some(fx) = &fixed {
-                        let (mult, add, shift) = fx[i];
-                        let r = |v| _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(int(v), mult), add), shift);
-                        store16::<OUT, STREAM>([r(v0), r(v1)], d);
-                        continue;
-                    }
-                    let (lo, hi) = (widen(v0, p[i]), widen(v1, p[i]));
                     match (OUT, STREAM) {
                         (TY_F16, false) => _mm256_storeu_si256(d.cast(), _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo))),
                         (TY_F16, true) => _mm256_stream_si256(d.cast(), _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo))),

@@ -1080,6 +1080,18 @@ pub(crate) struct Periodic {
     bytes_fit: bool,
     /// For one-byte integers into one-byte integers, the pattern in fixed point where every channel has a form.
     fixed: Option<FixedPattern>,
+    /// For one-byte integers into one-byte integers of 1 to 4 channels whose pairs pass `byte_results_fit_i32`:
+    /// each channel's 256 result bytes.
+    tables: Option<ByteTables>,
+}
+
+/// The results of a [`Periodic`] pattern of one-byte integers into one-byte integers, by input byte.
+#[derive(Clone, Debug, PartialEq)]
+struct ByteTables {
+    /// Whether the inputs and the outputs are `i8` (else `u8`).
+    signed: (bool, bool),
+    /// Per channel, the result byte of each input byte.
+    tables: Vec<[u8; 256]>,
 }
 
 /// The lanes of a pattern of `W` pairs (`f32` scales and biases, or `i32` fixed-point multipliers and addends):
@@ -1154,7 +1166,25 @@ impl Periodic {
             let (mults, adds) = (0..len).map(|i| (forms[channel(i)].mult, forms[channel(i)].add)).unzip();
             Some(FixedPattern { signed: (si, so), shift, period, mults, adds })
         });
-        Some(Periodic { period, scales, biases, pairs, bytes_fit, fixed })
+        let tables = bytes.filter(|_| bytes_fit && p <= 4).map(|(si, so)| {
+            let (lo, hi) = if so { (-128.0, 127.0) } else { (0.0, 255.0) };
+            let table = |&[s, b]: &[f32; 2]| {
+                core::array::from_fn(|v| {
+                    let x = if si { f32::from(v as u8 as i8) } else { f32::from(v as u8) };
+                    // The kernels' arithmetic: a product then a sum in f32, rounded to nearest even (the result
+                    // is inside i32: `bytes_fit`), saturated; the byte of an i8 result is its two's complement.
+                    (x * s + b).round_ties_even().clamp(lo, hi) as i32 as u8
+                })
+            };
+            ByteTables { signed: (si, so), tables: channels.iter().map(table).collect() }
+        });
+        Some(Periodic { period, scales, biases, pairs, bytes_fit, fixed, tables })
+    }
+
+    /// The 256 result bytes of each channel (1 to 4 of them) of a normalization of one-byte integers into one-byte
+    /// integers of the types `signed` (input, output: `i8` or `u8`), if the pattern has them.
+    pub(crate) fn byte_tables(&self, signed: (bool, bool)) -> Option<&[[u8; 256]]> {
+        self.tables.as_ref().filter(|t| t.signed == signed).map(|t| &t.tables[..])
     }
 
     /// The scales and biases by lane.

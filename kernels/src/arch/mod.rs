@@ -680,7 +680,6 @@ impl Norm {
 
     /// For one-byte integers into one-byte integers, whether the input and the output are `i8` (else `u8`): what
     /// a fixed-point form is made for ([`Periodic::new`](crate::tables::Periodic::new)).
-    #[cfg(test)]
     pub(crate) fn byte_signs(self) -> Option<(bool, bool)> {
         self.bytes_to_bytes().then_some((self.signed(), self.out == NormType::I8))
     }

@@ -163,7 +163,9 @@ unsafe impl Arch for V4Vbmi {
     }
 
     /// Into one-byte integers with a pattern of 1 to 4 channels, through a table of the 256 result bytes per
-    /// channel ([`bytes_by_table`]); the rest (and every other case) as V4 converts them.
+    /// channel: the pattern's own (made with the plan, [`Periodic::byte_tables`](crate::tables::Periodic::byte_tables))
+    /// on any run, else built per call on long runs ([`bytes_by_table`]); the rest (and every other case) as V4
+    /// converts them.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)] // Arch::normalize_periodic's
     unsafe fn normalize_periodic(
@@ -177,7 +179,20 @@ unsafe impl Arch for V4Vbmi {
         stream: bool,
     ) -> usize {
         let mut j = 0;
-        if k.bytes() && matches!(k.out, super::NormType::U8 | super::NormType::I8) && n >= BYTE_TABLE_MIN {
+        let made = k.byte_signs().and_then(|signs| p.byte_tables(signs));
+        if let Some(tables) = made {
+            // The pattern's tables, made with the plan: any run, however short.
+            // SAFETY: forwarded contract; VBMI via the token; one table per channel of the pattern.
+            j = unsafe {
+                match tables.len() {
+                    1 => bytes_through::<1>(tables, src, dst, n, phase, stream),
+                    2 => bytes_through::<2>(tables, src, dst, n, phase, stream),
+                    3 => bytes_through::<3>(tables, src, dst, n, phase, stream),
+                    4 => bytes_through::<4>(tables, src, dst, n, phase, stream),
+                    _ => 0,
+                }
+            };
+        } else if k.bytes() && matches!(k.out, super::NormType::U8 | super::NormType::I8) && n >= BYTE_TABLE_MIN {
             // The pattern's channels: the shortest repeat of its pairs (1 to 4 of them, or none found).
             let pairs = &p.pairs()[..p.period()];
             let channels = (1..=4usize).find(|&c| pairs.iter().enumerate().all(|(i, &x)| pairs[i % c] == x));
@@ -498,10 +513,7 @@ const BYTE_TABLE_MIN: usize = 2048;
 /// One-byte values normalized into one-byte integers (`k.out` is `U8` or `I8`), 64 at a time, through a table of
 /// the 256 results for each of the `C` channels: element `i` of the call takes channel `(phase + i) mod C`'s pair
 /// in `pairs`. V4's kernel computes the tables, so the results are its results. Returns the elements done (whole
-/// blocks of 64; 0 when a table could not be computed).
-///
-/// PERF: a block is `C` lookups (two `vpermi2b` and a blend each) and `C − 1` blends, where V4's arithmetic spends
-/// about 8 instructions per 16 elements.
+/// blocks of 64, [`bytes_through`]; 0 when a table could not be computed).
 ///
 /// # Safety
 ///
@@ -526,15 +538,63 @@ unsafe fn bytes_by_table<const C: usize>(
             return 0;
         }
     }
-    // Lanes of channel `ch` in a block whose first element is of channel `r`.
-    let mask = |r: usize, ch: usize| (0..64).filter(|l| (r + l) % C == ch).fold(0u64, |m, l| m | (1 << l));
-    let masks: [[__mmask64; 4]; 4] = core::array::from_fn(|r| core::array::from_fn(|ch| mask(r, ch)));
+    // SAFETY: forwarded contract; C tables.
+    unsafe { bytes_through::<C>(&tables, src, dst, n, phase, stream) }
+}
+
+/// Lane masks of patterns of 1 to 4 channels: bit `l` of `LANE_MASKS[C][r][ch]` is set when element `l` of a
+/// 64-element block whose first element is of channel `r` is of channel `ch` (`(r + l) mod C = ch`). (Computed per
+/// call, they were a 1024-step loop.)
+static LANE_MASKS: [[[u64; 4]; 4]; 5] = {
+    let mut m = [[[0u64; 4]; 4]; 5];
+    let mut c = 1;
+    while c <= 4 {
+        let mut r = 0;
+        while r < c {
+            let mut l = 0;
+            while l < 64 {
+                m[c][r][(r + l) % c] |= 1 << l;
+                l += 1;
+            }
+            r += 1;
+        }
+        c += 1;
+    }
+    m
+};
+
+/// One-byte values looked up 64 at a time in `C` tables of 256 result bytes: element `i` of the call in table
+/// `(phase + i) mod C`. Returns the elements done (whole blocks of 64).
+///
+/// PERF: a block is `C` lookups (two `vpermi2b` and a blend each) and `C − 1` blends, where V4's arithmetic spends
+/// about 8 instructions per 16 elements.
+///
+/// # Safety
+///
+/// `n` readable bytes at `src`, `n` writable at `dst` (a multiple of 64 with `stream`); AVX-512 F/BW and VBMI
+/// available; `tables` holds `C` tables.
+#[inline(always)]
+unsafe fn bytes_through<const C: usize>(
+    tables: &[[u8; 256]],
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    phase: usize,
+    stream: bool,
+) -> usize {
+    assert!(tables.len() >= C && (1..=4).contains(&C));
+    let masks = &LANE_MASKS[C];
     let blocks = n / 64;
-    // SAFETY: register operations of AVX-512 F/BW/VBMI (contract); table loads inside `tables`; block b reads bytes
-    // 64b..64b+64 and writes elements 64b..64b+64, in bounds (64b + 64 ≤ n).
+    // SAFETY: register operations of AVX-512 F/BW/VBMI (contract); table loads inside `tables` (C of them,
+    // asserted); block b reads bytes 64b..64b+64 and writes elements 64b..64b+64, in bounds (64b + 64 ≤ n).
     unsafe {
-        let t: [[__m512i; 4]; C] =
-            core::array::from_fn(|c| core::array::from_fn(|q| _mm512_loadu_si512(tables[c][64 * q..].as_ptr().cast())));
+        // (A loop, not `array::from_fn`: its closure may stay out of line, outside the target features.)
+        let mut t = [[_mm512_setzero_si512(); 4]; C];
+        for (regs, table) in t.iter_mut().zip(tables) {
+            for (q, reg) in regs.iter_mut().enumerate() {
+                *reg = _mm512_loadu_si512(table[64 * q..].as_ptr().cast());
+            }
+        }
         let mut r = phase % C;
         for b in 0..blocks {
             let idx = _mm512_loadu_si512(src.add(64 * b).cast());

@@ -74,6 +74,14 @@ pub(crate) fn f64_to_f32_odd_scalar(x: f64) -> f32 {
     f32::from_bits(b | 1)
 }
 
+/// The kernels' result of a normalization of the one-byte integer `x` into `i8` (`signed_out`) or `u8`, for
+/// parameters that pass [`byte_results_fit_i32`]: `x` exactly in f32, a product then a sum in f32, rounded to
+/// nearest even (inside i32 by the bound), saturated to the output's range.
+pub(crate) fn byte_result(x: i32, scale: f32, bias: f32, signed_out: bool) -> i32 {
+    let (lo, hi) = if signed_out { (-128, 127) } else { (0, 255) };
+    ((x as f32 * scale + bias).round_ties_even() as i32).clamp(lo, hi)
+}
+
 /// A normalization of one-byte integers into one-byte integers in fixed point: `x ↦ (x·mult + add) >> shift` in
 /// i32 (an arithmetic shift: the floor of the quotient), then saturated to the output's range — for every one-byte
 /// `x` exactly the byte the float arithmetic gives (`x·scale + bias` in f32, rounded to nearest even, saturated),
@@ -128,9 +136,7 @@ impl FixedAffine {
         let inputs = if signed_in { -128i64..=127 } else { 0..=255 };
         let (mut least, mut most) = (i64::MIN, i64::MAX);
         for x in inputs.clone() {
-            // The kernels' float arithmetic: the byte widened exactly, a product then a sum in f32, rounded to
-            // nearest even (in range: `byte_results_fit_i32`), saturated.
-            let r = (((x as f32) * scale + bias).round_ties_even() as i64).clamp(lo, hi);
+            let r = i64::from(byte_result(x as i32, scale, bias, signed_out));
             let v = x.checked_mul(mult)?;
             if r > lo {
                 least = least.max(r.checked_mul(one)?.checked_sub(v)?);

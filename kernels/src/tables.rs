@@ -1167,13 +1167,11 @@ impl Periodic {
             Some(FixedPattern { signed: (si, so), shift, period, mults, adds })
         });
         let tables = bytes.filter(|_| bytes_fit && p <= 4).map(|(si, so)| {
-            let (lo, hi) = if so { (-128.0, 127.0) } else { (0.0, 255.0) };
             let table = |&[s, b]: &[f32; 2]| {
                 core::array::from_fn(|v| {
-                    let x = if si { f32::from(v as u8 as i8) } else { f32::from(v as u8) };
-                    // The kernels' arithmetic: a product then a sum in f32, rounded to nearest even (the result
-                    // is inside i32: `bytes_fit`), saturated; the byte of an i8 result is its two's complement.
-                    (x * s + b).round_ties_even().clamp(lo, hi) as i32 as u8
+                    let x = if si { i32::from(v as u8 as i8) } else { v as i32 };
+                    // (The byte of an i8 result is its two's complement.)
+                    crate::float::byte_result(x, s, b, so) as u8
                 })
             };
             ByteTables { signed: (si, so), tables: channels.iter().map(table).collect() }

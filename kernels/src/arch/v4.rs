@@ -561,13 +561,9 @@ unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8,
         for r in 0..rows.count as isize {
             let (src, dst) = (src.wrapping_offset(r * rows.in_step), dst.wrapping_offset(r * rows.out_step));
             for j in (0..steps).map(|s| 16 * s) {
-                let base = t.step_base(src, j, 16, 4 * K);
-                let r0 = _mm512_loadu_si512(base.cast());
-                let r1 = _mm512_loadu_si512(base.add(64).cast());
-                let r2 = if K > 2 { _mm512_loadu_si512(base.add(128).cast()) } else { r1 };
-                let r3 = if K > 3 { _mm512_loadu_si512(base.add(192).cast()) } else { r2 };
+                let px = PlanarRegs::<K>::pixels(t.step_base(src, j, 16, 4 * K));
                 for i in 0..K {
-                    let v = _mm512_castsi512_ps(Dwords::register(&regs, i, [r0, r1, r2, r3]));
+                    let v = _mm512_castsi512_ps(Dwords::register(&regs, i, px));
                     let y = if AFFINE { _mm512_add_ps(_mm512_mul_ps(v, p[i].0), p[i].1) } else { v };
                     put_plane::<OUT, STREAM>(y, dst.wrapping_offset(i as isize * plane_stride).add(j * out));
                 }
@@ -1260,6 +1256,24 @@ impl<const K: usize> PlanarRegs<K> {
             mask: core::array::from_fn(|i| w.hi_mask[i]),
         }
     }
+
+    /// The `K` registers of a block of pixels from `base` (64 bytes each), the last repeated past `K` (entries
+    /// [`WidePermute::register`] ignores).
+    ///
+    /// # Safety
+    ///
+    /// `64·K` readable bytes at `base`; AVX-512F available.
+    #[inline(always)]
+    pub(super) unsafe fn pixels(base: *const u8) -> [__m512i; 4] {
+        // SAFETY: the K loads lie in the contract's bytes; AVX-512F by the contract.
+        unsafe {
+            let r0 = _mm512_loadu_si512(base.cast());
+            let r1 = _mm512_loadu_si512(base.add(64).cast());
+            let r2 = if K > 2 { _mm512_loadu_si512(base.add(128).cast()) } else { r1 };
+            let r3 = if K > 3 { _mm512_loadu_si512(base.add(192).cast()) } else { r2 };
+            [r0, r1, r2, r3]
+        }
+    }
 }
 
 /// Two-byte elements: `vpermt2w` (AVX-512BW).
@@ -1362,13 +1376,9 @@ unsafe fn deinterleave_blocks<P: WidePermute, const N: usize, const K: usize>(
     unsafe {
         let regs = PlanarRegs::<K>::load(&t.wide);
         while j + e <= n {
-            let base = t.step_base(src, j, e, K * N);
-            let r0 = _mm512_loadu_si512(base.cast());
-            let r1 = _mm512_loadu_si512(base.add(64).cast());
-            let r2 = if K > 2 { _mm512_loadu_si512(base.add(128).cast()) } else { r1 };
-            let r3 = if K > 3 { _mm512_loadu_si512(base.add(192).cast()) } else { r2 };
+            let px = PlanarRegs::<K>::pixels(t.step_base(src, j, e, K * N));
             for i in 0..K {
-                let v = P::register(&regs, i, [r0, r1, r2, r3]);
+                let v = P::register(&regs, i, px);
                 _mm512_storeu_si512(dst.wrapping_offset(i as isize * plane_stride).add(j * N).cast(), v);
             }
             j += e;

@@ -531,15 +531,45 @@ unsafe fn bytes_by_table<const C: usize>(
     phase: usize,
     stream: bool,
 ) -> usize {
-    let mut tables = [[0u8; 256]; C];
-    for (table, &[scale, bias]) in tables.iter_mut().zip(pairs) {
-        // SAFETY: 256 bytes in, 256 one-byte results out; V4 ⊂ VBMI (contract).
-        if unsafe { v4.normalize_run(k, super::RAMP.as_ptr(), table.as_mut_ptr(), 256, scale, bias, false) } != 256 {
-            return 0;
-        }
-    }
+    let Some(tables) = result_tables::<C>(v4, k, pairs) else { return 0 };
     // SAFETY: forwarded contract; C tables.
     unsafe { bytes_through::<C>(&tables, src, dst, n, phase, stream) }
+}
+
+/// The 256 one-byte results of each of the first `C` pairs (`k.out` is `U8` or `I8`), by input byte, computed with
+/// V4's kernel over [`RAMP`](super::RAMP) (so the results are its results); `None` if it left any undone. (Inlined
+/// into its callers, inside their target features.)
+#[inline(always)]
+fn result_tables<const C: usize>(v4: V4, k: super::Norm, pairs: &[[f32; 2]]) -> Option<[[u8; 256]; C]> {
+    let mut tables = [[0u8; 256]; C];
+    for (table, &[scale, bias]) in tables.iter_mut().zip(pairs) {
+        // SAFETY: 256 bytes in, 256 one-byte results out; the token proves V4.
+        let done = unsafe { v4.normalize_run(k, super::RAMP.as_ptr(), table.as_mut_ptr(), 256, scale, bias, false) };
+        if done != 256 {
+            return None;
+        }
+    }
+    Some(tables)
+}
+
+/// The `C` tables of 256 bytes in registers, four of 64 bytes each, for [`look_up`].
+///
+/// # Safety
+///
+/// `tables` holds at least `C` tables; AVX-512F available.
+#[inline(always)]
+unsafe fn table_registers<const C: usize>(tables: &[[u8; 256]]) -> [[__m512i; 4]; C] {
+    // SAFETY: loads inside the tables; AVX-512F (contract). (A loop, not `array::from_fn`: its closure may stay
+    // out of line, outside the target features.)
+    unsafe {
+        let mut t = [[_mm512_setzero_si512(); 4]; C];
+        for (regs, table) in t.iter_mut().zip(tables) {
+            for (q, reg) in regs.iter_mut().enumerate() {
+                *reg = _mm512_loadu_si512(table[64 * q..].as_ptr().cast());
+            }
+        }
+        t
+    }
 }
 
 /// Lane masks of patterns of 1 to 4 channels: bit `l` of `LANE_MASKS[C][r][ch]` is set when element `l` of a
@@ -588,13 +618,7 @@ unsafe fn bytes_through<const C: usize>(
     // SAFETY: register operations of AVX-512 F/BW/VBMI (contract); table loads inside `tables` (C of them,
     // asserted); block b reads bytes 64b..64b+64 and writes elements 64b..64b+64, in bounds (64b + 64 ≤ n).
     unsafe {
-        // (A loop, not `array::from_fn`: its closure may stay out of line, outside the target features.)
-        let mut t = [[_mm512_setzero_si512(); 4]; C];
-        for (regs, table) in t.iter_mut().zip(tables) {
-            for (q, reg) in regs.iter_mut().enumerate() {
-                *reg = _mm512_loadu_si512(table[64 * q..].as_ptr().cast());
-            }
-        }
+        let t = table_registers::<C>(tables);
         let mut r = phase % C;
         for b in 0..blocks {
             let idx = _mm512_loadu_si512(src.add(64 * b).cast());
@@ -656,13 +680,9 @@ unsafe fn normalize_f16_by_table<const K: usize, const STREAM: bool>(
         for r in 0..rows.count as isize {
             let (src, dst) = (src.wrapping_offset(r * rows.in_step), dst.wrapping_offset(r * rows.out_step));
             for j in (0..blocks).map(|b| 64 * b) {
-                let base = t.step_base(src, j, 64, K);
-                let r0 = _mm512_loadu_si512(base.cast());
-                let r1 = _mm512_loadu_si512(base.add(64).cast());
-                let r2 = if K > 2 { _mm512_loadu_si512(base.add(128).cast()) } else { r1 };
-                let r3 = if K > 3 { _mm512_loadu_si512(base.add(192).cast()) } else { r2 };
+                let px = super::v4::PlanarRegs::<K>::pixels(t.step_base(src, j, 64, K));
                 for (i, (lo, hi)) in tables.iter().enumerate() {
-                    let idx = <Bytes as super::v4::WidePermute>::register(&regs, i, [r0, r1, r2, r3]);
+                    let idx = <Bytes as super::v4::WidePermute>::register(&regs, i, px);
                     let top = _mm512_movepi8_mask(idx);
                     let (l, h) = (look_up(lo, idx, top), look_up(hi, idx, top));
                     let d = dst.wrapping_offset(i as isize * plane_stride).add(2 * j);
@@ -708,36 +728,20 @@ unsafe fn planes_by_table<const K: usize, const STREAM: bool>(
     params: &[[f32; 2]; 4],
     rows: super::RowRun,
 ) -> usize {
-    let mut bytes = [[0u8; 256]; K];
-    for (table, &[scale, bias]) in bytes.iter_mut().zip(params) {
-        // SAFETY: 256 bytes in, 256 one-byte results out; V4 ⊂ VBMI (contract).
-        if unsafe { v4.normalize_run(k, super::RAMP.as_ptr(), table.as_mut_ptr(), 256, scale, bias, false) } != 256 {
-            return 0;
-        }
-    }
+    let Some(bytes) = result_tables::<K>(v4, k, &params[..K]) else { return 0 };
     let blocks = n / 64;
     // SAFETY: (whole body) register operations of AVX-512 F/BW/VBMI (contract); table loads inside `bytes`; per
     // block, the 64·K bytes from the block's lowest address are readable and elements j..j+64 of every plane
     // writable (contract, j + 64 ≤ n).
     unsafe {
-        // (A loop, not `array::from_fn`: its closure may stay out of line, outside the target features.)
-        let mut tables = [[_mm512_setzero_si512(); 4]; K];
-        for (regs, table) in tables.iter_mut().zip(&bytes) {
-            for (q, reg) in regs.iter_mut().enumerate() {
-                *reg = _mm512_loadu_si512(table[64 * q..].as_ptr().cast());
-            }
-        }
+        let tables = table_registers::<K>(&bytes);
         let regs = super::v4::PlanarRegs::<K>::load(&t.wide);
         for r in 0..rows.count as isize {
             let (src, dst) = (src.wrapping_offset(r * rows.in_step), dst.wrapping_offset(r * rows.out_step));
             for j in (0..blocks).map(|b| 64 * b) {
-                let base = t.step_base(src, j, 64, K);
-                let r0 = _mm512_loadu_si512(base.cast());
-                let r1 = _mm512_loadu_si512(base.add(64).cast());
-                let r2 = if K > 2 { _mm512_loadu_si512(base.add(128).cast()) } else { r1 };
-                let r3 = if K > 3 { _mm512_loadu_si512(base.add(192).cast()) } else { r2 };
+                let px = super::v4::PlanarRegs::<K>::pixels(t.step_base(src, j, 64, K));
                 for (i, table) in tables.iter().enumerate() {
-                    let idx = <Bytes as super::v4::WidePermute>::register(&regs, i, [r0, r1, r2, r3]);
+                    let idx = <Bytes as super::v4::WidePermute>::register(&regs, i, px);
                     let y = look_up(table, idx, _mm512_movepi8_mask(idx));
                     store64(dst.wrapping_offset(i as isize * plane_stride).add(j), y, STREAM);
                 }

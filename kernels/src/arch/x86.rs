@@ -378,6 +378,20 @@ pub(super) const fn lane_reverse_mask<const N: usize>() -> [u8; 16] {
     m
 }
 
+/// A `pshufb` mask gathering, of one 16-byte half of `N`-byte elements, the even elements in order (`NEG ==
+/// false`) or the odd ones last first (`NEG == true`) into its low 8 bytes; the high 8 bytes are zeroed.
+pub(super) const fn lane_pick_mask<const N: usize, const NEG: bool>() -> [u8; 16] {
+    let mut m = [0x80u8; 16];
+    let mut t = 0;
+    while t < 8 {
+        // output element t/N takes input element 2·(t/N) (even) or 16/N − 1 − 2·(t/N) (odd, last first)
+        let e = if NEG { 16 / N - 1 - 2 * (t / N) } else { 2 * (t / N) };
+        m[t] = (e * N + t % N) as u8;
+        t += 1;
+    }
+    m
+}
+
 /// The SSSE3 lane loop shared by V3 and V4 (16-byte lanes; more than enough to saturate memory on the rows
 /// that need it, and no cross-lane shuffles).
 #[inline(always)]

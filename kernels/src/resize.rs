@@ -787,7 +787,10 @@ impl Job for Units<'_> {
                 if self.0.program.fixed.is_some() { self.0.go::<A, 16>(self.1) } else { self.0.go::<A, 8>(self.1) }
             }
         }
-        a.vectorize(Go(self, a));
+        // The base level's code: no resize kernel uses what a level adds over it (VBMI's byte permutes), and the
+        // resize loops are the largest function of a level (≈ 120 KB each).
+        let b = a.base();
+        b.vectorize(Go(self, b));
     }
 }
 

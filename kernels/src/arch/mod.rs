@@ -120,12 +120,13 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     const BYTES: usize;
     /// A register.
     type Reg: Copy;
-    /// The level whose transpose tiles this one runs (itself, except where a level only adds instructions the tiles
-    /// do not use): transposes are compiled once for both.
-    type Tiles: Arch;
+    /// The level whose code this one runs for the algorithms its own instructions do not change: itself, except
+    /// where a level only adds instructions those algorithms never use (AVX-512 VBMI over AVX-512: transposes and
+    /// resizes are compiled once for both, the byte permutes serve other kernels). Results never depend on it.
+    type Base: Arch;
 
-    /// The token of [`Arch::Tiles`].
-    fn tiles(self) -> Self::Tiles;
+    /// The token of [`Arch::Base`].
+    fn base(self) -> Self::Base;
 
     /// The token without detection.
     ///

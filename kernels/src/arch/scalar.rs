@@ -14,10 +14,10 @@ unsafe impl Arch for Scalar {
     const ISA: Isa = Isa::Scalar;
     const BYTES: usize = 8;
     type Reg = u64;
-    type Tiles = Self;
+    type Base = Self;
 
     #[inline(always)]
-    fn tiles(self) -> Self {
+    fn base(self) -> Self {
         self
     }
 

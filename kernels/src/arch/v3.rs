@@ -26,10 +26,10 @@ unsafe impl Arch for V3 {
     const ISA: Isa = Isa::V3;
     const BYTES: usize = 32;
     type Reg = __m256i;
-    type Tiles = Self;
+    type Base = Self;
 
     #[inline(always)]
-    fn tiles(self) -> Self {
+    fn base(self) -> Self {
         self
     }
 

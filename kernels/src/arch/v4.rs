@@ -28,7 +28,7 @@ unsafe impl Arch for V4 {
     const ISA: Isa = Isa::V4;
     const BYTES: usize = 64;
     type Reg = __m512i;
-    type Tiles = Self;
+    type Base = Self;
 
     /// Byte-masked stores (AVX-512 BW/VL).
     #[inline(always)]
@@ -46,7 +46,7 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
-    fn tiles(self) -> Self {
+    fn base(self) -> Self {
         self
     }
 

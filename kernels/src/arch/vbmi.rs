@@ -42,10 +42,10 @@ unsafe impl Arch for V4Vbmi {
     const ISA: Isa = Isa::V4Vbmi;
     const BYTES: usize = 64;
     type Reg = __m512i;
-    type Tiles = V4;
+    type Base = V4;
 
     #[inline(always)]
-    fn tiles(self) -> V4 {
+    fn base(self) -> V4 {
         self.0
     }
 

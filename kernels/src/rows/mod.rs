@@ -367,7 +367,7 @@ pub(crate) fn build<A: Arch>(
         Request::Copy => f(&Runner(copy::CopyBody { a, bytes: width.bytes(), len, stream })),
         // (Compiled for the level whose tiles this one runs: V4 for V4 + VBMI.)
         Request::Transpose { tile, ni, si, dj, cached, near } => {
-            transpose::build(a.tiles(), tile, ni, si, dj, len, (Stores { stream, cached }, near), f)
+            transpose::build(a.base(), tile, ni, si, dj, len, (Stores { stream, cached }, near), f)
         }
         Request::Interleave { tables, ps } => planar::build(a, tables, ps, true, len, f),
         Request::Deinterleave { tables, ps } => planar::build(a, tables, ps, false, len, f),

@@ -1416,7 +1416,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             let stores = (Stores { stream, cached: strategy.cached() }, near);
             let (ni, si, dj) = (i.extent, i.in_stride, row.out_stride);
             // (Compiled for the level whose tiles this one runs: V4 for V4 + VBMI.)
-            let t = a.tiles();
+            let t = a.base();
             match tile_map(op, *tile, A::BYTES) {
                 Some(TileMapOf::F32(m)) => return transpose::build_mapped::<_, 4, _>(t, m, ni, si, dj, len, stores, f),
                 Some(TileMapOf::F16(m)) => return transpose::build_mapped::<_, 2, _>(t, m, ni, si, dj, len, stores, f),
@@ -1424,14 +1424,13 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             }
             let mut tiles = None;
             let order = match TileWidth::of(iw).filter(|_| transposes_first(iw, ow, stream, near)) {
-                Some(w) => Order::TransposeFirst(block_fn::<A::Tiles>(w, false, false)),
+                Some(w) => Order::TransposeFirst(block_fn::<A::Base>(w, false, false)),
                 None => {
                     // Blocks of (bi, bj) elements, bj·ow bytes apart in the buffer.
                     let (bi, bj) = block_shape(ni, len, ow, stream);
-                    let out_rows =
-                        transpose::out_rows_of::<A::Tiles>(*tile, bi, (bj * ow) as isize, dj, stores.0, near);
-                    tiles = cast_tiles::<A::Tiles>(op, stream, out_rows, dj);
-                    Order::ConvertFirst(block_fn::<A::Tiles>(*tile, stream, out_rows))
+                    let out_rows = transpose::out_rows_of::<A::Base>(*tile, bi, (bj * ow) as isize, dj, stores.0, near);
+                    tiles = cast_tiles::<A::Base>(op, stream, out_rows, dj);
+                    Order::ConvertFirst(block_fn::<A::Base>(*tile, stream, out_rows))
                 }
             };
             let (ai, aj) = (g.fold_aux(), g.row_aux());

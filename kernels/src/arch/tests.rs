@@ -168,6 +168,42 @@ fn check_reverse_gather<A: Arch>(a: A) {
 }
 level_job!(ReverseGatherJob, check_reverse_gather);
 
+/// `Arch::load_part`, where a level has it: bytes `lo..hi` from memory, the others zero, for every part that a
+/// stride-±2 row's last register or a reversed row's asks for (and a few no level takes).
+fn check_load_part<A: Arch>(a: A) {
+    let b = A::BYTES;
+    let src = bytes(3 * b, 7);
+    let mut parts = vec![(0, b), (0, 0), (b / 2, b / 2), (b / 4, b - b / 4)];
+    for k in [1, 2, 3, 4, 6, 8, 12, 16].into_iter().filter(|&k| k < b) {
+        parts.extend([(0, b - k), (k, b)]);
+    }
+    for (lo, hi) in parts {
+        let mut out = vec![SENTINEL; b];
+        // SAFETY: bytes lo..hi at src + b are readable (so is the whole buffer around them); `out` holds a register.
+        let got = a.vectorize(|| unsafe {
+            a.load_part(src.as_ptr().add(b), lo, hi).map(|v| a.store(out.as_mut_ptr(), v)).is_some()
+        });
+        if got {
+            for (t, &x) in out.iter().enumerate() {
+                let want = if (lo..hi).contains(&t) { src[b + t] } else { 0 };
+                assert_eq!(x, want, "{:?} load_part({lo}, {hi}) byte {t}", A::ISA);
+            }
+        }
+        // AVX-512 masks any part; AVX2 takes the whole register and all but 1, 2, 4 or 8 bytes at either end.
+        let short = |k: usize| [1, 2, 4, 8].contains(&k);
+        let v3 = A::ISA == crate::arch::Isa::V3 && ((lo == 0 && (hi == b || short(b - hi))) || (hi == b && short(lo)));
+        if A::BYTES == 64 || v3 {
+            assert!(got, "{:?} load_part({lo}, {hi}) refused", A::ISA);
+        }
+    }
+}
+level_job!(LoadPartJob, check_load_part);
+
+#[test]
+fn load_part_on_every_level() {
+    on_every_level(|l| l.dispatch(LoadPartJob));
+}
+
 #[test]
 fn reverse_and_gather_on_every_level() {
     on_every_level(|l| l.dispatch(ReverseGatherJob));

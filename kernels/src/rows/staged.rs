@@ -1197,11 +1197,11 @@ impl Rows for StagedPixels<'_> {
             // k·len·p converted elements are exactly those rows' outputs; each row starts on a pixel, and the
             // pattern's pairs depend on the channel only, so its phase continues across rows.
             unsafe {
-                for q in 0..k {
-                    let at = (r + q) as isize;
-                    let s = src.wrapping_offset(at * in_step);
-                    pre.span(s, scr_in.add(q * len * p * self.iw), aux.wrapping_offset(at * aux_step), len);
-                }
+                // One call for the k rows. PERF: a call per row entered the level's features and set up the read
+                // kernel's lanes k times; one thread, Zen 4, 8 × 128² × 3 in L2, u8 → u8 mirrored NHWC 34.0 → 25.7
+                // µs (VBMI) and 45.4 → 38.3 µs (AVX2), subsampled 13.5 → 10.1 and 16.4 → 13.7 µs.
+                let s = src.wrapping_offset(r as isize * in_step);
+                pre.rows(s, scr_in, x, k, in_step, (len * p * self.iw) as isize, aux_step);
                 self.write(scr_in, d, scr_out, k * len * p, x, 0);
             }
             r += k;

@@ -754,3 +754,37 @@ fn short_pixel_rows_convert_several_rows_per_call() {
         }
     }
 }
+
+/// Short rows read through a kernel (mirrored or subsampled planes) and converted several rows per call, one pair
+/// for the plane's rows: every output width, rows of 1, 9 and 128 elements, mirrored and subsampled rows and
+/// planes, per-channel pairs or one for all, every configuration (threads, streaming, levels).
+#[test]
+fn short_plane_rows_convert_several_rows_per_call() {
+    let mut rng = common::rng(29);
+    let (u8_, i8_, f16, f32_) = (DataType::Uint8, DataType::Int8, DataType::Float16, DataType::Float32);
+    for (from, to) in [(u8_, f32_), (u8_, f16), (u8_, u8_), (i8_, f32_), (f32_, f16), (f16, f32_)] {
+        for (h, w) in [(300u32, 1u32), (200, 9), (40, 128)] {
+            let input = TensorDesc::new(from, &[2, 3, h, w]).unwrap();
+            let (scale, bias) = ([0.017f32, 0.5, -1.25], [-2.1f32, 0.25, 3.0]);
+            for strides in [[1i32, 1, 1, -1], [1, 1, -1, -1], [1, 1, 1, 2], [1, -1, 2, -2]] {
+                let window = [2, 3, h, w];
+                let out: Vec<u32> = window.iter().zip(strides).map(|(&n, s)| 1 + (n - 1) / s.unsigned_abs()).collect();
+                let output = TensorDesc::new(to, &out).unwrap();
+                for (scale, bias) in [(&scale[..], &bias[..]), (&scale[..1], &bias[..1])] {
+                    let case = Case {
+                        input: &input,
+                        output: &output,
+                        offsets: &[0, 0, 0, 0],
+                        sizes: &window,
+                        strides: &strides,
+                        axis: Some(1),
+                        scale,
+                        bias,
+                    };
+                    let src = Buf::random(input.addressed_bytes() as usize, 1, &mut rng);
+                    case.check(&src, 7);
+                }
+            }
+        }
+    }
+}

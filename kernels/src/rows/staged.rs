@@ -543,33 +543,25 @@ impl Rows for Staged<'_> {
             // SAFETY: each row of the run is in bounds (Rows contract).
             return unsafe { span_by_span(self, src, dst, aux, count, (in_step, out_step, aux_step), r.len) };
         };
-        // Short rows read through `pre`: `per` rows into the buffer in one call, converted in one call. PERF: a row
-        // at a time cost two calls and their set-up per row (and 2 KiB of zeros, since initialized only for a
-        // table): one thread, Zen 4, 8×3×128² mirrored planes, u8 → f32 155 → 39 µs (AVX2 43), f32 → f32 162 →
-        // 49 µs (AVX2 59); contiguous planes take 26 µs.
-        let (len, per) = (r.len, r.chunk / r.len);
-        let (mut a, mut b) = (Scratch::new(), Scratch::new());
-        let (scr_in, scr_out) = (a.ptr(), b.ptr());
-        let mut q = 0;
-        while q < count {
-            let k = per.min(count - q);
-            let (s, d) = (src.wrapping_offset(q as isize * in_step), dst.wrapping_offset(q as isize * out_step));
-            // SAFETY: rows q..q+k of the run are in bounds (Rows contract); their k·len elements fit each buffer
-            // (k·len ≤ chunk, which fits both widths); the output rows follow each other (`joined`), so the k·len
-            // converted elements are exactly those rows' outputs; every row reads the one pair at `aux` (`joined`:
-            // no step within or between rows).
-            unsafe {
-                pre.rows(s, scr_in, aux, k, in_step, (len * r.iw) as isize, 0);
-                match r.flush {
-                    Some(flush) => {
-                        r.convert.apply(scr_in, scr_out, k * len, aux, 0);
-                        flush(scr_out, d, k * len * r.ow);
-                    }
-                    None => r.convert.apply(scr_in, d, k * len, aux, 0),
+        // Short rows read through `pre`: a batch of rows read in one call, converted in one call (see `in_batches`;
+        // one row at a time, these rows also zeroed the table-pair buffer, which only tables now initialize).
+        let len = r.len;
+        let mut b = Scratch::new();
+        let scr_out = b.ptr();
+        let steps = (in_step, out_step, aux_step);
+        // SAFETY: the run's rows are in bounds (Rows contract); a batch's k·len elements fit each buffer (per =
+        // chunk / len, and chunk fits both widths); the output rows follow each other (`joined`), so the k·len
+        // converted elements are exactly the batch's outputs; every row reads the one pair at `aux` (`joined`: no
+        // step within or between rows).
+        unsafe {
+            in_batches(pre, src, dst, aux, count, steps, r.chunk / len, len * r.iw, |from, d, _, k| match r.flush {
+                Some(flush) => {
+                    r.convert.apply(from, scr_out, k * len, aux, 0);
+                    flush(scr_out, d, k * len * r.ow);
                 }
-            }
-            q += k;
-        }
+                None => r.convert.apply(from, d, k * len, aux, 0),
+            })
+        };
         if self.streams() {
             fence();
         }
@@ -1241,26 +1233,18 @@ impl Rows for StagedPixels<'_> {
         // one call (the converter's fixed costs and the kernel's tail once per call rather than per row, and runs
         // long enough for the levels' tables).
         let (p, len) = (self.channels, self.len);
-        let (mut a, mut b) = (Scratch::new(), Scratch::new());
-        let (scr_in, scr_out) = (a.ptr(), b.ptr());
-        let mut r = 0;
-        while r < count {
-            let k = per.min(count - r);
-            let (d, x) = (dst.wrapping_offset(r as isize * out_step), aux.wrapping_offset(r as isize * aux_step));
-            // SAFETY: rows r..r+k of the run are in bounds (Rows contract); their k·len pixels fit each buffer
-            // (k·len ≤ chunk, which fits both widths); the output rows follow each other (joined_rows), so the
-            // k·len·p converted elements are exactly those rows' outputs; each row starts on a pixel, and the
-            // pattern's pairs depend on the channel only, so its phase continues across rows.
-            unsafe {
-                // One call for the k rows. PERF: a call per row entered the level's features and set up the read
-                // kernel's lanes k times; one thread, Zen 4, 8 × 128² × 3 in L2, u8 → u8 mirrored NHWC 34.0 → 25.7
-                // µs (VBMI) and 45.4 → 38.3 µs (AVX2), subsampled 13.5 → 10.1 and 16.4 → 13.7 µs.
-                let s = src.wrapping_offset(r as isize * in_step);
-                pre.rows(s, scr_in, x, k, in_step, (len * p * self.iw) as isize, aux_step);
-                self.write(scr_in, d, scr_out, k * len * p, x, 0);
-            }
-            r += k;
-        }
+        let mut b = Scratch::new();
+        let scr_out = b.ptr();
+        let steps = (in_step, out_step, aux_step);
+        // SAFETY: the run's rows are in bounds (Rows contract); a batch's k·len pixels fit each buffer (k·len ≤
+        // chunk, which fits both widths); the output rows follow each other (joined_rows), so the k·len·p converted
+        // elements are exactly the batch's outputs; each row starts on a pixel, and the pattern's pairs depend on
+        // the channel only, so its phase continues across rows.
+        unsafe {
+            in_batches(pre, src, dst, aux, count, steps, per, len * p * self.iw, |from, d, x, k| {
+                self.write(from, d, scr_out, k * len * p, x, 0)
+            })
+        };
         if self.streams() {
             fence();
         }
@@ -1357,6 +1341,47 @@ pub(super) unsafe fn fenced(rows: &impl Unfenced, src: *const u8, dst: *mut u8, 
     unsafe { rows.span_unfenced(src, dst, aux, len) };
     if rows.streams() {
         fence();
+    }
+}
+
+/// Runs `count` rows in batches of up to `per`: each batch's rows read by `pre` into a buffer one after the other
+/// (`row_bytes` apart), in one call, then `convert(buffer, dst, aux, k)` for the batch of `k` rows whose first
+/// output and parameters are at `dst` and `aux`. Rows `r` start `r` steps (input, output, parameters) after the
+/// first; the caller fences.
+///
+/// PERF: a call of `pre` per row entered the level's features and set up its lanes again for every row: one thread,
+/// Zen 4, 8×128²×3 in L2, u8 → u8 mirrored NHWC 34.0 → 25.7 µs (VBMI), 45.4 → 38.3 µs (AVX2); subsampled 13.5 →
+/// 10.1 and 16.4 → 13.7 µs; mirrored NCHW planes (8×3×128²), u8 → f32 155 → 39 µs, f32 → f32 162 → 49 µs (these
+/// also went through the general staged row one at a time).
+///
+/// # Safety
+///
+/// As [`Rows::rows`] for `pre`'s rows; `per · row_bytes` fits a [`Scratch`]; `convert` is sound for each batch.
+#[allow(clippy::too_many_arguments)]
+unsafe fn in_batches(
+    pre: &dyn Rows,
+    src: *const u8,
+    dst: *mut u8,
+    aux: *const u8,
+    count: usize,
+    (in_step, out_step, aux_step): (isize, isize, isize),
+    per: usize,
+    row_bytes: usize,
+    mut convert: impl FnMut(*const u8, *mut u8, *const u8, usize),
+) {
+    let mut a = Scratch::new();
+    let scr_in = a.ptr();
+    let mut r = 0;
+    while r < count {
+        let k = per.min(count - r);
+        let at = r as isize;
+        let (s, d, x) =
+            (src.wrapping_offset(at * in_step), dst.wrapping_offset(at * out_step), aux.wrapping_offset(at * aux_step));
+        // SAFETY: rows r..r + k of the run (contract), read into the buffer (k · row_bytes ≤ per · row_bytes, which
+        // fits it).
+        unsafe { pre.rows(s, scr_in, x, k, in_step, row_bytes as isize, aux_step) };
+        convert(scr_in.cast_const(), d, x, k);
+        r += k;
     }
 }
 

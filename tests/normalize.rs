@@ -9,6 +9,7 @@ mod common;
 use common::values::{edge_values, normalize};
 use common::{Buf, SENTINEL};
 use proptest::prelude::*;
+use rand::rngs::StdRng;
 use strider::{DataType, Error, ImageLayout, Normalize, RowKind, TensorDesc};
 
 /// A normalization's arguments, as the tests hold them.
@@ -92,6 +93,23 @@ impl Case<'_> {
         };
         common::check_configs(dt, &want, salt, &what, |dst, opts| op.execute_with(src.bytes(), dst, opts));
         op
+    }
+}
+
+/// Checks `input` → `output` through the window `(offsets, sizes, strides)` with the channel axis 1, once for each
+/// `(scale, bias)` of `pairs` (per-channel ones, one for all): each time a fresh random input `misalign` bytes past a
+/// line, and every configuration `Case::check` runs (with `salt`).
+fn check_pairs(
+    (input, output): (&TensorDesc, &TensorDesc),
+    (offsets, sizes, strides): (&[u32], &[u32], &[i32]),
+    pairs: [(&[f32], &[f32]); 2],
+    rng: &mut StdRng,
+    (misalign, salt): (usize, usize),
+) {
+    for (scale, bias) in pairs {
+        let case = Case { input, output, offsets, sizes, strides, axis: Some(1), scale, bias };
+        let src = Buf::random(input.addressed_bytes() as usize, misalign, rng);
+        case.check(&src, salt);
     }
 }
 
@@ -419,20 +437,8 @@ fn many_channel_transposes() {
             } else {
                 (TensorDesc::nchw(from, sizes).unwrap(), TensorDesc::nhwc(to, out_sizes).unwrap())
             };
-            for (scale, bias) in [(&scale[..], &bias[..]), (&[0.5f32][..], &[-1.0f32][..])] {
-                let case = Case {
-                    input: &input,
-                    output: &output,
-                    offsets: &offsets,
-                    sizes: &window,
-                    strides: &strides,
-                    axis: Some(1),
-                    scale,
-                    bias,
-                };
-                let src = Buf::random(input.addressed_bytes() as usize, 1, &mut rng);
-                case.check(&src, 6);
-            }
+            let pairs = [(&scale[..], &bias[..]), (&[0.5f32][..], &[-1.0f32][..])];
+            check_pairs((&input, &output), (&offsets, &window, &strides), pairs, &mut rng, (1, 6));
         }
     }
 }
@@ -736,20 +742,8 @@ fn short_pixel_rows_convert_several_rows_per_call() {
                 let window = [1, 3, h, w];
                 let out_h = 1 + (h - 1) / i32::unsigned_abs(strides[2]);
                 let output = TensorDesc::nhwc(to, [1, 3, out_h, w]).unwrap();
-                for (scale, bias) in [(&scale[..], &bias[..]), (&scale[..1], &bias[..1])] {
-                    let case = Case {
-                        input: &input,
-                        output: &output,
-                        offsets: &[0, 0, 0, 0],
-                        sizes: &window,
-                        strides: &strides,
-                        axis: Some(1),
-                        scale,
-                        bias,
-                    };
-                    let src = Buf::random(input.addressed_bytes() as usize, 3, &mut rng);
-                    case.check(&src, 5);
-                }
+                let pairs = [(&scale[..], &bias[..]), (&scale[..1], &bias[..1])];
+                check_pairs((&input, &output), (&[0; 4], &window, &strides), pairs, &mut rng, (3, 5));
             }
         }
     }
@@ -770,20 +764,8 @@ fn short_plane_rows_convert_several_rows_per_call() {
                 let window = [2, 3, h, w];
                 let out: Vec<u32> = window.iter().zip(strides).map(|(&n, s)| 1 + (n - 1) / s.unsigned_abs()).collect();
                 let output = TensorDesc::new(to, &out).unwrap();
-                for (scale, bias) in [(&scale[..], &bias[..]), (&scale[..1], &bias[..1])] {
-                    let case = Case {
-                        input: &input,
-                        output: &output,
-                        offsets: &[0, 0, 0, 0],
-                        sizes: &window,
-                        strides: &strides,
-                        axis: Some(1),
-                        scale,
-                        bias,
-                    };
-                    let src = Buf::random(input.addressed_bytes() as usize, 1, &mut rng);
-                    case.check(&src, 7);
-                }
+                let pairs = [(&scale[..], &bias[..]), (&scale[..1], &bias[..1])];
+                check_pairs((&input, &output), (&[0; 4], &window, &strides), pairs, &mut rng, (1, 7));
             }
         }
     }

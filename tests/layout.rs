@@ -303,6 +303,27 @@ fn identity_unpads_and_pads_pixels() {
     }
 }
 
+/// Pixels in slots wider than their channels (RGBX, two of four) into planes: deinterleaved like packed pixels, the
+/// unused slots never read into a plane; every element width, rows around every register width.
+#[test]
+fn identity_deinterleaves_slotted_pixels() {
+    for dt in WIDTH_TYPES {
+        for channels in 2..=3u32 {
+            for slots in channels + 1..=4 {
+                for (salt, width) in [16u32, 21, 64, 67, 130].into_iter().enumerate() {
+                    let sizes = [2, channels, 3, width];
+                    let strides = [3 * width * slots, 1, width * slots, slots];
+                    let slotted = TensorDesc::with_strides(dt, &sizes, &strides).unwrap();
+                    let planes = TensorDesc::new(dt, &sizes).unwrap();
+                    check_identity(&slotted, &planes, salt as u64);
+                    let kind = Identity::new(&slotted, &planes).unwrap().row_kind();
+                    assert_eq!(kind, strider::RowKind::Deinterleave { planes: channels as usize }, "{dt} {slots}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn identity_materializes_broadcasts() {
     for dt in WIDTH_TYPES {

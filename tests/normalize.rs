@@ -253,6 +253,8 @@ proptest! {
 #[test]
 fn preprocessing_layouts_keep_their_strategies() {
     let u8_ = DataType::Uint8;
+    // An NHWC tensor of 4-element pixels, its sizes given in NCHW order.
+    let rgbx = |dt, s: [u32; 4]| TensorDesc::nhwc(dt, s).unwrap();
     let mut rng = common::rng(7);
     for (name, input, to, offsets, sizes, strides, channels, kind) in [
         (
@@ -382,6 +384,77 @@ fn preprocessing_layouts_keep_their_strategies() {
         (
             "f16 pixels, mirrored",
             TensorDesc::nhwc(DataType::Float16, [1, 3, 5, 40]).unwrap(),
+            DataType::Float32,
+            [0, 0, 0, 0],
+            [1, 3, 5, 40],
+            [1, 1, 1, -1],
+            3,
+            RowKind::Deinterleave { planes: 3 },
+        ),
+        // Pixels in wider slots (RGBX, BGRA without alpha, ARGB): the same kernels, the unused slot skipped.
+        (
+            "RGBX → NCHW f32",
+            rgbx(u8_, [2, 4, 20, 37]),
+            DataType::Float32,
+            [0, 0, 0, 0],
+            [2, 3, 20, 37],
+            [1, 1, 1, 1],
+            3,
+            RowKind::Deinterleave { planes: 3 },
+        ),
+        (
+            "BGRX → RGB f16, crop + hflip, long rows",
+            rgbx(u8_, [1, 4, 20, 100]),
+            DataType::Float16,
+            [0, 0, 3, 5],
+            [1, 3, 17, 90],
+            [1, -1, 1, -1],
+            3,
+            RowKind::Deinterleave { planes: 3 },
+        ),
+        (
+            "ARGB → RGB u8 planes, hflip, long rows",
+            rgbx(u8_, [2, 4, 33, 70]),
+            DataType::Uint8,
+            [0, 1, 0, 0],
+            [2, 3, 33, 70],
+            [1, 1, 1, -1],
+            3,
+            RowKind::Deinterleave { planes: 3 },
+        ),
+        (
+            "i8 two of four → f32",
+            rgbx(DataType::Int8, [1, 4, 9, 70]),
+            DataType::Float32,
+            [0, 1, 0, 0],
+            [1, 2, 9, 70],
+            [1, 1, 1, 1],
+            2,
+            RowKind::Deinterleave { planes: 2 },
+        ),
+        (
+            "f32 BGRX → f16 planes, hflip",
+            rgbx(DataType::Float32, [1, 4, 6, 50]),
+            DataType::Float16,
+            [0, 0, 0, 0],
+            [1, 3, 6, 50],
+            [1, -1, 1, -1],
+            3,
+            RowKind::Deinterleave { planes: 3 },
+        ),
+        (
+            "f32 XRGB → f32 planes",
+            rgbx(DataType::Float32, [1, 4, 6, 50]),
+            DataType::Float32,
+            [0, 1, 0, 0],
+            [1, 3, 6, 50],
+            [1, 1, 1, 1],
+            3,
+            RowKind::Deinterleave { planes: 3 },
+        ),
+        (
+            "f16 RGBX → f32 planes, mirrored",
+            rgbx(DataType::Float16, [1, 4, 5, 40]),
             DataType::Float32,
             [0, 0, 0, 0],
             [1, 3, 5, 40],

@@ -675,9 +675,11 @@ fn transpose(walk: &Walk, iw: usize, ow: usize, converting: bool) -> Option<(Geo
         let t = Planar::new(kw, i.extent, true)?;
         return Some((walk.geometry(jpos, Some(ipos))?, Movement::Interleave(t), Width::from_bytes(kw)?));
     }
-    // Pixels (I) follow each other forwards or backwards (a mirrored row).
-    if (2..=4).contains(&j.extent) && i.extent >= 16 && Some(i.in_stride.unsigned_abs()) == j.extent.checked_mul(iw) {
-        let t = Planar::deinterleave(iw, j.extent, i.in_stride < 0, !forward)?;
+    // Pixels (I) follow each other forwards or backwards (a mirrored row), `slots` elements apart: their channels
+    // (RGB), or wider slots whose extra elements nothing reads into a plane (RGBX, BGRA without its alpha).
+    let slots = i.in_stride.unsigned_abs().checked_div(iw).filter(|_| i.in_stride.unsigned_abs().is_multiple_of(iw));
+    if (2..=4).contains(&j.extent) && i.extent >= 16 && slots.is_some_and(|s| (j.extent..=4).contains(&s)) {
+        let t = Planar::deinterleave(iw, j.extent, slots?, i.in_stride < 0, !forward)?;
         return Some((walk.geometry(ipos, Some(jpos))?, Movement::Deinterleave(t), Width::from_bytes(iw)?));
     }
     None
@@ -721,6 +723,23 @@ mod tests {
         // One value per channel spread over its plane (a per-channel bias materialized): broadcast rows, not a
         // transpose of identical input rows.
         assert_eq!(kind(4, &[(64, 4, 50176), (12544, 0, 4)]), RowKind::Broadcast);
+    }
+
+    /// Pixels in wider slots (RGBX, BGRA: 3 channels 4 elements apart, forwards or mirrored) deinterleave into
+    /// planes through tables that skip the unused slot, like pixels that fill theirs; slots past 4, or narrower
+    /// than the channels, have none.
+    #[test]
+    fn slotted_pixels_deinterleave() {
+        let tables = |width: usize, dims: &[(usize, isize, isize)]| match strategy(width, 4096, dims).movement {
+            Movement::Deinterleave(t) => Some((t.planes, t.slots, t.lead, t.reverse_pixels, t.reverse_channels)),
+            _ => None,
+        };
+        assert_eq!(tables(2, &[(3, 2, 128), (64, 8, 2)]), Some((3, 4, 0, false, false)));
+        assert_eq!(tables(2, &[(3, 2, 128), (64, -8, 2)]), Some((3, 4, 1, true, false)));
+        assert_eq!(tables(1, &[(3, -1, 64), (64, 4, 1)]), Some((3, 4, 0, false, true)));
+        assert_eq!(tables(4, &[(2, 4, 256), (64, 12, 4)]), Some((2, 3, 0, false, false)));
+        assert_eq!(tables(2, &[(3, 2, 128), (64, 10, 2)]), None);
+        assert_eq!(kind(2, &[(3, 2, 128), (64, 8, 2)]), RowKind::Deinterleave { planes: 3 });
     }
 
     /// Pixels out of padded slots (RGBX → RGB: 3-byte elements 4 bytes apart) are strided rows that run through

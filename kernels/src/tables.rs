@@ -404,14 +404,24 @@ impl TableLanes {
 /// pixel side.
 ///
 /// A deinterleave may also reverse the pixels (a mirrored row: output pixel `j` is the `j`-th pixel *below* the
-/// first) and the channels (output plane `i` takes channel `planes − 1 − i`: BGR → RGB); the masks absorb both, the
+/// first) and the channels (output plane `i` takes channel `planes − 1 − i`: BGR → RGB), and read pixels from wider
+/// slots (RGBX → three planes: `slots` elements a pixel, `planes` of them used); the masks absorb all three, the
 /// kernels only load a step's pixel-side chunks from its lowest address.
+///
+/// A pixel's *window* is its `slots` elements from slot 0: its channels sit at slots `lead..lead + planes`, where
+/// `lead` is 0 forwards and `slots − planes` when mirrored, so that the unused slots of every window but output
+/// pixel `n − 1`'s lie between used elements of the row ([`Planar::readable`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Planar {
     /// Element width in bytes (1, 2, 4 or 8).
     pub(crate) width: usize,
     /// Number of planes (2 to 4).
     pub(crate) planes: usize,
+    /// Elements a pixel takes on the pixel side (`planes` to 4; `planes` for an interleave): the pixel-side
+    /// registers a kernel loads per step.
+    pub(crate) slots: usize,
+    /// The slot of a window holding channel 0 (see above).
+    pub(crate) lead: usize,
     /// Interleave (planes → pixels) or deinterleave.
     pub(crate) interleave: bool,
     /// Deinterleave only: output pixel `j` is the pixel `j` steps below the first in memory.
@@ -453,15 +463,10 @@ impl Default for WidePlanar {
 }
 
 impl WidePlanar {
-    /// Deinterleave controls: output pixel `q` of the block is memory pixel `q` (or E − 1 − `q` when mirrored)
-    /// above its lowest address; plane `i` takes channel `i` (or `planes` − 1 − `i`).
-    fn deinterleave(width: usize, planes: usize, reverse_pixels: bool, reverse_channels: bool) -> Option<WidePlanar> {
+    /// Deinterleave controls: plane `i` of output pixel `q` is the block's element [`Slots::element`].
+    fn deinterleave(width: usize, slots: Slots) -> Option<WidePlanar> {
         let e = 64usize.checked_div(width)?;
-        WidePlanar::from(width, planes, |i, q| {
-            let channel = if reverse_channels { planes.checked_sub(1)?.checked_sub(i)? } else { i };
-            let pixel = if reverse_pixels { e.checked_sub(1)?.checked_sub(q)? } else { q };
-            pixel.checked_mul(planes)?.checked_add(channel)
-        })
+        WidePlanar::from(width, slots.planes, |i, q| slots.element(i, q, e))
     }
 
     /// Interleave controls: element `q` of output register `i` is element `k = Ei + q` of the block's pixels,
@@ -525,22 +530,18 @@ pub(crate) struct Widen {
 }
 
 impl Widen {
-    fn new(planes: usize, reverse_pixels: bool, reverse_channels: bool) -> Option<Widen> {
+    fn new(slots: Slots) -> Option<Widen> {
         let mut w = Widen { win: [0; 4], masks: [[[0x80; 16]; 4]; 4], low: [[[0x80; 16]; 4]; 4] };
-        let step_bytes = planes.checked_mul(16)?;
+        let step_bytes = slots.slots.checked_mul(16)?;
         for g in 0..4usize {
             // Output pixels 4g..4g+4 are memory pixels 4b..4b+4 of the step (b = g, or 3 − g when mirrored).
-            let b = if reverse_pixels { 3usize.checked_sub(g)? } else { g };
-            let first = b.checked_mul(4)?;
-            let win = first.checked_mul(planes)?.min(step_bytes.checked_sub(16)?);
+            let b = if slots.reverse_pixels { 3usize.checked_sub(g)? } else { g };
+            let win = b.checked_mul(4)?.checked_mul(slots.slots)?.min(step_bytes.checked_sub(16)?);
             w.win[g] = win;
             for d in 0..4usize {
-                let pixel =
-                    if reverse_pixels { first.checked_add(3)?.checked_sub(d)? } else { first.checked_add(d)? };
-                for i in 0..planes {
-                    let channel = if reverse_channels { planes.checked_sub(1)?.checked_sub(i)? } else { i };
-                    let at = pixel.checked_mul(planes)?.checked_add(channel)?.checked_sub(win)?;
-                    // inside the window: 0 ≤ at < 16 (a group's 4 pixels span 4·planes ≤ 16 bytes)
+                for i in 0..slots.planes {
+                    let at = slots.element(i, g.checked_mul(4)?.checked_add(d)?, 16)?.checked_sub(win)?;
+                    // inside the window: 0 ≤ at < 16 (a group's 4 windows span 4·slots ≤ 16 bytes)
                     let at = u8::try_from(at).ok().filter(|&a| a < 16)?;
                     w.masks[i][g][d.checked_mul(4)?.checked_add(3)?] = at;
                     w.low[i][g][d.checked_mul(4)?] = at;
@@ -561,86 +562,135 @@ pub(crate) const fn unpack_order(q: usize) -> usize {
     if b < 8 { low } else { low.wrapping_add(32) }
 }
 
+/// Where a deinterleave's block holds each plane's elements (see [`Planar`]).
+#[derive(Clone, Copy, Debug)]
+struct Slots {
+    planes: usize,
+    slots: usize,
+    lead: usize,
+    reverse_pixels: bool,
+    reverse_channels: bool,
+}
+
+impl Slots {
+    /// The element (counted from the block's lowest address) holding plane `i` of output pixel `q`, in a block of
+    /// `e` pixels: memory pixel `q` (or `e − 1 − q` when mirrored), slot `lead` + channel `i` (or `planes − 1 − i`).
+    fn element(&self, i: usize, q: usize, e: usize) -> Option<usize> {
+        let channel = if self.reverse_channels { self.planes.checked_sub(1)?.checked_sub(i)? } else { i };
+        let pixel = if self.reverse_pixels { e.checked_sub(1)?.checked_sub(q)? } else { q };
+        pixel.checked_mul(self.slots)?.checked_add(self.lead)?.checked_add(channel)
+    }
+}
+
 impl Planar {
     /// Tables for `planes` planes (2 to 4) of `width`-byte elements (1, 2, 4 or 8), or `None` for other shapes.
     pub(crate) fn new(width: usize, planes: usize, interleave: bool) -> Option<Planar> {
-        Planar::build(width, planes, interleave, false, false)
+        Planar::build(width, planes, planes, interleave, false, false)
     }
 
-    /// Deinterleave tables that may reverse the pixels and the channels (see [`Planar`]).
+    /// Deinterleave tables from pixels of `slots` elements (`planes` to 4) that may reverse the pixels and the
+    /// channels (see [`Planar`]).
     pub(crate) fn deinterleave(
         width: usize,
         planes: usize,
+        slots: usize,
         reverse_pixels: bool,
         reverse_channels: bool,
     ) -> Option<Planar> {
-        Planar::build(width, planes, false, reverse_pixels, reverse_channels)
+        Planar::build(width, planes, slots, false, reverse_pixels, reverse_channels)
     }
 
     fn build(
         width: usize,
         planes: usize,
+        slots: usize,
         interleave: bool,
         reverse_pixels: bool,
         reverse_channels: bool,
     ) -> Option<Planar> {
-        if !matches!(width, 1 | 2 | 4 | 8) || !(2..=4).contains(&planes) {
+        if !matches!(width, 1 | 2 | 4 | 8) || !(2..=4).contains(&planes) || !(planes..=4).contains(&slots) {
             return None;
         }
+        if interleave && (slots != planes || reverse_pixels || reverse_channels) {
+            return None;
+        }
+        let lead = if reverse_pixels { slots.checked_sub(planes)? } else { 0 };
+        let layout = Slots { planes, slots, lead, reverse_pixels, reverse_channels };
         let step = 16usize.checked_div(width)?;
         let mut masks = [[[0x80u8; 16]; 4]; 4];
-        // Pixel-side byte t (from the step's lowest address): pixel t / (planes·N), channel (t / N) % planes, byte
-        // t % N; it is byte (pixel·N + byte) of that plane's chunk, pixel and plane counted in output order. All
-        // values are below 64 (checked after the shape test above).
-        for t in 0..planes.checked_mul(16)? {
-            let pixel = t.checked_div(planes.checked_mul(width)?)?;
-            let (channel, byte) = (t.checked_div(width)?.checked_rem(planes)?, t.checked_rem(width)?);
-            let plane = if reverse_channels { planes.checked_sub(1)?.checked_sub(channel)? } else { channel };
-            let pixel = if reverse_pixels { step.checked_sub(1)?.checked_sub(pixel)? } else { pixel };
-            let p = pixel.checked_mul(width)?.checked_add(byte)?;
-            let (k, tk) = (t.checked_div(16)?, t.checked_rem(16)?);
-            if interleave {
-                masks[k][plane][tk] = p as u8;
-            } else {
-                masks[k][plane][p] = tk as u8;
+        // Byte b of plane i's output pixel q: byte `p` of the plane's chunk, byte `t` of the step's pixel side
+        // (chunk t / 16). All values are below 64 (checked after the shape test above).
+        #[allow(clippy::needless_range_loop)] // `i` is a plane: an index of the second dimension
+        for i in 0..planes {
+            for q in 0..step {
+                for b in 0..width {
+                    let p = q.checked_mul(width)?.checked_add(b)?;
+                    let t = layout.element(i, q, step)?.checked_mul(width)?.checked_add(b)?;
+                    let (k, tk) = (t.checked_div(16)?, t.checked_rem(16)?);
+                    if interleave {
+                        masks[k][i][tk] = p as u8;
+                    } else {
+                        masks[k][i][p] = tk as u8;
+                    }
+                }
             }
         }
-        let widen = if width == 1 && !interleave {
-            Widen::new(planes, reverse_pixels, reverse_channels)?
-        } else {
-            Widen::default()
-        };
+        let widen = if width == 1 && !interleave { Widen::new(layout)? } else { Widen::default() };
         let wide = match (width, interleave) {
-            (1 | 2 | 4, false) => WidePlanar::deinterleave(width, planes, reverse_pixels, reverse_channels)?,
+            (1 | 2 | 4, false) => WidePlanar::deinterleave(width, layout)?,
             (1 | 2 | 4, true) => WidePlanar::interleave(width, planes)?,
             _ => WidePlanar::default(),
         };
         let unpacked =
             if width == 1 && !interleave { wide.reordered_bytes(unpack_order) } else { WidePlanar::default() };
-        Some(Planar { width, planes, interleave, reverse_pixels, reverse_channels, masks, widen, wide, unpacked })
+        Some(Planar {
+            width,
+            planes,
+            slots,
+            lead,
+            interleave,
+            reverse_pixels,
+            reverse_channels,
+            masks,
+            widen,
+            wide,
+            unpacked,
+        })
     }
 
-    /// The lowest address of the pixel-side step holding output pixels `j..j + 16/N`, from the lowest address
-    /// `src` of output pixel 0 (only meaningful for in-bounds steps).
+    /// The lowest address of the pixel-side step holding output pixels `j..j + step` (their windows), from output
+    /// pixel 0's channel 0 at `src`, windows `pixel_bytes` (`slots · width`) apart (only meaningful for in-bounds
+    /// steps).
     #[inline(always)]
     pub(crate) fn step_base(&self, src: *const u8, j: usize, step: usize, pixel_bytes: usize) -> *const u8 {
+        debug_assert_eq!(Some(pixel_bytes), self.slots.checked_mul(self.width));
+        let window = src.wrapping_sub(self.lead.wrapping_mul(self.width));
         if self.reverse_pixels {
-            src.wrapping_sub(j.wrapping_add(step).wrapping_sub(1).wrapping_mul(pixel_bytes))
+            window.wrapping_sub(j.wrapping_add(step).wrapping_sub(1).wrapping_mul(pixel_bytes))
         } else {
-            src.wrapping_add(j.wrapping_mul(pixel_bytes))
+            window.wrapping_add(j.wrapping_mul(pixel_bytes))
         }
     }
 
-    /// The lowest address of output pixel `j`, from that of output pixel 0.
+    /// Channel 0 of output pixel `j`, from that of output pixel 0.
     #[inline(always)]
-    pub(crate) fn pixel(&self, src: *const u8, j: usize, pixel_bytes: usize) -> *const u8 {
-        self.step_base(src, j, 1, pixel_bytes)
+    pub(crate) fn pixel(&self, src: *const u8, j: usize) -> *const u8 {
+        let bytes = j.wrapping_mul(self.slots).wrapping_mul(self.width);
+        if self.reverse_pixels { src.wrapping_sub(bytes) } else { src.wrapping_add(bytes) }
     }
 
     /// The channel output plane `i` takes.
     #[inline(always)]
     pub(crate) fn channel(&self, i: usize) -> usize {
         if self.reverse_channels { self.planes.wrapping_sub(1).wrapping_sub(i) } else { i }
+    }
+
+    /// How many of a row's first `n` output pixels a kernel may read whole windows of: all of them when pixels fill
+    /// their slots, else all but the last (whose unused slots may lie past the row: the window of every other
+    /// output pixel ends, or starts, inside the next one's).
+    #[inline(always)]
+    pub(crate) fn readable(&self, n: usize) -> usize {
+        if self.slots == self.planes { n } else { n.saturating_sub(1) }
     }
 }
 
@@ -1000,54 +1050,60 @@ mod tests {
                     }
                     assert_eq!(&chunk[..], &plane[..], "deinterleave w{width} p{planes} plane {i}");
                 }
-                // The widening tables of 1-byte pixels: lane d of group g of plane i is output pixel 4g + d.
-                if width == 1 {
+                // Mirrored pixels and/or reversed channels, from pixels of `slots` elements: plane i, pixel j is
+                // memory pixel j (or step − 1 − j), channel i (or planes − 1 − i) at slot `lead` + channel; the
+                // unused slots hold 0xEE.
+                for slots in planes..=4 {
                     for (rp, rc) in [(false, false), (true, false), (false, true), (true, true)] {
-                        let t = Planar::deinterleave(1, planes, rp, rc).unwrap();
+                        let t = Planar::deinterleave(width, planes, slots, rp, rc).unwrap();
+                        assert_eq!((t.slots, t.lead), (slots, if rp { slots - planes } else { 0 }));
+                        let mut side = vec![0xEEu8; slots * 16];
+                        for m in 0..pixels {
+                            for (c, plane) in planar.iter().enumerate() {
+                                let at = (m * slots + t.lead + c) * width;
+                                side[at..at + width].copy_from_slice(&plane[m * width..][..width]);
+                            }
+                        }
+                        let case = format!("w{width} p{planes} s{slots} rp {rp} rc {rc}");
                         for i in 0..planes {
-                            for g in 0..4 {
-                                let window = &want[t.widen.win[g]..][..16];
-                                let lanes = pshufb(window, &t.widen.masks[i][g]);
-                                let low = pshufb(window, &t.widen.low[i][g]);
-                                for d in 0..4 {
-                                    let j = 4 * g + d;
-                                    let px = if rp { 15 - j } else { j };
-                                    let value = planar[t.channel(i)][px];
-                                    assert_eq!(
-                                        lanes[4 * d..4 * d + 4],
-                                        [0, 0, 0, value],
-                                        "p{planes} {rp} {rc} {i} {j}"
-                                    );
-                                    assert_eq!(low[4 * d..4 * d + 4], [value, 0, 0, 0], "p{planes} {rp} {rc} {i} {j}");
+                            let mut chunk = [0u8; 16];
+                            for k in 0..slots {
+                                for (c, x) in chunk.iter_mut().zip(pshufb(&side[k * 16..][..16], &t.masks[k][i])) {
+                                    *c |= x;
+                                }
+                            }
+                            let plane = &planar[t.channel(i)];
+                            for j in 0..pixels {
+                                let px = if rp { pixels - 1 - j } else { j };
+                                let want = &plane[px * width..][..width];
+                                assert_eq!(&chunk[j * width..][..width], want, "{case} plane {i} pixel {j}");
+                            }
+                        }
+                        // The widening tables of 1-byte pixels: lane d of group g of plane i is output pixel 4g + d.
+                        if width == 1 {
+                            for i in 0..planes {
+                                for g in 0..4 {
+                                    let window = &side[t.widen.win[g]..][..16];
+                                    let lanes = pshufb(window, &t.widen.masks[i][g]);
+                                    let low = pshufb(window, &t.widen.low[i][g]);
+                                    for d in 0..4 {
+                                        let j = 4 * g + d;
+                                        let value = planar[t.channel(i)][if rp { 15 - j } else { j }];
+                                        assert_eq!(lanes[4 * d..4 * d + 4], [0, 0, 0, value], "{case} {i} {j}");
+                                        assert_eq!(low[4 * d..4 * d + 4], [value, 0, 0, 0], "{case} {i} {j}");
+                                    }
                                 }
                             }
                         }
                     }
                 }
-                // Mirrored pixels and/or reversed channels: plane i, pixel j is memory pixel j (or step − 1 − j),
-                // channel i (or planes − 1 − i).
-                for (rp, rc) in [(true, false), (false, true), (true, true)] {
-                    let t = Planar::deinterleave(width, planes, rp, rc).unwrap();
-                    for i in 0..planes {
-                        let mut chunk = [0u8; 16];
-                        for k in 0..planes {
-                            for (c, x) in chunk.iter_mut().zip(pshufb(&want[k * 16..][..16], &t.masks[k][i])) {
-                                *c |= x;
-                            }
-                        }
-                        let plane = &planar[t.channel(i)];
-                        for j in 0..pixels {
-                            let px = if rp { pixels - 1 - j } else { j };
-                            assert_eq!(
-                                &chunk[j * width..][..width],
-                                &plane[px * width..][..width],
-                                "deinterleave w{width} p{planes} rp {rp} rc {rc} plane {i} pixel {j}"
-                            );
-                        }
-                    }
-                }
             }
         }
+        // Interleaves fill their slots and never mirror.
+        assert_eq!(Planar::build(1, 3, 4, true, false, false), None);
+        assert_eq!(Planar::build(1, 3, 3, true, true, false), None);
+        assert_eq!(Planar::deinterleave(1, 3, 2, false, false), None);
+        assert_eq!(Planar::deinterleave(1, 3, 5, false, false), None);
     }
 
     #[test]

@@ -507,15 +507,17 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         0
     }
 
-    /// The inverse: `n` pixels of `planes` elements into planes `plane_stride` bytes apart at `dst`; returns the
-    /// pixels done. `src` is the lowest address of output pixel 0; the others follow it, or precede it when `t`
-    /// reverses the pixels ([`Planar::step_base`]); `t`'s masks order the channels.
+    /// The inverse: `n` pixels of `t.slots` elements (`t.planes` of them used) into planes `plane_stride` bytes
+    /// apart at `dst`; returns the pixels done. `src` is channel 0 of output pixel 0; the others follow it, or
+    /// precede it when `t` reverses the pixels ([`Planar::step_base`]); `t`'s masks order the channels. Kernels
+    /// load whole windows (`t.slots` elements a pixel) and dispatch on `t.slots`, storing the first `t.planes`
+    /// results.
     ///
     /// # Safety
     ///
-    /// The `n` pixels (`planes·N` bytes each, where [`Planar::pixel`] puts them) are readable; plane `i` has `n`
-    /// writable elements at `dst + i·plane_stride`, not overlapping them; `t` was built for (`N`, `planes`,
-    /// deinterleave).
+    /// The windows of the `n` pixels (`slots·N` bytes each, where [`Planar::step_base`] puts them) are readable;
+    /// plane `i` has `n` writable elements at `dst + i·plane_stride`, not overlapping them; `t` was built for `N`
+    /// and deinterleave.
     #[inline(always)]
     unsafe fn deinterleave<const N: usize>(
         self,

@@ -38,6 +38,62 @@ fn bytes(n: usize, seed: u32) -> Vec<u8> {
 
 const SENTINEL: u8 = 0xEE;
 
+/// A copy of some bytes whose last byte (`end`) or first byte (`!end`) touches an inaccessible page: a kernel that
+/// reads one byte past that side faults, on every level (memcheck sees only the scalar and AVX2 ones).
+struct Guarded {
+    map: *mut u8,
+    map_len: usize,
+    data: *mut u8,
+}
+
+impl Guarded {
+    fn new(bytes: &[u8], end: bool) -> Guarded {
+        // SAFETY: plain POSIX calls on a fresh private anonymous mapping of whole pages, checked for failure; the
+        // copy stays inside its readable pages.
+        unsafe {
+            let page = usize::try_from(libc::sysconf(libc::_SC_PAGESIZE)).unwrap();
+            let map_len = (bytes.len().div_ceil(page) + 2) * page;
+            let prot = libc::PROT_READ | libc::PROT_WRITE;
+            let map = libc::mmap(core::ptr::null_mut(), map_len, prot, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0);
+            assert_ne!(map, libc::MAP_FAILED);
+            let map = map.cast::<u8>();
+            assert_eq!(libc::mprotect(map.cast(), page, libc::PROT_NONE), 0);
+            assert_eq!(libc::mprotect(map.add(map_len - page).cast(), page, libc::PROT_NONE), 0);
+            let data = if end { map.add(map_len - page - bytes.len()) } else { map.add(page) };
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), data, bytes.len());
+            Guarded { map, map_len, data }
+        }
+    }
+
+    fn as_ptr(&self) -> *const u8 {
+        self.data
+    }
+}
+
+impl Drop for Guarded {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `new`, unmapped once.
+        unsafe { libc::munmap(self.map.cast(), self.map_len) };
+    }
+}
+
+/// `n` pixels of `planes` channels in slots of `slots` elements of `N` bytes, as tight as a tensor leaves them
+/// (the first pixel's channel 0 to the last one's last channel: the unused slots lie between the pixels), twice: next
+/// to an inaccessible page before, and after; with the byte offset of output pixel 0's channel 0 (the last pixel in
+/// memory when mirrored). Pixel `m`'s channel `c` is byte `(m·slots + c)·N`.
+fn slotted<const N: usize>(
+    n: usize,
+    planes: usize,
+    slots: usize,
+    rp: bool,
+    seed: u32,
+) -> ([Guarded; 2], Vec<u8>, usize) {
+    let span = if n == 0 { 0 } else { ((n - 1) * slots + planes) * N };
+    let src = bytes(span, seed);
+    let first = if rp { n.saturating_sub(1) * slots * N } else { 0 };
+    ([Guarded::new(&src, false), Guarded::new(&src, true)], src, first)
+}
+
 fn check_copy<A: Arch>(a: A) {
     let src = bytes(5000, 1);
     for len in (0..=700).chain(4090..=4100) {
@@ -488,37 +544,37 @@ fn check_tiles_and_planes<A: Arch>(a: A) {
                     }
                 }
                 assert!(pixels[done * planes * N..].iter().all(|&b| b == SENTINEL), "{:?} interleave", A::ISA);
-                // Deinterleave, pixels forwards or mirrored, channels in order or reversed.
-                for (rp, rc) in [(false, false), (true, false), (false, true), (true, true)] {
-                    let t = Planar::deinterleave(N, planes, rp, rc).unwrap();
-                    let mut back = vec![SENTINEL; planes * ps];
-                    let src = bytes(n * planes * N, 7);
-                    // Output pixel 0 is the first pixel in memory, or the last one when mirrored.
-                    let first = if rp { n.saturating_sub(1) * planes * N } else { 0 };
-                    // SAFETY: the n pixels lie inside src from `first` (forwards or backwards); planes of n elements.
-                    let done = a.vectorize(|| unsafe {
-                        a.deinterleave::<N>(&t, src.as_ptr().wrapping_add(first), back.as_mut_ptr(), ps as isize, n)
-                    });
-                    assert!(
-                        done <= n && (A::ISA == Isa::Scalar || n - done < 16 / N),
-                        "{:?} left {}",
-                        A::ISA,
-                        n - done
-                    );
-                    for j in 0..done {
-                        let px = if rp { n - 1 - j } else { j };
-                        for c in 0..planes {
-                            let ch = if rc { planes - 1 - c } else { c };
-                            assert_eq!(
-                                &back[c * ps + j * N..][..N],
-                                &src[(px * planes + ch) * N..][..N],
-                                "{:?} deinterleave rp {rp} rc {rc}",
-                                A::ISA
-                            );
+                // Deinterleave, pixels forwards or mirrored, channels in order or reversed, pixels filling their
+                // slots or in wider ones (RGBX), read from a tight buffer next to an inaccessible page.
+                let orders = [(false, false), (true, false), (false, true), (true, true)];
+                for (slots, (rp, rc)) in (planes..=4).flat_map(|s| orders.map(|o| (s, o))) {
+                    let t = Planar::deinterleave(N, planes, slots, rp, rc).unwrap();
+                    let (guarded, src, first) = slotted::<N>(n, planes, slots, rp, 7);
+                    let readable = t.readable(n);
+                    for guarded in &guarded {
+                        let mut back = vec![SENTINEL; planes * ps];
+                        // SAFETY: the windows of the first `readable` pixels lie inside the buffer from `first`
+                        // (forwards or backwards); planes of n elements.
+                        let done = a.vectorize(|| unsafe {
+                            let first = guarded.as_ptr().wrapping_add(first);
+                            a.deinterleave::<N>(&t, first, back.as_mut_ptr(), ps as isize, readable)
+                        });
+                        let case = format!("{:?} deinterleave N{N} p{planes} s{slots} rp {rp} rc {rc} n {n}", A::ISA);
+                        assert!(
+                            done <= readable && (A::ISA == Isa::Scalar || readable - done < 16 / N),
+                            "{case}: {done}"
+                        );
+                        for j in 0..done {
+                            let px = if rp { n - 1 - j } else { j };
+                            for c in 0..planes {
+                                let ch = if rc { planes - 1 - c } else { c };
+                                let want = &src[(px * slots + ch) * N..][..N];
+                                assert_eq!(&back[c * ps + j * N..][..N], want, "{case}: pixel {j} plane {c}");
+                            }
                         }
-                    }
-                    for c in 0..planes {
-                        assert!(back[c * ps + done * N..(c + 1) * ps].iter().all(|&b| b == SENTINEL));
+                        for c in 0..planes {
+                            assert!(back[c * ps + done * N..(c + 1) * ps].iter().all(|&b| b == SENTINEL), "{case}");
+                        }
                     }
                 }
             }
@@ -850,61 +906,62 @@ fn check_byte_norm<A: Arch>(a: A) {
     }
 }
 
-/// The fused deinterleave of `n` one-byte pixels of `planes` planes into `k.out` planes with the pairs
-/// `pairs[(i + n) % len]` per plane, pixels and channels in either order, against the scalar meaning; nothing
-/// written past the pixels done, at most 15 left on SIMD levels where the kernel takes the parameters.
+/// The fused deinterleave of `n` one-byte pixels of `planes` planes (in slots of `planes` to 4 bytes, read from a
+/// tight buffer next to an inaccessible page) into `k.out` planes with the pairs `pairs[(i + n) % len]` per plane,
+/// pixels and channels in either order, against the scalar meaning; nothing written past the pixels done, at most
+/// 15 left on SIMD levels where the kernel takes the parameters.
 fn check_byte_deinterleave<A: Arch>(a: A, k: Norm, n: usize, planes: usize, stream: bool, pairs: &[[f32; 2]]) {
     let ow = k.out.width();
-    for (rp, rc) in [(false, false), (true, false), (false, true), (true, true)] {
-        let t = Planar::deinterleave(1, planes, rp, rc).unwrap();
-        let pixels = bytes(n * planes, 3 + n as u32);
-        let first = if rp { n.saturating_sub(1) * planes } else { 0 };
-        // Streaming stores need 64-byte aligned planes.
-        let ps = if stream { (n * ow).next_multiple_of(64) + 64 } else { n * ow + 24 };
-        let mut params = [[0f32; 2]; 4];
-        for (i, p) in params.iter_mut().enumerate().take(planes) {
-            *p = pairs[(i + n) % pairs.len()];
-        }
-        let mut storage = vec![SENTINEL; planes * ps + 64];
-        let at = storage.as_ptr().align_offset(64);
-        let dst = &mut storage[at..at + planes * ps];
-        // SAFETY: the n pixels lie in `pixels` from `first`, forwards or backwards; planes of n elements,
-        // 64-byte aligned when streaming.
-        let done = a.vectorize(|| unsafe {
-            a.deinterleave_convert(
-                super::FusedConvert::Bytes(k),
-                &t,
-                pixels.as_ptr().wrapping_add(first),
-                dst.as_mut_ptr(),
-                ps as isize,
-                n,
-                &params,
-                RowRun { count: 1, in_step: 0, out_step: 0 },
-                stream,
-            )
-        });
-        if stream {
-            fence_for_tests();
-        }
-        // (Into one-byte integers only with every plane's results inside i32: no float clamp.)
-        let fused = matches!(k.out, NormType::F32 | NormType::F16)
-            || params[..planes].iter().all(|&[s, b]| crate::float::byte_results_fit_i32(s, b));
-        assert!(done <= n && (A::ISA == Isa::Scalar || !fused || n - done < 16), "{:?} left {}", A::ISA, n - done);
-        for j in 0..done {
-            let px = if rp { n - 1 - j } else { j };
-            for c in 0..planes {
-                let ch = if rc { planes - 1 - c } else { c };
-                let [s, b] = params[c];
-                assert_eq!(
-                    dst[c * ps + j * ow..][..ow],
-                    byte_norm_scalar(k, pixels[px * planes + ch], s, b),
-                    "{:?} {k:?} planes {planes} rp {rp} rc {rc} pixel {j} plane {c}",
-                    A::ISA
-                );
+    let orders = [(false, false), (true, false), (false, true), (true, true)];
+    for (slots, (rp, rc)) in (planes..=4).flat_map(|s| orders.map(|o| (s, o))) {
+        let t = Planar::deinterleave(1, planes, slots, rp, rc).unwrap();
+        let (guards, pixels, first) = slotted::<1>(n, planes, slots, rp, 3 + n as u32);
+        let readable = t.readable(n);
+        for guarded in &guards {
+            // Streaming stores need 64-byte aligned planes.
+            let ps = if stream { (n * ow).next_multiple_of(64) + 64 } else { n * ow + 24 };
+            let mut params = [[0f32; 2]; 4];
+            for (i, p) in params.iter_mut().enumerate().take(planes) {
+                *p = pairs[(i + n) % pairs.len()];
             }
-        }
-        for c in 0..planes {
-            assert!(dst[c * ps + done * ow..(c + 1) * ps].iter().all(|&b| b == SENTINEL));
+            let mut storage = vec![SENTINEL; planes * ps + 64];
+            let at = storage.as_ptr().align_offset(64);
+            let dst = &mut storage[at..at + planes * ps];
+            // SAFETY: the windows of the first `readable` pixels lie in the buffer from `first`, forwards or
+            // backwards; planes of n elements, 64-byte aligned when streaming.
+            let done = a.vectorize(|| unsafe {
+                a.deinterleave_convert(
+                    super::FusedConvert::Bytes(k),
+                    &t,
+                    guarded.as_ptr().wrapping_add(first),
+                    dst.as_mut_ptr(),
+                    ps as isize,
+                    readable,
+                    &params,
+                    RowRun { count: 1, in_step: 0, out_step: 0 },
+                    stream,
+                )
+            });
+            if stream {
+                fence_for_tests();
+            }
+            // (Into one-byte integers only with every plane's results inside i32: no float clamp.)
+            let fused = matches!(k.out, NormType::F32 | NormType::F16)
+                || params[..planes].iter().all(|&[s, b]| crate::float::byte_results_fit_i32(s, b));
+            let case = format!("{:?} {k:?} planes {planes} slots {slots} rp {rp} rc {rc} n {n}", A::ISA);
+            assert!(done <= readable && (A::ISA == Isa::Scalar || !fused || readable - done < 16), "{case}: {done}");
+            for j in 0..done {
+                let px = if rp { n - 1 - j } else { j };
+                for c in 0..planes {
+                    let ch = if rc { planes - 1 - c } else { c };
+                    let [s, b] = params[c];
+                    let want = byte_norm_scalar(k, pixels[px * slots + ch], s, b);
+                    assert_eq!(dst[c * ps + j * ow..][..ow], want, "{case}: pixel {j} plane {c}");
+                }
+            }
+            for c in 0..planes {
+                assert!(dst[c * ps + done * ow..(c + 1) * ps].iter().all(|&b| b == SENTINEL));
+            }
         }
     }
 }
@@ -1025,18 +1082,20 @@ fn check_byte_norm_rows<A: Arch>(a: A) {
     let outs = [NormType::F32, NormType::F16, NormType::U8, NormType::I8];
     for (k, planes) in outs.into_iter().flat_map(|out| (2..=4).map(move |p| (Norm { from: NormType::U8, out }, p))) {
         let ow = k.out.width();
-        for (rp, rc) in [(false, false), (true, true)] {
-            let t = Planar::deinterleave(1, planes, rp, rc).unwrap();
+        for (slots, rp, rc) in [(planes, false, false), (planes, true, true), (4, false, true), (4, true, false)] {
+            let t = Planar::deinterleave(1, planes, slots, rp, rc).unwrap();
             for (n, rows) in [(16usize, 3usize), (37, 3), (64, 3), (64, 70), (100, 41), (4100, 2)] {
-                let in_step = n * planes + 5;
+                let readable = t.readable(n);
+                let in_step = n * slots + 5;
                 let pixels = bytes(rows * in_step, n as u32);
                 let ps = n * ow + 12;
                 let out_step = planes * ps + 8;
                 let mut dst = vec![SENTINEL; rows * out_step];
                 let params = [[0.5f32, 1.0], [2.0, -3.0], [-1.0, 0.25], [1.0 / 255.0, 0.0]];
-                let first = if rp { (n - 1) * planes } else { 0 };
+                let first = if rp { (n - 1) * slots } else { 0 };
                 let run = RowRun { count: rows, in_step: in_step as isize, out_step: out_step as isize };
-                // SAFETY: each row's n pixels lie in `pixels` from row·in_step + first; its planes in `dst`.
+                // SAFETY: each row's pixels (their windows) lie in `pixels` from row·in_step + first; its planes
+                // in `dst`.
                 let done = a.vectorize(|| unsafe {
                     a.deinterleave_convert(
                         super::FusedConvert::Bytes(k),
@@ -1044,20 +1103,21 @@ fn check_byte_norm_rows<A: Arch>(a: A) {
                         pixels.as_ptr().add(first),
                         dst.as_mut_ptr(),
                         ps as isize,
-                        n,
+                        readable,
                         &params,
                         run,
                         false,
                     )
                 });
-                assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 16), "{:?} {k:?} left {}", A::ISA, n - done);
+                let left = readable - done;
+                assert!(done <= readable && (A::ISA == Isa::Scalar || left < 16), "{:?} {k:?} left {left}", A::ISA);
                 for r in 0..rows {
                     for c in 0..planes {
                         let plane = &dst[r * out_step + c * ps..][..ps];
                         for j in 0..done {
                             let px = if rp { n - 1 - j } else { j };
                             let ch = if rc { planes - 1 - c } else { c };
-                            let x = pixels[r * in_step + px * planes + ch];
+                            let x = pixels[r * in_step + px * slots + ch];
                             let [s, b] = params[c];
                             assert_eq!(
                                 plane[j * ow..j * ow + ow],

@@ -492,11 +492,11 @@ unsafe impl Arch for V4 {
         unsafe {
             match k {
                 FusedConvert::Bytes(k) if t.width == 1 => {
-                    by_planes!(k, t.planes, stream, avx512_deinterleave_normalize(t, src, dst, ps, n, params, rows))
+                    by_planes!(k, t.slots, stream, avx512_deinterleave_normalize(t, src, dst, ps, n, params, rows))
                 }
                 FusedConvert::Floats(k) if t.width == 4 && !t.interleave => {
                     let a = (t, src, dst, ps, n, params, rows);
-                    match t.planes {
+                    match t.slots {
                         2 => deinterleave_floats_by::<2>(k, stream, a),
                         3 => deinterleave_floats_by::<3>(k, stream, a),
                         4 => deinterleave_floats_by::<4>(k, stream, a),
@@ -516,7 +516,7 @@ type FloatArgs<'a> = (&'a Planar, *const u8, *mut u8, isize, usize, &'a [[f32; 2
 ///
 /// # Safety
 ///
-/// As [`deinterleave_floats`], with `t.planes == K`.
+/// As [`deinterleave_floats`], with `t.slots == K`.
 #[inline(always)]
 unsafe fn deinterleave_floats_by<const K: usize>(k: FloatNorm, stream: bool, a: FloatArgs<'_>) -> usize {
     // SAFETY: forwarded contract.
@@ -534,7 +534,7 @@ unsafe fn deinterleave_floats_by<const K: usize>(k: FloatNorm, stream: bool, a: 
     }
 }
 
-/// F32 pixels of `K` channels → `K` planes converted in registers, 16 pixels per step: `K` 64-byte loads, one
+/// F32 pixels of `K` slots → `t.planes` planes converted in registers, 16 pixels per step: `K` 64-byte loads, one
 /// dword-permuted register per plane ([`Dwords`]), `x·scale + bias` (product, then sum: never fused) with
 /// `AFFINE`, then an f16 narrowing (nearest even) with `F16`, and the plane's store; returns the pixels done.
 ///
@@ -543,7 +543,7 @@ unsafe fn deinterleave_floats_by<const K: usize>(k: FloatNorm, stream: bool, a: 
 ///
 /// # Safety
 ///
-/// As `Arch::deinterleave_convert` for f32 pixels; AVX-512F enabled; `t` was built for width 4 and `K` planes.
+/// As `Arch::deinterleave_convert` for f32 pixels; AVX-512F enabled; `t` was built for width 4 and `K` slots.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // the plane index picks the permute, the parameters and the plane
 unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8, const STREAM: bool>(
@@ -555,6 +555,7 @@ unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8,
     // readable and elements j..j+16 of every plane writable, in every row of the run (contract, j + 16 ≤ n); table
     // loads of 64 bytes; AVX-512F by the contract.
     unsafe {
+        let planes = t.planes;
         let regs = PlanarRegs::<K>::load(&t.wide);
         let p: [(__m512, __m512); K] =
             core::array::from_fn(|i| (_mm512_set1_ps(params[i][0]), _mm512_set1_ps(params[i][1])));
@@ -563,6 +564,9 @@ unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8,
             for j in (0..steps).map(|s| 16 * s) {
                 let px = PlanarRegs::<K>::pixels(t.step_base(src, j, 16, 4 * K));
                 for i in 0..K {
+                    if i >= planes {
+                        break;
+                    }
                     let v = _mm512_castsi512_ps(Dwords::register(&regs, i, px));
                     let y = if AFFINE { _mm512_add_ps(_mm512_mul_ps(v, p[i].0), p[i].1) } else { v };
                     put_plane::<OUT, STREAM>(y, dst.wrapping_offset(i as isize * plane_stride).add(j * out));
@@ -722,14 +726,14 @@ impl<const SIGNED: bool, const KIND: u8> Norm16 for Avx512Bytes<SIGNED, KIND> {
     }
 }
 
-/// Pixels of `P` one-byte channels → `P` normalized planes of type `OUT` with AVX-512, 16 pixels per step: four
+/// Pixels of `P` one-byte slots → `t.planes` normalized planes of type `OUT` with AVX-512, 16 pixels per step: four
 /// 16-byte windows joined into one register, one `vpshufb` per plane widening the bytes straight into 32-bit lanes
 /// ([`Widen`](crate::tables::Widen)), then a shift, `x·scale + bias` and the store ([`put_plane`]); returns the
 /// pixels done — none into one-byte integers unless every plane's results fit i32.
 ///
 /// # Safety
 ///
-/// As `Arch::deinterleave_convert`; AVX-512 F/BW enabled; `t` was built for width 1 and `P` planes.
+/// As `Arch::deinterleave_convert`; AVX-512 F/BW enabled; `t` was built for width 1 and `P` slots.
 #[inline(always)]
 unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, const OUT: u8, const STREAM: bool>(
     t: &Planar,
@@ -756,6 +760,7 @@ unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, cons
             core::array::from_fn(|i| (_mm512_set1_ps(params[i][0]), _mm512_set1_ps(params[i][1])));
         // Hoisted: the compiler cannot prove that the stores leave the tables alone.
         let win = w.win;
+        let planes = t.planes;
         let delta = if t.reverse_pixels { -16 * P as isize } else { 16 * P as isize };
         let steps = n / 16;
         for r in 0..rows.count as isize {
@@ -766,6 +771,9 @@ unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, cons
                 let z = _mm512_inserti32x4::<1>(_mm512_castsi128_si512(l(0)), l(1));
                 let z = _mm512_inserti32x4::<3>(_mm512_inserti32x4::<2>(z, l(2)), l(3));
                 for i in 0..P {
+                    if i >= planes {
+                        break;
+                    }
                     let v = _mm512_shuffle_epi8(z, m[i]);
                     let x = if SIGNED { _mm512_srai_epi32::<24>(v) } else { v };
                     let y = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), p[i].0), p[i].1);
@@ -1314,7 +1322,7 @@ impl WidePermute for Dwords {
     }
 }
 
-/// `f::<P, N, K>(args)` for the plane count `planes` as the constant `K` (2 to 4), else 0 (no pixels done).
+/// `f::<P, N, K>(args)` for the plane (or slot) count `planes` as the constant `K` (2 to 4), else 0 (no pixels done).
 macro_rules! by_planes {
     ($planes:expr, $f:ident::<$p:ident, $n:ident>($($arg:expr),*)) => {
         match $planes {
@@ -1326,7 +1334,7 @@ macro_rules! by_planes {
     };
 }
 
-/// Deinterleaves `N`-byte pixels (`N == P::W`) of `t.planes` channels, `64 / N` pixels at a time: `planes` 64-byte
+/// Deinterleaves `N`-byte pixels (`N == P::W`) of `t.slots` elements, `64 / N` pixels at a time: `slots` 64-byte
 /// loads, one permuted register and one 64-byte store per plane; the rest through the SSSE3 kernel. Returns the
 /// pixels done.
 ///
@@ -1343,24 +1351,16 @@ pub(super) unsafe fn wide_deinterleave<P: WidePermute, const N: usize>(
 ) -> usize {
     debug_assert_eq!(N, P::W);
     // SAFETY: forwarded contract, each loop with its plane count.
-    let j = unsafe { by_planes!(t.planes, deinterleave_blocks::<P, N>(t, src, dst, plane_stride, n)) };
-    // SAFETY: the pixels from j (contract), output pixel j lying at `t.pixel(src, j, ..)`.
-    unsafe {
-        j + super::x86::deinterleave::<N>(
-            t,
-            t.pixel(src, j, t.planes * N),
-            dst.wrapping_add(j * N),
-            plane_stride,
-            n - j,
-        )
-    }
+    let j = unsafe { by_planes!(t.slots, deinterleave_blocks::<P, N>(t, src, dst, plane_stride, n)) };
+    // SAFETY: the pixels from j (contract), output pixel j's channel 0 lying at `t.pixel(src, j)`.
+    unsafe { j + super::x86::deinterleave::<N>(t, t.pixel(src, j), dst.wrapping_add(j * N), plane_stride, n - j) }
 }
 
 /// The whole blocks of [`wide_deinterleave`] for `K` planes; returns the pixels done.
 ///
 /// # Safety
 ///
-/// As [`wide_deinterleave`], with `t.planes == K`.
+/// As [`wide_deinterleave`], with `t.slots == K`.
 #[inline(always)]
 unsafe fn deinterleave_blocks<P: WidePermute, const N: usize, const K: usize>(
     t: &crate::tables::Planar,
@@ -1375,9 +1375,13 @@ unsafe fn deinterleave_blocks<P: WidePermute, const N: usize, const K: usize>(
     // from its lowest address are readable (contract) and elements j.. of every plane writable.
     unsafe {
         let regs = PlanarRegs::<K>::load(&t.wide);
+        let planes = t.planes;
         while j + e <= n {
             let px = PlanarRegs::<K>::pixels(t.step_base(src, j, e, K * N));
             for i in 0..K {
+                if i >= planes {
+                    break;
+                }
                 let v = P::register(&regs, i, px);
                 _mm512_storeu_si512(dst.wrapping_offset(i as isize * plane_stride).add(j * N).cast(), v);
             }

@@ -237,10 +237,10 @@ unsafe impl Arch for V4Vbmi {
             && !t.interleave
             && n.saturating_mul(rows.count) >= BYTE_TABLE_MIN
         {
-            // SAFETY: forwarded contract (one-byte pixels of `t.planes` planes into one-byte planes); VBMI via the
+            // SAFETY: forwarded contract (one-byte pixels of `t.slots` slots into one-byte planes); VBMI via the
             // token.
             j = unsafe {
-                match (t.planes, stream) {
+                match (t.slots, stream) {
                     (2, false) => planes_by_table::<2, false>(self.0, b, t, src, dst, ps, n, params, rows),
                     (3, false) => planes_by_table::<3, false>(self.0, b, t, src, dst, ps, n, params, rows),
                     (4, false) => planes_by_table::<4, false>(self.0, b, t, src, dst, ps, n, params, rows),
@@ -257,9 +257,9 @@ unsafe impl Arch for V4Vbmi {
             && !t.interleave
             && n.saturating_mul(rows.count) >= TABLE_MIN_PIXELS
         {
-            // SAFETY: forwarded contract (one-byte pixels of `t.planes` planes); VBMI via the token.
+            // SAFETY: forwarded contract (one-byte pixels of `t.slots` slots); VBMI via the token.
             j = unsafe {
-                match (t.planes, stream) {
+                match (t.slots, stream) {
                     (2, false) => normalize_f16_by_table::<2, false>(b, t, src, dst, ps, n, params, rows),
                     (3, false) => normalize_f16_by_table::<3, false>(b, t, src, dst, ps, n, params, rows),
                     (4, false) => normalize_f16_by_table::<4, false>(b, t, src, dst, ps, n, params, rows),
@@ -277,7 +277,7 @@ unsafe impl Arch for V4Vbmi {
             self.0.deinterleave_convert(
                 k,
                 t,
-                t.pixel(src, j, t.planes),
+                t.pixel(src, j),
                 dst.wrapping_add(ow * j),
                 ps,
                 n - j,
@@ -638,7 +638,7 @@ unsafe fn bytes_through<const C: usize>(
 /// 209–228 ns with the table and 155 ns through V4's arithmetic.
 const TABLE_MIN_ELEMENTS: usize = 4096;
 
-/// One-byte pixels (`u8`, or `i8` when `k.signed()`) of `K` channels normalized into f16 planes, 64 pixels at a time,
+/// One-byte pixels (`u8`, or `i8` when `k.signed()`) of `K` slots normalized into f16 planes, 64 pixels at a time,
 /// through a table per plane of the 256 possible results: built once per call with the arithmetic of V4's kernel
 /// (widened exactly, `x·scale + bias` as a product then a sum in f32, rounded to f16 nearest even), so every result
 /// is bit for bit V4's. Each block is deinterleaved with byte permutes (`t.unpacked`: each plane's bytes in the
@@ -653,7 +653,7 @@ const TABLE_MIN_ELEMENTS: usize = 4096;
 ///
 /// # Safety
 ///
-/// As `Arch::deinterleave_convert` for one-byte pixels into f16 planes, `t.planes == K`; with `STREAM`, every
+/// As `Arch::deinterleave_convert` for one-byte pixels into f16 planes, `t.slots == K`; with `STREAM`, every
 /// row's `dst` and the plane stride are multiples of 64; AVX-512 F/BW and VBMI available.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
@@ -677,11 +677,15 @@ unsafe fn normalize_f16_by_table<const K: usize, const STREAM: bool>(
             *table = result_bytes(k.signed(), scale, bias);
         }
         let regs = super::v4::PlanarRegs::<K>::load(&t.unpacked);
+        let planes = t.planes;
         for r in 0..rows.count as isize {
             let (src, dst) = (src.wrapping_offset(r * rows.in_step), dst.wrapping_offset(r * rows.out_step));
             for j in (0..blocks).map(|b| 64 * b) {
                 let px = super::v4::PlanarRegs::<K>::pixels(t.step_base(src, j, 64, K));
                 for (i, (lo, hi)) in tables.iter().enumerate() {
+                    if i >= planes {
+                        break;
+                    }
                     let idx = <Bytes as super::v4::WidePermute>::register(&regs, i, px);
                     let top = _mm512_movepi8_mask(idx);
                     let (l, h) = (look_up(lo, idx, top), look_up(hi, idx, top));
@@ -701,7 +705,7 @@ unsafe fn normalize_f16_by_table<const K: usize, const STREAM: bool>(
     64 * blocks
 }
 
-/// One-byte pixels of `K` planes (`u8`, or `i8` when `k.signed()`) normalized into one-byte planes (`k.out`), 64
+/// One-byte pixels of `K` slots (`u8`, or `i8` when `k.signed()`) normalized into one-byte planes (`k.out`), 64
 /// pixels at a time, through a table per plane of the 256 result bytes, built once per call with V4's kernel (so
 /// every result is V4's, any parameters): each block deinterleaved with byte permutes (`t.wide`), each plane's 64
 /// bytes looked up (two `vpermi2b` and a blend). Returns the pixels done in every row (whole blocks of 64; 0 when a
@@ -713,7 +717,7 @@ unsafe fn normalize_f16_by_table<const K: usize, const STREAM: bool>(
 ///
 /// # Safety
 ///
-/// As `Arch::deinterleave_convert` of one-byte pixels of `K` planes into one-byte planes; AVX-512 F/BW and VBMI
+/// As `Arch::deinterleave_convert` of one-byte pixels of `K` slots into one-byte planes; AVX-512 F/BW and VBMI
 /// available.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
@@ -736,11 +740,15 @@ unsafe fn planes_by_table<const K: usize, const STREAM: bool>(
     unsafe {
         let tables = table_registers::<K>(&bytes);
         let regs = super::v4::PlanarRegs::<K>::load(&t.wide);
+        let planes = t.planes;
         for r in 0..rows.count as isize {
             let (src, dst) = (src.wrapping_offset(r * rows.in_step), dst.wrapping_offset(r * rows.out_step));
             for j in (0..blocks).map(|b| 64 * b) {
                 let px = super::v4::PlanarRegs::<K>::pixels(t.step_base(src, j, 64, K));
                 for (i, table) in tables.iter().enumerate() {
+                    if i >= planes {
+                        break;
+                    }
                     let idx = <Bytes as super::v4::WidePermute>::register(&regs, i, px);
                     let y = look_up(table, idx, _mm512_movepi8_mask(idx));
                     store64(dst.wrapping_offset(i as isize * plane_stride).add(j), y, STREAM);

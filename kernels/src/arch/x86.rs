@@ -324,15 +324,15 @@ pub(super) unsafe fn ssse3_interleave<const N: usize, const P: usize>(
     j
 }
 
-/// Pixels → planes: `planes` 16-byte loads of pixels, one output chunk per plane.
+/// Pixels → planes: `S` (`t.slots`) 16-byte loads of pixels, one output chunk per plane.
 ///
 /// # Safety
 ///
-/// As `Arch::deinterleave`; SSSE3 available.
+/// As `Arch::deinterleave`; SSSE3 available; `S == t.slots`.
 #[inline(always)]
 // Index loops mirror the register names of the transpose/shuffle networks.
 #[allow(clippy::needless_range_loop)]
-pub(super) unsafe fn ssse3_deinterleave<const N: usize, const P: usize>(
+pub(super) unsafe fn ssse3_deinterleave<const N: usize, const S: usize>(
     t: &Planar,
     src: *const u8,
     dst: *mut u8,
@@ -340,22 +340,27 @@ pub(super) unsafe fn ssse3_deinterleave<const N: usize, const P: usize>(
     n: usize,
 ) -> usize {
     let step = 16 / N;
-    let m: [[__m128i; P]; P] = core::array::from_fn(|k| {
+    let m: [[__m128i; S]; S] = core::array::from_fn(|k| {
         core::array::from_fn(|i| {
             // SAFETY: a plain 16-byte load of a table entry.
             unsafe { _mm_loadu_si128(t.masks[k][i].as_ptr().cast()) }
         })
     });
+    let planes = t.planes;
     let mut j = 0;
     while j + step <= n {
-        // SAFETY: output pixels j..j+step (P·16 bytes from the step's lowest address) are readable and element
-        // j.. of every plane writable.
+        // SAFETY: the windows of output pixels j..j+step (S·16 bytes from the step's lowest address) are readable
+        // and element j.. of every plane writable.
         unsafe {
-            let base = t.step_base(src, j, step, N * P);
-            let c: [__m128i; P] = core::array::from_fn(|k| _mm_loadu_si128(base.add(16 * k).cast()));
-            for i in 0..P {
+            let base = t.step_base(src, j, step, N * S);
+            let c: [__m128i; S] = core::array::from_fn(|k| _mm_loadu_si128(base.add(16 * k).cast()));
+            // (Constant bounds, so that the registers stay registers; the planes past `t.planes` are slots.)
+            for i in 0..S {
+                if i >= planes {
+                    break;
+                }
                 let mut acc = _mm_shuffle_epi8(c[0], m[0][i]);
-                for k in 1..P {
+                for k in 1..S {
                     acc = _mm_or_si128(acc, _mm_shuffle_epi8(c[k], m[k][i]));
                 }
                 _mm_storeu_si128(dst.wrapping_offset(i as isize * plane_stride).add(j * N).cast(), acc);
@@ -658,7 +663,7 @@ pub(super) unsafe fn interleave<const N: usize>(
     }
 }
 
-/// Deinterleaves with the plane count of `t`; returns the pixels done.
+/// Deinterleaves with the slot count of `t`; returns the pixels done.
 ///
 /// # Safety
 ///
@@ -673,7 +678,7 @@ pub(super) unsafe fn deinterleave<const N: usize>(
 ) -> usize {
     // SAFETY: forwarded contract.
     unsafe {
-        match t.planes {
+        match t.slots {
             2 => avx2_deinterleave::<N, 2>(t, src, dst, plane_stride, n),
             3 => avx2_deinterleave::<N, 3>(t, src, dst, plane_stride, n),
             4 => avx2_deinterleave::<N, 4>(t, src, dst, plane_stride, n),
@@ -731,7 +736,7 @@ unsafe fn or_of_shuffles<const P: usize>(v: &[__m256i; P], m: &[__m256i; P]) -> 
 /// As `Arch::deinterleave`; AVX2 available.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)]
-pub(super) unsafe fn avx2_deinterleave<const N: usize, const P: usize>(
+pub(super) unsafe fn avx2_deinterleave<const N: usize, const S: usize>(
     t: &Planar,
     src: *const u8,
     dst: *mut u8,
@@ -740,18 +745,23 @@ pub(super) unsafe fn avx2_deinterleave<const N: usize, const P: usize>(
 ) -> usize {
     let step = 16 / N;
     // SAFETY: AVX2 (contract).
-    let m = unsafe { lane_masks::<P>(t) };
+    let m = unsafe { lane_masks::<S>(t) };
+    let planes = t.planes;
     let mut j = 0;
     while j + 2 * step <= n {
-        // SAFETY: output pixels j..j+2·step (two steps of P·16 bytes from their lowest addresses) are readable and
-        // elements j..j+2·step of every plane writable; AVX2 (contract).
+        // SAFETY: the windows of output pixels j..j+2·step (two steps of S·16 bytes from their lowest addresses)
+        // are readable and elements j..j+2·step of every plane writable; AVX2 (contract).
         unsafe {
-            let (b0, b1) = (t.step_base(src, j, step, N * P), t.step_base(src, j + step, step, N * P));
-            let mut c = [_mm256_setzero_si256(); P];
-            for k in 0..P {
+            let (b0, b1) = (t.step_base(src, j, step, N * S), t.step_base(src, j + step, step, N * S));
+            let mut c = [_mm256_setzero_si256(); S];
+            for k in 0..S {
                 c[k] = _mm256_loadu2_m128i(b1.add(16 * k).cast(), b0.add(16 * k).cast());
             }
-            for i in 0..P {
+            // (Constant bounds, so that the registers stay registers; the planes past `t.planes` are slots.)
+            for i in 0..S {
+                if i >= planes {
+                    break;
+                }
                 let acc = or_of_shuffles(&c, &m[i]);
                 _mm256_storeu_si256(dst.wrapping_offset(i as isize * plane_stride).add(j * N).cast(), acc);
             }
@@ -759,7 +769,7 @@ pub(super) unsafe fn avx2_deinterleave<const N: usize, const P: usize>(
         j += 2 * step;
     }
     // SAFETY: the contract for pixels j..n, from output pixel j.
-    j + unsafe { ssse3_deinterleave::<N, P>(t, t.pixel(src, j, N * P), dst.add(j * N), plane_stride, n - j) }
+    j + unsafe { ssse3_deinterleave::<N, S>(t, t.pixel(src, j), dst.add(j * N), plane_stride, n - j) }
 }
 
 /// [`ssse3_interleave`] two steps at a time: each plane's two 16-byte chunks in the halves of one register, one
@@ -1691,14 +1701,15 @@ unsafe fn pairs<U: Norm16, const G: usize>(put: U, scales: *const U::Word, biase
     }
 }
 
-/// Pixels of `P` one-byte channels → `P` normalized planes of type `OUT` with AVX2, 16 pixels per step: four
-/// 16-byte windows joined into two registers, one `vpshufb` per plane and register widening the bytes straight into
-/// 32-bit lanes ([`Widen`](crate::tables::Widen)), then a shift, `x·scale + bias` and the store; returns the pixels
-/// done — none into one-byte integers unless every plane's results fit i32 ([`Avx2Bytes`]' narrowing, no clamp).
+/// Pixels of `P` one-byte slots (`t.planes` of them used) → `t.planes` normalized planes of type `OUT` with AVX2,
+/// 16 pixels per step: four 16-byte windows joined into two registers, one `vpshufb` per plane and register
+/// widening the bytes straight into 32-bit lanes ([`Widen`](crate::tables::Widen)), then a shift, `x·scale + bias`
+/// and the store; returns the pixels done — none into one-byte integers unless every plane's results fit i32
+/// ([`Avx2Bytes`]' narrowing, no clamp).
 ///
 /// # Safety
 ///
-/// As `Arch::deinterleave_convert`; AVX2 (and F16C for f16) enabled; `t` was built for width 1 and `P` planes.
+/// As `Arch::deinterleave_convert`; AVX2 (and F16C for f16) enabled; `t` was built for width 1 and `P` slots.
 #[inline(always)]
 pub(super) unsafe fn avx2_deinterleave_normalize<
     const P: usize,
@@ -1719,9 +1730,9 @@ pub(super) unsafe fn avx2_deinterleave_normalize<
     if out == 1 && !params[..P].iter().all(|&[s, b]| crate::float::byte_results_fit_i32(s, b)) {
         return 0;
     }
-    // SAFETY: (whole function) table loads of 16 bytes; each step reads four 16-byte windows inside output pixels
-    // j..j+16 (16·P bytes from the step's lowest address) and writes elements j..j+16 of every plane, in bounds
-    // while j + 16 ≤ n; AVX2/F16C by the contract.
+    // SAFETY: (whole function) table loads of 16 bytes; each step reads four 16-byte windows inside the windows of
+    // output pixels j..j+16 (16·P bytes from the step's lowest address) and writes elements j..j+16 of every plane,
+    // in bounds while j + 16 ≤ n; AVX2/F16C by the contract.
     unsafe {
         // Signed: the byte into the top of each lane, then an arithmetic shift; unsigned: into the bottom.
         let masks = if SIGNED { &w.masks } else { &w.low };
@@ -1740,6 +1751,7 @@ pub(super) unsafe fn avx2_deinterleave_normalize<
         };
         // Hoisted: the compiler cannot prove that the stores leave the tables alone.
         let win = w.win;
+        let planes = t.planes;
         let delta = if t.reverse_pixels { -16 * P as isize } else { 16 * P as isize };
         let steps = n / 16;
         for r in 0..rows.count as isize {
@@ -1749,6 +1761,9 @@ pub(super) unsafe fn avx2_deinterleave_normalize<
                 let l: [__m128i; 4] = core::array::from_fn(|g| _mm_loadu_si128(base.add(win[g]).cast()));
                 let (y0, y1) = (_mm256_set_m128i(l[1], l[0]), _mm256_set_m128i(l[3], l[2]));
                 for i in 0..P {
+                    if i >= planes {
+                        break;
+                    }
                     let lo = widen(_mm256_shuffle_epi8(y0, m[i][0]), p[i]);
                     let hi = widen(_mm256_shuffle_epi8(y1, m[i][1]), p[i]);
                     let d = dst.wrapping_offset(i as isize * plane_stride).add(j * out);
@@ -1820,8 +1835,8 @@ macro_rules! by_byte_types {
 }
 pub(super) use by_byte_types;
 
-/// Calls `$f::<P, SIGNED, OUT, STREAM>($args)` for the plane count, the types (`OUT` the output's type code) and
-/// the store kind of a fused deinterleave of one-byte pixels (0 for other plane counts and inputs).
+/// Calls `$f::<P, SIGNED, OUT, STREAM>($args)` for the slot count, the types (`OUT` the output's type code) and
+/// the store kind of a fused deinterleave of one-byte pixels (0 for other slot counts and inputs).
 macro_rules! by_planes {
     ($k:expr, $planes:expr, $stream:expr, $f:ident $args:tt) => {
         match $planes {
@@ -1962,5 +1977,5 @@ pub(super) unsafe fn f16c_deinterleave_normalize(
     stream: bool,
 ) -> usize {
     // SAFETY: forwarded contract; the features are enabled here.
-    unsafe { by_planes!(k, t.planes, stream, avx2_deinterleave_normalize(t, src, dst, plane_stride, n, params, rows)) }
+    unsafe { by_planes!(k, t.slots, stream, avx2_deinterleave_normalize(t, src, dst, plane_stride, n, params, rows)) }
 }

@@ -8,13 +8,13 @@ use crate::tables::Planar;
 
 /// Interleaves (`t.interleave`) `n` pixels from planes `ps` bytes apart at `src` into contiguous pixels at `dst`, or
 /// deinterleaves `n` pixels into planes `ps` bytes apart at `dst`: `src` is output plane 0's element of output pixel
-/// 0, the pixels follow each other forwards or (mirrored, `t.reverse_pixels`) backwards, and plane `i` takes channel
-/// `t.channel(i)`.
+/// 0, the pixels follow each other `t.slots` elements apart forwards or (mirrored, `t.reverse_pixels`) backwards,
+/// and plane `i` takes channel `t.channel(i)`.
 ///
 /// # Safety
 ///
-/// Every element of the `t.planes` planes of `n` elements and of the `n` pixels is in bounds (readable on the input
-/// side, writable on the output side, not overlapping); `t` was built for `N`.
+/// Every element of the `t.planes` planes of `n` elements and every channel of the `n` pixels is in bounds
+/// (readable on the input side, writable on the output side, not overlapping); `t` was built for `N`.
 #[inline(always)]
 pub(crate) unsafe fn planar<A: Arch, const N: usize>(
     a: A,
@@ -41,14 +41,14 @@ pub(crate) unsafe fn planar<A: Arch, const N: usize>(
     } else {
         // `src` is output plane 0's element of pixel 0: with reversed channels the pixel's last channel.
         let first = if t.reverse_channels { src.wrapping_sub((p - 1) * N) } else { src };
-        // SAFETY: the n pixels of p elements from `first` (forwards or backwards) are readable, n writable
-        // elements of plane c at dst + c·ps (contract).
-        let done = if fits { unsafe { a.deinterleave::<N>(t, first, dst, ps, n) } } else { 0 };
+        // SAFETY: the windows of the first `t.readable(n)` pixels from `first` (forwards or backwards) lie between
+        // channels of the n pixels, readable; n writable elements of plane c at dst + c·ps (contract).
+        let done = if fits { unsafe { a.deinterleave::<N>(t, first, dst, ps, t.readable(n)) } } else { 0 };
         for j in done..n {
             for c in 0..p {
                 // SAFETY: channel t.channel(c) of pixel j and its output, in bounds as above.
                 unsafe {
-                    let v = t.pixel(first, j, p * N).add(t.channel(c) * N).cast::<[u8; N]>().read_unaligned();
+                    let v = t.pixel(first, j).add(t.channel(c) * N).cast::<[u8; N]>().read_unaligned();
                     dst.wrapping_offset(c as isize * ps).add(j * N).cast::<[u8; N]>().write_unaligned(v);
                 }
             }

@@ -270,7 +270,7 @@ unsafe fn scalar_deinterleave_normalize(
             for (i, &[scale, bias]) in params.iter().enumerate().take(p) {
                 // SAFETY: channel t.channel(i) of output pixel j and element j of plane i, in bounds (contract).
                 unsafe {
-                    let b = *t.pixel(s, j, p).add(t.channel(i));
+                    let b = *t.pixel(s, j).add(t.channel(i));
                     let x = if k.signed() { f32::from(b as i8) } else { f32::from(b) };
                     let y = x * scale + bias;
                     let at = d.wrapping_offset(i as isize * ps);
@@ -1054,7 +1054,8 @@ impl StagedPlanar<'_> {
             let s = src.wrapping_offset(from as isize * self.pixel_stride);
             let first = if self.tables.reverse_channels { s.wrapping_sub((p - 1) * self.iw) } else { s };
             let d = dst.add(from * self.ow);
-            f(k, self.tables, first, d, self.ps, to - from, &params, rows, stream)
+            // (Each row's pixels from `to` on, if any, are in bounds: `readable` may leave one more than needed.)
+            f(k, self.tables, first, d, self.ps, self.tables.readable(to - from), &params, rows, stream)
         }
     }
 }

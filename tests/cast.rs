@@ -163,6 +163,35 @@ fn cast_validation() {
     );
 }
 
+/// Casts of one-byte pixels (packed, or in slots wider than their channels) into planes: into floats deinterleaved
+/// and converted in one pass (the fused normalization with scale 1, bias 0), rows short and long (VBMI's tables of
+/// results); i8 ↔ u8, which wrap (what a normalization would saturate), through the buffer.
+#[test]
+fn byte_pixels_cast_into_planes() {
+    let mut rng = common::rng(9);
+    let (u8_, i8_) = (DataType::Uint8, DataType::Int8);
+    for (from, to) in
+        [(u8_, DataType::Float32), (i8_, DataType::Float16), (u8_, DataType::Float16), (i8_, u8_), (u8_, i8_)]
+    {
+        for channels in 2..=4u32 {
+            for slots in channels..=4 {
+                for (h, w) in [(3u32, 21u32), (2, 70), (3, 1100)] {
+                    let sizes = [2, channels, h, w];
+                    let input = TensorDesc::with_strides(from, &sizes, &[h * w * slots, 1, w * slots, slots]).unwrap();
+                    let output = TensorDesc::nchw(to, sizes).unwrap();
+                    let op = Cast::new(&input, &output).unwrap();
+                    let planes = channels as usize;
+                    assert_eq!(op.row_kind(), RowKind::Deinterleave { planes }, "{input:?}: {}", op.plan());
+                    let src = Buf::random(input.addressed_bytes() as usize, 3, &mut rng);
+                    let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+                    reference_map(&input, &output, src.bytes(), &mut want, |b| encode(to, decode(from, b)));
+                    check_all_configs(&op, &src, &want, w as usize);
+                }
+            }
+        }
+    }
+}
+
 /// The strategies casts with layout changes get: the conversion is staged through the copy kernels, so a layout
 /// change costs what it costs for a copy.
 #[test]

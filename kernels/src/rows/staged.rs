@@ -190,9 +190,25 @@ fn norm_periodic_fn<A: Arch>() -> NormPeriodicFn {
     entry::<A>
 }
 
-/// The kernel [`Arch::deinterleave_convert`] has for `op` on pixels of `width`-byte elements, if any.
+/// The kernel [`Arch::deinterleave_convert`] has for `op` on pixels of `width`-byte elements, if any. A cast of
+/// one-byte integers into floats is their normalization with scale 1 and bias 0 ([`StagedPlanar::run_fused`]'s
+/// parameters): `x·1 + 0` is `x` exactly, and exact in f16 and f32. (Not into the other one-byte type: that cast
+/// wraps, where a normalization saturates.)
 fn fused_convert(op: &ElementOp, width: usize) -> Option<FusedConvert> {
     match (width, *op) {
+        (1, ElementOp::Cast { from, to }) => {
+            let from = match from {
+                ElemType::U8 => NormType::U8,
+                ElemType::I8 => NormType::I8,
+                _ => return None,
+            };
+            let out = match to {
+                ElemType::F32 => NormType::F32,
+                ElemType::F16 => NormType::F16,
+                _ => return None,
+            };
+            Some(FusedConvert::Bytes(Norm { from, out }))
+        }
         // (Into one-byte integers, the levels' kernels take only parameters whose results fit i32, and leave the
         // rest to the buffer.)
         (1, _) => norm_kind(op).filter(|k| k.bytes()).map(FusedConvert::Bytes),
@@ -1050,7 +1066,13 @@ impl StagedPlanar<'_> {
         // and planes are in bounds (contract).
         unsafe {
             let pair = |k: usize| aux.wrapping_offset(k as isize * self.aplane).cast::<[f32; 2]>().read_unaligned();
-            let params: [[f32; 2]; 4] = core::array::from_fn(|i| if i < p && k.affine() { pair(i) } else { [0.0; 2] });
+            // (A cast has no parameters: one-byte integers take scale 1 and bias 0, see `fused_convert`.)
+            let cast = matches!(self.convert, Converter::Cast(_));
+            let params: [[f32; 2]; 4] = core::array::from_fn(|i| match () {
+                _ if cast => [1.0, 0.0],
+                _ if i < p && k.affine() => pair(i),
+                _ => [0.0; 2],
+            });
             let s = src.wrapping_offset(from as isize * self.pixel_stride);
             let first = if self.tables.reverse_channels { s.wrapping_sub((p - 1) * self.iw) } else { s };
             let d = dst.add(from * self.ow);

@@ -440,6 +440,33 @@ pub(crate) struct Planar {
     /// Deinterleave of 1-byte elements: `wide` with each plane's bytes in [`unpack_order`], so that unpacking two
     /// such registers into words gives elements 0..32, then 32..64.
     pub(crate) unpacked: WidePlanar,
+    /// Deinterleave of 4-byte elements: 8 pixels a step through AVX2's one-register permutes (see [`Dwords8`]).
+    pub(crate) dwords8: Dwords8,
+}
+
+/// Controls that deinterleave a block of 8 pixels of 4-byte elements (`slots` 32-byte registers, loaded from the
+/// block's lowest address) with AVX2's `vpermd` and blends: plane `i` is register 0 permuted by `idx[i][0]`, then
+/// for each further register `k`, the lanes whose `from[i][k]` is all ones taken from register `k` permuted by
+/// `idx[i][k]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Dwords8 {
+    pub(crate) idx: [[[u32; 8]; 4]; 4],
+    pub(crate) from: [[[u32; 8]; 4]; 4],
+}
+
+impl Dwords8 {
+    fn new(slots: Slots) -> Option<Dwords8> {
+        let mut d = Dwords8::default();
+        for i in 0..slots.planes {
+            for q in 0..8 {
+                let e = slots.element(i, q, 8)?;
+                let (k, lane) = (e.checked_div(8)?, e.checked_rem(8)?);
+                *d.idx.get_mut(i)?.get_mut(k)?.get_mut(q)? = u32::try_from(lane).ok()?;
+                *d.from.get_mut(i)?.get_mut(k)?.get_mut(q)? = u32::MAX;
+            }
+        }
+        Some(d)
+    }
 }
 
 /// Element-permute controls (AVX-512 `vpermt2b` for 1-byte elements, `vpermt2w` for 2-byte ones, `vpermt2d` for
@@ -643,6 +670,7 @@ impl Planar {
         };
         let unpacked =
             if width == 1 && !interleave { wide.reordered_bytes(unpack_order) } else { WidePlanar::default() };
+        let dwords8 = if width == 4 && !interleave { Dwords8::new(layout)? } else { Dwords8::default() };
         Some(Planar {
             width,
             planes,
@@ -655,6 +683,7 @@ impl Planar {
             widen,
             wide,
             unpacked,
+            dwords8,
         })
     }
 

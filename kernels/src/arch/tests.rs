@@ -1135,6 +1135,79 @@ fn check_byte_norm_rows<A: Arch>(a: A) {
 }
 level_job!(ByteNormRowsJob, check_byte_norm_rows);
 
+/// The fused deinterleave of f32 pixels (2 to 4 planes, in slots of `planes` to 4, read from a tight buffer next to
+/// an inaccessible page) into f32 or f16 planes, cast or normalized, pixels and channels in either order, over a run
+/// of two rows: against the scalar meaning (product, then sum, then f16 nearest even), nothing written past the
+/// pixels done, less than one step left on SIMD levels.
+fn check_float_deinterleave<A: Arch>(a: A) {
+    let kinds = [(false, true), (true, true), (true, false)].map(|(affine, f16)| FloatNorm { affine, f16 });
+    let orders = [(false, false), (true, false), (false, true), (true, true)];
+    for (planes, k) in (2..=4).flat_map(|p| kinds.map(|k| (p, k))) {
+        let ow = if k.f16 { 2 } else { 4 };
+        for (slots, (rp, rc)) in (planes..=4).flat_map(|s| orders.map(|o| (s, o))) {
+            let t = Planar::deinterleave(4, planes, slots, rp, rc).unwrap();
+            for n in [0usize, 1, 7, 8, 9, 16, 17, 33, 100] {
+                // Two rows, the second's pixels right after the first's (its window ends at the buffer's).
+                let row = if n == 0 { 0 } else { (n - 1) * slots + planes };
+                let values: Vec<u8> =
+                    (0..2 * row).flat_map(|e| (e as f32 * 0.37 - 50.0 + 1.0 / 3.0).to_le_bytes()).collect();
+                let readable = t.readable(n);
+                let case = format!("{:?} {k:?} p{planes} s{slots} rp {rp} rc {rc} n {n}", A::ISA);
+                for end in [false, true] {
+                    let guarded = Guarded::new(&values, end);
+                    let ps = n * ow + 40;
+                    let mut dst = vec![SENTINEL; 2 * planes * ps];
+                    let params = [[0.5f32, 1.25], [-2.0, 0.1], [1.0 / 255.0, -0.485], [3.0, 0.0]];
+                    let first = if rp { n.saturating_sub(1) * slots * 4 } else { 0 };
+                    let run = RowRun { count: 2, in_step: (row * 4) as isize, out_step: (planes * ps) as isize };
+                    // SAFETY: each row's windows of `readable` pixels lie in the buffer from row·in_step + first;
+                    // each row's planes in `dst`.
+                    let done = a.vectorize(|| unsafe {
+                        a.deinterleave_convert(
+                            super::FusedConvert::Floats(k),
+                            &t,
+                            guarded.as_ptr().wrapping_add(first),
+                            dst.as_mut_ptr(),
+                            ps as isize,
+                            readable,
+                            &params,
+                            run,
+                            false,
+                        )
+                    });
+                    let left = readable - done;
+                    assert!(done <= readable && (A::ISA == Isa::Scalar || left < 16), "{case}: {done}");
+                    for r in 0..2 {
+                        for c in 0..planes {
+                            let plane = &dst[(r * planes + c) * ps..][..ps];
+                            for j in 0..done {
+                                let m = if rp { n - 1 - j } else { j };
+                                let ch = if rc { planes - 1 - c } else { c };
+                                let at = (r * row + m * slots + ch) * 4;
+                                let x = f32::from_le_bytes(values[at..at + 4].try_into().unwrap());
+                                let y = if k.affine { x * params[c][0] + params[c][1] } else { x };
+                                let want = if k.f16 {
+                                    f32_to_f16_scalar(y).to_le_bytes().to_vec()
+                                } else {
+                                    y.to_le_bytes().to_vec()
+                                };
+                                assert_eq!(plane[j * ow..][..ow], want[..], "{case}: row {r} plane {c} pixel {j}");
+                            }
+                            assert!(plane[done * ow..].iter().all(|&b| b == SENTINEL), "{case}: wrote past {done}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+level_job!(FloatDeinterleaveJob, check_float_deinterleave);
+
+#[test]
+fn float_deinterleave_on_every_level() {
+    on_every_level(|l| l.dispatch(FloatDeinterleaveJob));
+}
+
 #[test]
 fn byte_normalization_over_runs_of_rows() {
     on_every_level(|l| l.dispatch(ByteNormRowsJob));

@@ -300,12 +300,17 @@ unsafe impl Arch for V3 {
         rows: RowRun,
         stream: bool,
     ) -> usize {
-        // One-byte pixels only (f32 ones go through the buffer at this level).
-        let super::FusedConvert::Bytes(k) = k else { return 0 };
-        if t.width != 1 {
-            return 0;
+        // SAFETY: forwarded contract, each kind with tables of its pixels (checked); the token proves AVX2 and F16C.
+        unsafe {
+            match k {
+                super::FusedConvert::Bytes(k) if t.width == 1 => {
+                    super::x86::f16c_deinterleave_normalize(k, t, src, dst, plane_stride, n, params, rows, stream)
+                }
+                super::FusedConvert::Floats(k) if t.width == 4 && !t.interleave => {
+                    super::x86::f16c_deinterleave_floats(k, t, src, dst, plane_stride, n, params, rows, stream)
+                }
+                _ => 0,
+            }
         }
-        // SAFETY: forwarded contract; the token proves AVX2 and F16C.
-        unsafe { super::x86::f16c_deinterleave_normalize(k, t, src, dst, plane_stride, n, params, rows, stream) }
     }
 }

@@ -1979,3 +1979,174 @@ pub(super) unsafe fn f16c_deinterleave_normalize(
     // SAFETY: forwarded contract; the features are enabled here.
     unsafe { by_planes!(k, t.slots, stream, avx2_deinterleave_normalize(t, src, dst, plane_stride, n, params, rows)) }
 }
+
+/// F32 pixels of `K` slots → `t.planes` planes converted in registers with AVX2, 8 pixels a step: `K` 32-byte
+/// loads, each plane one `vpermd` of every register and `K − 1` blends
+/// ([`Dwords8`](crate::tables::Dwords8)), then `x·scale + bias` (product, then sum: never fused) with `AFFINE`, an
+/// f16 narrowing (nearest even) when `OUT` is f16, and the plane's store; returns the pixels done. The AVX-512
+/// level's `deinterleave_floats` at AVX2's width.
+///
+/// PERF: the buffered path deinterleaved into an L1 buffer, then converted each plane run (two passes). One thread,
+/// Zen 4, `--isa v3`, 8×128²×3 NHWC → NCHW (1.5 MiB of f32 planes): see [`f16c_deinterleave_floats`].
+///
+/// # Safety
+///
+/// As `Arch::deinterleave_convert` for f32 pixels; AVX2 and F16C enabled; `t` was built for width 4 and `K` slots.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // the plane and register indices pick tables, parameters and planes
+unsafe fn avx2_deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8, const STREAM: bool>(
+    t: &Planar,
+    src: *const u8,
+    dst: *mut u8,
+    plane_stride: isize,
+    n: usize,
+    params: &[[f32; 2]; 4],
+    rows: RowRun,
+) -> usize {
+    let out = ty_width(OUT);
+    let steps = n / 8;
+    // SAFETY: (whole body) table loads of 32 bytes; for each step of output pixels j..j+8, the step's 32·K bytes
+    // from its lowest address are readable and elements j..j+8 of every plane writable, in every row of the run
+    // (contract, j + 8 ≤ n); streamed, each store is aligned to its size (planes and rows on 64 bytes, j a multiple
+    // of 8); AVX2 and F16C by the contract.
+    unsafe {
+        let d = &t.dwords8;
+        // (Loops, not `array::from_fn`: its closures may stay out of line, outside the target features.)
+        let (mut idx, mut from) = ([[_mm256_setzero_si256(); K]; K], [[_mm256_setzero_si256(); K]; K]);
+        let mut p = [(_mm256_setzero_ps(), _mm256_setzero_ps()); K];
+        for i in 0..K {
+            for k in 0..K {
+                idx[i][k] = _mm256_loadu_si256(d.idx[i][k].as_ptr().cast());
+                from[i][k] = _mm256_loadu_si256(d.from[i][k].as_ptr().cast());
+            }
+            p[i] = (_mm256_set1_ps(params[i][0]), _mm256_set1_ps(params[i][1]));
+        }
+        let planes = t.planes;
+        // Four slots: a 4×4 transpose in each 128-bit half (two rounds of unpacks) leaves slot `s` of memory
+        // pixels 0, 2, 4, 6 | 1, 3, 5, 7 in register `s`; one `vpermd` then orders the pixels (mirrored or not).
+        // 11 shuffles for 3 planes where the permutes and blends take 21.
+        let slot: [usize; 4] = core::array::from_fn(|i| t.lead.wrapping_add(t.channel(i)) & 3);
+        let order = {
+            let mut o = [0i32; 8];
+            for (q, x) in o.iter_mut().enumerate() {
+                let m = if t.reverse_pixels { 7 - q } else { q };
+                *x = ((m % 2) * 4 + m / 2) as i32;
+            }
+            _mm256_loadu_si256(o.as_ptr().cast())
+        };
+        for r in 0..rows.count as isize {
+            let (src, dst) = (src.wrapping_offset(r * rows.in_step), dst.wrapping_offset(r * rows.out_step));
+            for j in (0..steps).map(|s| 8 * s) {
+                let base = t.step_base(src, j, 8, 4 * K);
+                let mut v = [_mm256_setzero_si256(); K];
+                for k in 0..K {
+                    v[k] = _mm256_loadu_si256(base.add(32 * k).cast());
+                }
+                let slots = if K == 4 {
+                    let (ps, pd) = (_mm256_castsi256_ps, _mm256_castps_pd);
+                    let t0 = pd(_mm256_unpacklo_ps(ps(v[0]), ps(v[1])));
+                    let t1 = pd(_mm256_unpackhi_ps(ps(v[0]), ps(v[1])));
+                    let t2 = pd(_mm256_unpacklo_ps(ps(v[2]), ps(v[3])));
+                    let t3 = pd(_mm256_unpackhi_ps(ps(v[2]), ps(v[3])));
+                    let si = _mm256_castpd_si256;
+                    [
+                        si(_mm256_unpacklo_pd(t0, t2)),
+                        si(_mm256_unpackhi_pd(t0, t2)),
+                        si(_mm256_unpacklo_pd(t1, t3)),
+                        si(_mm256_unpackhi_pd(t1, t3)),
+                    ]
+                } else {
+                    [_mm256_setzero_si256(); 4]
+                };
+                // (Constant bounds, so that the registers stay registers; the planes past `t.planes` are slots.)
+                for i in 0..K {
+                    if i >= planes {
+                        break;
+                    }
+                    let x = if K == 4 {
+                        let s = match slot[i] {
+                            0 => slots[0],
+                            1 => slots[1],
+                            2 => slots[2],
+                            _ => slots[3],
+                        };
+                        _mm256_permutevar8x32_epi32(s, order)
+                    } else {
+                        let mut x = _mm256_permutevar8x32_epi32(v[0], idx[i][0]);
+                        for k in 1..K {
+                            x = _mm256_blendv_epi8(x, _mm256_permutevar8x32_epi32(v[k], idx[i][k]), from[i][k]);
+                        }
+                        x
+                    };
+                    let x = _mm256_castsi256_ps(x);
+                    let y = if AFFINE { _mm256_add_ps(_mm256_mul_ps(x, p[i].0), p[i].1) } else { x };
+                    let at = dst.wrapping_offset(i as isize * plane_stride).add(j * out);
+                    match (OUT, STREAM) {
+                        (TY_F16, false) => _mm_storeu_si128(at.cast(), cvtps_ph(y)),
+                        (TY_F16, true) => _mm_stream_si128(at.cast(), cvtps_ph(y)),
+                        (_, false) => _mm256_storeu_ps(at.cast(), y),
+                        (_, true) => _mm256_stream_ps(at.cast(), y),
+                    }
+                }
+            }
+        }
+    }
+    8 * steps
+}
+
+/// [`Arch::deinterleave_convert`](super::Arch::deinterleave_convert) of f32 pixels with AVX2 and F16C
+/// ([`avx2_deinterleave_floats`] for the slot count and the conversion's kind).
+///
+/// # Safety
+///
+/// As `Arch::deinterleave_convert` for f32 pixels, `t` built for width 4; the CPU has AVX2 and F16C (the V3 token
+/// checks both).
+#[target_feature(enable = "avx,avx2,f16c")]
+#[allow(clippy::too_many_arguments)] // Arch::deinterleave_convert's
+pub(super) unsafe fn f16c_deinterleave_floats(
+    k: super::FloatNorm,
+    t: &Planar,
+    src: *const u8,
+    dst: *mut u8,
+    ps: isize,
+    n: usize,
+    params: &[[f32; 2]; 4],
+    rows: RowRun,
+    stream: bool,
+) -> usize {
+    macro_rules! by_kind {
+        ($k:literal) => {
+            match (k.affine, k.f16, stream) {
+                (false, true, false) => {
+                    avx2_deinterleave_floats::<$k, false, TY_F16, false>(t, src, dst, ps, n, params, rows)
+                }
+                (false, true, true) => {
+                    avx2_deinterleave_floats::<$k, false, TY_F16, true>(t, src, dst, ps, n, params, rows)
+                }
+                (true, true, false) => {
+                    avx2_deinterleave_floats::<$k, true, TY_F16, false>(t, src, dst, ps, n, params, rows)
+                }
+                (true, true, true) => {
+                    avx2_deinterleave_floats::<$k, true, TY_F16, true>(t, src, dst, ps, n, params, rows)
+                }
+                (true, false, false) => {
+                    avx2_deinterleave_floats::<$k, true, TY_F32, false>(t, src, dst, ps, n, params, rows)
+                }
+                (true, false, true) => {
+                    avx2_deinterleave_floats::<$k, true, TY_F32, true>(t, src, dst, ps, n, params, rows)
+                }
+                // f32 → f32 as is is a plain deinterleave, never fused.
+                (false, false, _) => 0,
+            }
+        };
+    }
+    // SAFETY: forwarded contract, each instantiation with its slot count; the features are enabled here.
+    unsafe {
+        match t.slots {
+            2 => by_kind!(2),
+            3 => by_kind!(3),
+            4 => by_kind!(4),
+            _ => 0,
+        }
+    }
+}

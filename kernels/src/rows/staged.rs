@@ -212,6 +212,10 @@ fn fused_convert(op: &ElementOp, width: usize) -> Option<FusedConvert> {
         // (Into one-byte integers, the levels' kernels take only parameters whose results fit i32, and leave the
         // rest to the buffer.)
         (1, _) => norm_kind(op).filter(|k| k.bytes()).map(FusedConvert::Bytes),
+        // (Scale/bias of f32: the normalization's arithmetic, product then sum, with its one pair for every plane.)
+        (4, ElementOp::ScaleBias { ty: ElemType::F32, .. }) => {
+            Some(FusedConvert::Floats(FloatNorm { affine: true, f16: false }))
+        }
         (4, ElementOp::Cast { from: ElemType::F32, to: ElemType::F16 }) => {
             Some(FusedConvert::Floats(FloatNorm { affine: false, f16: true }))
         }
@@ -1066,10 +1070,11 @@ impl StagedPlanar<'_> {
         // and planes are in bounds (contract).
         unsafe {
             let pair = |k: usize| aux.wrapping_offset(k as isize * self.aplane).cast::<[f32; 2]>().read_unaligned();
-            // (A cast has no parameters: one-byte integers take scale 1 and bias 0, see `fused_convert`.)
-            let cast = matches!(self.convert, Converter::Cast(_));
-            let params: [[f32; 2]; 4] = core::array::from_fn(|i| match () {
-                _ if cast => [1.0, 0.0],
+            // (A cast has no parameters: one-byte integers take scale 1 and bias 0, see `fused_convert`; scale/bias
+            // has one pair for all.)
+            let params: [[f32; 2]; 4] = core::array::from_fn(|i| match self.convert {
+                Converter::Cast(_) => [1.0, 0.0],
+                Converter::Affine(_, scale, bias) => [scale, bias],
                 _ if i < p && k.affine() => pair(i),
                 _ => [0.0; 2],
             });

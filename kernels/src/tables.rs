@@ -202,6 +202,10 @@ pub(crate) struct Spread {
     pub(crate) ctl: [u8; 16],
     /// Bit `t` set when output byte `t` is an element's.
     pub(crate) mask: u16,
+    /// Four lanes at once (AVX-512 VBMI): output byte `t` of a 64-byte block of `4·elems` slots takes byte
+    /// `wide_ctl[t]` of the block's `4·elems·width` input bytes (a `vpermb` control) where `wide_mask` has bit `t`.
+    pub(crate) wide_ctl: [u8; 64],
+    pub(crate) wide_mask: u64,
 }
 
 impl Spread {
@@ -212,12 +216,17 @@ impl Spread {
             return None;
         }
         let elems = 16usize.checked_div(slot)?;
-        let mut s = Spread { width, step, elems, ctl: [0x80; 16], mask: 0 };
-        for t in 0..elems.checked_mul(slot)? {
+        let mut s = Spread { width, step, elems, ctl: [0x80; 16], mask: 0, wide_ctl: [0; 64], wide_mask: 0 };
+        for t in 0..elems.checked_mul(slot)?.checked_mul(4)? {
             let (e, b) = (t.checked_div(slot)?, t.checked_rem(slot)?);
             if b < width {
-                s.ctl[t] = u8::try_from(e.checked_mul(width)?.checked_add(b)?).ok()?;
-                s.mask |= 1u16.checked_shl(u32::try_from(t).ok()?)?;
+                let from = u8::try_from(e.checked_mul(width)?.checked_add(b)?).ok()?;
+                if e < elems {
+                    s.ctl[t] = from;
+                    s.mask |= 1u16.checked_shl(u32::try_from(t).ok()?)?;
+                }
+                s.wide_ctl[t] = from;
+                s.wide_mask |= 1u64.checked_shl(u32::try_from(t).ok()?)?;
             }
         }
         Some(s)
@@ -1020,6 +1029,20 @@ mod tests {
                         assert_eq!(&slot[..width], &src[i * width..][..width], "w{width} s{step} n{n}");
                         assert!(slot[width..].iter().all(|&b| b == 0xEE), "w{width} s{step}: spare bytes written");
                     }
+                    // Four lanes at once: the same bytes, from the four lanes' input bytes only.
+                    let mut wide = vec![0xEEu8; n * step];
+                    for w in 0..lanes / 4 {
+                        let at = 4 * w * s.elems * width;
+                        for t in 0..64 {
+                            if s.wide_mask >> t & 1 == 1 {
+                                assert!((s.wide_ctl[t] as usize) < 4 * s.elems * width, "w{width} s{step}");
+                                wide[4 * w * s.elems * step + t] = src[at + s.wide_ctl[t] as usize];
+                            }
+                        }
+                    }
+                    let covered = lanes / 4 * 4 * s.elems * step;
+                    assert_eq!(wide[..covered], out[..covered], "w{width} s{step} n{n}: wide lanes");
+                    assert!(wide[covered..].iter().all(|&b| b == 0xEE), "w{width} s{step} n{n}: wide lanes");
                     assert!(n < s.elems + 16 || lanes * s.elems + 16 / width + s.elems >= n, "w{width} s{step} n{n}");
                 }
             }

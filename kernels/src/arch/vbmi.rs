@@ -78,7 +78,6 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn load_part(self, p: *const u8, lo: usize, hi: usize) -> Option<__m512i>;
         unsafe fn store_part(self, p: *mut u8, v: __m512i, n: usize) -> bool;
         unsafe fn small_copy(self, src: *const u8, dst: *mut u8, n: usize);
-        unsafe fn spread_lanes(self, t: &crate::tables::Spread, src: *const u8, dst: *mut u8, lanes: usize) -> usize;
         unsafe fn shuffle_lanes(self, s: &crate::tables::Shuffle, src: *const u8, src_step: isize, dst: *mut u8, dst_step: usize, lanes: usize) -> usize;
         unsafe fn tile8<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, m: M);
         unsafe fn taps_u8<G: usize>(self, src: *const u8, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]);
@@ -93,6 +92,30 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn f32_to_f16(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn f64_to_f32_odd(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn affine_f16(self, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize;
+    }
+
+    /// Four lanes a step: one masked 64-byte load of their input bytes, one `vpermb`, one byte-masked 64-byte store
+    /// (`Spread::wide_ctl`); the rest as V4 (16-byte lanes).
+    ///
+    /// PERF: one thread, Zen 4, u8 NHWC 8×128²×3 normalized into RGBX slots, three alternations: f32 (one 16-byte
+    /// lane a pixel) 68.1 → 47.7 µs, f16 51.6 → 41.3 µs, u8 26.9 → 21.7 µs.
+    #[inline(always)]
+    unsafe fn spread_lanes(self, t: &crate::tables::Spread, src: *const u8, dst: *mut u8, lanes: usize) -> usize {
+        let (load, store) = (4 * t.elems * t.width, 4 * t.elems * t.step as usize);
+        // (load ≤ 64: elems·width ≤ elems·step ≤ 16.)
+        let keep = if load >= 64 { u64::MAX } else { (1u64 << load) - 1 };
+        // SAFETY: block w covers lanes 4w..4w+4, whose input bytes (`load` from the block's first: the masked load
+        // reads no other) and slots lie in the row (contract); AVX-512 BW and VBMI via the token.
+        unsafe {
+            let ctl = _mm512_loadu_si512(t.wide_ctl.as_ptr().cast());
+            for w in 0..lanes / 4 {
+                let v = _mm512_maskz_loadu_epi8(keep, src.add(w * load).cast());
+                _mm512_mask_storeu_epi8(dst.add(w * store).cast(), t.wide_mask, _mm512_permutexvar_epi8(ctl, v));
+            }
+            let done = lanes / 4 * 4;
+            let (from, to) = (done * t.elems * t.width, done * t.elems * t.step as usize);
+            done + self.0.spread_lanes(t, src.add(from), dst.add(to), lanes - done)
+        }
     }
 
     #[inline(always)]

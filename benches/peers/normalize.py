@@ -7,7 +7,10 @@ normalize cases of Strider's default suite:
 - the same → f16 NCHW;
 - u8 1080p HWC BGR → center crop 1024×1024, horizontal flip, BGR → RGB → f32 CHW, normalized;
 - channels-last outputs: u8 NHWC 32×224×224×3 → f32 and f16 NHWC, a 1080p crop 1024² mirrored → f32 HWC, a 720p
-  BGR → RGB → f32 HWC.
+  BGR → RGB → f32 HWC;
+- BGRX frames (4-byte pixels, e.g. BGRA with the alpha dropped) 32×224×224 → RGB f32 NCHW: numpy and torch take
+  the 3-channel window as a view, OpenCV converts each image with `cvtColor(BGRA2BGR)` first (timed), DALI has no
+  4-channel input and is skipped.
 
     python3 benches/peers/normalize.py [--strider target/release/strider] [--seconds 0.3] [--json out.json]
 
@@ -155,9 +158,12 @@ def peers(case, seconds):
         # the crop as a (non-flipped) view, cv2.flip for the mirror
         x = pixels.reshape(n, h, w, ch)[:, o[1]:o[1] + sz[1], o[2]:o[2] + sz[2], :]
         images = [x[i] for i in range(n)]
+        # Four-byte pixels: OpenCV's blob takes every channel, so the alpha (or padding) goes first.
+        unpad = ch == 4 and sz[3] == 3
 
         def cv_run():
-            imgs = [cv2.flip(im, 1) for im in images] if hflip else images
+            imgs = [cv2.cvtColor(im, cv2.COLOR_BGRA2BGR) for im in images] if unpad else images
+            imgs = [cv2.flip(im, 1) for im in imgs] if hflip else imgs
             blob = cv2.dnn.blobFromImagesWithParams(imgs, params)
             return blob.astype(np.float16) if out_dtype == "f16" else blob
         for t in (1, 2):
@@ -165,7 +171,7 @@ def peers(case, seconds):
             check("opencv", cv_run(), False)
             res[f"opencv_t{t}"] = median_time(cv_run, seconds)
 
-    if dali_fn is not None:
+    if dali_fn is not None and ch == sz[3]:
         mean_px = (-bias / scale).tolist()
         std_px = (1.0 / scale).tolist()
         swap = st[3] < 0

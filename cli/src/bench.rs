@@ -221,8 +221,9 @@ impl Case {
     ) -> Case {
         let (offsets, sizes, strides) = window;
         let output: Vec<u32> = (0..4).map(|d| 1 + (sizes[d] - 1) / strides[d].unsigned_abs()).collect();
-        // The parameters depend only on the channel count: take them from a one-pixel NCHW image.
-        let pixel = TensorDesc::new(DataType::Uint8, &[1, input.0[channel_axis], 1, 1]).expect("3 channels");
+        // The parameters depend only on the channel count (the window's: an RGBX frame gives 3 of its 4): take them
+        // from a one-pixel NCHW image.
+        let pixel = TensorDesc::new(DataType::Uint8, &[1, sizes[channel_axis], 1, 1]).expect("3 channels");
         let op = Normalize::image(&pixel).imagenet().build().expect("ImageNet parameters are valid");
         Case {
             name: name.into(),
@@ -338,6 +339,14 @@ pub fn default_suite() -> Vec<Case> {
             "f32",
             (&frame, nhwc_of(&frame)),
             ([0, 0, 28, 448], [1, 3, 1024, 1024], [1, -1, 1, -1]),
+            1,
+        ),
+        // BGRX / BGRA frames (Windows bitmaps, DirectX textures, video decoders): 3 of 4 channels, reversed.
+        Case::imagenet(
+            "normalize_u8_bgrx_to_rgb_f32_nchw_32x3x224x224",
+            "f32",
+            (&[32, 4, 224, 224], nhwc_of(&[32, 4, 224, 224])),
+            ([0; 4], batch, [1, -1, 1, 1]),
             1,
         ),
     ]);

@@ -696,13 +696,18 @@ impl Planar {
         })
     }
 
-    /// The lowest address of the pixel-side step holding output pixels `j..j + step` (their windows), from output
-    /// pixel 0's channel 0 at `src`, windows `pixel_bytes` (`slots · width`) apart (only meaningful for in-bounds
-    /// steps).
+    /// The window of output pixel 0, from its channel 0 at `src` (what [`Planar::step_base`] counts from).
     #[inline(always)]
-    pub(crate) fn step_base(&self, src: *const u8, j: usize, step: usize, pixel_bytes: usize) -> *const u8 {
+    pub(crate) fn window(&self, src: *const u8) -> *const u8 {
+        src.wrapping_sub(self.lead.wrapping_mul(self.width))
+    }
+
+    /// The lowest address of the pixel-side step holding output pixels `j..j + step` (their windows), from output
+    /// pixel 0's window at `window` ([`Planar::window`]: kernels take it once, out of their loops), windows
+    /// `pixel_bytes` (`slots · width`) apart (only meaningful for in-bounds steps).
+    #[inline(always)]
+    pub(crate) fn step_base(&self, window: *const u8, j: usize, step: usize, pixel_bytes: usize) -> *const u8 {
         debug_assert_eq!(Some(pixel_bytes), self.slots.checked_mul(self.width));
-        let window = src.wrapping_sub(self.lead.wrapping_mul(self.width));
         if self.reverse_pixels {
             window.wrapping_sub(j.wrapping_add(step).wrapping_sub(1).wrapping_mul(pixel_bytes))
         } else {

@@ -560,9 +560,9 @@ unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8,
         let p: [(__m512, __m512); K] =
             core::array::from_fn(|i| (_mm512_set1_ps(params[i][0]), _mm512_set1_ps(params[i][1])));
         for r in 0..rows.count as isize {
-            let (src, dst) = (src.wrapping_offset(r * rows.in_step), dst.wrapping_offset(r * rows.out_step));
+            let (win, dst) = (t.window(src.wrapping_offset(r * rows.in_step)), dst.wrapping_offset(r * rows.out_step));
             for j in (0..steps).map(|s| 16 * s) {
-                let px = PlanarRegs::<K>::pixels(t.step_base(src, j, 16, 4 * K));
+                let px = PlanarRegs::<K>::pixels(t.step_base(win, j, 16, 4 * K));
                 for i in 0..K {
                     if i >= planes {
                         break;
@@ -765,7 +765,7 @@ unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, cons
         let steps = n / 16;
         for r in 0..rows.count as isize {
             let dst = dst.wrapping_offset(r * rows.out_step);
-            let mut base = t.step_base(src.wrapping_offset(r * rows.in_step), 0, 16, P);
+            let mut base = t.step_base(t.window(src.wrapping_offset(r * rows.in_step)), 0, 16, P);
             for j in (0..steps).map(|s| 16 * s) {
                 let l = |g: usize| _mm_loadu_si128(base.add(win[g]).cast());
                 let z = _mm512_inserti32x4::<1>(_mm512_castsi128_si512(l(0)), l(1));
@@ -1350,24 +1350,33 @@ pub(super) unsafe fn wide_deinterleave<P: WidePermute, const N: usize>(
     n: usize,
 ) -> usize {
     debug_assert_eq!(N, P::W);
-    // SAFETY: forwarded contract, each loop with its plane count.
-    let j = unsafe { by_planes!(t.slots, deinterleave_blocks::<P, N>(t, src, dst, plane_stride, n)) };
+    let a = (t, src, dst, plane_stride, n);
+    // (Planes a constant apart from slots, as in the AVX2 kernel: this loop is small.)
+    // SAFETY: forwarded contract, each loop with its slot and plane counts.
+    let j = unsafe {
+        match (t.slots, t.planes) {
+            (2, 2) => deinterleave_blocks::<P, N, 2, 2>(a),
+            (3, 3) => deinterleave_blocks::<P, N, 3, 3>(a),
+            (4, 4) => deinterleave_blocks::<P, N, 4, 4>(a),
+            (3, 2) => deinterleave_blocks::<P, N, 3, 2>(a),
+            (4, 2) => deinterleave_blocks::<P, N, 4, 2>(a),
+            (4, 3) => deinterleave_blocks::<P, N, 4, 3>(a),
+            _ => 0,
+        }
+    };
     // SAFETY: the pixels from j (contract), output pixel j's channel 0 lying at `t.pixel(src, j)`.
     unsafe { j + super::x86::deinterleave::<N>(t, t.pixel(src, j), dst.wrapping_add(j * N), plane_stride, n - j) }
 }
 
-/// The whole blocks of [`wide_deinterleave`] for `K` planes; returns the pixels done.
+/// The whole blocks of [`wide_deinterleave`] for `K` slots and `Q` planes (`(t, src, dst, plane_stride, n)`);
+/// returns the pixels done.
 ///
 /// # Safety
 ///
-/// As [`wide_deinterleave`], with `t.slots == K`.
+/// As [`wide_deinterleave`], with `t.slots == K`, `t.planes == Q`.
 #[inline(always)]
-unsafe fn deinterleave_blocks<P: WidePermute, const N: usize, const K: usize>(
-    t: &crate::tables::Planar,
-    src: *const u8,
-    dst: *mut u8,
-    plane_stride: isize,
-    n: usize,
+unsafe fn deinterleave_blocks<P: WidePermute, const N: usize, const K: usize, const Q: usize>(
+    (t, src, dst, plane_stride, n): (&crate::tables::Planar, *const u8, *mut u8, isize, usize),
 ) -> usize {
     let e = 64 / N;
     let mut j = 0;
@@ -1375,13 +1384,10 @@ unsafe fn deinterleave_blocks<P: WidePermute, const N: usize, const K: usize>(
     // from its lowest address are readable (contract) and elements j.. of every plane writable.
     unsafe {
         let regs = PlanarRegs::<K>::load(&t.wide);
-        let planes = t.planes;
+        let win = t.window(src);
         while j + e <= n {
-            let px = PlanarRegs::<K>::pixels(t.step_base(src, j, e, K * N));
-            for i in 0..K {
-                if i >= planes {
-                    break;
-                }
+            let px = PlanarRegs::<K>::pixels(t.step_base(win, j, e, K * N));
+            for i in 0..Q {
                 let v = P::register(&regs, i, px);
                 _mm512_storeu_si512(dst.wrapping_offset(i as isize * plane_stride).add(j * N).cast(), v);
             }

@@ -702,9 +702,9 @@ unsafe fn normalize_f16_by_table<const K: usize, const STREAM: bool>(
         let regs = super::v4::PlanarRegs::<K>::load(&t.unpacked);
         let planes = t.planes;
         for r in 0..rows.count as isize {
-            let (src, dst) = (src.wrapping_offset(r * rows.in_step), dst.wrapping_offset(r * rows.out_step));
+            let (win, dst) = (t.window(src.wrapping_offset(r * rows.in_step)), dst.wrapping_offset(r * rows.out_step));
             for j in (0..blocks).map(|b| 64 * b) {
-                let px = super::v4::PlanarRegs::<K>::pixels(t.step_base(src, j, 64, K));
+                let px = super::v4::PlanarRegs::<K>::pixels(t.step_base(win, j, 64, K));
                 for (i, (lo, hi)) in tables.iter().enumerate() {
                     if i >= planes {
                         break;
@@ -765,9 +765,9 @@ unsafe fn planes_by_table<const K: usize, const STREAM: bool>(
         let regs = super::v4::PlanarRegs::<K>::load(&t.wide);
         let planes = t.planes;
         for r in 0..rows.count as isize {
-            let (src, dst) = (src.wrapping_offset(r * rows.in_step), dst.wrapping_offset(r * rows.out_step));
+            let (win, dst) = (t.window(src.wrapping_offset(r * rows.in_step)), dst.wrapping_offset(r * rows.out_step));
             for j in (0..blocks).map(|b| 64 * b) {
-                let px = super::v4::PlanarRegs::<K>::pixels(t.step_base(src, j, 64, K));
+                let px = super::v4::PlanarRegs::<K>::pixels(t.step_base(win, j, 64, K));
                 for (i, table) in tables.iter().enumerate() {
                     if i >= planes {
                         break;

@@ -718,8 +718,7 @@ impl Planar {
     /// Channel 0 of output pixel `j`, from that of output pixel 0.
     #[inline(always)]
     pub(crate) fn pixel(&self, src: *const u8, j: usize) -> *const u8 {
-        let bytes = j.wrapping_mul(self.slots).wrapping_mul(self.width);
-        if self.reverse_pixels { src.wrapping_sub(bytes) } else { src.wrapping_add(bytes) }
+        self.step_base(src, j, 1, self.slots.wrapping_mul(self.width))
     }
 
     /// The channel output plane `i` takes.

@@ -510,8 +510,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     /// The inverse: `n` pixels of `t.slots` elements (`t.planes` of them used) into planes `plane_stride` bytes
     /// apart at `dst`; returns the pixels done. `src` is channel 0 of output pixel 0; the others follow it, or
     /// precede it when `t` reverses the pixels ([`Planar::step_base`]); `t`'s masks order the channels. Kernels
-    /// load whole windows (`t.slots` elements a pixel) and dispatch on `t.slots`, storing the first `t.planes`
-    /// results.
+    /// load whole windows (`t.slots` elements a pixel) and store the first `t.planes` results.
     ///
     /// # Safety
     ///

@@ -5,8 +5,8 @@ use core::arch::x86_64::*;
 use pulp::NullaryFnOnce;
 
 use super::x86::{
-    Norm16, TY_F16, TY_F32, TY_I8, TY_U8, by_byte_types, by_planes, by_types, byte_bounds, lane_reverse_mask,
-    nan_to_zero, normalize_periodic, normalize_run, ramp16, ty_width,
+    FloatArgs, Norm16, TY_F16, TY_F32, TY_I8, TY_U8, by_byte_types, by_float_kind, by_planes, by_types, byte_bounds,
+    lane_reverse_mask, nan_to_zero, normalize_periodic, normalize_run, ramp16, ty_width,
 };
 use super::{Arch, FloatNorm, FusedConvert, Ident, Isa, Norm, RowRun, TileMap, Wrap};
 use crate::tables::{Periodic, Planar};
@@ -509,9 +509,6 @@ unsafe impl Arch for V4 {
     }
 }
 
-/// The arguments of [`deinterleave_floats`] (tables, pixels, planes, plane stride, pixels per row, parameters, rows).
-type FloatArgs<'a> = (&'a Planar, *const u8, *mut u8, isize, usize, &'a [[f32; 2]; 4], RowRun);
-
 /// [`deinterleave_floats`] with the conversion's kind as constants (`AFFINE`, `OUT`, `STREAM`).
 ///
 /// # Safety
@@ -520,18 +517,7 @@ type FloatArgs<'a> = (&'a Planar, *const u8, *mut u8, isize, usize, &'a [[f32; 2
 #[inline(always)]
 unsafe fn deinterleave_floats_by<const K: usize>(k: FloatNorm, stream: bool, a: FloatArgs<'_>) -> usize {
     // SAFETY: forwarded contract.
-    unsafe {
-        match (k.affine, k.f16, stream) {
-            (false, true, false) => deinterleave_floats::<K, false, TY_F16, false>(a),
-            (false, true, true) => deinterleave_floats::<K, false, TY_F16, true>(a),
-            (true, true, false) => deinterleave_floats::<K, true, TY_F16, false>(a),
-            (true, true, true) => deinterleave_floats::<K, true, TY_F16, true>(a),
-            (true, false, false) => deinterleave_floats::<K, true, TY_F32, false>(a),
-            (true, false, true) => deinterleave_floats::<K, true, TY_F32, true>(a),
-            // f32 → f32 as is is a plain deinterleave, never fused.
-            (false, false, _) => 0,
-        }
-    }
+    unsafe { by_float_kind!(k, stream, deinterleave_floats::<K>(a)) }
 }
 
 /// F32 pixels of `K` slots → `t.planes` planes converted in registers, 16 pixels per step: `K` 64-byte loads, one

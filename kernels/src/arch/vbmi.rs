@@ -696,7 +696,8 @@ unsafe fn normalize_f16_by_table<const K: usize, const STREAM: bool>(
     unsafe {
         // (A loop, not `array::from_fn`: its closure may stay out of line, outside the target features.)
         let mut tables = [([_mm512_setzero_si512(); 4], [_mm512_setzero_si512(); 4]); K];
-        for (table, &[scale, bias]) in tables.iter_mut().zip(params) {
+        // (Only the planes': slots past them are never stored.)
+        for (table, &[scale, bias]) in tables.iter_mut().zip(params).take(t.planes) {
             *table = result_bytes(k.signed(), scale, bias);
         }
         let regs = super::v4::PlanarRegs::<K>::load(&t.unpacked);

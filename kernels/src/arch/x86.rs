@@ -1978,8 +1978,8 @@ pub(super) unsafe fn f16c_deinterleave_normalize(
 }
 
 /// F32 pixels of `K` slots → `t.planes` planes converted in registers with AVX2, 8 pixels a step: `K` 32-byte
-/// loads, each plane one `vpermd` of every register and `K − 1` blends
-/// ([`Dwords8`](crate::tables::Dwords8)), then `x·scale + bias` (product, then sum: never fused) with `AFFINE`, an
+/// loads, each plane one `vpermd` of every register and `K − 1` blends ([`Dwords8`](crate::tables::Dwords8)) — or,
+/// for 4 slots, a 4×4 transpose by unpacks and one ordering `vpermd` — then `x·scale + bias` (product, then sum: never fused) with `AFFINE`, an
 /// f16 narrowing (nearest even) when `OUT` is f16, and the plane's store; returns the pixels done. The AVX-512
 /// level's `deinterleave_floats` at AVX2's width.
 ///
@@ -1992,13 +1992,7 @@ pub(super) unsafe fn f16c_deinterleave_normalize(
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // the plane and register indices pick tables, parameters and planes
 unsafe fn avx2_deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8, const STREAM: bool>(
-    t: &Planar,
-    src: *const u8,
-    dst: *mut u8,
-    plane_stride: isize,
-    n: usize,
-    params: &[[f32; 2]; 4],
-    rows: RowRun,
+    (t, src, dst, plane_stride, n, params, rows): FloatArgs<'_>,
 ) -> usize {
     let out = ty_width(OUT);
     let steps = n / 8;
@@ -2007,30 +2001,37 @@ unsafe fn avx2_deinterleave_floats<const K: usize, const AFFINE: bool, const OUT
     // (contract, j + 8 ≤ n); streamed, each store is aligned to its size (planes and rows on 64 bytes, j a multiple
     // of 8); AVX2 and F16C by the contract.
     unsafe {
-        let d = &t.dwords8;
         // (Loops, not `array::from_fn`: its closures may stay out of line, outside the target features.)
-        let (mut idx, mut from) = ([[_mm256_setzero_si256(); K]; K], [[_mm256_setzero_si256(); K]; K]);
         let mut p = [(_mm256_setzero_ps(), _mm256_setzero_ps()); K];
         for i in 0..K {
-            for k in 0..K {
-                idx[i][k] = _mm256_loadu_si256(d.idx[i][k].as_ptr().cast());
-                from[i][k] = _mm256_loadu_si256(d.from[i][k].as_ptr().cast());
-            }
             p[i] = (_mm256_set1_ps(params[i][0]), _mm256_set1_ps(params[i][1]));
         }
-        let planes = t.planes;
+        // Two to three slots: the permutes and blends of `Dwords8`.
+        let (mut idx, mut from) = ([[_mm256_setzero_si256(); K]; K], [[_mm256_setzero_si256(); K]; K]);
         // Four slots: a 4×4 transpose in each 128-bit half (two rounds of unpacks) leaves slot `s` of memory
-        // pixels 0, 2, 4, 6 | 1, 3, 5, 7 in register `s`; one `vpermd` then orders the pixels (mirrored or not).
-        // 11 shuffles for 3 planes where the permutes and blends take 21.
-        let slot: [usize; 4] = core::array::from_fn(|i| t.lead.wrapping_add(t.channel(i)) & 3);
-        let order = {
+        // pixels 0, 2, 4, 6 | 1, 3, 5, 7 in register `s`; one `vpermd` then orders the pixels (mirrored or not),
+        // and plane `i` takes slot `slot[i]`. 11 shuffles for 3 planes where the permutes and blends take 21.
+        let (mut slot, mut order) = ([0usize; 4], _mm256_setzero_si256());
+        if K == 4 {
+            for (i, s) in slot.iter_mut().enumerate() {
+                *s = t.lead.wrapping_add(t.channel(i)) & 3;
+            }
             let mut o = [0i32; 8];
             for (q, x) in o.iter_mut().enumerate() {
                 let m = if t.reverse_pixels { 7 - q } else { q };
                 *x = ((m % 2) * 4 + m / 2) as i32;
             }
-            _mm256_loadu_si256(o.as_ptr().cast())
-        };
+            order = _mm256_loadu_si256(o.as_ptr().cast());
+        } else {
+            let d = &t.dwords8;
+            for i in 0..K {
+                for k in 0..K {
+                    idx[i][k] = _mm256_loadu_si256(d.idx[i][k].as_ptr().cast());
+                    from[i][k] = _mm256_loadu_si256(d.from[i][k].as_ptr().cast());
+                }
+            }
+        }
+        let planes = t.planes;
         for r in 0..rows.count as isize {
             let (win, dst) = (t.window(src.wrapping_offset(r * rows.in_step)), dst.wrapping_offset(r * rows.out_step));
             for j in (0..steps).map(|s| 8 * s) {
@@ -2111,39 +2112,38 @@ pub(super) unsafe fn f16c_deinterleave_floats(
     rows: RowRun,
     stream: bool,
 ) -> usize {
-    macro_rules! by_kind {
-        ($k:literal) => {
-            match (k.affine, k.f16, stream) {
-                (false, true, false) => {
-                    avx2_deinterleave_floats::<$k, false, TY_F16, false>(t, src, dst, ps, n, params, rows)
-                }
-                (false, true, true) => {
-                    avx2_deinterleave_floats::<$k, false, TY_F16, true>(t, src, dst, ps, n, params, rows)
-                }
-                (true, true, false) => {
-                    avx2_deinterleave_floats::<$k, true, TY_F16, false>(t, src, dst, ps, n, params, rows)
-                }
-                (true, true, true) => {
-                    avx2_deinterleave_floats::<$k, true, TY_F16, true>(t, src, dst, ps, n, params, rows)
-                }
-                (true, false, false) => {
-                    avx2_deinterleave_floats::<$k, true, TY_F32, false>(t, src, dst, ps, n, params, rows)
-                }
-                (true, false, true) => {
-                    avx2_deinterleave_floats::<$k, true, TY_F32, true>(t, src, dst, ps, n, params, rows)
-                }
-                // f32 → f32 as is is a plain deinterleave, never fused.
-                (false, false, _) => 0,
-            }
-        };
-    }
+    let a = (t, src, dst, ps, n, params, rows);
     // SAFETY: forwarded contract, each instantiation with its slot count; the features are enabled here.
     unsafe {
         match t.slots {
-            2 => by_kind!(2),
-            3 => by_kind!(3),
-            4 => by_kind!(4),
+            2 => by_float_kind!(k, stream, avx2_deinterleave_floats::<2>(a)),
+            3 => by_float_kind!(k, stream, avx2_deinterleave_floats::<3>(a)),
+            4 => by_float_kind!(k, stream, avx2_deinterleave_floats::<4>(a)),
             _ => 0,
         }
     }
 }
+
+/// The arguments of a fused deinterleave of f32 pixels (tables, pixels, planes, plane stride, pixels per row,
+/// parameters, rows).
+pub(super) type FloatArgs<'a> = (&'a Planar, *const u8, *mut u8, isize, usize, &'a [[f32; 2]; 4], RowRun);
+
+/// Calls `$f::<K, AFFINE, OUT, STREAM>($args)` for the kind of a fused conversion of f32 pixels (a
+/// [`FloatNorm`](super::FloatNorm): cast to f16, or normalized into f16 or f32) and the store kind; 0 for f32 into
+/// f32 as is, a plain deinterleave that is never fused.
+macro_rules! by_float_kind {
+    ($k:expr, $stream:expr, $f:ident::<$n:tt>($($arg:expr),*)) => {{
+        const F16: u8 = $crate::arch::NormType::F16.code();
+        const F32: u8 = $crate::arch::NormType::F32.code();
+        match ($k.affine, $k.f16, $stream) {
+            (false, true, false) => $f::<$n, false, F16, false>($($arg),*),
+            (false, true, true) => $f::<$n, false, F16, true>($($arg),*),
+            (true, true, false) => $f::<$n, true, F16, false>($($arg),*),
+            (true, true, true) => $f::<$n, true, F16, true>($($arg),*),
+            (true, false, false) => $f::<$n, true, F32, false>($($arg),*),
+            (true, false, true) => $f::<$n, true, F32, true>($($arg),*),
+            (false, false, _) => 0,
+        }
+    }};
+}
+pub(super) use by_float_kind;

@@ -70,17 +70,21 @@ enum Converter {
     },
 }
 
-/// The types of a normalization the levels take in registers: u8, i8, f16 and f32 into any of them.
-fn norm_kind(op: &ElementOp) -> Option<Norm> {
-    let ty = |t: ElemType| match t {
+/// The types a normalization in registers takes: u8, i8, f16 and f32.
+fn norm_type(t: ElemType) -> Option<NormType> {
+    match t {
         ElemType::F32 => Some(NormType::F32),
         ElemType::F16 => Some(NormType::F16),
         ElemType::U8 => Some(NormType::U8),
         ElemType::I8 => Some(NormType::I8),
         _ => None,
-    };
+    }
+}
+
+/// The types of a normalization the levels take in registers: u8, i8, f16 and f32 into any of them.
+fn norm_kind(op: &ElementOp) -> Option<Norm> {
     match *op {
-        ElementOp::Normalize { from, to } => Some(Norm { from: ty(from)?, out: ty(to)? }),
+        ElementOp::Normalize { from, to } => Some(Norm { from: norm_type(from)?, out: norm_type(to)? }),
         _ => None,
     }
 }
@@ -197,17 +201,8 @@ fn norm_periodic_fn<A: Arch>() -> NormPeriodicFn {
 fn fused_convert(op: &ElementOp, width: usize) -> Option<FusedConvert> {
     match (width, *op) {
         (1, ElementOp::Cast { from, to }) => {
-            let from = match from {
-                ElemType::U8 => NormType::U8,
-                ElemType::I8 => NormType::I8,
-                _ => return None,
-            };
-            let out = match to {
-                ElemType::F32 => NormType::F32,
-                ElemType::F16 => NormType::F16,
-                _ => return None,
-            };
-            Some(FusedConvert::Bytes(Norm { from, out }))
+            let k = Norm { from: norm_type(from)?, out: norm_type(to)? };
+            (k.bytes() && matches!(k.out, NormType::F32 | NormType::F16)).then_some(FusedConvert::Bytes(k))
         }
         // (Into one-byte integers, the levels' kernels take only parameters whose results fit i32, and leave the
         // rest to the buffer.)

@@ -525,9 +525,18 @@ fn channels_last_outputs_read_whole_pixels() {
     let mut rng = common::rng(17);
     let (u8_, i8_, f16, f32_, u16_) =
         (DataType::Uint8, DataType::Int8, DataType::Float16, DataType::Float32, DataType::Uint16);
-    for (from, to) in
-        [(u8_, f32_), (u8_, f16), (i8_, f32_), (i8_, f16), (f16, f32_), (f32_, f32_), (f32_, f16), (u16_, u8_)]
-    {
+    for (from, to) in [
+        (u8_, f32_),
+        (u8_, f16),
+        (i8_, f32_),
+        (i8_, f16),
+        (u8_, u8_),
+        (i8_, u8_),
+        (f16, f32_),
+        (f32_, f32_),
+        (f32_, f16),
+        (u16_, u8_),
+    ] {
         for c in [2u32, 3, 4] {
             for (w, slotted) in [7u32, 16, 37, 70].into_iter().flat_map(|w| [(w, false), (w, true)]) {
                 let sizes = [2, c, 3, w];

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::cache::CacheSizes;
 use crate::params;
 use crate::plan::{Dim, ElementOp};
-use crate::tables::{BlockShuffle, Periodic, Planar, Shuffle, Spread, TableLanes, WideShuffle};
+use crate::tables::{BlockShuffle, Periodic, PixelWindows, Planar, Shuffle, Spread, TableLanes, WideShuffle};
 use crate::walk::{Geometry, PlanError, Walk};
 use crate::width::Width;
 
@@ -240,6 +240,9 @@ pub(crate) enum Movement {
         write: Option<isize>,
         /// (Boxed: the other lanes' tables make `Lanes` large.)
         spread: Option<Box<Lanes>>,
+        /// One-byte pixels read other than contiguously into a contiguous output: blocks of 16 read in order in
+        /// registers, where a conversion's kernel takes them ([`Arch::convert_windows`](crate::arch::Arch)).
+        windows: Option<Box<PixelWindows>>,
     },
 }
 
@@ -634,7 +637,11 @@ fn pixels(walk: &Walk, iw: usize, ow: usize, op: &ElementOp) -> Option<(Geometry
     };
     let spread =
         write.and_then(|s| Spread::new(usize::try_from(out_pixel).ok()?, s)).map(|t| Box::new(Lanes::spreading(t)));
-    Some((g, Movement::Pixels { channels, read, pattern, write, spread }, width))
+    let windows = (iw == 1 && write.is_none() && !matches!(read, PixelRead::Copy))
+        .then(|| PixelWindows::new(channels, step, swapped))
+        .flatten()
+        .map(Box::new);
+    Some((g, Movement::Pixels { channels, read, pattern, write, spread, windows }, width))
 }
 
 /// Recognizes a transpose: the row (the output's contiguous dimension, `I`) is strided in the input while another
@@ -740,6 +747,31 @@ mod tests {
         assert_eq!(tables(4, &[(2, 4, 256), (64, 12, 4)]), Some((2, 3, 0, false, false)));
         assert_eq!(tables(2, &[(3, 2, 128), (64, 10, 2)]), None);
         assert_eq!(kind(2, &[(3, 2, 128), (64, 8, 2)]), RowKind::Deinterleave { planes: 3 });
+    }
+
+    /// One-byte pixels read mirrored, with their channels reversed, or out of wider slots, into a contiguous output
+    /// take the windows that read them in order in registers (`Arch::convert_windows`); contiguous pixels need none,
+    /// and wider elements, padded outputs and pixels too far apart for a load per 8 elements have none.
+    #[test]
+    fn byte_pixels_read_through_windows() {
+        use crate::convert::ElemType::{F16, F32, U8};
+        let windows = |from, to, dims: &[(usize, isize, isize)]| {
+            let dims = dims.iter().map(|&(extent, in_stride, out_stride)| Dim { extent, in_stride, out_stride });
+            let plan = Plan::new(ElementOp::Cast { from, to }, 16384, 0, dims.collect());
+            match Strategy::choose(&Walk::new(&plan).unwrap()).unwrap().movement {
+                Movement::Pixels { windows, .. } => Some(windows.map(|w| (w.channels, w.step))),
+                m => panic!("{m:?}"),
+            }
+        };
+        assert_eq!(windows(U8, F32, &[(1024, -3, 12), (3, 1, 4)]), Some(Some((3, -3))));
+        assert_eq!(windows(U8, F32, &[(1024, 3, 12), (3, -1, 4)]), Some(Some((3, 3))));
+        assert_eq!(windows(U8, F16, &[(1024, 4, 6), (3, 1, 2)]), Some(Some((3, 4))));
+        assert_eq!(windows(U8, F16, &[(1024, -4, 8), (4, -1, 2)]), Some(Some((4, -4))));
+        assert_eq!(windows(U8, F32, &[(1024, 8, 16), (4, 1, 4)]), Some(Some((4, 8))));
+        assert_eq!(windows(U8, F32, &[(1024, 3, 12), (3, 1, 4)]), Some(None));
+        assert_eq!(windows(F32, F16, &[(1024, -12, 6), (3, 4, 2)]), Some(None));
+        assert_eq!(windows(U8, F32, &[(1024, -3, 16), (3, 1, 4)]), Some(None));
+        assert_eq!(windows(U8, F32, &[(1024, 6, 12), (3, 1, 4)]), Some(None));
     }
 
     /// Pixels out of padded slots (RGBX → RGB: 3-byte elements 4 bytes apart) are strided rows that run through

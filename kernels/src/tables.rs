@@ -189,6 +189,55 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
     }
 }
 
+/// Shuffles that read blocks of 16 one-byte pixels of `channels` channels (RGB and RGBA: 3 or 4) straight into
+/// the order of a contiguous run, each element widened to a 32-bit lane: pixel `q` of a block `step` bytes after
+/// pixel `q − 1`, its channel `c` at byte `c` of it, or at byte `−c` with `swapped` (BGR read as RGB). Group `g` of
+/// a block's `2·channels` groups of 8 elements is one 16-byte load at `at[g]` (from the block's pixel 0), broadcast
+/// to both 128-bit halves of a register, and one `vpshufb` by `masks[g]`, which puts element `e` of the group in
+/// byte 0 of 32-bit lane `e` (elements 0–3 in the low half, 4–7 in the high) and zeroes the rest. Every load lies
+/// inside the block's pixels' span (the spare bytes of wider slots and the gaps of a subsampled row inside it are
+/// inside the operand).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PixelWindows {
+    pub(crate) channels: usize,
+    /// Bytes from a pixel to the next.
+    pub(crate) step: isize,
+    pub(crate) at: [isize; 8],
+    pub(crate) masks: [[u8; 32]; 8],
+}
+
+impl PixelWindows {
+    /// The shuffles of pixels of `channels` one-byte channels `step` bytes apart (channels reversed with
+    /// `swapped`), or `None` when a group's bytes span more than one load.
+    pub(crate) fn new(channels: usize, step: isize, swapped: bool) -> Option<PixelWindows> {
+        if !(3..=4).contains(&channels) {
+            return None;
+        }
+        let mut w = PixelWindows { channels, step, at: [0; 8], masks: [[0x80; 32]; 8] };
+        let cstep: isize = if swapped { -1 } else { 1 };
+        // Input byte of output element `t` of a block.
+        let from = |t: usize| -> Option<isize> {
+            let (q, c) = (t.checked_div(channels)?, t.checked_rem(channels)?);
+            isize::try_from(q).ok()?.checked_mul(step)?.checked_add(isize::try_from(c).ok()?.checked_mul(cstep)?)
+        };
+        let bytes = (0..channels.checked_mul(16)?).map(from).collect::<Option<Vec<isize>>>()?;
+        let top = bytes.iter().max()?.checked_sub(15)?;
+        for (g, group) in bytes.chunks(8).enumerate() {
+            let (lo, hi) = (*group.iter().min()?, *group.iter().max()?);
+            if hi.checked_sub(lo)? > 15 {
+                return None;
+            }
+            // As low as the group's first byte, but not past the block's last.
+            let at = lo.min(top);
+            w.at[g] = at;
+            for (e, &b) in group.iter().enumerate() {
+                w.masks[g][e.checked_mul(4)?] = u8::try_from(b.checked_sub(at)?).ok()?;
+            }
+        }
+        Some(w)
+    }
+}
+
 /// A `pshufb` control and byte mask for 16-byte lanes that spread contiguous `width`-byte elements into slots
 /// `step` bytes apart (RGB pixels into RGBX slots): lane `l` loads 16 bytes at input element `l·elems` and stores,
 /// masked, only its `elems` slots' element bytes — the slots' spare bytes are never written.

@@ -603,6 +603,33 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         0
     }
 
+    /// Normalizes `blocks` blocks of 16 one-byte pixels (`k.from` is `U8` or `I8`) in each of the `rows.count` rows
+    /// of a run, read through the shuffles of `w` (block `b`'s pixel 0 at `src + 16·b·w.step` in the first row, each
+    /// row `rows.in_step` / `rows.out_step` bytes after the previous), into a contiguous run of each row's output,
+    /// as [`Arch::normalize_run`] or [`Arch::normalize_periodic`] would convert the pixels' bytes put in order: one
+    /// read, no buffer. Returns the blocks done in each row (all, or 0 where the level has no such kernel). With
+    /// `stream` the stores are non-temporal (the caller fences).
+    ///
+    /// # Safety
+    ///
+    /// In every row, every byte of each block's pixels' span readable and `16·blocks·w.channels` writable output
+    /// elements at its `dst`, not overlapping any input; with `stream`, every row's `dst` a multiple of 64.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    unsafe fn convert_windows(
+        self,
+        _k: Norm,
+        _w: &crate::tables::PixelWindows,
+        _src: *const u8,
+        _dst: *mut u8,
+        _blocks: usize,
+        _rows: RowRun,
+        _pairs: WindowPairs<'_>,
+        _stream: bool,
+    ) -> usize {
+        0
+    }
+
     /// Converts a prefix of `n` f16 (bits) at `src` to f32 at `dst`, exactly; returns the elements done.
     ///
     /// # Safety
@@ -735,6 +762,14 @@ impl NormType {
 pub(crate) struct FloatNorm {
     pub(crate) affine: bool,
     pub(crate) f16: bool,
+}
+
+/// The parameters of [`Arch::convert_windows`]: one pair for every element, or a pattern from its lane 0 (a block
+/// of pixels is a whole number of its periods).
+#[derive(Clone, Copy)]
+pub(crate) enum WindowPairs<'a> {
+    One(f32, f32),
+    Pattern(&'a crate::tables::Periodic),
 }
 
 /// The conversion [`Arch::deinterleave_convert`] applies in registers.

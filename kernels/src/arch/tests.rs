@@ -1028,6 +1028,109 @@ fn long_byte_runs_into_bytes_on_every_level() {
     on_every_level(|l| l.dispatch(LongByteRunsJob));
 }
 
+/// `convert_windows`: blocks of 16 one-byte pixels of 3 and 4 channels read mirrored, with their channels
+/// reversed, out of wider slots, subsampled and combinations, from tight buffers next to an inaccessible page on
+/// either side, normalized into every output type with one pair (fitting i32 or not) and with per-channel patterns
+/// (with and without a fixed-point form), streamed and not: every block done on the SIMD levels (but the byte
+/// cases they leave to the buffer), each element its scalar meaning in order, nothing written past the blocks.
+fn check_windows<A: Arch>(a: A) {
+    use crate::tables::{Periodic, PixelWindows};
+    let types = [NormType::U8, NormType::I8];
+    let outs = [NormType::F32, NormType::F16, NormType::U8, NormType::I8];
+    let singles = [[0.017f32, -2.1], [1.0, 0.0], [1e30, 7.0]];
+    let patterns: [&[[f32; 2]]; 3] = [
+        &[[0.017, -2.1], [0.0175, -2.0], [0.0174, -1.8], [0.5, 3.0]],
+        &[[1.0 / 0.229, -128.5], [0.5, 0.25], [-3.5, 1e-3], [2.0, -7.0]],
+        &[[1e30, 7.0], [0.5, 0.25], [1.0, 0.0], [3.0, 1.0]],
+    ];
+    let mut built = 0;
+    for c in [3usize, 4] {
+        let ci = c as isize;
+        let reads = [(-ci, false), (ci, true), (-ci, true), (ci + 1, false), (-ci - 1, true), (2 * ci, false)];
+        for (step, swapped) in reads {
+            let Some(w) = PixelWindows::new(c, step, swapped) else { continue };
+            built += 1;
+            let cstep: isize = if swapped { -1 } else { 1 };
+            for (blocks, count) in [(1usize, 1usize), (2, 3), (5, 1)] {
+                let n = 16 * blocks * c;
+                // Input byte of element t, from pixel 0's channel 0; the span from the lowest to the highest. Rows
+                // `in_step` bytes apart (a gap between them), outputs `out_step` apart (64-byte aligned).
+                let from = |t: usize| (t / c) as isize * step + (t % c) as isize * cstep;
+                let (lo, hi) = ((0..n).map(from).min().unwrap(), (0..n).map(from).max().unwrap());
+                let in_step = hi - lo + 1 + 5;
+                let src =
+                    bytes((count - 1) * in_step as usize + (hi - lo + 1) as usize, (3 + n as isize + step) as u32);
+                let out_step = (n * 4).next_multiple_of(64) + 64;
+                for guarded in [Guarded::new(&src, false), Guarded::new(&src, true)] {
+                    let base = guarded.as_ptr().wrapping_offset(-lo);
+                    let x = |row: usize, t: usize| src[row * in_step as usize + (from(t) - lo) as usize];
+                    for (fr, out) in types.iter().flat_map(|&f| outs.iter().map(move |&o| (f, o))) {
+                        let k = Norm { from: fr, out };
+                        let ow = out.width();
+                        let mut cases: Vec<(WindowPairs<'_>, Vec<[f32; 2]>)> = Vec::new();
+                        let made: Vec<Periodic> =
+                            patterns.iter().map(|per| Periodic::new(&per[..c], k.byte_signs()).unwrap()).collect();
+                        for &[s, b] in &singles {
+                            cases.push((WindowPairs::One(s, b), vec![[s, b]; c]));
+                        }
+                        for (p, per) in made.iter().zip(patterns) {
+                            cases.push((WindowPairs::Pattern(p), per[..c].to_vec()));
+                        }
+                        for (pairs, per) in &cases {
+                            for stream in [false, true] {
+                                let mut storage = vec![SENTINEL; count * out_step + 64];
+                                let at = storage.as_ptr().align_offset(64);
+                                let dst = &mut storage[at..at + count * out_step];
+                                let d = dst.as_mut_ptr();
+                                let rows = RowRun { count, in_step, out_step: out_step as isize };
+                                // SAFETY: every block's pixels' span is readable in every row (the guarded copy),
+                                // n outputs writable at each row's 64-byte aligned output.
+                                let done = a.vectorize(|| unsafe {
+                                    a.convert_windows(k, &w, base, d, blocks, rows, *pairs, stream)
+                                });
+                                if stream {
+                                    fence_for_tests();
+                                }
+                                // (Into one-byte integers: only pairs whose results fit i32, and not with VBMI,
+                                // whose tables read through a buffer.)
+                                let fit = match pairs {
+                                    WindowPairs::One(s, b) => crate::float::byte_results_fit_i32(*s, *b),
+                                    WindowPairs::Pattern(p) => p.bytes_fit(),
+                                };
+                                let bytes = k.bytes_to_bytes() && (!fit || A::ISA == Isa::V4Vbmi);
+                                let want = if A::ISA == Isa::Scalar || bytes { 0 } else { blocks };
+                                assert_eq!(done, want, "{:?} {k:?} c {c} step {step} {swapped}", A::ISA);
+                                for row in 0..count {
+                                    let got = &dst[row * out_step..][..out_step];
+                                    for t in 0..done * 16 * c {
+                                        let [scale, bias] = per[t % c];
+                                        assert_eq!(
+                                            got[t * ow..][..ow],
+                                            norm_scalar(k, &[x(row, t)], scale, bias)[..],
+                                            "{:?} {k:?} c {c} step {step} {swapped} row {row} element {t} stream \
+                                             {stream}",
+                                            A::ISA
+                                        );
+                                    }
+                                    assert!(got[done * 16 * c * ow..].iter().all(|&b| b == SENTINEL));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Mirrored, swapped and both, out of slots, for both channel counts; subsampled 4-channel pixels.
+    assert_eq!(built, 11);
+}
+level_job!(WindowsJob, check_windows);
+
+#[test]
+fn pixel_windows_on_every_level() {
+    on_every_level(|l| l.dispatch(WindowsJob));
+}
+
 /// AVX2's fixed-point kernel for one-byte integers, called directly with every form [`FixedAffine::at`] finds
 /// (the kernels' runs take a form only after checking it against their float kernel, and patterns only the forms
 /// `at` checked, so a wrong kernel would show only here or in the patterns' tests): the scalar meaning, element by

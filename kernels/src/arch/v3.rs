@@ -288,6 +288,23 @@ unsafe impl Arch for V3 {
     }
 
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // Arch::convert_windows's
+    unsafe fn convert_windows(
+        self,
+        k: Norm,
+        w: &crate::tables::PixelWindows,
+        src: *const u8,
+        dst: *mut u8,
+        blocks: usize,
+        rows: super::RowRun,
+        pairs: super::WindowPairs<'_>,
+        stream: bool,
+    ) -> usize {
+        // SAFETY: forwarded contract; the token proves AVX2 and F16C.
+        unsafe { super::x86::f16c_convert_windows(k, w, src, dst, blocks, rows, pairs, stream) }
+    }
+
+    #[inline(always)]
     unsafe fn deinterleave_convert(
         self,
         k: super::FusedConvert,

@@ -5,10 +5,11 @@ use core::arch::x86_64::*;
 use pulp::NullaryFnOnce;
 
 use super::x86::{
-    FloatArgs, Norm16, TY_F16, TY_F32, TY_I8, TY_U8, by_byte_types, by_float_kind, by_planes, by_types, byte_bounds,
-    lane_reverse_mask, nan_to_zero, normalize_periodic, normalize_run, ramp16, ty_width,
+    FloatArgs, Norm16, TY_F16, TY_F32, TY_I8, TY_U8, WindowArgs, WordPairs, by_byte_types, by_bytes_to_floats,
+    by_float_kind, by_planes, by_types, byte_bounds, convert_windows, lane_reverse_mask, nan_to_zero,
+    normalize_periodic, normalize_run, ramp16, ty_width, window_bytes_fit,
 };
-use super::{Arch, FloatNorm, FusedConvert, Ident, Isa, Norm, RowRun, TileMap, Wrap};
+use super::{Arch, FloatNorm, FusedConvert, Ident, Isa, Norm, RowRun, TileMap, WindowPairs, Wrap};
 use crate::tables::{Periodic, Planar};
 
 /// Proof that the CPU runs x86-64-v4 (pulp's `V4`: AVX-512 F/BW/CD/DQ/VL on top of x86-64-v3).
@@ -472,6 +473,23 @@ unsafe impl Arch for V4 {
         }
     }
 
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // Arch::convert_windows's
+    unsafe fn convert_windows(
+        self,
+        k: Norm,
+        w: &crate::tables::PixelWindows,
+        src: *const u8,
+        dst: *mut u8,
+        blocks: usize,
+        rows: RowRun,
+        pairs: WindowPairs<'_>,
+        stream: bool,
+    ) -> usize {
+        // SAFETY: forwarded contract; AVX-512 F/BW/VL via the token.
+        unsafe { avx512_convert_windows(k, w, src, dst, blocks, rows, pairs, stream) }
+    }
+
     /// One-byte pixels through four 16-byte windows and `vpshufb` widening ([`avx512_deinterleave_normalize`]);
     /// four-byte pixels 16 at a time through the dword permutes of [`wide_deinterleave`] ([`deinterleave_floats`]).
     #[inline(always)]
@@ -505,6 +523,56 @@ unsafe impl Arch for V4 {
                 }
                 _ => 0,
             }
+        }
+    }
+}
+
+/// `Arch::convert_windows` with AVX-512: [`convert_windows`] through [`Avx512Bytes`] into one-byte integers where
+/// the pairs pass [`byte_results_fit_i32`](crate::float::byte_results_fit_i32) (others, rare, go through the
+/// buffer), [`Avx512Put`] into floats. Compiled once, out of line, for this level and VBMI's (which forwards here).
+///
+/// # Safety
+///
+/// As `Arch::convert_windows`; the CPU has AVX-512 F/BW/VL (and what x86-64-v3 has).
+#[target_feature(enable = "avx,avx2,fma,f16c,avx512f,avx512bw,avx512vl")]
+#[allow(clippy::too_many_arguments)] // Arch::convert_windows's
+pub(super) unsafe fn avx512_convert_windows(
+    k: Norm,
+    w: &crate::tables::PixelWindows,
+    src: *const u8,
+    dst: *mut u8,
+    blocks: usize,
+    rows: RowRun,
+    pairs: WindowPairs<'_>,
+    stream: bool,
+) -> usize {
+    let a = (w, src, dst, blocks, rows, stream);
+    // SAFETY: forwarded contract; the features are enabled here.
+    unsafe {
+        match w.channels {
+            3 => windows::<3>(k, a, pairs),
+            4 => windows::<4>(k, a, pairs),
+            _ => 0,
+        }
+    }
+}
+
+/// [`avx512_convert_windows`] for `C` channels.
+///
+/// # Safety
+///
+/// As [`avx512_convert_windows`], with its features enabled.
+#[inline(always)]
+unsafe fn windows<const C: usize>(k: Norm, a: WindowArgs<'_>, pairs: WindowPairs<'_>) -> usize {
+    // SAFETY: forwarded contract.
+    unsafe {
+        if k.bytes_to_bytes() {
+            if !window_bytes_fit(pairs) {
+                return 0;
+            }
+            by_byte_types!(k, Avx512Bytes, |u| convert_windows::<_, C>(u, a, WordPairs::of(pairs)))
+        } else {
+            by_bytes_to_floats!(k, Avx512Put, |u| convert_windows::<_, C>(u, a, WordPairs::of(pairs)))
         }
     }
 }
@@ -617,8 +685,16 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx512Put<FROM, KIND> {
         unsafe { (_mm512_loadu_ps(scales), _mm512_loadu_ps(biases)) }
     }
 
+    const SIGNED: bool = FROM == TY_I8;
+
     #[inline(always)]
-    unsafe fn put<const STREAM: bool>(self, src: *const u8, (s, b): (__m512, __m512), dst: *mut u8) {
+    unsafe fn put_dwords<const STREAM: bool>(self, d: [__m256i; 2], p: (__m512, __m512), dst: *mut u8) {
+        // SAFETY: AVX-512F and the output (contract).
+        unsafe { Self::finish::<STREAM>(_mm512_cvtepi32_ps(join(d)), p, dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn put<const STREAM: bool>(self, src: *const u8, p: (__m512, __m512), dst: *mut u8) {
         // SAFETY: AVX-512F by the contract; 16·IN bytes at src, 16·OUT bytes at dst.
         unsafe {
             let x = match FROM {
@@ -627,6 +703,32 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx512Put<FROM, KIND> {
                 TY_I8 => _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(src.cast()))),
                 _ => _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128(src.cast()))),
             };
+            Self::finish::<STREAM>(x, p, dst)
+        }
+    }
+}
+
+/// The two halves of 16 lanes in one register.
+///
+/// # Safety
+///
+/// AVX-512F.
+#[inline(always)]
+unsafe fn join([lo, hi]: [__m256i; 2]) -> __m512i {
+    // SAFETY: AVX-512F (contract).
+    unsafe { _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi) }
+}
+
+impl<const FROM: u8, const KIND: u8> Avx512Put<FROM, KIND> {
+    /// The 16 inputs as f32 normalized into `16·OUT` bytes at `dst`.
+    ///
+    /// # Safety
+    ///
+    /// As [`Norm16::put`] for `dst`; AVX-512F.
+    #[inline(always)]
+    unsafe fn finish<const STREAM: bool>(x: __m512, (s, b): (__m512, __m512), dst: *mut u8) {
+        // SAFETY: AVX-512F by the contract; 16·OUT bytes at dst.
+        unsafe {
             let y = _mm512_add_ps(_mm512_mul_ps(x, s), b);
             match KIND {
                 TY_U8 | TY_I8 => {
@@ -674,6 +776,8 @@ impl<const SIGNED: bool, const KIND: u8> Norm16 for Avx512Bytes<SIGNED, KIND> {
         unsafe { Avx512Put::<TY_U8, KIND>.load(scales, biases) }
     }
 
+    const SIGNED: bool = SIGNED;
+
     #[inline(always)]
     unsafe fn put<const STREAM: bool>(self, src: *const u8, (s, b): (__m512, __m512), dst: *mut u8) {
         // SAFETY: AVX-512F by the contract; 16 bytes at src and at dst.
@@ -682,6 +786,12 @@ impl<const SIGNED: bool, const KIND: u8> Norm16 for Avx512Bytes<SIGNED, KIND> {
             let x = if SIGNED { _mm512_cvtepi8_epi32(v) } else { _mm512_cvtepu8_epi32(v) };
             put_plane::<KIND, STREAM>(_mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s), b), dst);
         }
+    }
+
+    #[inline(always)]
+    unsafe fn put_dwords<const STREAM: bool>(self, d: [__m256i; 2], (s, b): (__m512, __m512), dst: *mut u8) {
+        // SAFETY: AVX-512F by the contract; 16 bytes at dst.
+        unsafe { put_plane::<KIND, STREAM>(_mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(join(d)), s), b), dst) }
     }
 
     const PAIRS: bool = true;

@@ -3,8 +3,8 @@
 
 use core::arch::x86_64::*;
 
-use super::{Norm, RowRun, TileMap, tile8_elements};
-use crate::tables::{PatternLanes, Periodic, Planar, Shuffle};
+use super::{Norm, RowRun, TileMap, WindowPairs, tile8_elements};
+use crate::tables::{PatternLanes, Periodic, PixelWindows, Planar, Shuffle};
 
 /// Copies fewer than 64 bytes with two possibly overlapping moves of the largest size that fits.
 ///
@@ -1056,6 +1056,17 @@ pub(super) trait Norm16: Copy {
     /// Whether [`Norm16::put2`] beats two [`Norm16::put`]s (the loops then take their steps in pairs).
     const PAIRS: bool = false;
 
+    /// Whether the inputs are `i8` (for [`Norm16::put_dwords`]' callers).
+    const SIGNED: bool = false;
+
+    /// [`Norm16::put`] of 16 one-byte inputs already widened, exactly, to i32 lanes (`d[0]` elements 0–7, `d[1]`
+    /// elements 8–15).
+    ///
+    /// # Safety
+    ///
+    /// One-byte inputs (`IN` is 1); as [`Norm16::put`] for `dst`.
+    unsafe fn put_dwords<const STREAM: bool>(self, d: [__m256i; 2], p: Self::P, dst: *mut u8);
+
     /// [`Norm16::put`] of the 32 elements at `src`: the first 16 with `p0`, the next 16 with `p1`.
     ///
     /// # Safety
@@ -1132,8 +1143,10 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx2Put<FROM, KIND> {
         }
     }
 
+    const SIGNED: bool = FROM == TY_I8;
+
     #[inline(always)]
-    unsafe fn put<const STREAM: bool>(self, src: *const u8, (s, s8, b, b8): Self::P, dst: *mut u8) {
+    unsafe fn put<const STREAM: bool>(self, src: *const u8, p: Self::P, dst: *mut u8) {
         // SAFETY: AVX2 (and F16C when f16) by the contract; 16·IN bytes at src, 16·OUT bytes at dst.
         unsafe {
             let (lo, hi) = match FROM {
@@ -1152,6 +1165,27 @@ impl<const FROM: u8, const KIND: u8> Norm16 for Avx2Put<FROM, KIND> {
                     (_mm256_cvtepi32_ps(lo), _mm256_cvtepi32_ps(hi))
                 }
             };
+            Self::finish::<STREAM>(lo, hi, p, dst)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn put_dwords<const STREAM: bool>(self, [lo, hi]: [__m256i; 2], p: Self::P, dst: *mut u8) {
+        // SAFETY: AVX2 and the output (contract).
+        unsafe { Self::finish::<STREAM>(_mm256_cvtepi32_ps(lo), _mm256_cvtepi32_ps(hi), p, dst) }
+    }
+}
+
+impl<const FROM: u8, const KIND: u8> Avx2Put<FROM, KIND> {
+    /// The 16 inputs as f32 (`lo` elements 0–7) normalized into `16·OUT` bytes at `dst`.
+    ///
+    /// # Safety
+    ///
+    /// As [`Norm16::put`] for `dst`.
+    #[inline(always)]
+    unsafe fn finish<const STREAM: bool>(lo: __m256, hi: __m256, (s, s8, b, b8): <Self as Norm16>::P, dst: *mut u8) {
+        // SAFETY: AVX2 (and F16C when f16) by the contract; 16·OUT bytes at dst.
+        unsafe {
             let lo = _mm256_add_ps(_mm256_mul_ps(lo, s), b);
             let hi = _mm256_add_ps(_mm256_mul_ps(hi, s8), b8);
             match KIND {
@@ -1287,6 +1321,29 @@ impl<const SIGNED: bool, const KIND: u8> Avx2Bytes<SIGNED, KIND> {
         }
     }
 
+    /// [`convert_windows`] of these types, a pattern in fixed point ([`Avx2Fixed`]) where it has a form for them.
+    ///
+    /// # Safety
+    ///
+    /// As [`convert_windows`], with pairs that pass [`byte_results_fit_i32`](crate::float::byte_results_fit_i32);
+    /// AVX2.
+    #[inline(always)]
+    unsafe fn windows<const C: usize>(self, a: WindowArgs<'_>, pairs: WindowPairs<'_>) -> usize {
+        // SAFETY: forwarded contract.
+        unsafe {
+            match pairs {
+                WindowPairs::Pattern(p) => match p.fixed((SIGNED, KIND == TY_I8)) {
+                    Some(f) => {
+                        let fixed = Avx2Fixed::<SIGNED, KIND>::new(f.shift);
+                        convert_windows::<_, C>(fixed, a, WordPairs::Lanes(f.lanes()))
+                    }
+                    None => convert_windows::<_, C>(self, a, WordPairs::of(pairs)),
+                },
+                WindowPairs::One(..) => convert_windows::<_, C>(self, a, WordPairs::of(pairs)),
+            }
+        }
+    }
+
     /// The 8 elements at `src` normalized and rounded to i32.
     ///
     /// # Safety
@@ -1297,9 +1354,19 @@ impl<const SIGNED: bool, const KIND: u8> Avx2Bytes<SIGNED, KIND> {
         // SAFETY: an 8-byte load (contract); AVX2.
         unsafe {
             let v = _mm_loadl_epi64(src.cast());
-            let x = if SIGNED { _mm256_cvtepi8_epi32(v) } else { _mm256_cvtepu8_epi32(v) };
-            _mm256_cvtps_epi32(_mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(x), s), b))
+            Self::rounded_dwords(if SIGNED { _mm256_cvtepi8_epi32(v) } else { _mm256_cvtepu8_epi32(v) }, s, b)
         }
+    }
+
+    /// 8 inputs widened to i32 (`x`) normalized and rounded to i32.
+    ///
+    /// # Safety
+    ///
+    /// AVX2.
+    #[inline(always)]
+    unsafe fn rounded_dwords(x: __m256i, s: __m256, b: __m256) -> __m256i {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_cvtps_epi32(_mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(x), s), b)) }
     }
 }
 
@@ -1349,10 +1416,18 @@ impl<const SIGNED: bool, const KIND: u8> Norm16 for Avx2Bytes<SIGNED, KIND> {
         unsafe { Avx2Put::<TY_U8, KIND>.load(scales, biases) }
     }
 
+    const SIGNED: bool = SIGNED;
+
     #[inline(always)]
     unsafe fn put<const STREAM: bool>(self, src: *const u8, (s, s8, b, b8): Self::P, dst: *mut u8) {
         // SAFETY: AVX2 by the contract; 16 bytes at src and at dst.
         unsafe { store16::<KIND, STREAM>([Self::rounded(src, s, b), Self::rounded(src.add(8), s8, b8)], dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn put_dwords<const STREAM: bool>(self, [x, x8]: [__m256i; 2], (s, s8, b, b8): Self::P, dst: *mut u8) {
+        // SAFETY: AVX2 by the contract; 16 bytes at dst.
+        unsafe { store16::<KIND, STREAM>([Self::rounded_dwords(x, s, b), Self::rounded_dwords(x8, s8, b8)], dst) }
     }
 
     #[inline(always)]
@@ -1441,9 +1516,19 @@ impl<const SIGNED: bool, const KIND: u8> Avx2Fixed<SIGNED, KIND> {
         // SAFETY: an 8-byte load (contract); AVX2.
         unsafe {
             let v = _mm_loadl_epi64(src.cast());
-            let x = if SIGNED { _mm256_cvtepi8_epi32(v) } else { _mm256_cvtepu8_epi32(v) };
-            _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, mult), add), self.shift)
+            self.fixed_dwords(if SIGNED { _mm256_cvtepi8_epi32(v) } else { _mm256_cvtepu8_epi32(v) }, mult, add)
         }
+    }
+
+    /// 8 inputs widened to i32 (`x`) in fixed point, before the saturation.
+    ///
+    /// # Safety
+    ///
+    /// AVX2.
+    #[inline(always)]
+    unsafe fn fixed_dwords(self, x: __m256i, mult: __m256i, add: __m256i) -> __m256i {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, mult), add), self.shift) }
     }
 }
 
@@ -1477,10 +1562,18 @@ impl<const SIGNED: bool, const KIND: u8> Norm16 for Avx2Fixed<SIGNED, KIND> {
         }
     }
 
+    const SIGNED: bool = SIGNED;
+
     #[inline(always)]
     unsafe fn put<const STREAM: bool>(self, src: *const u8, (m, m8, a, a8): Self::P, dst: *mut u8) {
         // SAFETY: AVX2 by the contract; 16 bytes at src and at dst.
         unsafe { store16::<KIND, STREAM>([self.fixed(src, m, a), self.fixed(src.add(8), m8, a8)], dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn put_dwords<const STREAM: bool>(self, [x, x8]: [__m256i; 2], (m, m8, a, a8): Self::P, dst: *mut u8) {
+        // SAFETY: AVX2 by the contract; 16 bytes at dst.
+        unsafe { store16::<KIND, STREAM>([self.fixed_dwords(x, m, a), self.fixed_dwords(x8, m8, a8)], dst) }
     }
 
     #[inline(always)]
@@ -1832,6 +1925,22 @@ macro_rules! by_byte_types {
 }
 pub(super) use by_byte_types;
 
+/// Dispatches a normalization of one-byte integers into floats to the instantiation of `$put` for its types (as
+/// [`by_types`]); other types do nothing (0 done).
+macro_rules! by_bytes_to_floats {
+    ($k:expr, $put:ident, |$u:ident| $body:expr) => {{
+        use $crate::arch::NormType::{F16, F32, I8, U8};
+        match ($k.from, $k.out) {
+            (U8, F32) => by_types!(@ $put::<{ U8.code() }, { F32.code() }>, $u, $body),
+            (U8, F16) => by_types!(@ $put::<{ U8.code() }, { F16.code() }>, $u, $body),
+            (I8, F32) => by_types!(@ $put::<{ I8.code() }, { F32.code() }>, $u, $body),
+            (I8, F16) => by_types!(@ $put::<{ I8.code() }, { F16.code() }>, $u, $body),
+            _ => 0,
+        }
+    }};
+}
+pub(super) use by_bytes_to_floats;
+
 /// Calls `$f::<P, SIGNED, OUT, STREAM>($args)` for the slot count, the types (`OUT` the output's type code) and
 /// the store kind of a fused deinterleave of one-byte pixels (0 for other slot counts and inputs).
 macro_rules! by_planes {
@@ -1926,6 +2035,187 @@ pub(super) unsafe fn avx2_fixed_run(
             (I8, U8) => normalize_run(Avx2Fixed::<true, TY_U8>::new(f.shift), src, dst, n, m, a, false),
             (I8, I8) => normalize_run(Avx2Fixed::<true, TY_I8>::new(f.shift), src, dst, n, m, a, false),
             _ => 0,
+        }
+    }
+}
+
+/// What [`convert_windows`] moves: the shuffles, the input, the output, the blocks per row, the rows and whether
+/// to stream.
+pub(super) type WindowArgs<'a> = (&'a PixelWindows, *const u8, *mut u8, usize, RowRun, bool);
+
+/// The pairs of [`convert_windows`] in the words of its kernel: one for every element, or a pattern's lanes.
+#[derive(Clone, Copy)]
+pub(super) enum WordPairs<'a, W> {
+    One(W, W),
+    Lanes(PatternLanes<'a, W>),
+}
+
+impl<'a> WordPairs<'a, f32> {
+    /// The float pairs of `pairs`.
+    pub(super) fn of(pairs: WindowPairs<'a>) -> Self {
+        match pairs {
+            WindowPairs::One(s, b) => WordPairs::One(s, b),
+            WindowPairs::Pattern(p) => WordPairs::Lanes(p.lanes()),
+        }
+    }
+}
+
+/// Whether every pair of `pairs` passes [`byte_results_fit_i32`](crate::float::byte_results_fit_i32).
+pub(super) fn window_bytes_fit(pairs: WindowPairs<'_>) -> bool {
+    match pairs {
+        WindowPairs::One(s, b) => crate::float::byte_results_fit_i32(s, b),
+        WindowPairs::Pattern(p) => p.bytes_fit(),
+    }
+}
+
+/// `Arch::convert_windows` through `put` for pixels of `C` one-byte channels: each block's `2·C` groups of 8
+/// elements, each a broadcast load and a `vpshufb` that widens its bytes in order into 32-bit lanes (the
+/// `vpmovzxbd` a contiguous run takes), go through `put` as contiguous elements would, step `r` of every block with
+/// the pairs of lanes `16r..16r + 16` (a block holds whole periods of a pattern). Returns the blocks done (0 for
+/// other inputs, channel counts or periods).
+///
+/// PERF: the pixels were read through an L1 buffer first (a reversing or swapping copy, then the conversion from
+/// the buffer), which cost about what the copy alone does. One thread, Zen 4, `--isa v3`, three alternations: u8
+/// 1024²×3 (a 1080p crop) mirrored into f32 NHWC 350 → 279 µs (not mirrored: 252 µs), 720p BGR → RGB f32 NHWC
+/// 273 → 178 µs.
+///
+/// # Safety
+///
+/// As `Arch::convert_windows`, `w` built for `C` channels; the features `U` needs and SSSE3 enabled.
+#[inline(always)]
+pub(super) unsafe fn convert_windows<U: Norm16, const C: usize>(
+    put: U,
+    (w, src, dst, blocks, rows, stream): WindowArgs<'_>,
+    words: WordPairs<'_, U::Word>,
+) -> usize {
+    if U::IN != 1 || w.channels != C {
+        return 0;
+    }
+    // SAFETY: a pattern's lanes 0..16C exist (at least BLOCK past lane 0); the level's features (contract).
+    let pars = unsafe {
+        match words {
+            WordPairs::One(s, b) => [put.params(s, b); C],
+            WordPairs::Lanes(l) if (16 * C).is_multiple_of(l.period()) => {
+                let (s, b) = l.at(0);
+                pairs::<U, C>(put, s, b)
+            }
+            WordPairs::Lanes(_) => return 0,
+        }
+    };
+    // SAFETY: forwarded contract.
+    unsafe {
+        if stream {
+            windows_loop::<U, C, true>(put, w, (src, dst, blocks, rows), pars)
+        } else {
+            windows_loop::<U, C, false>(put, w, (src, dst, blocks, rows), pars)
+        }
+    }
+}
+
+/// [`convert_windows`] with its store kind fixed.
+///
+/// # Safety
+///
+/// As [`convert_windows`].
+#[inline(always)]
+unsafe fn windows_loop<U: Norm16, const C: usize, const STREAM: bool>(
+    put: U,
+    w: &PixelWindows,
+    (src, dst, blocks, rows): (*const u8, *mut u8, usize, RowRun),
+    pars: [U::P; C],
+) -> usize {
+    // SAFETY: (whole body) AVX2 and the level's features (contract); the masks are 32 bytes each; in every row,
+    // block b's loads lie in its pixels' span (`PixelWindows`), readable (contract), and its 16·C outputs in the
+    // row's run; streamed, each step's 16·OUT bytes sit at a multiple of 16·OUT from the row's 64-byte aligned
+    // `dst` (16·C·OUT per block).
+    unsafe {
+        // (A loop, not `array::from_fn`: its closure may stay out of line, outside the target features.)
+        let mut m = [_mm256_setzero_si256(); 8];
+        for (reg, mask) in m.iter_mut().zip(&w.masks).take(2 * C) {
+            let v = _mm256_loadu_si256(mask.as_ptr().cast());
+            // An i8 input's byte at the top of its lane (the others zero), for an arithmetic shift right.
+            *reg =
+                if U::SIGNED { _mm256_or_si256(_mm256_slli_epi32::<24>(v), _mm256_set1_epi32(0x0080_8080)) } else { v };
+        }
+        let at = w.at;
+        for row in 0..rows.count as isize {
+            let mut base = src.wrapping_offset(row * rows.in_step);
+            let mut out = dst.wrapping_offset(row * rows.out_step);
+            for _ in 0..blocks {
+                for (r, &par) in pars.iter().enumerate() {
+                    let (g, h) = (2 * r, 2 * r + 1);
+                    let d = [window_group::<U>(base.offset(at[g]), m[g]), window_group::<U>(base.offset(at[h]), m[h])];
+                    put.put_dwords::<STREAM>(d, par, out.add(16 * r * U::OUT));
+                }
+                base = base.wrapping_offset(16 * w.step);
+                out = out.add(16 * C * U::OUT);
+            }
+        }
+    }
+    blocks
+}
+
+/// A group of 8 one-byte inputs widened to i32 lanes: the 16 bytes at `at` broadcast and shuffled by `mask` (an
+/// `i8`'s byte at the top of its lane, then shifted down with its sign).
+///
+/// # Safety
+///
+/// 16 readable bytes at `at`; AVX2.
+#[inline(always)]
+unsafe fn window_group<U: Norm16>(at: *const u8, mask: __m256i) -> __m256i {
+    // SAFETY: a 16-byte load (contract); AVX2.
+    unsafe {
+        let x = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_loadu_si128(at.cast())), mask);
+        if U::SIGNED { _mm256_srai_epi32::<24>(x) } else { x }
+    }
+}
+
+/// `Arch::convert_windows` with AVX2 and F16C: [`Avx2Bytes`] (or its fixed-point form) into one-byte integers
+/// where the pairs pass [`byte_results_fit_i32`](crate::float::byte_results_fit_i32) (others, rare, go through the
+/// buffer: fewer instantiations), [`Avx2Put`] into floats.
+///
+/// # Safety
+///
+/// As `Arch::convert_windows`; the CPU has AVX2 and F16C (the V3 token checks both).
+#[target_feature(enable = "avx,avx2,f16c")]
+#[allow(clippy::too_many_arguments)] // Arch::convert_windows's
+pub(super) unsafe fn f16c_convert_windows(
+    k: Norm,
+    w: &PixelWindows,
+    src: *const u8,
+    dst: *mut u8,
+    blocks: usize,
+    rows: RowRun,
+    pairs: WindowPairs<'_>,
+    stream: bool,
+) -> usize {
+    let a = (w, src, dst, blocks, rows, stream);
+    // SAFETY: forwarded contract; the features are enabled here.
+    unsafe {
+        match w.channels {
+            3 => avx2_windows::<3>(k, a, pairs),
+            4 => avx2_windows::<4>(k, a, pairs),
+            _ => 0,
+        }
+    }
+}
+
+/// [`f16c_convert_windows`] for `C` channels.
+///
+/// # Safety
+///
+/// As [`f16c_convert_windows`], with AVX2 and F16C enabled.
+#[inline(always)]
+unsafe fn avx2_windows<const C: usize>(k: Norm, a: WindowArgs<'_>, pairs: WindowPairs<'_>) -> usize {
+    // SAFETY: forwarded contract.
+    unsafe {
+        if k.bytes_to_bytes() {
+            if !window_bytes_fit(pairs) {
+                return 0;
+            }
+            by_byte_types!(k, Avx2Bytes, |u| u.windows::<C>(a, pairs))
+        } else {
+            by_bytes_to_floats!(k, Avx2Put, |u| convert_windows::<_, C>(u, a, WordPairs::of(pairs)))
         }
     }
 }

@@ -22,14 +22,15 @@ use super::planar::{PlanarFn, planar_fn};
 use super::transpose::{self, BlockFn, Stores, block_fn};
 use super::{Ahead, Request, Rows, build, lead_bytes};
 use crate::arch::{
-    AffineF16, AffineF32, Arch, FloatNorm, FusedConvert, Norm, NormType, RowRun, copy, line_elements, to_line,
+    AffineF16, AffineF32, Arch, FloatNorm, FusedConvert, Norm, NormType, RowRun, WindowPairs, copy, line_elements,
+    to_line,
 };
 use crate::convert::{AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, nearest_fn};
 use crate::float::f32_to_f16_scalar;
 use crate::params::{BLOCK, SCRATCH_BYTES, TABLE_MAX};
 use crate::plan::ElementOp;
 use crate::strategy::{Movement, PixelRead, Strategy, TileWidth};
-use crate::tables::{Periodic, Planar};
+use crate::tables::{Periodic, PixelWindows, Planar};
 use crate::width::Width;
 
 /// A staging buffer on the stack, aligned for streaming copies out of it.
@@ -256,6 +257,63 @@ fn fused_fn<A: Arch>() -> FusedFn {
         a.vectorize(Job(a, k, t, src, dst, ps, n, params, rows, stream))
     }
     if A::ISA == crate::arch::Isa::Scalar { scalar_deinterleave_normalize } else { entry::<A> }
+}
+
+/// [`Arch::convert_windows`] compiled for a level.
+type WindowFn = unsafe fn(Norm, &PixelWindows, *const u8, *mut u8, usize, RowRun, WindowPairs<'_>, bool) -> usize;
+
+fn window_fn<A: Arch>() -> WindowFn {
+    struct Job<'a, A>(A, Norm, &'a PixelWindows, *const u8, *mut u8, usize, RowRun, WindowPairs<'a>, bool);
+    impl<A: Arch> NullaryFnOnce for Job<'_, A> {
+        type Output = usize;
+        #[inline(always)]
+        fn call(self) -> usize {
+            let Job(a, k, w, src, dst, blocks, rows, pairs, stream) = self;
+            // SAFETY: forwarded from `entry`'s contract.
+            unsafe { a.convert_windows(k, w, src, dst, blocks, rows, pairs, stream) }
+        }
+    }
+    /// # Safety
+    ///
+    /// As [`Arch::convert_windows`]; the CPU runs level `A`.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn entry<A: Arch>(
+        k: Norm,
+        w: &PixelWindows,
+        src: *const u8,
+        dst: *mut u8,
+        blocks: usize,
+        rows: RowRun,
+        pairs: WindowPairs<'_>,
+        stream: bool,
+    ) -> usize {
+        // SAFETY: the caller guarantees the level.
+        let a = unsafe { A::assume() };
+        a.vectorize(Job(a, k, w, src, dst, blocks, rows, pairs, stream))
+    }
+    entry::<A>
+}
+
+/// The conversions [`Arch::convert_windows`] takes: a normalization of one-byte integers, or their cast into
+/// floats as a normalization with scale 1 and bias 0 (`x·1 + 0` is `x` exactly, and exact in f16 and f32; into
+/// the other one-byte type a cast wraps, where a normalization saturates). `Some(true)` for a cast.
+fn window_kind(op: &ElementOp) -> Option<(Norm, bool)> {
+    match *op {
+        ElementOp::Cast { from, to } => {
+            let k = Norm { from: norm_type(from)?, out: norm_type(to)? };
+            (k.bytes() && matches!(k.out, NormType::F32 | NormType::F16)).then_some((k, true))
+        }
+        _ => norm_kind(op).filter(|k| k.bytes()).map(|k| (k, false)),
+    }
+}
+
+/// A [`StagedPixels`] row's pixels read through [`PixelWindows`] by the level's kernel.
+struct Windowed<'a> {
+    f: WindowFn,
+    k: Norm,
+    w: &'a PixelWindows,
+    /// A cast (scale 1, bias 0), else a normalization (its pattern, or the row's one pair).
+    cast: bool,
 }
 
 /// The portable level's fused deinterleave of one-byte pixels: each output element read, widened, scaled, offset
@@ -1164,6 +1222,8 @@ impl Unfenced for StagedPlanar<'_> {
 /// buffer and a streaming copy when streaming).
 struct StagedPixels<'a> {
     pre: Option<&'a dyn Rows>,
+    /// The row's whole blocks of 16 pixels in one read, without `pre`.
+    windowed: Option<Windowed<'a>>,
     /// Writes a buffered run's converted pixels `out_stride` bytes apart.
     post: Option<&'a dyn Rows>,
     convert: Converter,
@@ -1195,6 +1255,41 @@ impl StagedPixels<'_> {
             && (self.pattern.is_some() || aux_step == 0);
         let per = self.chunk / self.len.max(1);
         self.pre.filter(|_| joined && per >= 2).map(|pre| (pre, per))
+    }
+
+    /// Converts the whole blocks of 16 pixels of each row of `rows` (from pixel 0) through the windows, streamed
+    /// with `flush` — in whole 64-byte lines from line-aligned rows, else not at all; returns the pixels done in
+    /// each row.
+    ///
+    /// # Safety
+    ///
+    /// As [`Rows::rows`] for rows of `len` pixels at `src`, each `rows.in_step` / `rows.out_step` bytes after the
+    /// previous; without a pattern, a normalization's one pair at `aux` for all of them.
+    unsafe fn windowed(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize, rows: RowRun) -> usize {
+        let Some(wd) = &self.windowed else { return 0 };
+        let stream = self.flush.is_some();
+        let mut blocks = len / 16;
+        if stream {
+            let aligned = |x: usize| x.is_multiple_of(64);
+            if !aligned(dst as usize) || (rows.count > 1 && !aligned(rows.out_step.unsigned_abs())) {
+                return 0;
+            }
+            // Blocks per whole number of lines.
+            let bytes = 16 * self.channels * self.ow;
+            blocks -= blocks % (64 >> bytes.trailing_zeros().min(6));
+        }
+        let pairs = match (wd.cast, self.pattern) {
+            (true, _) => WindowPairs::One(1.0, 0.0),
+            (false, Some(p)) => WindowPairs::Pattern(p),
+            (false, None) => {
+                // SAFETY: the rows' one pair (contract).
+                let [scale, bias] = unsafe { aux.cast::<[f32; 2]>().read_unaligned() };
+                WindowPairs::One(scale, bias)
+            }
+        };
+        // SAFETY: blocks of 16 of each row's pixels from pixel 0, `step` bytes apart (the strategy's read), whose
+        // outputs follow each other from the row's `dst` (no `post`); streamed only into 64-byte aligned rows.
+        16 * unsafe { (wd.f)(wd.k, wd.w, src, dst, blocks, rows, pairs, stream) }
     }
 
     /// Converts `n` elements of whole pixels (element 0 a pixel's first channel, taking the pattern's pair at
@@ -1248,6 +1343,24 @@ impl Rows for StagedPixels<'_> {
         out_step: isize,
         aux_step: isize,
     ) {
+        // Rows read through the windows, in one call when their pairs are the same (a cast, a pattern, or one pair
+        // for all), then each row's last pixels.
+        if self.windowed.as_ref().is_some_and(|w| w.cast || self.pattern.is_some() || aux_step == 0) {
+            let run = RowRun { count, in_step, out_step };
+            // SAFETY: the run's rows are in bounds (Rows contract), their pairs the same.
+            let done = unsafe { self.windowed(src, dst, aux, self.len, run) };
+            if done > 0 {
+                for r in 0..count as isize {
+                    let (s, d) = (src.wrapping_offset(r * in_step), dst.wrapping_offset(r * out_step));
+                    // SAFETY: each row's pixels from `done` on are in bounds (Rows contract).
+                    unsafe { self.rest(s, d, aux.wrapping_offset(r * aux_step), done, self.len) };
+                }
+                if self.streams() {
+                    fence();
+                }
+                return;
+            }
+        }
         let Some((pre, per)) = self.joined_rows(out_step, aux_step) else {
             // SAFETY: each row of the run is in bounds (Rows contract).
             return unsafe { span_by_span(self, src, dst, aux, count, (in_step, out_step, aux_step), self.len) };
@@ -1289,10 +1402,24 @@ impl Unfenced for StagedPixels<'_> {
     }
 
     unsafe fn span_unfenced(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize) {
+        // SAFETY: forwarded contract (the first `len` pixels of a row).
+        unsafe {
+            let j = self.windowed(src, dst, aux, len, RowRun { count: 1, in_step: 0, out_step: 0 });
+            self.rest(src, dst, aux, j, len);
+        }
+    }
+}
+
+impl StagedPixels<'_> {
+    /// Pixels `j..len` of a row, through the buffers.
+    ///
+    /// # Safety
+    ///
+    /// As [`Unfenced::span_unfenced`].
+    unsafe fn rest(&self, src: *const u8, dst: *mut u8, aux: *const u8, mut j: usize, len: usize) {
         let p = self.channels;
         let (mut a, mut b) = (Scratch::new(), Scratch::new());
         let (scr_in, scr_out) = (a.ptr(), b.ptr());
-        let mut j = 0;
         while j < len {
             let c = self.chunk.min(len - j);
             let (n, phase) = (c * p, j * p);
@@ -1541,7 +1668,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             f(&StagedTranspose { convert, order, ni, si, ai, dj, aj, iw, ow, len, stream, tiles, cached })
         }
         Movement::Swap { .. } => unreachable!("Strategy::choose picks channel swaps for plain copies only"),
-        Movement::Pixels { channels, read, pattern, write, spread } => {
+        Movement::Pixels { channels, read, pattern, write, spread, windows } => {
             let p = *channels;
             let pixel = width(p * iw);
             let pre = match read {
@@ -1564,6 +1691,9 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 lanes: spread.as_deref(),
             });
             let staged = pre.is_some() || post.is_some() || stream;
+            // (The portable level has no such kernel: its reads stay the copy kernels'.)
+            let windowed =
+                windows.as_ref().filter(|_| A::ISA != crate::arch::Isa::Scalar).and_then(|_| window_kind(op));
             let chunk = if staged { SCRATCH_BYTES / (p * iw.max(ow)) / 16 * 16 } else { len };
             maybe(a, pre, pixel, len, &mut |pre| {
                 // (The width matters only with a `post`: Strategy::choose checked it then.)
@@ -1571,6 +1701,12 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 maybe(a, post, post_width, len, &mut |post| {
                     f(&StagedPixels {
                         pre,
+                        windowed: windowed.as_ref().map(|&(k, cast)| Windowed {
+                            f: window_fn::<A>(),
+                            k,
+                            w: windows.as_deref().expect("windowed only with windows"),
+                            cast,
+                        }),
                         post,
                         convert,
                         pattern: pattern.as_deref(),

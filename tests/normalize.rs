@@ -608,6 +608,55 @@ fn channels_last_outputs_read_whole_pixels() {
     }
 }
 
+/// Planes (NCHW in and out) whose rows read one-byte elements mirrored or subsampled, rows flipped too, into every
+/// output type, with per-channel pairs or one pair, widths with tails around every register width: read in one pass
+/// through windows of 16 elements (row kinds `Reverse` and `Gather`), many rows a call.
+#[test]
+fn plane_rows_read_mirrored_or_subsampled() {
+    let mut rng = common::rng(23);
+    let (u8_, i8_) = (DataType::Uint8, DataType::Int8);
+    for (from, to) in
+        [(u8_, DataType::Float32), (u8_, DataType::Float16), (i8_, DataType::Float32), (u8_, u8_), (i8_, u8_)]
+    {
+        for w in [7u32, 16, 37, 70, 130] {
+            let sizes = [2, 3, 5, 2 * w + 1];
+            let input = TensorDesc::nchw(from, sizes).unwrap();
+            for (strides, kind) in [
+                ([1i32, 1, 1, -1], RowKind::Reverse),
+                ([1, 1, -1, -1], RowKind::Reverse),
+                ([1, 1, 1, 2], RowKind::Gather { stride: 2 }),
+                ([1, -1, 2, -2], RowKind::Gather { stride: -2 }),
+            ] {
+                let window = [2, 3, 5, if strides[3].abs() == 2 { 2 * w - 1 } else { w }];
+                let out: [u32; 4] = core::array::from_fn(|d| 1 + (window[d] - 1) / strides[d].unsigned_abs());
+                let out_w = out[3];
+                let output = TensorDesc::nchw(to, out).unwrap();
+                for (scale, bias) in
+                    [(&[0.017f32, 0.5, -3.0][..], &[-2.1f32, 7.0, 1.0][..]), (&[0.25][..], &[-1.0][..])]
+                {
+                    let case = Case {
+                        input: &input,
+                        output: &output,
+                        offsets: &[0, 0, 0, 1],
+                        sizes: &window,
+                        strides: &strides,
+                        axis: Some(1),
+                        scale,
+                        bias,
+                    };
+                    let src = Buf::random(input.addressed_bytes() as usize, 1, &mut rng);
+                    let op = case.check(&src, 3);
+                    // (Rows of up to 16 elements are pixels of as many channels; rows of less than a line,
+                    // table rows.)
+                    if out_w > 16 && out_w as usize * to.size_in_bytes() >= 64 {
+                        assert_eq!(op.row_kind(), kind, "{}", op.plan());
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn long_byte_runs_into_f16() {
     let mut rng = common::rng(11);

@@ -189,8 +189,9 @@ impl<const L: usize, const WIN: usize, const MAXW: usize> Tables<L, WIN, MAXW> {
     }
 }
 
-/// Shuffles that read blocks of 16 one-byte pixels of `channels` channels (RGB and RGBA: 3 or 4) straight into
-/// the order of a contiguous run, each element widened to a 32-bit lane: pixel `q` of a block `step` bytes after
+/// Shuffles that read blocks of 16 one-byte pixels of `channels` channels (RGB and RGBA: 3 or 4; or 1: a row of
+/// single elements, mirrored or subsampled) straight into the order of a contiguous run, each element widened to a
+/// 32-bit lane: pixel `q` of a block `step` bytes after
 /// pixel `q − 1`, its channel `c` at byte `c` of it, or at byte `−c` with `swapped` (BGR read as RGB). Group `g` of
 /// a block's `2·channels` groups of 8 elements is one 16-byte load at `at[g]` (from the block's pixel 0), broadcast
 /// to both 128-bit halves of a register, and one `vpshufb` by `masks[g]`, which puts element `e` of the group in
@@ -210,17 +211,19 @@ impl PixelWindows {
     /// The shuffles of pixels of `channels` one-byte channels `step` bytes apart (channels reversed with
     /// `swapped`), or `None` when a group's bytes span more than one load.
     pub(crate) fn new(channels: usize, step: isize, swapped: bool) -> Option<PixelWindows> {
-        if !(3..=4).contains(&channels) {
+        if !matches!(channels, 1 | 3 | 4) {
             return None;
         }
         let mut w = PixelWindows { channels, step, at: [0; 8], masks: [[0x80; 32]; 8] };
         let cstep: isize = if swapped { -1 } else { 1 };
-        // Input byte of output element `t` of a block.
-        let from = |t: usize| -> Option<isize> {
+        // Input byte of each output element of a block.
+        let mut bytes = [0isize; 64];
+        let bytes = &mut bytes[..channels.checked_mul(16)?];
+        for (t, b) in bytes.iter_mut().enumerate() {
             let (q, c) = (t.checked_div(channels)?, t.checked_rem(channels)?);
-            isize::try_from(q).ok()?.checked_mul(step)?.checked_add(isize::try_from(c).ok()?.checked_mul(cstep)?)
-        };
-        let bytes = (0..channels.checked_mul(16)?).map(from).collect::<Option<Vec<isize>>>()?;
+            let c = isize::try_from(c).ok()?.checked_mul(cstep)?;
+            *b = isize::try_from(q).ok()?.checked_mul(step)?.checked_add(c)?;
+        }
         let top = bytes.iter().max()?.checked_sub(15)?;
         for (g, group) in bytes.chunks(8).enumerate() {
             let (lo, hi) = (*group.iter().min()?, *group.iter().max()?);

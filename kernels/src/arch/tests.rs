@@ -1028,7 +1028,7 @@ fn long_byte_runs_into_bytes_on_every_level() {
     on_every_level(|l| l.dispatch(LongByteRunsJob));
 }
 
-/// `convert_windows`: blocks of 16 one-byte pixels of 3 and 4 channels read mirrored, with their channels
+/// `convert_windows`: blocks of 16 one-byte pixels of 1, 3 and 4 channels read mirrored, with their channels
 /// reversed, out of wider slots, subsampled and combinations, from tight buffers next to an inaccessible page on
 /// either side, normalized into every output type with one pair (fitting i32 or not) and with per-channel patterns
 /// (with and without a fixed-point form), streamed and not: every block done on the SIMD levels (but the byte
@@ -1044,7 +1044,7 @@ fn check_windows<A: Arch>(a: A) {
         &[[1e30, 7.0], [0.5, 0.25], [1.0, 0.0], [3.0, 1.0]],
     ];
     let mut built = 0;
-    for c in [3usize, 4] {
+    for c in [1usize, 3, 4] {
         let ci = c as isize;
         let reads = [(-ci, false), (ci, true), (-ci, true), (ci + 1, false), (-ci - 1, true), (2 * ci, false)];
         for (step, swapped) in reads {
@@ -1091,14 +1091,16 @@ fn check_windows<A: Arch>(a: A) {
                                 if stream {
                                     fence_for_tests();
                                 }
-                                // (Into one-byte integers: only pairs whose results fit i32, and not with VBMI,
-                                // whose tables read through a buffer.)
+                                // (Into one-byte integers: only pairs whose results fit i32; not with VBMI, whose
+                                // tables read through a buffer, nor rows of single elements into f16.)
                                 let fit = match pairs {
                                     WindowPairs::One(s, b) => crate::float::byte_results_fit_i32(*s, *b),
                                     WindowPairs::Pattern(p) => p.bytes_fit(),
                                 };
-                                let bytes = k.bytes_to_bytes() && (!fit || A::ISA == Isa::V4Vbmi);
-                                let want = if A::ISA == Isa::Scalar || bytes { 0 } else { blocks };
+                                let vbmi = A::ISA == Isa::V4Vbmi;
+                                let tables = vbmi && (k.bytes_to_bytes() || (out == NormType::F16 && c == 1));
+                                let bytes = k.bytes_to_bytes() && !fit;
+                                let want = if A::ISA == Isa::Scalar || bytes || tables { 0 } else { blocks };
                                 assert_eq!(done, want, "{:?} {k:?} c {c} step {step} {swapped}", A::ISA);
                                 for row in 0..count {
                                     let got = &dst[row * out_step..][..out_step];
@@ -1121,8 +1123,9 @@ fn check_windows<A: Arch>(a: A) {
             }
         }
     }
-    // Mirrored, swapped and both, out of slots, for both channel counts; subsampled 4-channel pixels.
-    assert_eq!(built, 11);
+    // Mirrored, swapped and both, out of slots, for both channel counts; subsampled 4-channel pixels; every read of
+    // single elements.
+    assert_eq!(built, 17);
 }
 level_job!(WindowsJob, check_windows);
 

@@ -550,6 +550,7 @@ pub(super) unsafe fn avx512_convert_windows(
     // SAFETY: forwarded contract; the features are enabled here.
     unsafe {
         match w.channels {
+            1 => windows::<1>(k, a, pairs),
             3 => windows::<3>(k, a, pairs),
             4 => windows::<4>(k, a, pairs),
             _ => 0,

@@ -235,9 +235,11 @@ unsafe impl Arch for V4Vbmi {
         j + unsafe { self.0.normalize_periodic(k, src.add(j), dst.add(j), n - j, p, phase.wrapping_add(j), stream) }
     }
 
-    /// V4's (the same out-of-line function), but for one-byte integers into one-byte integers: read through a
-    /// buffer, their lookups in the tables of `normalize_periodic` beat V4's arithmetic (PERF, one thread, Zen 4, u8
-    /// 8×128²×3 mirrored into u8 NHWC: 25.5 µs so, 55.4 µs through V4's kernel; BGR → RGB 21.4 against 39.1 µs).
+    /// V4's (the same out-of-line function), but for one-byte integers into one-byte integers, and rows of single
+    /// elements into f16: read through a buffer, their lookups in the tables of `normalize_periodic` and
+    /// `normalize_run` beat V4's arithmetic (PERF, one thread, Zen 4, u8 8×128²×3 mirrored into u8 NHWC: 25.5 µs so,
+    /// 55.4 µs through V4's kernel; BGR → RGB 21.4 against 39.1 µs; u8 8×3×128² NCHW with mirrored rows into f16
+    /// 36–48 µs so, 48–63 µs through V4's kernel).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)] // Arch::convert_windows's
     unsafe fn convert_windows(
@@ -251,7 +253,7 @@ unsafe impl Arch for V4Vbmi {
         pairs: super::WindowPairs<'_>,
         stream: bool,
     ) -> usize {
-        if k.bytes_to_bytes() {
+        if k.bytes_to_bytes() || (k.out == super::NormType::F16 && w.channels == 1) {
             return 0;
         }
         // SAFETY: forwarded contract; VBMI implies V4's features.

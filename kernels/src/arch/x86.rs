@@ -1321,7 +1321,8 @@ impl<const SIGNED: bool, const KIND: u8> Avx2Bytes<SIGNED, KIND> {
         }
     }
 
-    /// [`convert_windows`] of these types, a pattern in fixed point ([`Avx2Fixed`]) where it has a form for them.
+    /// [`convert_windows`] of these types in fixed point ([`Avx2Fixed`]) where a pattern has a form for them, or one
+    /// pair for runs long enough to try its form (as [`Avx2Bytes::run`]).
     ///
     /// # Safety
     ///
@@ -1339,7 +1340,17 @@ impl<const SIGNED: bool, const KIND: u8> Avx2Bytes<SIGNED, KIND> {
                     }
                     None => convert_windows::<_, C>(self, a, WordPairs::of(pairs)),
                 },
-                WindowPairs::One(..) => convert_windows::<_, C>(self, a, WordPairs::of(pairs)),
+                WindowPairs::One(s, b) => {
+                    let (_, _, _, blocks, rows, _) = a;
+                    let form = (16 * C * blocks * rows.count >= super::FIXED_RUN_MIN).then(|| self.form(s, b));
+                    match form.flatten() {
+                        Some(f) => {
+                            let fixed = Avx2Fixed::<SIGNED, KIND>::new(f.shift);
+                            convert_windows::<_, C>(fixed, a, WordPairs::One(f.mult, f.add))
+                        }
+                        None => convert_windows::<_, C>(self, a, WordPairs::of(pairs)),
+                    }
+                }
             }
         }
     }
@@ -2193,6 +2204,7 @@ pub(super) unsafe fn f16c_convert_windows(
     // SAFETY: forwarded contract; the features are enabled here.
     unsafe {
         match w.channels {
+            1 => avx2_windows::<1>(k, a, pairs),
             3 => avx2_windows::<3>(k, a, pairs),
             4 => avx2_windows::<4>(k, a, pairs),
             _ => 0,

@@ -316,6 +316,58 @@ struct Windowed<'a> {
     cast: bool,
 }
 
+impl<'a> Windowed<'a> {
+    /// The windowed read of `op` through `w` at level `A`, if the level has the kernel (the portable level has
+    /// none) and the conversion is one it takes ([`window_kind`]).
+    fn of<A: Arch>(op: &ElementOp, w: Option<&'a PixelWindows>) -> Option<Windowed<'a>> {
+        let (k, cast) = window_kind(op).filter(|_| A::ISA != crate::arch::Isa::Scalar)?;
+        Some(Windowed { f: window_fn::<A>(), k, w: w?, cast })
+    }
+
+    /// Converts the whole blocks of 16 pixels of each row of `rows` (from pixel 0, `len` pixels a row) through the
+    /// windows, the pairs from `pattern`, else one pair for all at `aux` (a cast: scale 1, bias 0); streamed with
+    /// `stream` — in whole 64-byte lines of `ow`-byte outputs from line-aligned rows, else not at all. Returns the
+    /// pixels done in each row.
+    ///
+    /// # Safety
+    ///
+    /// As [`Rows::rows`] for rows of `len` pixels at `src` whose outputs are contiguous from `dst`, each
+    /// `rows.in_step` / `rows.out_step` bytes after the previous, read as the windows were built for; without a
+    /// pattern, a normalization's one pair at `aux` for all of them.
+    unsafe fn run(
+        &self,
+        pattern: Option<&Periodic>,
+        stream: bool,
+        ow: usize,
+        (src, dst, aux): (*const u8, *mut u8, *const u8),
+        len: usize,
+        rows: RowRun,
+    ) -> usize {
+        let mut blocks = len / 16;
+        if stream {
+            let aligned = |x: usize| x.is_multiple_of(64);
+            if !aligned(dst as usize) || (rows.count > 1 && !aligned(rows.out_step.unsigned_abs())) {
+                return 0;
+            }
+            // Blocks per whole number of lines.
+            let bytes = 16 * self.w.channels * ow;
+            blocks -= blocks % (64 >> bytes.trailing_zeros().min(6));
+        }
+        let pairs = match (self.cast, pattern) {
+            (true, _) => WindowPairs::One(1.0, 0.0),
+            (false, Some(p)) => WindowPairs::Pattern(p),
+            (false, None) => {
+                // SAFETY: the rows' one pair (contract).
+                let [scale, bias] = unsafe { aux.cast::<[f32; 2]>().read_unaligned() };
+                WindowPairs::One(scale, bias)
+            }
+        };
+        // SAFETY: blocks of 16 of each row's pixels from pixel 0, read as the windows were built for, whose outputs
+        // follow each other from the row's `dst`; streamed only into 64-byte aligned rows.
+        16 * unsafe { (self.f)(self.k, self.w, src, dst, blocks, rows, pairs, stream) }
+    }
+}
+
 /// The portable level's fused deinterleave of one-byte pixels: each output element read, widened, scaled, offset
 /// and converted directly (one pass, no buffer); returns `n` (0 for f32 pixels).
 ///
@@ -590,13 +642,15 @@ struct Staged<'a> {
     one: bool,
     /// A table row's parameter offsets (a normalization over a table): gathered per row before converting.
     table_aux: Option<&'a [isize]>,
+    /// One-byte elements read mirrored or subsampled, their row's whole blocks of 16 in one read, without `pre`.
+    windowed: Option<Windowed<'a>>,
     row: RowConv,
 }
 
 impl RowConv {
     fn with<'a>(self, pre: Option<&'a dyn Rows>, post: Option<&'a dyn Rows>, one: bool) -> Staged<'a> {
         let flush = if post.is_none() { self.flush } else { None };
-        Staged { pre, post, one, table_aux: None, row: RowConv { flush, ..self } }
+        Staged { pre, post, one, table_aux: None, windowed: None, row: RowConv { flush, ..self } }
     }
 }
 
@@ -612,6 +666,24 @@ impl Rows for Staged<'_> {
         aux_step: isize,
     ) {
         let r = &self.row;
+        // Rows read through the windows with one pair for all: in one call, then each row's last elements.
+        if let Some(wd) = self.windowed.as_ref().filter(|_| aux_step == 0) {
+            let run = RowRun { count, in_step, out_step };
+            // SAFETY: the run's rows are in bounds (Rows contract), with the one pair at `aux`.
+            let done = unsafe { wd.run(None, r.flush.is_some(), r.ow, (src, dst, aux), r.len, run) };
+            if done > 0 {
+                // (Rows done whole skip the call: its set-up was a third of a 128-element row's instructions.)
+                for row in (0..count as isize).filter(|_| done < r.len) {
+                    let (s, d) = (src.wrapping_offset(row * in_step), dst.wrapping_offset(row * out_step));
+                    // SAFETY: each row's elements from `done` on are in bounds (Rows contract).
+                    unsafe { self.rest(s, d, aux, done, r.len) };
+                }
+                if self.streams() {
+                    fence();
+                }
+                return;
+            }
+        }
         let Some(pre) = self.joined(out_step, aux_step) else {
             // SAFETY: each row of the run is in bounds (Rows contract).
             return unsafe { span_by_span(self, src, dst, aux, count, (in_step, out_step, aux_step), r.len) };
@@ -677,6 +749,28 @@ impl Unfenced for Staged<'_> {
 
     unsafe fn span_unfenced(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize) {
         let r = &self.row;
+        let one = RowRun { count: 1, in_step: 0, out_step: 0 };
+        // SAFETY: forwarded contract (the first `len` elements of a row; the windows only without a table).
+        unsafe {
+            let j = match &self.windowed {
+                Some(wd) => wd.run(None, r.flush.is_some(), r.ow, (src, dst, aux), len, one),
+                None => 0,
+            };
+            if j < len {
+                self.rest(src, dst, aux, j, len);
+            }
+        }
+    }
+}
+
+impl Staged<'_> {
+    /// Elements `from..len` of a row, through the buffers.
+    ///
+    /// # Safety
+    ///
+    /// As [`Unfenced::span_unfenced`].
+    unsafe fn rest(&self, src: *const u8, dst: *mut u8, aux: *const u8, from: usize, len: usize) {
+        let r = &self.row;
         // A table row's parameters, gathered into a contiguous array of pairs (initialized only for a table: 2
         // KiB of zeros per row cost more than the conversion of a short row).
         let mut gathered;
@@ -693,13 +787,14 @@ impl Unfenced for Staged<'_> {
         };
         if self.pre.is_none() && self.post.is_none() && r.flush.is_none() {
             // Contiguous in both operands: one conversion of the whole span.
+            let (s, d) = (src.wrapping_offset(from as isize * r.in_stride), dst.wrapping_add(from * r.ow));
             // SAFETY: the span's elements are contiguous and in bounds in both operands (Rows contract).
-            unsafe { r.convert.apply(src, dst, len, aux, aux_step) };
+            unsafe { r.convert.apply(s, d, len - from, aux.wrapping_offset(from as isize * aux_step), aux_step) };
             return;
         }
         let (mut a, mut b) = (Scratch::new(), Scratch::new());
         let (scr_in, scr_out) = (a.ptr(), b.ptr());
-        let mut j = 0;
+        let mut j = from;
         while j < len {
             let c = r.chunk.min(len - j);
             let s = src.wrapping_offset(j as isize * r.in_stride);
@@ -1257,39 +1352,15 @@ impl StagedPixels<'_> {
         self.pre.filter(|_| joined && per >= 2).map(|pre| (pre, per))
     }
 
-    /// Converts the whole blocks of 16 pixels of each row of `rows` (from pixel 0) through the windows, streamed
-    /// with `flush` — in whole 64-byte lines from line-aligned rows, else not at all; returns the pixels done in
-    /// each row.
+    /// [`Windowed::run`] of the rows' pixels.
     ///
     /// # Safety
     ///
-    /// As [`Rows::rows`] for rows of `len` pixels at `src`, each `rows.in_step` / `rows.out_step` bytes after the
-    /// previous; without a pattern, a normalization's one pair at `aux` for all of them.
+    /// As [`Windowed::run`].
     unsafe fn windowed(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize, rows: RowRun) -> usize {
         let Some(wd) = &self.windowed else { return 0 };
-        let stream = self.flush.is_some();
-        let mut blocks = len / 16;
-        if stream {
-            let aligned = |x: usize| x.is_multiple_of(64);
-            if !aligned(dst as usize) || (rows.count > 1 && !aligned(rows.out_step.unsigned_abs())) {
-                return 0;
-            }
-            // Blocks per whole number of lines.
-            let bytes = 16 * self.channels * self.ow;
-            blocks -= blocks % (64 >> bytes.trailing_zeros().min(6));
-        }
-        let pairs = match (wd.cast, self.pattern) {
-            (true, _) => WindowPairs::One(1.0, 0.0),
-            (false, Some(p)) => WindowPairs::Pattern(p),
-            (false, None) => {
-                // SAFETY: the rows' one pair (contract).
-                let [scale, bias] = unsafe { aux.cast::<[f32; 2]>().read_unaligned() };
-                WindowPairs::One(scale, bias)
-            }
-        };
-        // SAFETY: blocks of 16 of each row's pixels from pixel 0, `step` bytes apart (the strategy's read), whose
-        // outputs follow each other from the row's `dst` (no `post`); streamed only into 64-byte aligned rows.
-        16 * unsafe { (wd.f)(wd.k, wd.w, src, dst, blocks, rows, pairs, stream) }
+        // SAFETY: forwarded contract.
+        unsafe { wd.run(self.pattern, self.flush.is_some(), self.ow, (src, dst, aux), len, rows) }
     }
 
     /// Converts `n` elements of whole pixels (element 0 a pixel's first channel, taking the pattern's pair at
@@ -1350,7 +1421,7 @@ impl Rows for StagedPixels<'_> {
             // SAFETY: the run's rows are in bounds (Rows contract), their pairs the same.
             let done = unsafe { self.windowed(src, dst, aux, self.len, run) };
             if done > 0 {
-                for r in 0..count as isize {
+                for r in (0..count as isize).filter(|_| done < self.len) {
                     let (s, d) = (src.wrapping_offset(r * in_step), dst.wrapping_offset(r * out_step));
                     // SAFETY: each row's pixels from `done` on are in bounds (Rows contract).
                     unsafe { self.rest(s, d, aux.wrapping_offset(r * aux_step), done, self.len) };
@@ -1599,14 +1670,22 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
         chunk: SCRATCH_BYTES / iw.max(ow),
     };
     let fold = || g.fold().expect("Strategy::choose pairs the transposing kinds with a folded dimension");
+    // One-byte rows read mirrored or subsampled with one pair along the row: read through windows where the level
+    // has the kernel (the portable level has none).
+    let row_windows = match strategy.movement() {
+        Movement::Reverse(_) | Movement::Gather { .. } if iw == 1 && g.row_aux() == 0 => {
+            PixelWindows::new(1, row.in_stride, false)
+        }
+        _ => None,
+    };
     match strategy.movement() {
         Movement::Copy => f(&rc.with(None, None, false)),
-        Movement::Reverse(lanes) => {
-            maybe(a, Some(Request::Reverse(lanes)), in_width, len, &mut |pre| f(&rc.with(pre, None, false)))
-        }
+        Movement::Reverse(lanes) => maybe(a, Some(Request::Reverse(lanes)), in_width, len, &mut |pre| {
+            f(&Staged { windowed: Windowed::of::<A>(op, row_windows.as_ref()), ..rc.with(pre, None, false) })
+        }),
         Movement::Gather { stride, lanes } => {
             maybe(a, Some(Request::Gather { stride: *stride, lanes }), in_width, len, &mut |pre| {
-                f(&rc.with(pre, None, false))
+                f(&Staged { windowed: Windowed::of::<A>(op, row_windows.as_ref()), ..rc.with(pre, None, false) })
             })
         }
         // One converted element repeated, unless parameters vary along the row: then the input element is
@@ -1691,9 +1770,6 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 lanes: spread.as_deref(),
             });
             let staged = pre.is_some() || post.is_some() || stream;
-            // (The portable level has no such kernel: its reads stay the copy kernels'.)
-            let windowed =
-                windows.as_ref().filter(|_| A::ISA != crate::arch::Isa::Scalar).and_then(|_| window_kind(op));
             let chunk = if staged { SCRATCH_BYTES / (p * iw.max(ow)) / 16 * 16 } else { len };
             maybe(a, pre, pixel, len, &mut |pre| {
                 // (The width matters only with a `post`: Strategy::choose checked it then.)
@@ -1701,12 +1777,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 maybe(a, post, post_width, len, &mut |post| {
                     f(&StagedPixels {
                         pre,
-                        windowed: windowed.as_ref().map(|&(k, cast)| Windowed {
-                            f: window_fn::<A>(),
-                            k,
-                            w: windows.as_deref().expect("windowed only with windows"),
-                            cast,
-                        }),
+                        windowed: Windowed::of::<A>(op, windows.as_deref()),
                         post,
                         convert,
                         pattern: pattern.as_deref(),

@@ -10,6 +10,9 @@
 //!   into its output row (see `transposes_first`).
 //! - Planes: a deinterleave moves the (input-width) pixels into planes in a buffer and converts each plane run into
 //!   the output; an interleave converts each plane run into a buffer and interleaves the output-width elements.
+//! - Windows: one-byte elements or pixels read mirrored, channel-reversed, out of wider slots or subsampled into a
+//!   contiguous output skip the input buffer where the level has the kernel ([`Windowed`]): blocks of 16 are read
+//!   in order straight into registers and converted, the rows' last few through the buffer.
 //!
 //! A normalization reads its `(scale, bias)` pairs through the auxiliary pointer: constant along a run (stride 0)
 //! or one pair per element.
@@ -307,7 +310,8 @@ fn window_kind(op: &ElementOp) -> Option<(Norm, bool)> {
     }
 }
 
-/// A [`StagedPixels`] row's pixels read through [`PixelWindows`] by the level's kernel.
+/// The pixels of a [`StagedPixels`] row, or the elements of a [`Staged`] row, read through [`PixelWindows`] by the
+/// level's kernel ([`Arch::convert_windows`]).
 struct Windowed<'a> {
     f: WindowFn,
     k: Norm,
@@ -1476,7 +1480,9 @@ impl Unfenced for StagedPixels<'_> {
         // SAFETY: forwarded contract (the first `len` pixels of a row).
         unsafe {
             let j = self.windowed(src, dst, aux, len, RowRun { count: 1, in_step: 0, out_step: 0 });
-            self.rest(src, dst, aux, j, len);
+            if j < len {
+                self.rest(src, dst, aux, j, len);
+            }
         }
     }
 }

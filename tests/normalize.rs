@@ -98,19 +98,19 @@ impl Case<'_> {
 
 /// Checks `input` → `output` through the window `(offsets, sizes, strides)` with the channel axis 1, once for each
 /// `(scale, bias)` of `pairs` (per-channel ones, one for all): each time a fresh random input `misalign` bytes past a
-/// line, and every configuration `Case::check` runs (with `salt`).
+/// line, and every configuration `Case::check` runs (with `salt`). Returns the operators checked.
 fn check_pairs(
     (input, output): (&TensorDesc, &TensorDesc),
     (offsets, sizes, strides): (&[u32], &[u32], &[i32]),
     pairs: [(&[f32], &[f32]); 2],
     rng: &mut StdRng,
     (misalign, salt): (usize, usize),
-) {
-    for (scale, bias) in pairs {
+) -> [Normalize; 2] {
+    pairs.map(|(scale, bias)| {
         let case = Case { input, output, offsets, sizes, strides, axis: Some(1), scale, bias };
         let src = Buf::random(input.addressed_bytes() as usize, misalign, rng);
-        case.check(&src, salt);
-    }
+        case.check(&src, salt)
+    })
 }
 
 /// Scale/bias pairs that reach every rounding case: identity, ties (·0.5 + 0.5), beyond every integer range (·1e30),
@@ -631,21 +631,9 @@ fn plane_rows_read_mirrored_or_subsampled() {
                 let out: [u32; 4] = core::array::from_fn(|d| 1 + (window[d] - 1) / strides[d].unsigned_abs());
                 let out_w = out[3];
                 let output = TensorDesc::nchw(to, out).unwrap();
-                for (scale, bias) in
-                    [(&[0.017f32, 0.5, -3.0][..], &[-2.1f32, 7.0, 1.0][..]), (&[0.25][..], &[-1.0][..])]
-                {
-                    let case = Case {
-                        input: &input,
-                        output: &output,
-                        offsets: &[0, 0, 0, 1],
-                        sizes: &window,
-                        strides: &strides,
-                        axis: Some(1),
-                        scale,
-                        bias,
-                    };
-                    let src = Buf::random(input.addressed_bytes() as usize, 1, &mut rng);
-                    let op = case.check(&src, 3);
+                let pairs = [(&[0.017f32, 0.5, -3.0][..], &[-2.1f32, 7.0, 1.0][..]), (&[0.25][..], &[-1.0][..])];
+                let window = (&[0, 0, 0, 1][..], &window[..], &strides[..]);
+                for op in check_pairs((&input, &output), window, pairs, &mut rng, (1, 3)) {
                     // (Rows of up to 16 elements are pixels of as many channels; rows of less than a line,
                     // table rows.)
                     if out_w > 16 && out_w as usize * to.size_in_bytes() >= 64 {

@@ -6,8 +6,8 @@ use pulp::NullaryFnOnce;
 
 use super::x86::{
     FloatArgs, Norm16, TY_F16, TY_F32, TY_I8, TY_U8, WindowArgs, WordPairs, by_byte_types, by_bytes_to_floats,
-    by_float_kind, by_planes, by_types, byte_bounds, convert_windows, lane_reverse_mask, nan_to_zero,
-    normalize_periodic, normalize_run, ramp16, ty_width, window_bytes_fit,
+    by_float_kind, by_planes, by_types, by_window_channels, byte_bounds, convert_windows, lane_reverse_mask,
+    nan_to_zero, normalize_periodic, normalize_run, ramp16, ty_width, window_bytes_fit,
 };
 use super::{Arch, FloatNorm, FusedConvert, Ident, Isa, Norm, RowRun, TileMap, WindowPairs, Wrap};
 use crate::tables::{Periodic, Planar};
@@ -548,14 +548,7 @@ pub(super) unsafe fn avx512_convert_windows(
 ) -> usize {
     let a = (w, src, dst, blocks, rows, stream);
     // SAFETY: forwarded contract; the features are enabled here.
-    unsafe {
-        match w.channels {
-            1 => windows::<1>(k, a, pairs),
-            3 => windows::<3>(k, a, pairs),
-            4 => windows::<4>(k, a, pairs),
-            _ => 0,
-        }
-    }
+    unsafe { by_window_channels!(w.channels, windows(k, a, pairs)) }
 }
 
 /// [`avx512_convert_windows`] for `C` channels.

@@ -1952,6 +1952,20 @@ macro_rules! by_bytes_to_floats {
 }
 pub(super) use by_bytes_to_floats;
 
+/// Calls `$f::<C>$args` for the channel count of a [`PixelWindows`](crate::tables::PixelWindows) (1, 3 or 4: the
+/// counts `PixelWindows::new` builds tables for); 0 blocks done for others.
+macro_rules! by_window_channels {
+    ($channels:expr, $f:ident $args:tt) => {
+        match $channels {
+            1 => $f::<1> $args,
+            3 => $f::<3> $args,
+            4 => $f::<4> $args,
+            _ => 0,
+        }
+    };
+}
+pub(super) use by_window_channels;
+
 /// Calls `$f::<P, SIGNED, OUT, STREAM>($args)` for the slot count, the types (`OUT` the output's type code) and
 /// the store kind of a fused deinterleave of one-byte pixels (0 for other slot counts and inputs).
 macro_rules! by_planes {
@@ -2202,14 +2216,7 @@ pub(super) unsafe fn f16c_convert_windows(
 ) -> usize {
     let a = (w, src, dst, blocks, rows, stream);
     // SAFETY: forwarded contract; the features are enabled here.
-    unsafe {
-        match w.channels {
-            1 => avx2_windows::<1>(k, a, pairs),
-            3 => avx2_windows::<3>(k, a, pairs),
-            4 => avx2_windows::<4>(k, a, pairs),
-            _ => 0,
-        }
-    }
+    unsafe { by_window_channels!(w.channels, avx2_windows(k, a, pairs)) }
 }
 
 /// [`f16c_convert_windows`] for `C` channels.

@@ -198,19 +198,26 @@ fn norm_periodic_fn<A: Arch>() -> NormPeriodicFn {
     entry::<A>
 }
 
-/// The kernel [`Arch::deinterleave_convert`] has for `op` on pixels of `width`-byte elements, if any. A cast of
-/// one-byte integers into floats is their normalization with scale 1 and bias 0 ([`StagedPlanar::run_fused`]'s
-/// parameters): `x·1 + 0` is `x` exactly, and exact in f16 and f32. (Not into the other one-byte type: that cast
-/// wraps, where a normalization saturates.)
+/// The normalization of one-byte integers that `op` is, if any: a normalization of them, or their cast into floats
+/// as a normalization with scale 1 and bias 0 (`x·1 + 0` is `x` exactly, and exact in f16 and f32; not into the
+/// other one-byte type: that cast wraps, where a normalization saturates). `Some((_, true))` for a cast.
+fn byte_norm(op: &ElementOp) -> Option<(Norm, bool)> {
+    match *op {
+        ElementOp::Cast { from, to } => {
+            let k = Norm { from: norm_type(from)?, out: norm_type(to)? };
+            (k.bytes() && matches!(k.out, NormType::F32 | NormType::F16)).then_some((k, true))
+        }
+        _ => norm_kind(op).filter(|k| k.bytes()).map(|k| (k, false)),
+    }
+}
+
+/// The kernel [`Arch::deinterleave_convert`] has for `op` on pixels of `width`-byte elements, if any: one-byte
+/// integers as [`byte_norm`] says (a cast with [`StagedPlanar::run_fused`]'s scale 1 and bias 0).
 fn fused_convert(op: &ElementOp, width: usize) -> Option<FusedConvert> {
     match (width, *op) {
-        (1, ElementOp::Cast { from, to }) => {
-            let k = Norm { from: norm_type(from)?, out: norm_type(to)? };
-            (k.bytes() && matches!(k.out, NormType::F32 | NormType::F16)).then_some(FusedConvert::Bytes(k))
-        }
         // (Into one-byte integers, the levels' kernels take only parameters whose results fit i32, and leave the
         // rest to the buffer.)
-        (1, _) => norm_kind(op).filter(|k| k.bytes()).map(FusedConvert::Bytes),
+        (1, _) => byte_norm(op).map(|(k, _)| FusedConvert::Bytes(k)),
         // (Scale/bias of f32: the normalization's arithmetic, product then sum, with its one pair for every plane.)
         (4, ElementOp::ScaleBias { ty: ElemType::F32, .. }) => {
             Some(FusedConvert::Floats(FloatNorm { affine: true, f16: false }))
@@ -297,67 +304,57 @@ fn window_fn<A: Arch>() -> WindowFn {
     entry::<A>
 }
 
-/// The conversions [`Arch::convert_windows`] takes: a normalization of one-byte integers, or their cast into
-/// floats as a normalization with scale 1 and bias 0 (`x·1 + 0` is `x` exactly, and exact in f16 and f32; into
-/// the other one-byte type a cast wraps, where a normalization saturates). `Some(true)` for a cast.
-fn window_kind(op: &ElementOp) -> Option<(Norm, bool)> {
-    match *op {
-        ElementOp::Cast { from, to } => {
-            let k = Norm { from: norm_type(from)?, out: norm_type(to)? };
-            (k.bytes() && matches!(k.out, NormType::F32 | NormType::F16)).then_some((k, true))
-        }
-        _ => norm_kind(op).filter(|k| k.bytes()).map(|k| (k, false)),
-    }
-}
-
 /// The pixels of a [`StagedPixels`] row, or the elements of a [`Staged`] row, read through [`PixelWindows`] by the
 /// level's kernel ([`Arch::convert_windows`]).
 struct Windowed<'a> {
     f: WindowFn,
     k: Norm,
     w: &'a PixelWindows,
-    /// A cast (scale 1, bias 0), else a normalization (its pattern, or the row's one pair).
+    /// A cast (scale 1, bias 0), else a normalization: its pattern, or the rows' one pair.
     cast: bool,
+    pattern: Option<&'a Periodic>,
+    /// Non-temporal stores asked for (the row kernel's `flush`).
+    stream: bool,
+    /// Bytes per output element.
+    ow: usize,
 }
 
 impl<'a> Windowed<'a> {
-    /// The windowed read of `op` through `w` at level `A`, if the level has the kernel (the portable level has
-    /// none) and the conversion is one it takes ([`window_kind`]).
-    fn of<A: Arch>(op: &ElementOp, w: Option<&'a PixelWindows>) -> Option<Windowed<'a>> {
-        let (k, cast) = window_kind(op).filter(|_| A::ISA != crate::arch::Isa::Scalar)?;
-        Some(Windowed { f: window_fn::<A>(), k, w: w?, cast })
+    /// The windowed read of `op` through `w` at level `A` (pairs from `pattern` if any, streamed with `stream`, into
+    /// `ow`-byte elements), if the level has the kernel (the portable level has none) and the conversion is one it
+    /// takes ([`byte_norm`]).
+    fn of<A: Arch>(
+        op: &ElementOp,
+        w: Option<&'a PixelWindows>,
+        pattern: Option<&'a Periodic>,
+        stream: bool,
+        ow: usize,
+    ) -> Option<Windowed<'a>> {
+        let (k, cast) = byte_norm(op).filter(|_| A::ISA != crate::arch::Isa::Scalar)?;
+        Some(Windowed { f: window_fn::<A>(), k, w: w?, cast, pattern, stream, ow })
     }
 
     /// Converts the whole blocks of 16 pixels of each row of `rows` (from pixel 0, `len` pixels a row) through the
-    /// windows, the pairs from `pattern`, else one pair for all at `aux` (a cast: scale 1, bias 0); streamed with
-    /// `stream` — in whole 64-byte lines of `ow`-byte outputs from line-aligned rows, else not at all. Returns the
-    /// pixels done in each row.
+    /// windows, the pairs from the pattern, else one pair for all at `aux` (a cast: scale 1, bias 0); streamed in
+    /// whole 64-byte lines from line-aligned rows, else not at all. Returns the pixels done in each row.
     ///
     /// # Safety
     ///
     /// As [`Rows::rows`] for rows of `len` pixels at `src` whose outputs are contiguous from `dst`, each
     /// `rows.in_step` / `rows.out_step` bytes after the previous, read as the windows were built for; without a
     /// pattern, a normalization's one pair at `aux` for all of them.
-    unsafe fn run(
-        &self,
-        pattern: Option<&Periodic>,
-        stream: bool,
-        ow: usize,
-        (src, dst, aux): (*const u8, *mut u8, *const u8),
-        len: usize,
-        rows: RowRun,
-    ) -> usize {
+    unsafe fn run(&self, (src, dst, aux): (*const u8, *mut u8, *const u8), len: usize, rows: RowRun) -> usize {
         let mut blocks = len / 16;
-        if stream {
+        if self.stream {
             let aligned = |x: usize| x.is_multiple_of(64);
             if !aligned(dst as usize) || (rows.count > 1 && !aligned(rows.out_step.unsigned_abs())) {
                 return 0;
             }
             // Blocks per whole number of lines.
-            let bytes = 16 * self.w.channels * ow;
+            let bytes = 16 * self.w.channels * self.ow;
             blocks -= blocks % (64 >> bytes.trailing_zeros().min(6));
         }
-        let pairs = match (self.cast, pattern) {
+        let pairs = match (self.cast, self.pattern) {
             (true, _) => WindowPairs::One(1.0, 0.0),
             (false, Some(p)) => WindowPairs::Pattern(p),
             (false, None) => {
@@ -368,7 +365,35 @@ impl<'a> Windowed<'a> {
         };
         // SAFETY: blocks of 16 of each row's pixels from pixel 0, read as the windows were built for, whose outputs
         // follow each other from the row's `dst`; streamed only into 64-byte aligned rows.
-        16 * unsafe { (self.f)(self.k, self.w, src, dst, blocks, rows, pairs, stream) }
+        16 * unsafe { (self.f)(self.k, self.w, src, dst, blocks, rows, pairs, self.stream) }
+    }
+
+    /// The `count` rows of a run (`steps`: input, output and pair bytes from a row to the next; the pairs the same
+    /// for all) through the windows in one call, then each row's pixels from the first not done through `rest`;
+    /// `false`, nothing done, when the windows took none. The caller fences.
+    ///
+    /// # Safety
+    ///
+    /// As [`Windowed::run`] for the rows; `rest(src, dst, aux, from)` moves pixels `from..len` of the row at `src`.
+    unsafe fn rows(
+        &self,
+        (src, dst, aux): (*const u8, *mut u8, *const u8),
+        len: usize,
+        count: usize,
+        (in_step, out_step, aux_step): (isize, isize, isize),
+        rest: impl Fn(*const u8, *mut u8, *const u8, usize),
+    ) -> bool {
+        // SAFETY: forwarded contract.
+        let done = unsafe { self.run((src, dst, aux), len, RowRun { count, in_step, out_step }) };
+        if done == 0 {
+            return false;
+        }
+        // (Rows done whole skip `rest`: its set-up was a third of a 128-element row's instructions.)
+        for r in (0..count as isize).filter(|_| done < len) {
+            let at = |p: *const u8, step: isize| p.wrapping_offset(r * step);
+            rest(at(src, in_step), dst.wrapping_offset(r * out_step), at(aux, aux_step), done);
+        }
+        true
     }
 }
 
@@ -672,16 +697,12 @@ impl Rows for Staged<'_> {
         let r = &self.row;
         // Rows read through the windows with one pair for all: in one call, then each row's last elements.
         if let Some(wd) = self.windowed.as_ref().filter(|_| aux_step == 0) {
-            let run = RowRun { count, in_step, out_step };
-            // SAFETY: the run's rows are in bounds (Rows contract), with the one pair at `aux`.
-            let done = unsafe { wd.run(None, r.flush.is_some(), r.ow, (src, dst, aux), r.len, run) };
-            if done > 0 {
-                // (Rows done whole skip the call: its set-up was a third of a 128-element row's instructions.)
-                for row in (0..count as isize).filter(|_| done < r.len) {
-                    let (s, d) = (src.wrapping_offset(row * in_step), dst.wrapping_offset(row * out_step));
-                    // SAFETY: each row's elements from `done` on are in bounds (Rows contract).
-                    unsafe { self.rest(s, d, aux, done, r.len) };
-                }
+            let steps = (in_step, out_step, aux_step);
+            // SAFETY: the run's rows are in bounds (Rows contract), with the one pair at `aux`; so are each row's
+            // elements from `from` on.
+            let rest = |s, d, x, from| unsafe { self.rest(s, d, x, from, r.len) };
+            // SAFETY: as above.
+            if unsafe { wd.rows((src, dst, aux), r.len, count, steps, rest) } {
                 if self.streams() {
                     fence();
                 }
@@ -752,16 +773,11 @@ impl Unfenced for Staged<'_> {
     }
 
     unsafe fn span_unfenced(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize) {
-        let r = &self.row;
-        let one = RowRun { count: 1, in_step: 0, out_step: 0 };
         // SAFETY: forwarded contract (the first `len` elements of a row; the windows only without a table).
         unsafe {
-            let j = match &self.windowed {
-                Some(wd) => wd.run(None, r.flush.is_some(), r.ow, (src, dst, aux), len, one),
-                None => 0,
-            };
-            if j < len {
-                self.rest(src, dst, aux, j, len);
+            let rest = |s, d, x, from| self.rest(s, d, x, from, len);
+            if !self.windowed.as_ref().is_some_and(|wd| wd.rows((src, dst, aux), len, 1, (0, 0, 0), rest)) {
+                self.rest(src, dst, aux, 0, len);
             }
         }
     }
@@ -1356,17 +1372,6 @@ impl StagedPixels<'_> {
         self.pre.filter(|_| joined && per >= 2).map(|pre| (pre, per))
     }
 
-    /// [`Windowed::run`] of the rows' pixels.
-    ///
-    /// # Safety
-    ///
-    /// As [`Windowed::run`].
-    unsafe fn windowed(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize, rows: RowRun) -> usize {
-        let Some(wd) = &self.windowed else { return 0 };
-        // SAFETY: forwarded contract.
-        unsafe { wd.run(self.pattern, self.flush.is_some(), self.ow, (src, dst, aux), len, rows) }
-    }
-
     /// Converts `n` elements of whole pixels (element 0 a pixel's first channel, taking the pattern's pair at
     /// `phase`) from `from` into `to`.
     ///
@@ -1420,16 +1425,13 @@ impl Rows for StagedPixels<'_> {
     ) {
         // Rows read through the windows, in one call when their pairs are the same (a cast, a pattern, or one pair
         // for all), then each row's last pixels.
-        if self.windowed.as_ref().is_some_and(|w| w.cast || self.pattern.is_some() || aux_step == 0) {
-            let run = RowRun { count, in_step, out_step };
-            // SAFETY: the run's rows are in bounds (Rows contract), their pairs the same.
-            let done = unsafe { self.windowed(src, dst, aux, self.len, run) };
-            if done > 0 {
-                for r in (0..count as isize).filter(|_| done < self.len) {
-                    let (s, d) = (src.wrapping_offset(r * in_step), dst.wrapping_offset(r * out_step));
-                    // SAFETY: each row's pixels from `done` on are in bounds (Rows contract).
-                    unsafe { self.rest(s, d, aux.wrapping_offset(r * aux_step), done, self.len) };
-                }
+        if let Some(wd) = self.windowed.as_ref().filter(|w| w.cast || self.pattern.is_some() || aux_step == 0) {
+            let steps = (in_step, out_step, aux_step);
+            // SAFETY: the run's rows are in bounds (Rows contract), their pairs the same; so are each row's pixels
+            // from `from` on.
+            let rest = |s, d, x, from| unsafe { self.rest(s, d, x, from, self.len) };
+            // SAFETY: as above.
+            if unsafe { wd.rows((src, dst, aux), self.len, count, steps, rest) } {
                 if self.streams() {
                     fence();
                 }
@@ -1479,9 +1481,9 @@ impl Unfenced for StagedPixels<'_> {
     unsafe fn span_unfenced(&self, src: *const u8, dst: *mut u8, aux: *const u8, len: usize) {
         // SAFETY: forwarded contract (the first `len` pixels of a row).
         unsafe {
-            let j = self.windowed(src, dst, aux, len, RowRun { count: 1, in_step: 0, out_step: 0 });
-            if j < len {
-                self.rest(src, dst, aux, j, len);
+            let rest = |s, d, x, from| self.rest(s, d, x, from, len);
+            if !self.windowed.as_ref().is_some_and(|wd| wd.rows((src, dst, aux), len, 1, (0, 0, 0), rest)) {
+                self.rest(src, dst, aux, 0, len);
             }
         }
     }
@@ -1684,14 +1686,16 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
         }
         _ => None,
     };
+    // (Staged rows without `post` have the run's `flush`.)
+    let windowed = |w| Windowed::of::<A>(op, w, None, stream, ow);
     match strategy.movement() {
         Movement::Copy => f(&rc.with(None, None, false)),
         Movement::Reverse(lanes) => maybe(a, Some(Request::Reverse(lanes)), in_width, len, &mut |pre| {
-            f(&Staged { windowed: Windowed::of::<A>(op, row_windows.as_ref()), ..rc.with(pre, None, false) })
+            f(&Staged { windowed: windowed(row_windows.as_ref()), ..rc.with(pre, None, false) })
         }),
         Movement::Gather { stride, lanes } => {
             maybe(a, Some(Request::Gather { stride: *stride, lanes }), in_width, len, &mut |pre| {
-                f(&Staged { windowed: Windowed::of::<A>(op, row_windows.as_ref()), ..rc.with(pre, None, false) })
+                f(&Staged { windowed: windowed(row_windows.as_ref()), ..rc.with(pre, None, false) })
             })
         }
         // One converted element repeated, unless parameters vary along the row: then the input element is
@@ -1783,7 +1787,8 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 maybe(a, post, post_width, len, &mut |post| {
                     f(&StagedPixels {
                         pre,
-                        windowed: Windowed::of::<A>(op, windows.as_deref()),
+                        // (Windows only without `write`: no `post`, so `flush` is the run's.)
+                        windowed: Windowed::of::<A>(op, windows.as_deref(), pattern.as_deref(), stream, ow),
                         post,
                         convert,
                         pattern: pattern.as_deref(),

@@ -1352,10 +1352,11 @@ fn check_resize_taps<A: Arch>(a: A) {
         channels!(1);
         channels!(3);
         channels!(4);
-        // The same weights down rows: tap rows 77 bytes apart (negative steps too), row lengths around the 16-byte
-        // chunks, the output at an odd address; the buffer ends with the last tap row (a padded tap is never read).
-        let down = bytes(12 * 77 + 64, 5);
-        for n in [1usize, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 100] {
+        // The same weights down rows: tap rows 77 bytes apart (negative steps too), row lengths around the 16-, 32-
+        // and 64-byte chunks, the output at an odd address; the buffer ends with the last tap row (a padded tap is
+        // never read).
+        let down = bytes(12 * 77 + 256, 5);
+        for n in [1usize, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 95, 96, 100, 127, 128, 129, 200] {
             for step in [77isize, -77] {
                 let rows_src = &down[..(taps - 1) * 77 + n];
                 let first = if step > 0 { 0 } else { (taps - 1) * 77 };

@@ -1545,54 +1545,76 @@ unsafe fn interleave_blocks<P: WidePermute, const N: usize, const K: usize>(
     j
 }
 
-/// [`Arch::rows_u8`] with AVX-512: 32 bytes of two tap rows at a time, widened to i16, interleaved into pairs and
-/// multiplied by the pair's weights with `vpmaddwd` (exact i32 sums, as [`avx2_rows_u8`](super::x86::avx2_rows_u8),
-/// so both give the same bits), the last chunk ending at `n` (overlapping the one before); rows shorter than 32
-/// bytes through the AVX2 loop.
+/// [`Arch::rows_u8`] with AVX-512: 64 bytes of two tap rows at a time, as AVX2's 32 (`avx2_rows_u8_32`: the rows'
+/// words interleaved, even and odd elements split by a mask and a shift into the i16 pairs `vpmaddwd` multiplies by
+/// the pair's weights; exact i32 sums, as [`avx2_rows_u8`](super::x86::avx2_rows_u8), so both give the same bits),
+/// the last chunk ending at `n` (overlapping the one before); rows shorter than 64 bytes through the AVX2 loop.
+///
+/// PERF (one thread, Zen 4 VM, u8 1920×1080×3 → 224² bilinear, the vertical pass alone ≈ 0.30 ms): widening both
+/// rows with `vpmovzxbw` and interleaving them (two cross-lane and two in-lane shuffles per 32 bytes and tap pair)
+/// 0.637 → 0.617 ms the whole resize.
 ///
 /// # Safety
 ///
 /// As `Arch::rows_u8`; AVX-512 F/BW available.
 #[inline(always)]
 unsafe fn avx512_rows_u8(src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut f32) {
-    if n < 32 {
+    if n < 64 {
         // SAFETY: forwarded contract; AVX2 is implied by the level.
         unsafe { super::x86::avx2_rows_u8(src, step, w, n, out) };
         return;
     }
-    let last = n - 32;
-    let chunks = (0..last).step_by(32).chain(core::iter::once(last));
-    // SAFETY: (whole body) every load reads 32 bytes of a tap row inside the contract's range (x + 32 ≤ n, an odd
+    let last = n - 64;
+    let chunks = (0..last).step_by(64).chain(core::iter::once(last));
+    // SAFETY: (whole body) every load reads 64 bytes of a tap row inside the contract's range (x + 64 ≤ n, an odd
     // count's padded row never read); every store 16 f32 of the output; AVX-512 F/BW enabled by the calling level.
     unsafe {
         let (s, pairs) = (_mm512_set1_ps(w.scale), w.pairs);
         let whole = w.taps / 2;
-        // `lo` holds elements 0..4, 8..12, 16..20, 24..28 of the chunk (128-bit lanes of the unpack), `hi` the
-        // others: these put elements 0..16 and 16..32 back in order.
-        let first = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
-        let second = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+        let even = _mm512_set1_epi16(0xFF);
         for x in chunks {
-            let (mut lo, mut hi) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+            // Sums of elements (per 128-bit lane) 0, 2, 4, 6 | 1, 3, 5, 7 | 8, 10, 12, 14 | 9, 11, 13, 15.
+            let mut acc = [_mm512_setzero_si512(); 4];
             let mut p = src.add(x);
+            // (A macro: a closure here may be compiled without the level's target features.)
+            macro_rules! add {
+                ($a:expr, $b:expr, $w:expr) => {{
+                    let (a, b, w) = ($a, $b, $w);
+                    let (lo, hi) = (_mm512_unpacklo_epi16(a, b), _mm512_unpackhi_epi16(a, b));
+                    acc[0] = _mm512_add_epi32(acc[0], _mm512_madd_epi16(_mm512_and_si512(lo, even), w));
+                    acc[1] = _mm512_add_epi32(acc[1], _mm512_madd_epi16(_mm512_srli_epi16::<8>(lo), w));
+                    acc[2] = _mm512_add_epi32(acc[2], _mm512_madd_epi16(_mm512_and_si512(hi, even), w));
+                    acc[3] = _mm512_add_epi32(acc[3], _mm512_madd_epi16(_mm512_srli_epi16::<8>(hi), w));
+                }};
+            }
             for &w in &pairs[..whole] {
-                let w = _mm512_set1_epi32(w);
-                let a = _mm512_cvtepu8_epi16(_mm256_loadu_si256(p.cast()));
-                let b = _mm512_cvtepu8_epi16(_mm256_loadu_si256(p.offset(step).cast()));
-                lo = _mm512_add_epi32(lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(a, b), w));
-                hi = _mm512_add_epi32(hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(a, b), w));
+                let a = _mm512_loadu_si512(p.cast());
+                let b = _mm512_loadu_si512(p.offset(step).cast());
+                add!(a, b, _mm512_set1_epi32(w));
                 p = p.offset(2 * step);
             }
             if w.taps % 2 == 1 {
                 // The last tap alone: its pair's high weight multiplies zeros.
-                let w = _mm512_set1_epi32(pairs[whole] & 0xFFFF);
-                let a = _mm512_cvtepu8_epi16(_mm256_loadu_si256(p.cast()));
-                let z = _mm512_setzero_si512();
-                lo = _mm512_add_epi32(lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(a, z), w));
-                hi = _mm512_add_epi32(hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(a, z), w));
+                add!(_mm512_loadu_si512(p.cast()), _mm512_setzero_si512(), _mm512_set1_epi32(pairs[whole] & 0xFFFF));
             }
-            let (e0, e1) = (_mm512_permutex2var_epi32(lo, first, hi), _mm512_permutex2var_epi32(lo, second, hi));
-            _mm512_storeu_ps(out.add(x), _mm512_mul_ps(_mm512_cvtepi32_ps(e0), s));
-            _mm512_storeu_ps(out.add(x + 16), _mm512_mul_ps(_mm512_cvtepi32_ps(e1), s));
+            // Elements 0..4 | 16..20 | 32..36 | 48..52 (q0), 4..8 | 20..24 | … (q1), 8..12 | … (q2), 12..16 | … (q3).
+            let q0 = _mm512_unpacklo_epi32(acc[0], acc[1]);
+            let q1 = _mm512_unpackhi_epi32(acc[0], acc[1]);
+            let q2 = _mm512_unpacklo_epi32(acc[2], acc[3]);
+            let q3 = _mm512_unpackhi_epi32(acc[2], acc[3]);
+            // 0..4, 16..20, 4..8, 20..24 | 8..12, 24..28, 12..16, 28..32, and the same for the upper halves.
+            let (t0, t1) =
+                (_mm512_shuffle_i32x4::<0b01_00_01_00>(q0, q1), _mm512_shuffle_i32x4::<0b01_00_01_00>(q2, q3));
+            let (t2, t3) =
+                (_mm512_shuffle_i32x4::<0b11_10_11_10>(q0, q1), _mm512_shuffle_i32x4::<0b11_10_11_10>(q2, q3));
+            for (at, v) in [
+                (0, _mm512_shuffle_i32x4::<0b10_00_10_00>(t0, t1)),
+                (16, _mm512_shuffle_i32x4::<0b11_01_11_01>(t0, t1)),
+                (32, _mm512_shuffle_i32x4::<0b10_00_10_00>(t2, t3)),
+                (48, _mm512_shuffle_i32x4::<0b11_01_11_01>(t2, t3)),
+            ] {
+                _mm512_storeu_ps(out.add(x + at), _mm512_mul_ps(_mm512_cvtepi32_ps(v), s));
+            }
         }
     }
 }

@@ -889,15 +889,21 @@ pub(super) unsafe fn avx2_taps_u8<const G: usize>(
     }
 }
 
-/// [`Arch::rows_u8`](super::Arch::rows_u8) with AVX2: 16 bytes of two tap rows at a time, interleaved into i16
-/// pairs and multiplied by their weight pair (`vpmaddwd`), exact i32 sums converted and scaled in registers; the last
-/// chunk overlaps the one before (rows shorter than 16 one element at a time).
+/// [`Arch::rows_u8`](super::Arch::rows_u8) with AVX2: rows of 32 bytes or more 32 bytes at a time
+/// ([`avx2_rows_u8_32`]), shorter ones 16 bytes of two tap rows at a time, widened, interleaved into i16 pairs and
+/// multiplied by their weight pair (`vpmaddwd`); exact i32 sums converted and scaled in registers; the last chunk
+/// overlaps the one before (rows shorter than 16 one element at a time).
 ///
 /// # Safety
 ///
 /// As `Arch::rows_u8`; AVX2 available.
 #[inline(always)]
 pub(super) unsafe fn avx2_rows_u8(src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut f32) {
+    if n >= 32 {
+        // SAFETY: forwarded contract.
+        unsafe { avx2_rows_u8_32(src, step, w, n, out) };
+        return;
+    }
     if n < 16 {
         // SAFETY: forwarded contract.
         unsafe { super::rows_u8_elements(src, step, w, n, out) };
@@ -935,6 +941,68 @@ pub(super) unsafe fn avx2_rows_u8(src: *const u8, step: isize, w: super::RowWeig
             let second = _mm256_permute2x128_si256::<0x31>(lo, hi);
             _mm256_storeu_ps(out.add(x), _mm256_mul_ps(_mm256_cvtepi32_ps(first), s));
             _mm256_storeu_ps(out.add(x + 8), _mm256_mul_ps(_mm256_cvtepi32_ps(second), s));
+        }
+    }
+}
+
+/// [`avx2_rows_u8`] for rows of at least 32 bytes: 32 bytes of two tap rows at a time with one shuffle per 16
+/// bytes. The rows' words interleave (`vpunpck[lh]wd`: byte pairs `a[2i] a[2i+1] b[2i] b[2i+1]`), a mask keeps the
+/// even elements' pairs and a word shift the odd ones', each already the i16 pair `vpmaddwd` takes; the sums of
+/// even and odd elements are put back in order once per chunk. The widening `vpmovzxbw` and the unpack it took
+/// were two shuffles per 16 bytes and tap pair. PERF (one thread, Zen 4 VM, AVX2 level, u8 1920×1080×3 → 224²
+/// bilinear): 11.40 M → 10.43 M instructions per resize (callgrind).
+///
+/// # Safety
+///
+/// As `Arch::rows_u8`, with `n ≥ 32`; AVX2 available.
+#[inline(always)]
+unsafe fn avx2_rows_u8_32(src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut f32) {
+    let last = n - 32;
+    let chunks = (0..last).step_by(32).chain(core::iter::once(last));
+    // SAFETY: (whole body) every load reads 32 bytes of a tap row inside the contract's range (x + 32 ≤ n, an odd
+    // count's padded row never read); every store 8 f32 of the output; AVX2 enabled by the calling level.
+    unsafe {
+        let (s, pairs) = (_mm256_set1_ps(w.scale), w.pairs);
+        let whole = w.taps / 2;
+        let even = _mm256_set1_epi16(0xFF);
+        for x in chunks {
+            // Sums of elements (per 128-bit lane) 0, 2, 4, 6 | 1, 3, 5, 7 | 8, 10, 12, 14 | 9, 11, 13, 15.
+            let mut acc = [_mm256_setzero_si256(); 4];
+            let mut p = src.add(x);
+            // (A macro: a closure here may be compiled without the level's target features.)
+            macro_rules! add {
+                ($a:expr, $b:expr, $w:expr) => {{
+                    let (a, b, w) = ($a, $b, $w);
+                    let (lo, hi) = (_mm256_unpacklo_epi16(a, b), _mm256_unpackhi_epi16(a, b));
+                    acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_and_si256(lo, even), w));
+                    acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_srli_epi16::<8>(lo), w));
+                    acc[2] = _mm256_add_epi32(acc[2], _mm256_madd_epi16(_mm256_and_si256(hi, even), w));
+                    acc[3] = _mm256_add_epi32(acc[3], _mm256_madd_epi16(_mm256_srli_epi16::<8>(hi), w));
+                }};
+            }
+            for &w in &pairs[..whole] {
+                let a = _mm256_loadu_si256(p.cast());
+                let b = _mm256_loadu_si256(p.offset(step).cast());
+                add!(a, b, _mm256_set1_epi32(w));
+                p = p.offset(2 * step);
+            }
+            if w.taps % 2 == 1 {
+                // The last tap alone: its pair's high weight multiplies zeros.
+                add!(_mm256_loadu_si256(p.cast()), _mm256_setzero_si256(), _mm256_set1_epi32(pairs[whole] & 0xFFFF));
+            }
+            // Elements 0..4 | 16..20, 4..8 | 20..24, 8..12 | 24..28, 12..16 | 28..32.
+            let q0 = _mm256_unpacklo_epi32(acc[0], acc[1]);
+            let q1 = _mm256_unpackhi_epi32(acc[0], acc[1]);
+            let q2 = _mm256_unpacklo_epi32(acc[2], acc[3]);
+            let q3 = _mm256_unpackhi_epi32(acc[2], acc[3]);
+            for (at, v) in [
+                (0, _mm256_permute2x128_si256::<0x20>(q0, q1)),
+                (8, _mm256_permute2x128_si256::<0x20>(q2, q3)),
+                (16, _mm256_permute2x128_si256::<0x31>(q0, q1)),
+                (24, _mm256_permute2x128_si256::<0x31>(q2, q3)),
+            ] {
+                _mm256_storeu_ps(out.add(x + at), _mm256_mul_ps(_mm256_cvtepi32_ps(v), s));
+            }
         }
     }
 }

@@ -10,10 +10,16 @@
 //! sum in the same order with separately rounded products and sums (no fused multiply-add), or exactly in
 //! integers, so every level and thread count gives the same bits.
 //!
+//! u8 images that shrink in height filter their rows first ([`vertical_first`], [`RowsFirst`]): each output row
+//! a fixed-point sum of its input rows, rounded to 1/128 of a unit (i16), then 16 such rows filtered across in
+//! fixed point as above, with i16 lanes.
+//!
 //! PERF (one thread, Zen 4 VM, u8 1920×1080×3 → 224×224 bilinear antialiased): f32 lanes with per-element staging
 //! 5.0 ms; staged through register tiles 2.0–2.5 ms; u8 in fixed point 1.1–1.2 ms, its 16×32 byte tiles (loads in a
 //! loop: `array::from_fn` left them out of line) 0.82 ms, the channels of a pixel in one pass over its taps
-//! 0.75–0.82 ms. Peers in the same session: fast_image_resize 0.51 ms, torch 0.70 ms, Pillow 6.4 ms.
+//! 0.75–0.82 ms; rows first, in f32 after the rows 0.60–0.64 ms, whole rows and one shuffle per 16 bytes 0.555,
+//! the rows in 1/128 units and their columns in fixed point 0.455, 128 bytes per step 0.45. Peers in the same
+//! session: fast_image_resize 0.51 ms (AVX2), torch 0.70 ms, Pillow 6.4 ms.
 
 use crate::arch::{Arch, Ident, Job, RowWeights};
 use crate::convert::ElemType;
@@ -327,19 +333,21 @@ pub struct Epilogue {
     pub clamp: Option<[f32; 2]>,
 }
 
-/// The horizontal weights of a u8 input in fixed point: `pairs` holds `per` pairs of i16 weights per output column
-/// (the last one padded with a weight of 0 for an odd tap count), each `round(w · 2^shift)`, the largest of a column
-/// adjusted so that the column still sums to `round(Σw · 2^shift)` (a flat image stays flat); `scale` = 2^−shift.
+/// The weights of one axis in fixed point: `pairs` holds `per` pairs of i16 weights per output element (the last one
+/// padded with a weight of 0 for an odd tap count), each `round(w · 2^shift)`, the largest of an element's adjusted
+/// so that they still sum to `round(Σw · 2^shift)` (a flat image stays flat); `scale` = 2^−shift.
 #[derive(Clone, Debug)]
 struct Fixed {
     pairs: Vec<i32>,
     per: usize,
     scale: f32,
+    shift: u32,
 }
 
 impl Fixed {
-    /// The finest `shift` whose weights fit i16 and whose sums of 255·|w| fit i32.
-    fn new(cols: &Taps) -> Fixed {
+    /// The finest `shift` (at most 22) whose weights fit i16 and whose sums of `top`·|w| fit i32, for data of at
+    /// most `top` in magnitude (255 for u8 pixels, i16::MAX for rows in 1/128 units).
+    fn new(cols: &Taps, top: i64) -> Fixed {
         let k = cols.taps;
         let per = k.div_ceil(2);
         let columns: Vec<&[f32]> = cols.weights.chunks(k).collect();
@@ -356,7 +364,7 @@ impl Fixed {
         };
         let fits = |q: &[i32]| {
             q.iter().all(|v| v.abs() <= i32::from(i16::MAX))
-                && q.iter().map(|v| 255 * i64::from(v.abs())).sum::<i64>() < 1 << 31
+                && q.iter().map(|v| top * i64::from(v.abs())).sum::<i64>() < 1 << 31
         };
         while shift > 0 && !columns.iter().all(|w| fits(&quantize(w, shift))) {
             shift -= 1;
@@ -369,20 +377,29 @@ impl Fixed {
                 pairs.push((q[t] & 0xFFFF) | (hi << 16));
             }
         }
-        Fixed { pairs, per, scale: (-f64::from(shift)).exp2() as f32 }
+        Fixed { pairs, per, scale: (-f64::from(shift)).exp2() as f32, shift: shift as u32 }
     }
 
     /// The columns `first + i·step`, `i < count` (as [`Taps::pick`]).
     fn pick(&self, first: usize, step: usize, count: usize) -> Fixed {
         let pairs =
             (0..count).flat_map(|i| &self.pairs[(first + i * step) * self.per..][..self.per]).copied().collect();
-        Fixed { pairs, per: self.per, scale: self.scale }
+        Fixed { pairs, per: self.per, scale: self.scale, shift: self.shift }
     }
 }
 
+/// The weights of a u8 resize filtered rows first ([`vertical_first`]): the rows' over u8 pixels
+/// ([`Arch::rows_u8_q7`]: each output row's sums rounded to 1/128 of an input unit, an error of at most 1/256 before
+/// the columns), then the columns' over those rows ([`Arch::taps_i16`]), both in fixed point.
+#[derive(Clone, Debug)]
+struct RowsFirst {
+    rows: Fixed,
+    cols: Fixed,
+}
+
 /// Lanes `lanes` of the horizontal sums of output columns `xs` (`sums`: `(xs.len()·g) × R`, lane `l` one row) into
-/// rows `0..lanes.len()` of `rows` (`row_len` each): the group's pixels as they come, or as planes (channel `c`'s
-/// pixels at `c · width` on).
+/// rows `0..lanes.len()` of `rows` (`row_len` each, `stride` apart): the group's pixels as they come, or as planes
+/// (channel `c`'s pixels at `c · width` on).
 #[inline(always)]
 fn spill<A: Arch, const R: usize>(
     a: A,
@@ -391,6 +408,7 @@ fn spill<A: Arch, const R: usize>(
     lanes: core::ops::Range<usize>,
     rows: &mut [f32],
     xs: core::ops::Range<usize>,
+    stride: usize,
 ) {
     let g = pr.group;
     let width = pr.plan.out_size[1];
@@ -399,7 +417,8 @@ fn spill<A: Arch, const R: usize>(
     assert!(
         lanes.end <= R
             && sums.len() >= m * R
-            && rows.len() >= n.saturating_sub(1) * row_len + row_len
+            && stride >= row_len
+            && rows.len() >= n.saturating_sub(1) * stride + row_len
             && xs.end <= width
     );
     let src = sums[lanes.start..].as_ptr();
@@ -407,15 +426,25 @@ fn spill<A: Arch, const R: usize>(
         for c in 0..g {
             let dst = rows[c * width + xs.start..].as_mut_ptr();
             // SAFETY: `sums` holds m rows of R (checked), channel c's every g-th from row c, lanes `lanes` of them;
-            // rows `0..n` of `rows` hold xs.len() elements of plane c from xs.start on (checked).
-            unsafe { transpose(a, src.add(c * R), g * R, dst, row_len, m / g, n) };
+            // rows `0..n` of `rows`, `stride` apart, hold xs.len() elements of plane c from xs.start on (checked).
+            unsafe { transpose(a, src.add(c * R), g * R, dst, stride, m / g, n) };
         }
     } else {
         let dst = rows[xs.start * g..].as_mut_ptr();
-        // SAFETY: `sums` holds m rows of R, lanes `lanes` of them; rows `0..n` of `rows` hold row_len elements
-        // from xs.start·g on (checked).
-        unsafe { transpose(a, src, R, dst, row_len, m, n) };
+        // SAFETY: `sums` holds m rows of R, lanes `lanes` of them; rows `0..n` of `rows`, `stride` apart, hold
+        // row_len elements from xs.start·g on (checked).
+        unsafe { transpose(a, src, R, dst, stride, m, n) };
     }
+}
+
+/// The shortest row pitch of at least `n` elements of `size` bytes that is an odd number of 64-byte lines: the rows
+/// of a block that many lines apart fall in different L1 sets.
+///
+/// PERF (one thread, Zen 4 VM, u8 640×480×3 → 341×256 bilinear): rows of 1023 f32 (4092 bytes) put the 16 rows a
+/// block spills into one set of 8 ways: spilling took 0.086 ms of 0.287.
+fn odd_lines(n: usize, size: usize) -> usize {
+    let per = 64 / size;
+    (n.div_ceil(per) | 1) * per
 }
 
 /// Whether a row's pixels of a group of `group` channels are one run of `w`-byte elements in an operand of these
@@ -425,7 +454,7 @@ fn runs(strides: [isize; 4], w: usize, group: usize) -> bool {
 }
 
 /// Whether a u8 resize of these weights filters the rows first (each output row a weighted sum of input rows, in
-/// fixed point, then its columns in f32) rather than the columns: when its weights are all non-negative (then no
+/// fixed point, rounded to 1/128 of a unit, then its columns in fixed point: [`RowsFirst`]) rather than the columns: when its weights are all non-negative (then no
 /// intermediate value leaves 0..=255, and both orders compute the same sums but for rounding) and the estimated
 /// instructions are fewer — a shrink that keeps few of many rows (4928×3279 → 852×567) filters 567 rows of 4928
 /// pixels once instead of 3279 rows of 852 pixels.
@@ -498,8 +527,8 @@ pub struct ResizeProgram {
     clamp: bool,
     /// u8 inputs filtered horizontally first: the horizontal weights in fixed point.
     fixed: Option<Fixed>,
-    /// u8 inputs filtered vertically first (see [`vertical_first`]): the vertical weights in fixed point.
-    vfirst: Option<Fixed>,
+    /// u8 inputs filtered vertically first (see [`vertical_first`]): the weights of both passes.
+    vfirst: Option<RowsFirst>,
     /// Whether a row's pixels of a group are contiguous in the input, and in the output.
     contiguous: bool,
     out_contiguous: bool,
@@ -578,8 +607,14 @@ impl ResizeProgram {
         // (A function of the weights alone, not of the layout or the channels, so that any view of an image, and a
         // reference that resizes all its channels, sum in the same order.)
         let by_rows = plan.ty == ElemType::U8 && vertical_first(&all_rows, &all_cols, plan.in_size);
-        let vfirst = by_rows.then(|| Fixed::new(&all_rows).pick(plan.pick[0].0, plan.pick[0].1, plan.out_size[0]));
-        let fixed = (plan.ty == ElemType::U8 && !by_rows).then(|| Fixed::new(&all_cols));
+        let vfirst = by_rows
+            .then(|| (Fixed::new(&all_rows, 255), Fixed::new(&all_cols, i64::from(i16::MAX))))
+            .filter(|(rows, _)| rows.shift >= 8)
+            .map(|(rows, cols)| RowsFirst {
+                rows: rows.pick(plan.pick[0].0, plan.pick[0].1, plan.out_size[0]),
+                cols: cols.pick(plan.pick[1].0, plan.pick[1].1, plan.out_size[1]),
+            });
+        let fixed = (plan.ty == ElemType::U8 && vfirst.is_none()).then(|| Fixed::new(&all_cols, 255));
         let rows = all_rows;
         let (rows, cols) = (
             rows.pick(plan.pick[0].0, plan.pick[0].1, plan.out_size[0]),
@@ -782,9 +817,14 @@ impl Job for Units<'_> {
             type Output = ();
             #[inline(always)]
             fn call(self) {
-                // u8 rows 16 at a time (one byte lane each in the fixed-point taps); floats 8, also at 64-byte
+                // u8 rows 16 at a time (one byte or i16 lane each in the fixed-point taps); floats 8, also at 64-byte
                 // levels. PERF: f32 1920×1080×3 → 224² bilinear, one thread, Zen 4: 16 lanes 3.5 ms, 8 lanes 2.5 ms.
-                if self.0.program.fixed.is_some() { self.0.go::<A, 16>(self.1) } else { self.0.go::<A, 8>(self.1) }
+                let pr = self.0.program;
+                if pr.fixed.is_some() || pr.vfirst.is_some() {
+                    self.0.go::<A, 16>(self.1)
+                } else {
+                    self.0.go::<A, 8>(self.1)
+                }
             }
         }
         // The base level's code: no resize kernel uses what a level adds over it (VBMI's byte permutes), and the
@@ -796,6 +836,9 @@ impl Job for Units<'_> {
 
 /// The buffers of one thread's units.
 struct Scratch<const R: usize> {
+    /// Rows filtered first: the pitch of the strip's rows (at least `row_len`), and of `rows_q7`.
+    pitch: usize,
+    full_pitch: usize,
     /// Horizontally filtered rows of slots `[lo, hi)` of the current plane, `row_len` each, in a ring (slot `s` at row
     /// `s` mod the rows it has).
     strip: Vec<f32>,
@@ -810,6 +853,10 @@ struct Scratch<const R: usize> {
     /// pixel more for a padded tap).
     bytes: Vec<u8>,
     staged_bytes: Vec<u8>,
+    /// Plain u8 resizes filtered rows first: the `R` rows in 1/128 units, one after the other, and a span of them
+    /// transposed (`R` lanes per element, one pixel more for a padded tap).
+    rows_q7: Vec<i16>,
+    staged_q7: Vec<i16>,
     /// Horizontal sums of a span, transposed like `staged`.
     sums: Vec<f32>,
     /// One output row in f32.
@@ -828,27 +875,24 @@ impl Units<'_> {
         let span_max = pr.spans.iter().map(|&(x0, x1)| pr.cols.reads(x0..x1)).map(|(l, h)| h - l).max().unwrap_or(1);
         let sums_max = pr.spans.iter().map(|&(x0, x1)| x1 - x0).max().unwrap_or(1);
         let fixed = pr.fixed.is_some();
-        // Rows filtered first: the whole width the output columns read.
+        let q7 = pr.vfirst.is_some();
+        // Rows filtered first: the whole width the output columns read, in rows `full_pitch` apart, and the strip's
+        // rows `pitch` apart (odd numbers of lines: see `odd_lines`).
         let full = {
             let (c0, c1) = pr.cols.reads(0..p.out_size[1]);
             (c1 - c0) * g
         };
+        let full_pitch = odd_lines(full, 2);
+        let pitch = if q7 { odd_lines(row_len, 4) } else { row_len };
         let mut sc = Scratch::<R> {
-            strip: vec![0f32; (pr.strip_rows + R) * row_len],
+            strip: vec![0f32; ((pr.strip_rows + R) * row_len).max(R * pitch)],
+            pitch,
+            full_pitch,
             lo: 0,
             hi: 0,
             plane: usize::MAX,
-            staged: vec![0f32; if fixed { 0 } else { span_max * g * R }],
-            rows: vec![
-                0f32;
-                if fixed {
-                    0
-                } else if pr.vfirst.is_some() {
-                    full * R
-                } else {
-                    span_max * g * R
-                }
-            ],
+            staged: vec![0f32; if fixed || q7 { 0 } else { span_max * g * R }],
+            rows: vec![0f32; if fixed || q7 { 0 } else { span_max * g * R }],
             bytes: vec![
                 0u8;
                 match (fixed, &pr.vfirst) {
@@ -858,6 +902,8 @@ impl Units<'_> {
                 }
             ],
             staged_bytes: vec![0u8; if fixed { (span_max + 1) * g * R } else { 0 }],
+            rows_q7: vec![0i16; if q7 { full_pitch * R } else { 0 }],
+            staged_q7: vec![0i16; if q7 { (span_max + 1) * g * R } else { 0 }],
             sums: vec![0f32; sums_max * g * R],
             out: vec![0f32; row_len],
             converted: vec![0u8; if pr.affine.is_some() { row_len * p.out_ty.width() } else { 0 }],
@@ -929,7 +975,7 @@ impl Units<'_> {
                         // SAFETY: 16 rows of `len` bytes, `ss` apart: the input's rows r0..r0 + 16 (as above), or
                         // `bytes`; `staged_bytes` holds len rows of 16 (and a pixel more), sized for the longest span.
                         unsafe { transpose_bytes(a, from, ss, len, &mut sc.staged_bytes) };
-                        horizontal_fixed::<A, R>(
+                        horizontal_fixed::<A, R, u8>(
                             a,
                             fixed,
                             &pr.cols,
@@ -962,7 +1008,7 @@ impl Units<'_> {
                     if lanes.is_empty() {
                         continue;
                     }
-                    spill::<A, R>(a, pr, &sc.sums, lanes, &mut sc.strip[ring * row_len..], x0..x1);
+                    spill::<A, R>(a, pr, &sc.sums, lanes, &mut sc.strip[ring * row_len..], x0..x1, row_len);
                 }
             }
             sc.hi = r0 + n;
@@ -994,7 +1040,7 @@ impl Units<'_> {
         sc: &mut Scratch<R>,
         plane: usize,
         (y0, y1): (usize, usize),
-        vf: &Fixed,
+        vf: &RowsFirst,
     ) {
         let pr = self.program;
         let p = &pr.plan;
@@ -1007,7 +1053,7 @@ impl Units<'_> {
         let [on, oc, oh, _] = p.out_strides;
         let out_plane = (p.out_base as isize) + image as isize * on + channel as isize * oc;
         let taps = pr.rows.taps;
-        // The rows' sums for a span: sc.rows (R rows of the span's elements); the filtered block: sc.strip.
+        // The block's rows summed: sc.rows_q7 (R rows, the whole width); the filtered block: sc.strip.
         sc.plane = usize::MAX;
         // The input rows of the next block are asked for into L2 while this one is filtered, a share before each
         // of its rows (their columns the spans read; rows read in place only): the hardware prefetchers lose the
@@ -1038,7 +1084,7 @@ impl Units<'_> {
             fetched = next_hi;
             // Each output row's whole width first (its tap rows read once, front to back), then the spans of
             // the R rows, transposed so that the rows are register lanes.
-            let full = row_bytes as usize;
+            let (full, fp, pitch) = (row_bytes as usize, sc.full_pitch, sc.pitch);
             // (Lanes past the block's rows hold what they held: filtered along, never stored.)
             for l in 0..n {
                 let y = yb + l;
@@ -1046,7 +1092,6 @@ impl Units<'_> {
                     fetch(l);
                 }
                 let at = in_plane + pr.rows.start[y] as isize * sh + rc0 as isize * sw;
-                let out = sc.rows[l * full..][..full].as_mut_ptr();
                 // Rows start..start + taps < in height (the taps' windows lie inside the input) of the proved
                 // input plane, columns rc0..rc1 ≤ in width: inside `src` (`run` checked `in_need`). Their spans are
                 // read where they are when the group's pixels are one run, else gathered into `bytes` first.
@@ -1059,24 +1104,35 @@ impl Units<'_> {
                     }
                     (sc.bytes.as_ptr(), full as isize)
                 };
-                let w = RowWeights { pairs: &vf.pairs[y * vf.per..][..vf.per], taps, scale: vf.scale };
-                // SAFETY: `taps` rows of `full` bytes, `step` apart (above); `rows` holds R rows of `full`; the
-                // weights' sums fit i32 (`Fixed::new`).
-                unsafe { a.rows_u8(from, step, w, full, out) };
+                let v = &vf.rows;
+                let w = RowWeights { pairs: &v.pairs[y * v.per..][..v.per], taps, shift: v.shift };
+                // SAFETY: `taps` rows of `full` bytes, `step` apart (above); `rows_q7` holds R rows `fp` apart; the
+                // weights' sums fit i32 (`Fixed::new`) and their shift is at least 8 (`RowsFirst`).
+                unsafe { a.rows_u8_q7(from, step, w, full, sc.rows_q7[l * fp..][..full].as_mut_ptr()) };
             }
             for &(x0, x1) in &pr.spans {
                 let (c0, c1) = pr.cols.reads(x0..x1);
                 let len = (c1 - c0) * g;
-                let from = sc.rows[(c0 - rc0) * g..].as_ptr();
-                // SAFETY: R rows of `full` f32 in `rows`, columns c0 - rc0 .. c1 - rc0 of each; `staged` holds len
-                // rows of R (sized for the longest span).
-                unsafe { transpose(a, from, full, sc.staged.as_mut_ptr(), R, R, len) };
-                horizontal::<R>(&pr.cols, c0, x0..x1, g, &sc.staged, &mut sc.sums, false);
-                spill::<A, R>(a, pr, &sc.sums, 0..n, &mut sc.strip, x0..x1);
+                let from = sc.rows_q7[(c0 - rc0) * g..].as_ptr();
+                // SAFETY: 16 rows `fp` apart in `rows_q7`, columns c0 - rc0 .. c1 - rc0 of each; `staged_q7` holds len
+                // rows of 16 (and a pixel more), sized for the longest span.
+                unsafe { transpose_q7(a, from, fp, len, &mut sc.staged_q7) };
+                horizontal_fixed::<A, R, i16>(
+                    a,
+                    &vf.cols,
+                    &pr.cols,
+                    c0,
+                    x0..x1,
+                    g,
+                    &sc.staged_q7,
+                    &mut sc.sums,
+                    pr.clamp,
+                );
+                spill::<A, R>(a, pr, &sc.sums, 0..n, &mut sc.strip, x0..x1, pitch);
             }
             for l in 0..n {
                 // (The strip is rebuilt for every block: its rows are finished in place.)
-                let row = &mut sc.strip[l * row_len..][..row_len];
+                let row = &mut sc.strip[l * pitch..][..row_len];
                 // SAFETY: row yb + l < out height of the proved output plane (as in `unit`).
                 unsafe { self.finish_row::<A>(a, row, &mut sc.converted, out_plane + (yb + l) as isize * oh, channel) };
             }
@@ -1388,28 +1444,109 @@ unsafe fn transpose_bytes<A: Arch>(a: A, src: *const u8, ss: isize, len: usize, 
     }
 }
 
-/// [`horizontal`] of 16 staged byte rows in fixed point ([`Fixed`]), the sums back in f32 input units (`R` = 16).
+/// [`transpose_bytes`] of 16 rows of i16 (`ss` elements apart) into `staged` (16 lanes per element): 8×8 tiles of
+/// 2-byte elements, the edge one element at a time.
+///
+/// # Safety
+///
+/// `src + r·ss .. + len`, `r < 16`, are readable; `staged` holds at least `len · 16` elements (checked) and does not
+/// overlap them.
+#[inline(always)]
+unsafe fn transpose_q7<A: Arch>(a: A, src: *const i16, ss: usize, len: usize, staged: &mut [i16]) {
+    let staged = &mut staged[..16 * len];
+    let len8 = len / 8 * 8;
+    for c in (0..len8).step_by(8) {
+        for r in [0, 8] {
+            let d = staged[c * 16 + r..].as_mut_ptr().cast::<u8>();
+            let s = src.wrapping_add(r * ss + c).cast::<u8>();
+            // SAFETY: rows r..r + 8, columns c..c + 8 of the source (caller); rows c..c + 8, lanes r..r + 8 of
+            // `staged` (checked above), 32 bytes apart.
+            unsafe { a.tile8::<2, Ident>(s, 2 * ss as isize, d, 32, Ident) };
+        }
+    }
+    for c in len8..len {
+        for (l, d) in staged[c * 16..][..16].iter_mut().enumerate() {
+            // SAFETY: element c of row l (caller).
+            *d = unsafe { src.wrapping_add(l * ss + c).read_unaligned() };
+        }
+    }
+}
+
+/// The 16 lanes of a staged row the fixed-point horizontal taps read: u8 pixels ([`Arch::taps_u8`]) or rows in 1/128
+/// units ([`Arch::taps_i16`]).
+trait Lane: Copy {
+    /// The lanes' units in the sums: 1 for pixels, 1/128 for rows in 1/128 units.
+    const UNIT: f32;
+
+    /// `Arch::taps_u8` or `Arch::taps_i16` (`step` in elements).
+    ///
+    /// # Safety
+    ///
+    /// As those.
+    unsafe fn taps<A: Arch, const G: usize>(
+        a: A,
+        src: *const Self,
+        step: usize,
+        pairs: &[i32],
+        out: &mut [[i32; 16]; G],
+    );
+}
+
+impl Lane for u8 {
+    const UNIT: f32 = 1.0;
+
+    #[inline(always)]
+    unsafe fn taps<A: Arch, const G: usize>(
+        a: A,
+        src: *const u8,
+        step: usize,
+        pairs: &[i32],
+        out: &mut [[i32; 16]; G],
+    ) {
+        // SAFETY: forwarded contract.
+        unsafe { a.taps_u8::<G>(src, step, pairs, out) }
+    }
+}
+
+impl Lane for i16 {
+    const UNIT: f32 = 1.0 / 128.0;
+
+    #[inline(always)]
+    unsafe fn taps<A: Arch, const G: usize>(
+        a: A,
+        src: *const i16,
+        step: usize,
+        pairs: &[i32],
+        out: &mut [[i32; 16]; G],
+    ) {
+        // SAFETY: forwarded contract.
+        unsafe { a.taps_i16::<G>(src, step, pairs, out) }
+    }
+}
+
+/// [`horizontal`] of 16 staged rows of lanes `T` in fixed point ([`Fixed`]), the sums back in f32 input units
+/// (`R` = 16).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn horizontal_fixed<A: Arch, const R: usize>(
+fn horizontal_fixed<A: Arch, const R: usize, T: Lane>(
     a: A,
     fixed: &Fixed,
     cols: &Taps,
     c0: usize,
     xs: core::ops::Range<usize>,
     g: usize,
-    staged: &[u8],
+    staged: &[T],
     sums: &mut [f32],
     clamp: bool,
 ) {
     match g {
-        1 => fixed_pixels::<A, R, 1>(a, fixed, cols, c0, xs, 0, 1, staged, sums, clamp),
-        2 => fixed_pixels::<A, R, 2>(a, fixed, cols, c0, xs, 0, 2, staged, sums, clamp),
-        3 => fixed_pixels::<A, R, 3>(a, fixed, cols, c0, xs, 0, 3, staged, sums, clamp),
-        4 => fixed_pixels::<A, R, 4>(a, fixed, cols, c0, xs, 0, 4, staged, sums, clamp),
+        1 => fixed_pixels::<A, R, 1, T>(a, fixed, cols, c0, xs, 0, 1, staged, sums, clamp),
+        2 => fixed_pixels::<A, R, 2, T>(a, fixed, cols, c0, xs, 0, 2, staged, sums, clamp),
+        3 => fixed_pixels::<A, R, 3, T>(a, fixed, cols, c0, xs, 0, 3, staged, sums, clamp),
+        4 => fixed_pixels::<A, R, 4, T>(a, fixed, cols, c0, xs, 0, 4, staged, sums, clamp),
         _ => {
             for c in 0..g {
-                fixed_pixels::<A, R, 1>(a, fixed, cols, c0, xs.clone(), c, g, staged, sums, clamp);
+                fixed_pixels::<A, R, 1, T>(a, fixed, cols, c0, xs.clone(), c, g, staged, sums, clamp);
             }
         }
     }
@@ -1418,7 +1555,7 @@ fn horizontal_fixed<A: Arch, const R: usize>(
 /// [`horizontal_fixed`] of channels `c..c + G` of pixels of `g` channels.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn fixed_pixels<A: Arch, const R: usize, const G: usize>(
+fn fixed_pixels<A: Arch, const R: usize, const G: usize, T: Lane>(
     a: A,
     fixed: &Fixed,
     cols: &Taps,
@@ -1426,11 +1563,13 @@ fn fixed_pixels<A: Arch, const R: usize, const G: usize>(
     xs: core::ops::Range<usize>,
     c: usize,
     g: usize,
-    staged: &[u8],
+    staged: &[T],
     sums: &mut [f32],
     clamp: bool,
 ) {
     let per = fixed.per;
+    // (Powers of two: the product is exact.)
+    let scale = fixed.scale * T::UNIT;
     let mut acc = [[0i32; 16]; G];
     for (j, x) in xs.enumerate() {
         let pairs = &fixed.pairs[x * per..][..per];
@@ -1439,12 +1578,12 @@ fn fixed_pixels<A: Arch, const R: usize, const G: usize>(
         let taps = &staged[(s * g + c) * 16..][..((2 * per - 1) * g + G) * 16];
         // SAFETY: taps t < 2·per of channels c..c + G at `taps[(t·g + k)·16..][..16]`, inside the slice checked
         // above; the weights' sums fit i32 (`Fixed::new`).
-        unsafe { a.taps_u8::<G>(taps.as_ptr(), g * 16, pairs, &mut acc) };
+        unsafe { T::taps::<A, G>(a, taps.as_ptr(), g * 16, pairs, &mut acc) };
         for (k, acc) in acc.iter().enumerate() {
-            // (Units run u8 inputs with R = 16.)
+            // (Units run fixed-point lanes with R = 16.)
             let out = &mut sums[(j * g + c + k) * R..][..R];
             for (d, &v) in out.iter_mut().zip(acc) {
-                let v = v as f32 * fixed.scale;
+                let v = v as f32 * scale;
                 *d = if clamp { v.clamp(0.0, 255.0) } else { v };
             }
         }

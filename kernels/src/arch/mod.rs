@@ -308,22 +308,36 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     #[inline(always)]
     unsafe fn taps_u8<const G: usize>(self, src: *const u8, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
         // SAFETY: forwarded contract.
-        unsafe { taps_u8_lanes::<G>(src, step, pairs, out) }
+        unsafe { taps_lanes::<u8, G>(src, step, pairs, out) }
     }
 
-    /// Weighted sums of byte rows (a resize's vertical taps over u8 rows): `out[x] = f32(Σₜ w[t] · src[t·step + x])
-    /// · w.scale` for `x < n`, `t < w.taps`, where the weights come in pairs as in [`Arch::taps_u8`] (an odd count's
-    /// last high half unused, and its row never read). The sum is exact in i32 (the caller bounds it), its
-    /// conversion and the product each rounded to nearest even: every level gives the same.
+    /// Weighted sums of byte rows (a resize's vertical taps over u8 rows) in 16-bit fixed point: `out[x] = (Σₜ w[t]
+    /// · src[t·step + x] + 2^(w.shift − 8)) >> (w.shift − 7)` for `x < n`, `t < w.taps`, where the weights come in
+    /// pairs as in [`Arch::taps_u8`] (an odd count's last high half unused, and its row never read): the sum in units
+    /// of 1/128 rounded half up (a u8 resize's rows: at most 255 · 128 when the weights are non-negative and sum to
+    /// 1), saturated to i16. The sum is exact in i32 (the caller bounds it): every level gives the same.
     ///
     /// # Safety
     ///
-    /// `src + t·step .. + n` is readable for every `t < w.taps`; `out .. + n` is writable (f32, any alignment) and
-    /// overlaps none of them; `w.pairs` holds `⌈taps/2⌉` pairs; `Σₜ 255·|w[t]| < 2^31`.
+    /// `src + t·step .. + n` is readable for every `t < w.taps`; `out .. + n` is writable (i16, any alignment) and
+    /// overlaps none of them; `w.pairs` holds `⌈taps/2⌉` pairs; `Σₜ 255·|w[t]| < 2^31`; `8 ≤ w.shift < 31`.
     #[inline(always)]
-    unsafe fn rows_u8(self, src: *const u8, step: isize, w: RowWeights<'_>, n: usize, out: *mut f32) {
+    unsafe fn rows_u8_q7(self, src: *const u8, step: isize, w: RowWeights<'_>, n: usize, out: *mut i16) {
         // SAFETY: forwarded contract.
-        unsafe { rows_u8_elements(src, step, w, n, out) }
+        unsafe { rows_u8_q7_elements(src, step, w, n, out) }
+    }
+
+    /// [`Arch::taps_u8`] over 16 lanes of i16 (a resize's rows in [`Arch::rows_u8_q7`]'s fixed point): `out[c][l] =
+    /// Σₜ w[t] · src[t·step + c·16 + l]`, `step` in elements. Exact in i32 (the caller bounds the sums).
+    ///
+    /// # Safety
+    ///
+    /// `src + t·step .. + 16·G` (i16, any alignment) is readable for every `t < 2·pairs.len()`;
+    /// `Σₜ 32767·|w[t]| < 2^31`.
+    #[inline(always)]
+    unsafe fn taps_i16<const G: usize>(self, src: *const i16, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
+        // SAFETY: forwarded contract.
+        unsafe { taps_lanes::<i16, G>(src, step, pairs, out) }
     }
 
     /// Transposes an 8×8 tile of `N`-byte elements: `dst` row `c` element `r` ← `m`(`src` row `r` element `c`);
@@ -845,14 +859,14 @@ pub(crate) unsafe fn tile_stack_by_8<A: Arch, const N: usize, M: TileMap>(
     }
 }
 
-/// [`Arch::taps_u8`] one lane at a time.
+/// [`Arch::taps_u8`] or [`Arch::taps_i16`] one lane at a time (`step` in elements).
 ///
 /// # Safety
 ///
 /// As [`Arch::taps_u8`].
 #[inline(always)]
-pub(crate) unsafe fn taps_u8_lanes<const G: usize>(
-    src: *const u8,
+pub(crate) unsafe fn taps_lanes<T: Copy + Into<i32>, const G: usize>(
+    src: *const T,
     step: usize,
     pairs: &[i32],
     out: &mut [[i32; 16]; G],
@@ -864,40 +878,64 @@ pub(crate) unsafe fn taps_u8_lanes<const G: usize>(
             let (a, b) = (src.wrapping_add(2 * i * step + c * 16), src.wrapping_add((2 * i + 1) * step + c * 16));
             for (l, o) in o.iter_mut().enumerate() {
                 // SAFETY: lane l of channel c of taps 2i and 2i + 1 (contract).
-                let (x0, x1) = unsafe { (i32::from(*a.add(l)), i32::from(*b.add(l))) };
+                let (x0, x1) = unsafe { (a.add(l).read_unaligned().into(), b.add(l).read_unaligned().into()) };
                 *o = o.wrapping_add(x0.wrapping_mul(w0).wrapping_add(x1.wrapping_mul(w1)));
             }
         }
     }
 }
 
-/// The weights of one output row of a resize's vertical pass over u8 rows (see [`Arch::rows_u8`]): `taps` i16
-/// weights in pairs, and the scale of their fixed point.
+/// The weights of one output row of a resize's vertical pass over u8 rows (see [`Arch::rows_u8_q7`]): `taps` i16
+/// weights in pairs, in fixed point with `shift` fractional bits.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RowWeights<'a> {
     pub(crate) pairs: &'a [i32],
     pub(crate) taps: usize,
-    pub(crate) scale: f32,
+    pub(crate) shift: u32,
 }
 
-/// [`Arch::rows_u8`] one element at a time.
+impl RowWeights<'_> {
+    /// Weight `t`.
+    #[inline(always)]
+    fn at(&self, t: usize) -> i32 {
+        let p = self.pairs[t / 2];
+        if t.is_multiple_of(2) { i32::from(p as i16) } else { p >> 16 }
+    }
+
+    /// The exact sum of element `x` of the tap rows.
+    ///
+    /// # Safety
+    ///
+    /// As [`Arch::rows_u8_q7`].
+    #[inline(always)]
+    unsafe fn sum(&self, src: *const u8, step: isize, x: usize) -> i32 {
+        let mut acc = 0i32;
+        for t in 0..self.taps {
+            // SAFETY: element x of tap row t (contract).
+            let v = i32::from(unsafe { *src.wrapping_offset(t as isize * step).add(x) });
+            acc = acc.wrapping_add(v.wrapping_mul(self.at(t)));
+        }
+        acc
+    }
+
+    /// `sum` in [`Arch::rows_u8_q7`]'s units.
+    #[inline(always)]
+    fn q7(&self, sum: i32) -> i16 {
+        let s = self.shift - 7;
+        (sum.wrapping_add(1 << (s - 1)) >> s).clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
+    }
+}
+
+/// [`Arch::rows_u8_q7`] one element at a time.
 ///
 /// # Safety
 ///
-/// As [`Arch::rows_u8`].
+/// As [`Arch::rows_u8_q7`].
 #[inline(always)]
-pub(crate) unsafe fn rows_u8_elements(src: *const u8, step: isize, w: RowWeights<'_>, n: usize, out: *mut f32) {
+pub(crate) unsafe fn rows_u8_q7_elements(src: *const u8, step: isize, w: RowWeights<'_>, n: usize, out: *mut i16) {
     for x in 0..n {
-        let mut acc = 0i32;
-        for t in 0..w.taps {
-            let p = w.pairs[t / 2];
-            let wt = if t % 2 == 0 { i32::from(p as i16) } else { p >> 16 };
-            // SAFETY: element x of tap row t (contract).
-            let v = i32::from(unsafe { *src.wrapping_offset(t as isize * step).add(x) });
-            acc = acc.wrapping_add(v.wrapping_mul(wt));
-        }
-        // SAFETY: element x of the output (contract).
-        unsafe { out.add(x).write_unaligned(acc as f32 * w.scale) };
+        // SAFETY: element x of the tap rows and of the output (contract).
+        unsafe { out.add(x).write_unaligned(w.q7(w.sum(src, step, x))) };
     }
 }
 

@@ -1325,6 +1325,15 @@ fn check_resize_taps<A: Arch>(a: A) {
     // 16 lanes × up to 4 channels × 11 taps (the last of an odd count padded), weights over the whole i16 range.
     let src = bytes(16 * 4 * 12 + 64, 9);
     let weights: Vec<i16> = (0..12).map(|t| [32767, -32768, 1234, -5, 0, 77, -3001, 16384, 1, -1, 999, 0][t]).collect();
+    let weights16: Vec<i16> =
+        (0..12).map(|t| [16384, -16384, 1234, -5, 0, 77, -3001, 8192, 1, -1, 999, 0][t]).collect();
+    // i16 lanes over the whole range, at an odd address.
+    let words: Vec<i16> =
+        bytes(2 * (16 * 4 * 12 + 64), 3).chunks(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+    let mut words_at = vec![0u8; 2 * words.len() + 1];
+    for (d, w) in words_at[1..].chunks_mut(2).zip(&words) {
+        d.copy_from_slice(&w.to_le_bytes());
+    }
     for taps in [1usize, 2, 5, 11] {
         let pairs: Vec<i32> = (0..taps.div_ceil(2))
             .map(|i| {
@@ -1352,34 +1361,61 @@ fn check_resize_taps<A: Arch>(a: A) {
         channels!(1);
         channels!(3);
         channels!(4);
+        // The same over 16 lanes of i16 (full range), with weights whose |sum| · 32767 fits i32.
+        let pairs16: Vec<i32> = (0..taps.div_ceil(2))
+            .map(|i| {
+                let hi = if 2 * i + 1 < taps { weights16[2 * i + 1] } else { 0 };
+                i32::from(weights16[2 * i] as u16) | (i32::from(hi) << 16)
+            })
+            .collect();
+        macro_rules! words {
+            ($g:literal) => {{
+                let step = 16 * $g + 3;
+                let mut got = [[7i32; 16]; $g];
+                // SAFETY: taps t < 2·pairs.len() ≤ 12 read words[t·step + c·16 + l] < 12·(16·4 + 3) + 64 ≤
+                // words.len() (from an odd byte: any alignment); Σ 32767·|w| < 2^31; the token proves the level.
+                a.vectorize(|| unsafe { a.taps_i16::<$g>(words_at.as_ptr().add(1).cast(), step, &pairs16, &mut got) });
+                for c in 0..$g {
+                    for l in 0..16 {
+                        let want: i32 =
+                            (0..taps).map(|t| i32::from(words[t * step + c * 16 + l]) * i32::from(weights16[t])).sum();
+                        assert_eq!(got[c][l], want, "{:?} i16 taps {taps} channel {c} lane {l}", A::ISA);
+                    }
+                }
+            }};
+        }
+        words!(1);
+        words!(3);
+        words!(4);
         // The same weights down rows: tap rows 77 bytes apart (negative steps too), row lengths around the 16-, 32-
         // and 64-byte chunks, the output at an odd address; the buffer ends with the last tap row (a padded tap is
         // never read).
         let down = bytes(12 * 77 + 256, 5);
-        for n in [1usize, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 95, 96, 100, 127, 128, 129, 200] {
+        for n in [1usize, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 95, 96, 100, 127, 128, 129, 200, 255, 256, 300] {
             for step in [77isize, -77] {
                 let rows_src = &down[..(taps - 1) * 77 + n];
                 let first = if step > 0 { 0 } else { (taps - 1) * 77 };
-                let mut out = vec![0u8; 4 * n + 1];
-                let scale = 0.25f32 / 3.0;
-                // SAFETY: rows first + t·step, t < taps, of n bytes inside `rows_src`; `out` holds n f32 from byte 1;
-                // the sums are far below 2^31; the token proves the level.
-                a.vectorize(|| unsafe {
-                    let out = out.as_mut_ptr().add(1).cast();
-                    a.rows_u8(
-                        rows_src.as_ptr().add(first),
-                        step,
-                        super::RowWeights { pairs: &pairs, taps, scale },
-                        n,
-                        out,
-                    )
-                });
-                for x in 0..n {
+                let want = |x: usize| -> i32 {
                     let at = |t: usize| (first as isize + t as isize * step) as usize + x;
-                    let want: i32 = (0..taps).map(|t| i32::from(rows_src[at(t)]) * i32::from(weights[t])).sum();
-                    let got = f32::from_le_bytes(out[1 + 4 * x..][..4].try_into().unwrap());
-                    let what = format!("{:?} rows: taps {taps} n {n} step {step} x {x}", A::ISA);
-                    assert_eq!(got.to_bits(), (want as f32 * scale).to_bits(), "{what}");
+                    (0..taps).map(|t| i32::from(rows_src[at(t)]) * i32::from(weights[t])).sum()
+                };
+                // In 1/128 units, rounded half up and saturated, at several precisions (sums of both signs, some
+                // beyond i16 after the shift).
+                for shift in [8u32, 12, 15, 22] {
+                    let mut out = vec![0u8; 2 * n + 1];
+                    // SAFETY: rows first + t·step, t < taps, of n bytes inside `rows_src`; `out` holds n i16 from
+                    // byte 1; the sums are far below 2^31; 8 ≤ shift < 31; the token proves the level.
+                    a.vectorize(|| unsafe {
+                        let out = out.as_mut_ptr().add(1).cast();
+                        let w = super::RowWeights { pairs: &pairs, taps, shift };
+                        a.rows_u8_q7(rows_src.as_ptr().add(first), step, w, n, out)
+                    });
+                    for x in 0..n {
+                        let got = i16::from_le_bytes(out[1 + 2 * x..][..2].try_into().unwrap());
+                        let s = shift - 7;
+                        let q = ((want(x) + (1 << (s - 1))) >> s).clamp(-32768, 32767) as i16;
+                        assert_eq!(got, q, "{:?} q7 rows: taps {taps} n {n} step {step} shift {shift} x {x}", A::ISA);
+                    }
                 }
             }
         }

@@ -175,9 +175,9 @@ unsafe impl Arch for V3 {
     super::x86::common_methods!();
 
     #[inline(always)]
-    unsafe fn rows_u8(self, src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut f32) {
+    unsafe fn rows_u8_q7(self, src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut i16) {
         // SAFETY: forwarded contract; AVX2 via the token.
-        unsafe { super::x86::avx2_rows_u8(src, step, w, n, out) }
+        unsafe { super::x86::avx2_rows_u8_q7(src, step, w, n, out) }
     }
 
     #[inline(always)]

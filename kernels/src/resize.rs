@@ -391,10 +391,22 @@ impl Fixed {
 /// The weights of a u8 resize filtered rows first ([`vertical_first`]): the rows' over u8 pixels
 /// ([`Arch::rows_u8_q7`]: each output row's sums rounded to 1/128 of an input unit, an error of at most 1/256 before
 /// the columns), then the columns' over those rows ([`Arch::taps_i16`]), both in fixed point.
+///
+/// The rows are summed in `pieces` of the spans (`[s0, s1)` of `ResizeProgram::spans`): the whole width at once
+/// when an input row is longer than a page (its tap rows then read front to back, where a span at a time read ~50
+/// rows 512 bytes at a time and summed the columns two spans' taps share twice), else a span at a time (the rows of
+/// a span stay in L1).
+///
+/// PERF (one thread, Zen 4 VM, u8 RGB bilinear antialiased, AVX-512 / AVX2 level, ms): span at a time → whole
+/// width: 1920×1080 → 224² 0.615 → 0.555 / 0.70 → 0.605; 2560×1600 → 320×200 0.95–1.02 → 0.84–0.85 / 1.04 →
+/// 0.90; 4928×3279 → 852×567 5.3–5.5 → 5.0–5.4 / 5.8–6.3 → 5.4–5.8. But 32 different 640×480 images → shorter
+/// 256, crop 224 (rows of 1275 bytes, cold; `strider bench`, AVX-512): whole width 13 % slower (5.25 → 5.95 ms),
+/// a span at a time as before (5.15 → 5.11).
 #[derive(Clone, Debug)]
 struct RowsFirst {
     rows: Fixed,
     cols: Fixed,
+    pieces: Vec<(usize, usize)>,
 }
 
 /// Lanes `lanes` of the horizontal sums of output columns `xs` (`sums`: `(xs.len()·g) × R`, lane `l` one row) into
@@ -502,6 +514,8 @@ const MAX_GROUP: usize = 16;
 const SPAN: usize = 512;
 /// Bytes of strip rows a unit of output rows aims at (L2-resident).
 const STRIP_BYTES: usize = 256 << 10;
+/// Bytes of an input row above which rows-first resizes sum whole rows at once (see [`RowsFirst`]).
+const PAGE: usize = 4096;
 /// Most output rows per unit (enough units for the threads to share).
 const UNIT_ROWS: usize = 32;
 
@@ -607,12 +621,13 @@ impl ResizeProgram {
         // (A function of the weights alone, not of the layout or the channels, so that any view of an image, and a
         // reference that resizes all its channels, sum in the same order.)
         let by_rows = plan.ty == ElemType::U8 && vertical_first(&all_rows, &all_cols, plan.in_size);
-        let vfirst = by_rows
+        let mut vfirst = by_rows
             .then(|| (Fixed::new(&all_rows, 255), Fixed::new(&all_cols, i64::from(i16::MAX))))
             .filter(|(rows, _)| rows.shift >= 8)
             .map(|(rows, cols)| RowsFirst {
                 rows: rows.pick(plan.pick[0].0, plan.pick[0].1, plan.out_size[0]),
                 cols: cols.pick(plan.pick[1].0, plan.pick[1].1, plan.out_size[1]),
+                pieces: Vec::new(),
             });
         let fixed = (plan.ty == ElemType::U8 && vfirst.is_none()).then(|| Fixed::new(&all_cols, 255));
         let rows = all_rows;
@@ -680,6 +695,13 @@ impl ResizeProgram {
             }
             spans.push((x0, x1));
             x0 = x1;
+        }
+        // Rows first: summed the whole width at once when an input row is longer than a page, else a span at a time
+        // (see `RowsFirst`).
+        if let Some(v) = &mut vfirst {
+            let (c0, c1) = cols.reads(0..plan.out_size[1]);
+            let whole = (c1 - c0) * group > PAGE;
+            v.pieces = if whole { vec![(0, spans.len())] } else { (0..spans.len()).map(|k| (k, k + 1)).collect() };
         }
         // Whether a row's pixels of a group are one run of elements in the operand.
         let (contiguous, out_contiguous) = (runs(plan.in_strides, w, group), runs(plan.out_strides, ow, group));
@@ -876,12 +898,15 @@ impl Units<'_> {
         let sums_max = pr.spans.iter().map(|&(x0, x1)| x1 - x0).max().unwrap_or(1);
         let fixed = pr.fixed.is_some();
         let q7 = pr.vfirst.is_some();
-        // Rows filtered first: the whole width the output columns read, in rows `full_pitch` apart, and the strip's
+        // Rows filtered first: the widest piece of the columns the output reads (`RowsFirst`), in rows `full_pitch` apart, and the strip's
         // rows `pitch` apart (odd numbers of lines: see `odd_lines`).
-        let full = {
-            let (c0, c1) = pr.cols.reads(0..p.out_size[1]);
-            (c1 - c0) * g
-        };
+        let full = pr.vfirst.as_ref().map_or(0, |v| {
+            let width = |&(s0, s1): &(usize, usize)| {
+                let (c0, c1) = pr.cols.reads(pr.spans[s0].0..pr.spans[s1 - 1].1);
+                (c1 - c0) * g
+            };
+            v.pieces.iter().map(width).max().unwrap_or(0)
+        });
         let full_pitch = odd_lines(full, 2);
         let pitch = if q7 { odd_lines(row_len, 4) } else { row_len };
         let mut sc = Scratch::<R> {
@@ -1082,53 +1107,52 @@ impl Units<'_> {
                 }
             };
             fetched = next_hi;
-            // Each output row's whole width first (its tap rows read once, front to back), then the spans of
-            // the R rows, transposed so that the rows are register lanes.
-            let (full, fp, pitch) = (row_bytes as usize, sc.full_pitch, sc.pitch);
-            // (Lanes past the block's rows hold what they held: filtered along, never stored.)
-            for l in 0..n {
-                let y = yb + l;
-                if fetching {
-                    fetch(l);
-                }
-                let at = in_plane + pr.rows.start[y] as isize * sh + rc0 as isize * sw;
-                // Rows start..start + taps < in height (the taps' windows lie inside the input) of the proved
-                // input plane, columns rc0..rc1 ≤ in width: inside `src` (`run` checked `in_need`). Their spans are
-                // read where they are when the group's pixels are one run, else gathered into `bytes` first.
-                let (from, step) = if pr.contiguous {
-                    (self.src.0.cast_const().wrapping_offset(at), sh)
-                } else {
-                    for t in 0..taps {
-                        // SAFETY: tap row t's span, inside the input (above); `bytes` holds taps spans.
-                        unsafe { self.load_bytes(at + t as isize * sh, rc1 - rc0, &mut sc.bytes[t * full..][..full]) };
+            // Each output row's columns of a piece of the spans (the whole width, or one span: `pieces`), its tap
+            // rows read once, front to back; then the piece's spans of the R rows, transposed so that the rows are
+            // register lanes.
+            let (fp, pitch) = (sc.full_pitch, sc.pitch);
+            for &(s0, s1) in &vf.pieces {
+                let (pc0, pc1) = pr.cols.reads(pr.spans[s0].0..pr.spans[s1 - 1].1);
+                let width = (pc1 - pc0) * g;
+                // (Lanes past the block's rows hold what they held: filtered along, never stored.)
+                for l in 0..n {
+                    let y = yb + l;
+                    if fetching && s0 == 0 {
+                        fetch(l);
                     }
-                    (sc.bytes.as_ptr(), full as isize)
-                };
-                let v = &vf.rows;
-                let w = RowWeights { pairs: &v.pairs[y * v.per..][..v.per], taps, shift: v.shift };
-                // SAFETY: `taps` rows of `full` bytes, `step` apart (above); `rows_q7` holds R rows `fp` apart; the
-                // weights' sums fit i32 (`Fixed::new`) and their shift is at least 8 (`RowsFirst`).
-                unsafe { a.rows_u8_q7(from, step, w, full, sc.rows_q7[l * fp..][..full].as_mut_ptr()) };
-            }
-            for &(x0, x1) in &pr.spans {
-                let (c0, c1) = pr.cols.reads(x0..x1);
-                let len = (c1 - c0) * g;
-                let from = sc.rows_q7[(c0 - rc0) * g..].as_ptr();
-                // SAFETY: 16 rows `fp` apart in `rows_q7`, columns c0 - rc0 .. c1 - rc0 of each; `staged_q7` holds len
-                // rows of 16 (and a pixel more), sized for the longest span.
-                unsafe { transpose_q7(a, from, fp, len, &mut sc.staged_q7) };
-                horizontal_fixed::<A, R, i16>(
-                    a,
-                    &vf.cols,
-                    &pr.cols,
-                    c0,
-                    x0..x1,
-                    g,
-                    &sc.staged_q7,
-                    &mut sc.sums,
-                    pr.clamp,
-                );
-                spill::<A, R>(a, pr, &sc.sums, 0..n, &mut sc.strip, x0..x1, pitch);
+                    let at = in_plane + pr.rows.start[y] as isize * sh + pc0 as isize * sw;
+                    // Rows start..start + taps < in height (the taps' windows lie inside the input) of the proved
+                    // input plane, columns pc0..pc1 ≤ in width: inside `src` (`run` checked `in_need`). They are
+                    // read where they are when the group's pixels are one run, else gathered into `bytes` first.
+                    let (from, step) = if pr.contiguous {
+                        (self.src.0.cast_const().wrapping_offset(at), sh)
+                    } else {
+                        for t in 0..taps {
+                            let row = &mut sc.bytes[t * width..][..width];
+                            // SAFETY: tap row t's columns, inside the input (above); `bytes` holds taps pieces.
+                            unsafe { self.load_bytes(at + t as isize * sh, pc1 - pc0, row) };
+                        }
+                        (sc.bytes.as_ptr(), width as isize)
+                    };
+                    let v = &vf.rows;
+                    let w = RowWeights { pairs: &v.pairs[y * v.per..][..v.per], taps, shift: v.shift };
+                    let out = sc.rows_q7[l * fp..][..width].as_mut_ptr();
+                    // SAFETY: `taps` rows of `width` bytes, `step` apart (above); `rows_q7` holds R rows `fp` apart
+                    // (the widest piece); the weights' sums fit i32 (`Fixed::new`) and their shift is at least 8
+                    // (`RowsFirst`).
+                    unsafe { a.rows_u8_q7(from, step, w, width, out) };
+                }
+                for &(x0, x1) in &pr.spans[s0..s1] {
+                    let (c0, c1) = pr.cols.reads(x0..x1);
+                    let len = (c1 - c0) * g;
+                    let from = sc.rows_q7[(c0 - pc0) * g..].as_ptr();
+                    // SAFETY: 16 rows `fp` apart in `rows_q7`, columns c0 - pc0 .. c1 - pc0 of each, inside the
+                    // piece; `staged_q7` holds len rows of 16 (and a pixel more), sized for the longest span.
+                    unsafe { transpose_q7(a, from, fp, len, &mut sc.staged_q7) };
+                    let staged = &sc.staged_q7;
+                    horizontal_fixed::<A, R, i16>(a, &vf.cols, &pr.cols, c0, x0..x1, g, staged, &mut sc.sums, pr.clamp);
+                    spill::<A, R>(a, pr, &sc.sums, 0..n, &mut sc.strip, x0..x1, pitch);
+                }
             }
             for l in 0..n {
                 // (The strip is rebuilt for every block: its rows are finished in place.)

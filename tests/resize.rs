@@ -180,11 +180,13 @@ fn large_images_split_into_units_match() {
         check(DataType::Uint8, ResizeFilter::Bilinear, true, [1, 3], from, to, 1 + 4 * k);
         check(DataType::Float32, ResizeFilter::Bicubic, false, [1, 3], from, to, 4 * k);
     }
-    // Rows longer than a page, filtered rows first: summed the whole width at once, packed (NHWC) and from pixel slots
-    // (gathered first), antialiased and sampled.
-    for k in [1, 2] {
-        check(DataType::Uint8, ResizeFilter::Bilinear, true, [1, 3], [60, 1500], [20, 500], k);
-        check(DataType::Uint8, ResizeFilter::Area, false, [1, 3], [60, 1500], [20, 500], k);
+    // Filtered rows first, rows of four spans or less (a span at a time) and longer (the whole width at once),
+    // packed (NHWC) and from pixel slots (gathered first), antialiased and sampled.
+    for width in [600, 1500] {
+        for k in [1, 2] {
+            check(DataType::Uint8, ResizeFilter::Bilinear, true, [1, 3], [60, width], [20, width / 3], k);
+            check(DataType::Uint8, ResizeFilter::Area, false, [1, 3], [60, width], [20, width / 3], k);
+        }
     }
 }
 

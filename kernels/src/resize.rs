@@ -393,15 +393,16 @@ impl Fixed {
 /// the columns), then the columns' over those rows ([`Arch::taps_i16`]), both in fixed point.
 ///
 /// The rows are summed in `pieces` of the spans (`[s0, s1)` of `ResizeProgram::spans`): the whole width at once
-/// when an input row is longer than a page (its tap rows then read front to back, where a span at a time read ~50
-/// rows 512 bytes at a time and summed the columns two spans' taps share twice), else a span at a time (the rows of
-/// a span stay in L1).
+/// when an input row is longer than four spans (its tap rows then read front to back, where a span at a time read
+/// ~50 rows 512 bytes at a time and summed the columns two spans' taps share twice), else a span at a time (the
+/// rows of a span stay in L1).
 ///
 /// PERF (one thread, Zen 4 VM, u8 RGB bilinear antialiased, AVX-512 / AVX2 level, ms): span at a time → whole
 /// width: 1920×1080 → 224² 0.615 → 0.555 / 0.70 → 0.605; 2560×1600 → 320×200 0.95–1.02 → 0.84–0.85 / 1.04 →
-/// 0.90; 4928×3279 → 852×567 5.3–5.5 → 5.0–5.4 / 5.8–6.3 → 5.4–5.8. But 32 different 640×480 images → shorter
-/// 256, crop 224 (rows of 1275 bytes, cold; `strider bench`, AVX-512): whole width 13 % slower (5.25 → 5.95 ms),
-/// a span at a time as before (5.15 → 5.11).
+/// 0.90; 4928×3279 → 852×567 5.3–5.5 → 5.0–5.4 / 5.8–6.3 → 5.4–5.8; 8 cold 1280×720 frames → letterbox 640
+/// (rows of 3840 bytes; `strider bench`, AVX-512, five alternations) 6.91 → 6.21 sampled, 7.86 → 7.41
+/// antialiased. But 32 cold 640×480 images → shorter 256, crop 224 (rows of 1275 bytes): whole width 13 % slower
+/// (5.25 → 5.95 ms, AVX-512), a span at a time 5.11.
 #[derive(Clone, Debug)]
 struct RowsFirst {
     rows: Fixed,
@@ -514,8 +515,8 @@ const MAX_GROUP: usize = 16;
 const SPAN: usize = 512;
 /// Bytes of strip rows a unit of output rows aims at (L2-resident).
 const STRIP_BYTES: usize = 256 << 10;
-/// Bytes of an input row above which rows-first resizes sum whole rows at once (see [`RowsFirst`]).
-const PAGE: usize = 4096;
+/// Bytes of an input row above which rows-first resizes sum whole rows at once (see [`RowsFirst`]): four spans.
+const WHOLE_ROWS: usize = 4 * SPAN;
 /// Most output rows per unit (enough units for the threads to share).
 const UNIT_ROWS: usize = 32;
 
@@ -696,11 +697,11 @@ impl ResizeProgram {
             spans.push((x0, x1));
             x0 = x1;
         }
-        // Rows first: summed the whole width at once when an input row is longer than a page, else a span at a time
-        // (see `RowsFirst`).
+        // Rows first: summed the whole width at once when an input row is longer than four spans, else a span at a
+        // time (see `RowsFirst`).
         if let Some(v) = &mut vfirst {
             let (c0, c1) = cols.reads(0..plan.out_size[1]);
-            let whole = (c1 - c0) * group > PAGE;
+            let whole = (c1 - c0) * group > WHOLE_ROWS;
             v.pieces = if whole { vec![(0, spans.len())] } else { (0..spans.len()).map(|k| (k, k + 1)).collect() };
         }
         // Whether a row's pixels of a group are one run of elements in the operand.

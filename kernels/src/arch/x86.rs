@@ -850,10 +850,42 @@ pub(super) unsafe fn avx2_tile16x32_u8(src: *const u8, ss: isize, dst: *mut u8) 
     }
 }
 
+/// The body of `Arch::taps_u8` and `Arch::taps_i16` with AVX2: per pair of taps and channel, the 16 lanes of each
+/// tap as i16 (`$load` of the lanes' first element), interleaved and multiplied by their weight pair (`vpmaddwd`),
+/// the sums put back in lane order at the end. (A macro: a closure here may be compiled without the level's target
+/// features.)
+macro_rules! avx2_taps {
+    ($src:expr, $step:expr, $pairs:expr, $out:expr, |$p:ident| $load:expr) => {{
+        let (src, step, pairs, out) = ($src, $step, $pairs, $out);
+        let mut lo = [_mm256_setzero_si256(); G];
+        let mut hi = [_mm256_setzero_si256(); G];
+        let mut p = src;
+        for &w in pairs {
+            let w = _mm256_set1_epi32(w);
+            for c in 0..G {
+                let a = {
+                    let $p = p.add(c * 16);
+                    $load
+                };
+                let b = {
+                    let $p = p.add(step + c * 16);
+                    $load
+                };
+                lo[c] = _mm256_add_epi32(lo[c], _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w));
+                hi[c] = _mm256_add_epi32(hi[c], _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w));
+            }
+            p = p.add(2 * step);
+        }
+        for c in 0..G {
+            let o = out[c].as_mut_ptr().cast::<__m256i>();
+            _mm256_storeu_si256(o, _mm256_permute2x128_si256::<0x20>(lo[c], hi[c]));
+            _mm256_storeu_si256(o.add(1), _mm256_permute2x128_si256::<0x31>(lo[c], hi[c]));
+        }
+    }};
+}
+
 /// As `Arch::taps_u8`: per pair of taps and channel, the 16 lanes of each tap widened to i16, interleaved, and
-/// multiplied by the pair of weights with `vpmaddwd` (16 products summed in pairs into 8 i32); `lo` collects lanes
-/// 0–3 and 8–11, `hi` lanes 4–7 and 12–15 (unpack works within 128-bit halves), put back in order at the end. The
-/// channels share each pair's broadcast weights.
+/// multiplied by their weight pair (`vpmaddwd`) ([`avx2_taps`]).
 ///
 /// # Safety
 ///
@@ -865,28 +897,8 @@ pub(super) unsafe fn avx2_taps_u8<const G: usize>(
     pairs: &[i32],
     out: &mut [[i32; 16]; G],
 ) {
-    // SAFETY: (whole body) every load reads 16 lanes of a channel of a tap inside the contract's range; AVX2 is
-    // enabled by the calling level; `out` holds G × 16 i32.
-    unsafe {
-        let mut lo = [_mm256_setzero_si256(); G];
-        let mut hi = [_mm256_setzero_si256(); G];
-        let mut p = src;
-        for &w in pairs {
-            let w = _mm256_set1_epi32(w);
-            for c in 0..G {
-                let a = _mm256_cvtepu8_epi16(_mm_loadu_si128(p.add(c * 16).cast()));
-                let b = _mm256_cvtepu8_epi16(_mm_loadu_si128(p.add(step + c * 16).cast()));
-                lo[c] = _mm256_add_epi32(lo[c], _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w));
-                hi[c] = _mm256_add_epi32(hi[c], _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w));
-            }
-            p = p.add(2 * step);
-        }
-        for c in 0..G {
-            let o = out[c].as_mut_ptr().cast::<__m256i>();
-            _mm256_storeu_si256(o, _mm256_permute2x128_si256::<0x20>(lo[c], hi[c]));
-            _mm256_storeu_si256(o.add(1), _mm256_permute2x128_si256::<0x31>(lo[c], hi[c]));
-        }
-    }
+    // SAFETY: forwarded contract; each load reads the 16 bytes of a channel's lanes.
+    unsafe { avx2_taps!(src, step, pairs, out, |p| _mm256_cvtepu8_epi16(_mm_loadu_si128(p.cast()))) }
 }
 
 /// The exact sums of 32 consecutive elements of `taps` u8 rows `step` apart (weights in pairs as in
@@ -1014,7 +1026,7 @@ pub(super) unsafe fn avx2_rows_u8_q7(src: *const u8, step: isize, w: super::RowW
 }
 
 /// As `Arch::taps_i16`: per pair of taps and channel, the 16 lanes of both taps interleaved into i16 pairs and
-/// multiplied by their weight pair (`vpmaddwd`).
+/// multiplied by their weight pair (`vpmaddwd`) ([`avx2_taps`]).
 ///
 /// # Safety
 ///
@@ -1026,28 +1038,8 @@ pub(super) unsafe fn avx2_taps_i16<const G: usize>(
     pairs: &[i32],
     out: &mut [[i32; 16]; G],
 ) {
-    // SAFETY: (whole body) every load reads 16 lanes of a channel of a tap inside the contract's range; AVX2 is
-    // enabled by the calling level; `out` holds G × 16 i32.
-    unsafe {
-        let mut lo = [_mm256_setzero_si256(); G];
-        let mut hi = [_mm256_setzero_si256(); G];
-        let mut p = src;
-        for &w in pairs {
-            let w = _mm256_set1_epi32(w);
-            for c in 0..G {
-                let a = _mm256_loadu_si256(p.add(c * 16).cast());
-                let b = _mm256_loadu_si256(p.add(step + c * 16).cast());
-                lo[c] = _mm256_add_epi32(lo[c], _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w));
-                hi[c] = _mm256_add_epi32(hi[c], _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w));
-            }
-            p = p.add(2 * step);
-        }
-        for c in 0..G {
-            let o = out[c].as_mut_ptr().cast::<__m256i>();
-            _mm256_storeu_si256(o, _mm256_permute2x128_si256::<0x20>(lo[c], hi[c]));
-            _mm256_storeu_si256(o.add(1), _mm256_permute2x128_si256::<0x31>(lo[c], hi[c]));
-        }
-    }
+    // SAFETY: forwarded contract; each load reads the 16 i16 of a channel's lanes.
+    unsafe { avx2_taps!(src, step, pairs, out, |p| _mm256_loadu_si256(p.cast())) }
 }
 
 /// The `Arch` methods every x86 level implements the same way (SSSE3/AVX2 building blocks).

@@ -467,8 +467,9 @@ fn runs(strides: [isize; 4], w: usize, group: usize) -> bool {
 }
 
 /// Whether a u8 resize of these weights filters the rows first (each output row a weighted sum of input rows, in
-/// fixed point, rounded to 1/128 of a unit, then its columns in fixed point: [`RowsFirst`]) rather than the columns: when its weights are all non-negative (then no
-/// intermediate value leaves 0..=255, and both orders compute the same sums but for rounding) and the estimated
+/// fixed point, rounded to 1/128 of a unit, then its columns in fixed point: [`RowsFirst`]) rather than the
+/// columns: when its weights are all non-negative (then no intermediate value leaves 0..=255, and both orders
+/// compute the same sums but for rounding) and the estimated
 /// instructions are fewer — a shrink that keeps few of many rows (4928×3279 → 852×567) filters 567 rows of 4928
 /// pixels once instead of 3279 rows of 852 pixels.
 ///
@@ -876,7 +877,7 @@ struct Scratch<const R: usize> {
     /// pixel more for a padded tap).
     bytes: Vec<u8>,
     staged_bytes: Vec<u8>,
-    /// Plain u8 resizes filtered rows first: the `R` rows in 1/128 units, one after the other, and a span of them
+    /// u8 resizes filtered rows first: the `R` rows in 1/128 units, one after the other, and a span of them
     /// transposed (`R` lanes per element, one pixel more for a padded tap).
     rows_q7: Vec<i16>,
     staged_q7: Vec<i16>,
@@ -898,9 +899,9 @@ impl Units<'_> {
         let span_max = pr.spans.iter().map(|&(x0, x1)| pr.cols.reads(x0..x1)).map(|(l, h)| h - l).max().unwrap_or(1);
         let sums_max = pr.spans.iter().map(|&(x0, x1)| x1 - x0).max().unwrap_or(1);
         let fixed = pr.fixed.is_some();
-        let q7 = pr.vfirst.is_some();
-        // Rows filtered first: the widest piece of the columns the output reads (`RowsFirst`), in rows `full_pitch` apart, and the strip's
-        // rows `pitch` apart (odd numbers of lines: see `odd_lines`).
+        let rows_first = pr.vfirst.is_some();
+        // Rows filtered first: the widest piece of the columns the output reads (`RowsFirst`), in rows `full_pitch`
+        // apart, and the strip's rows `pitch` apart (odd numbers of lines: see `odd_lines`).
         let full = pr.vfirst.as_ref().map_or(0, |v| {
             let width = |&(s0, s1): &(usize, usize)| {
                 let (c0, c1) = pr.cols.reads(pr.spans[s0].0..pr.spans[s1 - 1].1);
@@ -909,7 +910,7 @@ impl Units<'_> {
             v.pieces.iter().map(width).max().unwrap_or(0)
         });
         let full_pitch = odd_lines(full, 2);
-        let pitch = if q7 { odd_lines(row_len, 4) } else { row_len };
+        let pitch = if rows_first { odd_lines(row_len, 4) } else { row_len };
         let mut sc = Scratch::<R> {
             strip: vec![0f32; ((pr.strip_rows + R) * row_len).max(R * pitch)],
             pitch,
@@ -917,8 +918,8 @@ impl Units<'_> {
             lo: 0,
             hi: 0,
             plane: usize::MAX,
-            staged: vec![0f32; if fixed || q7 { 0 } else { span_max * g * R }],
-            rows: vec![0f32; if fixed || q7 { 0 } else { span_max * g * R }],
+            staged: vec![0f32; if fixed || rows_first { 0 } else { span_max * g * R }],
+            rows: vec![0f32; if fixed || rows_first { 0 } else { span_max * g * R }],
             bytes: vec![
                 0u8;
                 match (fixed, &pr.vfirst) {
@@ -928,8 +929,8 @@ impl Units<'_> {
                 }
             ],
             staged_bytes: vec![0u8; if fixed { (span_max + 1) * g * R } else { 0 }],
-            rows_q7: vec![0i16; if q7 { full_pitch * R } else { 0 }],
-            staged_q7: vec![0i16; if q7 { (span_max + 1) * g * R } else { 0 }],
+            rows_q7: vec![0i16; if rows_first { full_pitch * R } else { 0 }],
+            staged_q7: vec![0i16; if rows_first { (span_max + 1) * g * R } else { 0 }],
             sums: vec![0f32; sums_max * g * R],
             out: vec![0f32; row_len],
             converted: vec![0u8; if pr.affine.is_some() { row_len * p.out_ty.width() } else { 0 }],

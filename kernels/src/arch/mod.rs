@@ -354,8 +354,8 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     }
 
     /// Shape `(rows, cols)` of the tile [`Arch::tile`] transposes for `N`-byte elements: `rows` source rows of `cols`
-    /// elements. (8, 8), or larger where the level has registers wide enough for output rows of a whole 64-byte
-    /// line (AVX-512: 16×16 for 4-byte elements, 32×16 for 2-byte ones).
+    /// elements. (8, 8), or larger where the level can write output rows of a whole 64-byte line (AVX-512: 16×16
+    /// for 4-byte elements, 32×16 for 2-byte ones; AVX2: 16×16 for 4-byte elements, as four 8×8 networks).
     #[inline(always)]
     fn tile_shape<const N: usize>() -> (usize, usize) {
         (8, 8)

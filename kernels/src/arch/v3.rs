@@ -181,6 +181,55 @@ unsafe impl Arch for V3 {
     }
 
     #[inline(always)]
+    fn tile_shape<const N: usize>() -> (usize, usize) {
+        if N == 4 { (16, 16) } else { (8, 8) }
+    }
+
+    #[inline(always)]
+    unsafe fn tile<const N: usize, M: super::TileMap>(
+        self,
+        src: *const u8,
+        ss: isize,
+        dst: *mut u8,
+        ds: isize,
+        stream: bool,
+        m: M,
+    ) {
+        // SAFETY: forwarded contract, for the shape `tile_shape::<N>()` reports (destination rows on lines with
+        // `stream`); AVX2 (and F16C) via the token.
+        unsafe {
+            if N == 4 {
+                super::x86::avx2_tiles16_4::<M>(src, ss, super::Wrap::NONE, dst, ds, 1, (0, 0), stream, m)
+            } else {
+                super::x86::avx2_tile8::<N, M>(src, ss, dst, ds, m)
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn tile_run<const N: usize, M: super::TileMap>(
+        self,
+        src: *const u8,
+        ss: isize,
+        wrap: super::Wrap,
+        dst: *mut u8,
+        ds: isize,
+        count: usize,
+        steps: (isize, isize),
+        stream: bool,
+        m: M,
+    ) {
+        // SAFETY: forwarded contract, for the shape `tile_shape::<N>()` reports; AVX2 (and F16C) via the token.
+        unsafe {
+            if N == 4 {
+                super::x86::avx2_tiles16_4::<M>(src, ss, wrap, dst, ds, count, steps, stream, m)
+            } else {
+                super::tile_run_by_one::<Self, N, M>(self, src, ss, wrap, dst, ds, count, steps, stream, m)
+            }
+        }
+    }
+
+    #[inline(always)]
     fn stack_tiles<const N: usize>() -> bool {
         N == 4 || N == 2
     }

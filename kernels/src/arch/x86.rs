@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::{Norm, RowRun, TileMap, WindowPairs, tile8_elements};
+use super::{Norm, RowRun, TileMap, WindowPairs, Wrap, tile8_elements};
 use crate::tables::{PatternLanes, Periodic, PixelWindows, Planar, Shuffle};
 
 /// Copies fewer than 64 bytes with two possibly overlapping moves of the largest size that fits.
@@ -146,6 +146,106 @@ pub(super) unsafe fn avx2_tile_stack<const N: usize, M: TileMap>(
     }
 }
 
+/// `count` 16×16 tiles of 4-byte elements (AVX2's wide tile, `Arch::tile_run`), tile `k` at `src + k·steps.0` and
+/// `dst + k·steps.1`, the first `wrap.rows` source rows of the first tile (of every tile with `wrap.every`)
+/// `wrap.offset` bytes past their place. Each tile is four 8×8 networks: source rows 0..8 (both halves of their
+/// lines, one after the other) give the first halves of the 16 destination rows, kept in registers (or spilled to
+/// L1), rows 8..16 the second halves, and each destination row is stored whole, its two halves one after the other
+/// (a streamed row is a whole line written at once, with `stream`).
+///
+/// Each tile prefetches the source lines of the tile two ahead in the run (the 16 loads of AVX-512's tile are in
+/// flight at once; these come 8 at a time).
+///
+/// PERF: 8×8 tiles write half lines, which cannot stream (see `tile_for` in `rows::transpose`). `--isa v3`, one
+/// thread, f32 2048² transpose, tight loops: 8×8 tiles 1.25–1.27 ms, these 0.52 ms (`t/limit` 1.16); between
+/// copies of other data (`strider bench`'s interleaved rounds, `t/limit`): 1.96–2.01 → 1.26–1.37, where without the
+/// prefetch 1.5–2.0 and one tile ahead 1.3–1.6 (four ahead as two). Two stacks side by side (`avx2_tile_stack`)
+/// instead of the four networks: 0.58 ms tight, and f32 NCHW → NHWC with 64 channels 784 → 646 µs for these: a
+/// stack reads each source line in quarters, and rows a critical stride apart (one L1 set) are evicted between.
+///
+/// # Safety
+///
+/// As `Arch::tile_run` for `N` = 4 and a shape of 16×16; AVX2 available (and F16C for a map of f16 lanes).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn avx2_tiles16_4<M: TileMap>(
+    src: *const u8,
+    ss: isize,
+    wrap: Wrap,
+    dst: *mut u8,
+    ds: isize,
+    count: usize,
+    steps: (isize, isize),
+    stream: bool,
+    m: M,
+) {
+    let (mut s, mut d, mut wrap) = (src, dst, wrap);
+    for _ in 0..count {
+        let row = |r: usize| s.wrapping_offset((r as isize).wrapping_mul(ss).wrapping_add(wrap.of(r)));
+        let out = |c: usize| d.wrapping_offset((c as isize).wrapping_mul(ds));
+        let next = s.wrapping_offset(steps.0.wrapping_mul(2));
+        for r in 0..16 {
+            super::prefetch(next.wrapping_offset((r as isize).wrapping_mul(ss)), 0, 1, false);
+        }
+        // SAFETY: loads of the tile's 16 source rows' 16 elements and stores of its 16 destination rows' 16
+        // (contract); register work otherwise.
+        unsafe {
+            // Columns 8q..8q+8 of 8 source rows from row `r0` (`r0` + 8 ≤ 16, q < 2).
+            let eight = |r0: usize, q: usize| {
+                net8_ps(core::array::from_fn(|k| _mm256_loadu_ps(row(r0 + k).add(32 * q).cast())))
+            };
+            let top = [eight(0, 0), eight(0, 1)];
+            for (q, first) in top.iter().enumerate() {
+                let second = eight(8, q);
+                for c in 0..8 {
+                    let o = out(8 * q + c);
+                    put_half(o, m.m256(_mm256_castps_si256(first[c])), stream);
+                    put_half(o.add(32), m.m256(_mm256_castps_si256(second[c])), stream);
+                }
+            }
+        }
+        (s, d, wrap) = (s.wrapping_offset(steps.0), d.wrapping_offset(steps.1), wrap.rest());
+    }
+}
+
+/// The 8×8 transpose network of 4-byte lanes: output `c` lane `k` ← `r[k]` lane `c`.
+///
+/// # Safety
+///
+/// AVX available.
+#[inline(always)]
+unsafe fn net8_ps(r: [__m256; 8]) -> [__m256; 8] {
+    // SAFETY: register shuffles only (contract: AVX).
+    unsafe {
+        let t0 = _mm256_unpacklo_ps(r[0], r[1]);
+        let t1 = _mm256_unpackhi_ps(r[0], r[1]);
+        let t2 = _mm256_unpacklo_ps(r[2], r[3]);
+        let t3 = _mm256_unpackhi_ps(r[2], r[3]);
+        let t4 = _mm256_unpacklo_ps(r[4], r[5]);
+        let t5 = _mm256_unpackhi_ps(r[4], r[5]);
+        let t6 = _mm256_unpacklo_ps(r[6], r[7]);
+        let t7 = _mm256_unpackhi_ps(r[6], r[7]);
+        let u0 = _mm256_shuffle_ps::<0x44>(t0, t2);
+        let u1 = _mm256_shuffle_ps::<0xEE>(t0, t2);
+        let u2 = _mm256_shuffle_ps::<0x44>(t1, t3);
+        let u3 = _mm256_shuffle_ps::<0xEE>(t1, t3);
+        let u4 = _mm256_shuffle_ps::<0x44>(t4, t6);
+        let u5 = _mm256_shuffle_ps::<0xEE>(t4, t6);
+        let u6 = _mm256_shuffle_ps::<0x44>(t5, t7);
+        let u7 = _mm256_shuffle_ps::<0xEE>(t5, t7);
+        [
+            _mm256_permute2f128_ps::<0x20>(u0, u4),
+            _mm256_permute2f128_ps::<0x20>(u1, u5),
+            _mm256_permute2f128_ps::<0x20>(u2, u6),
+            _mm256_permute2f128_ps::<0x20>(u3, u7),
+            _mm256_permute2f128_ps::<0x31>(u0, u4),
+            _mm256_permute2f128_ps::<0x31>(u1, u5),
+            _mm256_permute2f128_ps::<0x31>(u2, u6),
+            _mm256_permute2f128_ps::<0x31>(u3, u7),
+        ]
+    }
+}
+
 /// 8×8 transposes in registers (AVX2). `N` = 4: the classic unpack/shuffle/permute network on 8 ymm rows;
 /// `N` = 8: four 4×4 blocks of 64-bit lanes; `N` = 2: unpack 16/32/64 on 8 xmm rows; `N` = 1: 8-byte rows
 /// through unpack 8/16/32.
@@ -165,32 +265,7 @@ pub(super) unsafe fn avx2_tile8<const N: usize, M: TileMap>(src: *const u8, ss: 
         match N {
             4 => {
                 let r: [__m256; 8] = core::array::from_fn(|k| _mm256_loadu_ps(row(k as isize).cast()));
-                let t0 = _mm256_unpacklo_ps(r[0], r[1]);
-                let t1 = _mm256_unpackhi_ps(r[0], r[1]);
-                let t2 = _mm256_unpacklo_ps(r[2], r[3]);
-                let t3 = _mm256_unpackhi_ps(r[2], r[3]);
-                let t4 = _mm256_unpacklo_ps(r[4], r[5]);
-                let t5 = _mm256_unpackhi_ps(r[4], r[5]);
-                let t6 = _mm256_unpacklo_ps(r[6], r[7]);
-                let t7 = _mm256_unpackhi_ps(r[6], r[7]);
-                let u0 = _mm256_shuffle_ps::<0x44>(t0, t2);
-                let u1 = _mm256_shuffle_ps::<0xEE>(t0, t2);
-                let u2 = _mm256_shuffle_ps::<0x44>(t1, t3);
-                let u3 = _mm256_shuffle_ps::<0xEE>(t1, t3);
-                let u4 = _mm256_shuffle_ps::<0x44>(t4, t6);
-                let u5 = _mm256_shuffle_ps::<0xEE>(t4, t6);
-                let u6 = _mm256_shuffle_ps::<0x44>(t5, t7);
-                let u7 = _mm256_shuffle_ps::<0xEE>(t5, t7);
-                let o = [
-                    _mm256_permute2f128_ps::<0x20>(u0, u4),
-                    _mm256_permute2f128_ps::<0x20>(u1, u5),
-                    _mm256_permute2f128_ps::<0x20>(u2, u6),
-                    _mm256_permute2f128_ps::<0x20>(u3, u7),
-                    _mm256_permute2f128_ps::<0x31>(u0, u4),
-                    _mm256_permute2f128_ps::<0x31>(u1, u5),
-                    _mm256_permute2f128_ps::<0x31>(u2, u6),
-                    _mm256_permute2f128_ps::<0x31>(u3, u7),
-                ];
+                let o = net8_ps(r);
                 for (c, v) in o.into_iter().enumerate() {
                     _mm256_storeu_ps(out(c as isize).cast(), _mm256_castsi256_ps(m.m256(_mm256_castps_si256(v))));
                 }

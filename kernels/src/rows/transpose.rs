@@ -264,7 +264,8 @@ impl Tile {
 /// thread, Zen 4, 8×8 tiles → streamed stacks: f32 NHWC → f16 NCHW 16 × 16 × 128², whose f16 tiles these are,
 /// 1.65–2.31 → 1.03–1.06 ms; f16 NHWC → NCHW with 16 channels 0.79–0.94 → 0.68 ms); its 4-byte stacks go down
 /// single columns only ([`sweep_stacks`], [`column_stacks`]). With crowded input rows they lost (f32 NCHW → NHWC
-/// with 64 channels 1.9 → 2.8 ms).
+/// with 64 channels 1.9 → 2.8 ms). AVX2's wide 4-byte tile is 16×16 (four 8×8 networks whose output rows are
+/// stored whole): f32 2048² 1.25 → 0.52 ms, NCHW → NHWC with 64 channels `t/limit` 1.46–1.58 → 1.05–1.25.
 #[inline(always)]
 pub(crate) fn tile_for<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize, stream: bool) -> Tile {
     let fits = |rows: usize, cols: usize| fits::<N>(ni, si, dj, (rows, cols));
@@ -1156,7 +1157,9 @@ mod tests {
         // Blocks too small for a whole tile after peeling, rows that split lines, levels without whole-line tiles.
         assert_eq!(super::peel::<V4, 4>(at(16), at(16), (27, 64), 8192, 8192, true), None);
         assert_eq!(super::peel::<V4, 4>(at(16), at(16), (2048, 2048), 8016, 8016, true), None);
-        assert_eq!(super::peel::<V3, 4>(at(16), at(16), (2048, 2048), 8192, 8192, true), None);
+        // AVX2's 16×16 f32 tiles peel as AVX-512's; its 8-byte tiles are 8×8.
+        assert_eq!(super::peel::<V3, 4>(at(16), at(16), (2048, 2048), 8192, 8192, true), Some((12, 12)));
+        assert_eq!(super::peel::<V3, 8>(at(16), at(16), (2048, 2048), 16384, 16384, true), None);
     }
 
     /// Pins which blocks [`Block::direct`] rotates: output rows packed one after another (whole lines), past a line
@@ -1184,7 +1187,9 @@ mod tests {
         assert_eq!(super::rotation::<V4, 4>(at(16), at(16), (64, 4096), 16384, 320, true), None);
         assert_eq!(super::rotation::<V4, 4>(at(16), at(16), (24, 4096), 16384, 96, true), None);
         assert_eq!(super::rotation::<V4, 4>(at(16), at(16), (1024, 4096), 16384, 4096, true), None);
-        assert_eq!(super::rotation::<V3, 4>(at(16), at(16), (64, 4096), 16384, 256, true), None);
+        assert_eq!(super::rotation::<V3, 8>(at(16), at(16), (64, 4096), 32768, 512, true), None);
+        // AVX2's 16×16 f32 tiles rotate as AVX-512's.
+        assert_eq!(super::rotation::<V3, 4>(at(16), at(16), (64, 65536), 256 << 10, 256, true), Some((4, 12)));
     }
 
     /// Pins which blocks of tiles are swept in diagonals: whole-line tiles with both strides critical, stores
@@ -1237,9 +1242,11 @@ mod tests {
         assert_eq!(rows(16, 16384, 4096, false), None);
         assert_eq!(rows(64, 262_144, 256, true), None);
         assert_eq!(rows(64, 262_144, 256, false), Some(16));
-        // f16: 32-row tiles, planes 1 KiB apart put 8 rows into each of 4 sets; AVX2 and f64 have 8×8 tiles.
+        // f16: 32-row tiles, planes 1 KiB apart put 8 rows into each of 4 sets; AVX2's f32 tiles are 16×16 too, f64
+        // and AVX2's f16 ones 8×8.
         assert_eq!(super::aliased_rows::<V4Vbmi, 2>(32, 1024 + 4096, 64, false), Some(32));
-        assert_eq!(super::aliased_rows::<V3, 4>(16, 16384, 64, false), None);
+        assert_eq!(super::aliased_rows::<V3, 4>(16, 16384, 64, false), Some(16));
+        assert_eq!(super::aliased_rows::<V3, 2>(32, 1024 + 4096, 64, false), None);
         assert_eq!(super::aliased_rows::<V4, 8>(16, 16384, 128, false), None);
     }
 

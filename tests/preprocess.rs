@@ -344,4 +344,14 @@ fn the_order_of_the_passes() {
     assert_eq!(order(f32_, [1080, 1920], ResizeFilter::Bilinear, [224, 224]), "columns");
     // A width shrinking 20× under a height halved: fewer instructions columns first.
     assert_eq!(order(u8_, [100, 2000], ResizeFilter::Bilinear, [50, 100]), "columns");
+    // Sampled (2 taps a side): rows first for the large shrinks too, but that one.
+    let sampled = |[h, w]: [u32; 2], to: [u32; 2]| {
+        let input = TensorDesc::nhwc(u8_, [1, 3, h, w]).unwrap();
+        let op = Normalize::image(&input).resize(to[0], to[1], ResizeFilter::Bilinear).antialias(false).build();
+        op.unwrap().explain().contains("rows first")
+    };
+    assert!(sampled([1080, 1920], [224, 224]));
+    assert!(sampled([3279, 4928], [567, 852]));
+    assert!(sampled([720, 1280], [640, 640]));
+    assert!(!sampled([100, 2000], [50, 100]));
 }

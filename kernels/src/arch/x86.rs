@@ -163,10 +163,14 @@ pub(super) unsafe fn avx2_tile_stack<const N: usize, M: TileMap>(
 /// instead of the four networks: 0.58 ms tight, and f32 NCHW → NHWC with 64 channels 784 → 646 µs for these: a
 /// stack reads each source line in quarters, and rows a critical stride apart (one L1 set) are evicted between.
 ///
+/// Out of line (one copy per map, called once per run of tiles): inlined into every transposing kernel of the AVX2
+/// level it added 212 KB of text.
+///
 /// # Safety
 ///
-/// As `Arch::tile_run` for `N` = 4 and a shape of 16×16; AVX2 available (and F16C for a map of f16 lanes).
-#[inline(always)]
+/// As `Arch::tile_run` for `N` = 4 and a shape of 16×16; the CPU has AVX2 and F16C (the V3 token checks both).
+#[inline(never)]
+#[target_feature(enable = "avx,avx2,f16c")]
 #[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn avx2_tiles16_4<M: TileMap>(
     src: *const u8,
@@ -485,51 +489,36 @@ pub(super) unsafe fn sse_shuffle_lanes<const W: usize>(
     let off: [isize; W] = core::array::from_fn(|w| s.win_off[w]);
     let mut p = src;
     let mut d = dst;
-    // One lane: its windows from `p`, its store at `d`.
-    macro_rules! lane {
-        ($p:expr, $d:expr) => {{
-            let (p, d): (*const u8, *mut u8) = ($p, $d);
-            // SAFETY: the caller guarantees every window and the 16-byte store of each lane are inside the row
-            // (Shuffle::slack); SSSE3 is enabled by the surrounding level.
-            unsafe {
-                let mut acc = _mm_shuffle_epi8(_mm_loadu_si128(p.wrapping_offset(off[0]).cast()), masks[0]);
-                // PERF: an index loop; the iterator form (zip/skip) compiled to an out-of-line `Zip::nth` call per
-                // window inside this target-feature function.
-                #[allow(clippy::needless_range_loop)]
-                for w in 1..W {
-                    let v = _mm_loadu_si128(p.wrapping_offset(off[w]).cast());
-                    acc = _mm_or_si128(acc, _mm_shuffle_epi8(v, masks[w]));
-                }
-                _mm_storeu_si128(d.cast(), acc);
-            }
-        }};
-    }
-    // Four lanes per step, with one prefetch.
-    let (s2, d2) = (src_step.wrapping_mul(2), dst_step.wrapping_mul(2));
     let ahead = src_step.wrapping_mul(SHUFFLE_PREFETCH_LANES);
-    for _ in 0..lanes / 4 {
+    for _ in 0..lanes {
         super::prefetch(p.wrapping_offset(ahead), 0, 1, false);
-        lane!(p, d);
-        lane!(p.wrapping_offset(src_step), d.wrapping_add(dst_step));
-        lane!(p.wrapping_offset(s2), d.wrapping_add(d2));
-        lane!(p.wrapping_offset(s2.wrapping_add(src_step)), d.wrapping_add(d2.wrapping_add(dst_step)));
-        p = p.wrapping_offset(s2.wrapping_mul(2));
-        d = d.wrapping_add(d2.wrapping_mul(2));
-    }
-    for _ in 0..lanes % 4 {
-        lane!(p, d);
+        // SAFETY: the caller guarantees every window and the 16-byte store of each lane are inside the row
+        // (Shuffle::slack); SSSE3 is enabled by the surrounding level.
+        unsafe {
+            let mut acc = _mm_shuffle_epi8(_mm_loadu_si128(p.wrapping_offset(off[0]).cast()), masks[0]);
+            // PERF: an index loop; the iterator form (zip/skip) compiled to an out-of-line `Zip::nth` call per
+            // window inside this target-feature function.
+            #[allow(clippy::needless_range_loop)]
+            for w in 1..W {
+                let v = _mm_loadu_si128(p.wrapping_offset(off[w]).cast());
+                acc = _mm_or_si128(acc, _mm_shuffle_epi8(v, masks[w]));
+            }
+            _mm_storeu_si128(d.cast(), acc);
+        }
         p = p.wrapping_offset(src_step);
         d = d.wrapping_add(dst_step);
     }
 }
 
-/// Lanes ahead (in the direction of the lanes' steps) that [`sse_shuffle_lanes`] prefetches its windows, one line
-/// per four lanes: mirrored rows walk down through memory, where the hardware prefetchers lag.
+/// Lanes ahead (in the direction of the lanes' steps) that [`sse_shuffle_lanes`] prefetches its windows, a line per
+/// lane: mirrored rows walk down through memory, where the hardware prefetchers lag.
 ///
 /// PERF: `--isa v3`, one thread, `u8_hwc1080p_hflip` (lanes of 5 RGB pixels, 15 bytes), `t/limit` between copies of
 /// other data (`strider bench`, five alternations): none 1.70–2.40, 32 lanes ahead 1.61–1.72, 128 1.25–1.45, 256
-/// 1.32–1.62, 512 1.49–2.03. Tight loops were not bound by it (146–150 µs either way against VBMI's 127 µs), nor by
-/// the lanes' instructions (four lanes per step: 4.9 → 4.4 instructions a lane, the same time).
+/// 1.32–1.62, 512 1.49–2.03 (one prefetch per four lanes, the loop unrolled by four); a prefetch per lane, not
+/// unrolled, 1.51–1.64 against 1.44–1.50 unrolled, for 65 KB less text (the lane loops are instantiated per window
+/// count, level and caller). Tight loops were not bound by it (146–150 µs either way against VBMI's 127 µs), nor by
+/// the lanes' instructions (unrolled: 4.9 → 4.4 instructions a lane, the same time).
 const SHUFFLE_PREFETCH_LANES: isize = 128;
 
 /// [`sse_shuffle_lanes`] two lanes per step where the lanes' outputs follow each other (`dst_step` = 16): each

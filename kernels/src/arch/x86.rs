@@ -163,8 +163,8 @@ pub(super) unsafe fn avx2_tile_stack<const N: usize, M: TileMap>(
 /// instead of the four networks: 0.58 ms tight, and f32 NCHW → NHWC with 64 channels 784 → 646 µs for these: a
 /// stack reads each source line in quarters, and rows a critical stride apart (one L1 set) are evicted between.
 ///
-/// Out of line (one copy per map, called once per run of tiles): inlined into every transposing kernel of the AVX2
-/// level it added 212 KB of text.
+/// Out of line (one copy per map, called once per run of tiles): inlined into every 4-byte transposing kernel of the
+/// AVX2 level it took 52 KB more text, and no measured time.
 ///
 /// # Safety
 ///

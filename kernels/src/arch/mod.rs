@@ -16,6 +16,8 @@ use pulp::NullaryFnOnce;
 use crate::tables::{BlockShuffle, Planar, Shuffle, Spread, WideShuffle};
 
 pub(crate) mod gather;
+#[cfg(target_arch = "x86_64")]
+mod lanes;
 mod map;
 mod scalar;
 #[cfg(target_arch = "x86_64")]

@@ -4,10 +4,11 @@ use core::arch::x86_64::*;
 
 use pulp::NullaryFnOnce;
 
+use super::lanes::{self, Bytes, Lanes16, Put, deinterleave_normalize};
 use super::x86::{
-    FloatArgs, Norm16, TY_F16, TY_F32, TY_I8, TY_U8, WindowArgs, WordPairs, by_byte_types, by_bytes_to_floats,
-    by_float_kind, by_planes, by_types, by_window_channels, byte_bounds, convert_windows, lane_reverse_mask,
-    nan_to_zero, normalize_periodic, normalize_run, ramp16, ty_width, window_bytes_fit,
+    FloatArgs, TY_I8, WindowArgs, WordPairs, by_byte_types, by_bytes_to_floats, by_float_kind, by_planes, by_types,
+    by_window_channels, convert_windows, lane_reverse_mask, normalize_periodic, normalize_run, ramp16, ty_width,
+    window_bytes_fit,
 };
 use super::{Arch, FloatNorm, FusedConvert, Ident, Isa, Norm, RowRun, TileMap, WindowPairs, Wrap};
 use crate::tables::{Periodic, Planar};
@@ -490,7 +491,7 @@ unsafe impl Arch for V4 {
         unsafe { avx512_convert_windows(k, w, src, dst, blocks, rows, pairs, stream) }
     }
 
-    /// One-byte pixels through four 16-byte windows and `vpshufb` widening ([`avx512_deinterleave_normalize`]);
+    /// One-byte pixels through four 16-byte windows and `vpshufb` widening ([`deinterleave_normalize`]);
     /// four-byte pixels 16 at a time through the dword permutes of [`wide_deinterleave`] ([`deinterleave_floats`]).
     #[inline(always)]
     unsafe fn deinterleave_convert(
@@ -510,7 +511,12 @@ unsafe impl Arch for V4 {
         unsafe {
             match k {
                 FusedConvert::Bytes(k) if t.width == 1 => {
-                    by_planes!(k, t.slots, stream, avx512_deinterleave_normalize(t, src, dst, ps, n, params, rows))
+                    by_planes!(
+                        k,
+                        t.slots,
+                        stream,
+                        deinterleave_normalize::<Avx512Lanes>(t, src, dst, ps, n, params, rows)
+                    )
                 }
                 FusedConvert::Floats(k) if t.width == 4 && !t.interleave => {
                     let a = (t, src, dst, ps, n, params, rows);
@@ -625,255 +631,179 @@ unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8,
     16 * steps
 }
 
-/// Stores 16 f32 results at `d` as type `OUT`: f16 rounded to nearest even (32 bytes), f32 (64 bytes), or one-byte
-/// integers (16 bytes) rounded to nearest even and saturated — for results inside i32 only (see
-/// [`byte_results_fit_i32`](crate::float::byte_results_fit_i32): no float clamp; `vpmovusdb` reads its lanes
-/// unsigned, hence a signed maximum with 0 before it) — non-temporally with `STREAM`.
-///
-/// # Safety
-///
-/// The bytes at `d` are writable; with `STREAM`, `d` is aligned to their count; AVX-512F enabled.
-#[inline(always)]
-unsafe fn put_plane<const OUT: u8, const STREAM: bool>(y: __m512, d: *mut u8) {
-    // SAFETY: stores of the bytes at d (contract); AVX-512F by the contract.
-    unsafe {
-        match OUT {
-            TY_F16 => {
-                let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(y);
-                if STREAM { _mm256_stream_si256(d.cast(), h) } else { _mm256_storeu_si256(d.cast(), h) }
-            }
-            TY_F32 if STREAM => _mm512_stream_ps(d.cast(), y),
-            TY_F32 => _mm512_storeu_ps(d.cast(), y),
-            _ => {
-                let i = _mm512_cvtps_epi32(y);
-                let bytes = if OUT == TY_I8 {
-                    _mm512_cvtsepi32_epi8(i)
-                } else {
-                    _mm512_cvtusepi32_epi8(_mm512_max_epi32(i, _mm512_setzero_si512()))
-                };
-                if STREAM { _mm_stream_si128(d.cast(), bytes) } else { _mm_storeu_si128(d.cast(), bytes) }
-            }
-        }
-    }
-}
-
-/// [`Norm16`] with AVX-512F: one 16-lane register.
+/// [`Lanes16`] at AVX-512 F/BW: one register.
 #[derive(Clone, Copy, Default)]
-struct Avx512Put<const FROM: u8, const KIND: u8>;
+pub(super) struct Avx512Lanes;
 
-impl<const FROM: u8, const KIND: u8> Norm16 for Avx512Put<FROM, KIND> {
-    type Word = f32;
-    type P = (__m512, __m512);
-    const IN: usize = ty_width(FROM);
-    const OUT: usize = ty_width(KIND);
+impl Lanes16 for Avx512Lanes {
+    type F = __m512;
+    type I = __m512i;
+    type Bytes = __m512i;
+    type Masks = __m512i;
 
     #[inline(always)]
-    unsafe fn params(self, scale: f32, bias: f32) -> (__m512, __m512) {
-        // SAFETY: AVX-512F broadcasts (contract).
-        unsafe { (_mm512_set1_ps(scale), _mm512_set1_ps(bias)) }
+    unsafe fn splat(x: f32) -> __m512 {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_set1_ps(x) }
     }
 
     #[inline(always)]
-    unsafe fn load(self, scales: *const f32, biases: *const f32) -> (__m512, __m512) {
-        // SAFETY: 16 f32 at each pointer; AVX-512F loads (contract).
-        unsafe { (_mm512_loadu_ps(scales), _mm512_loadu_ps(biases)) }
-    }
-
-    const SIGNED: bool = FROM == TY_I8;
-
-    #[inline(always)]
-    unsafe fn put_dwords<const STREAM: bool>(self, d: [__m256i; 2], p: (__m512, __m512), dst: *mut u8) {
-        // SAFETY: AVX-512F and the output (contract).
-        unsafe { Self::finish::<STREAM>(_mm512_cvtepi32_ps(join(d)), p, dst) }
+    unsafe fn load_f32(p: *const u8) -> __m512 {
+        // SAFETY: 64 bytes at p; AVX-512F (contract).
+        unsafe { _mm512_loadu_ps(p.cast()) }
     }
 
     #[inline(always)]
-    unsafe fn put<const STREAM: bool>(self, src: *const u8, p: (__m512, __m512), dst: *mut u8) {
-        // SAFETY: AVX-512F by the contract; 16·IN bytes at src, 16·OUT bytes at dst.
+    unsafe fn load_f16(p: *const u8) -> __m512 {
+        // SAFETY: 32 bytes at p; AVX-512F (contract).
+        unsafe { _mm512_cvtph_ps(_mm256_loadu_si256(p.cast())) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_bytes<const SIGNED: bool>(p: *const u8) -> __m512i {
+        // SAFETY: 16 bytes at p; AVX-512F (contract).
         unsafe {
-            let x = match FROM {
-                TY_F32 => _mm512_loadu_ps(src.cast()),
-                TY_F16 => _mm512_cvtph_ps(_mm256_loadu_si256(src.cast())),
-                TY_I8 => _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(src.cast()))),
-                _ => _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128(src.cast()))),
+            let v = _mm_loadu_si128(p.cast());
+            if SIGNED { _mm512_cvtepi8_epi32(v) } else { _mm512_cvtepu8_epi32(v) }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn from_halves([lo, hi]: [__m256i; 2]) -> __m512i {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi) }
+    }
+
+    #[inline(always)]
+    unsafe fn to_f32(x: __m512i) -> __m512 {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_cvtepi32_ps(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn mul(a: __m512, b: __m512) -> __m512 {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_mul_ps(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn add(a: __m512, b: __m512) -> __m512 {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_add_ps(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn max(a: __m512, b: __m512) -> __m512 {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_max_ps(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn min(a: __m512, b: __m512) -> __m512 {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_min_ps(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn nan_to_zero(x: __m512) -> __m512 {
+        // SAFETY: AVX-512F (contract). A NaN compares unordered with itself.
+        unsafe { _mm512_maskz_mov_ps(_mm512_cmp_ps_mask::<_CMP_ORD_Q>(x, x), x) }
+    }
+
+    #[inline(always)]
+    unsafe fn round(x: __m512) -> __m512i {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_cvtps_epi32(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_f32<const STREAM: bool>(x: __m512, p: *mut u8) {
+        // SAFETY: 64 bytes at p (64-aligned when streaming: the callers' outputs are whole lines); AVX-512F
+        // (contract).
+        unsafe { if STREAM { _mm512_stream_ps(p.cast(), x) } else { _mm512_storeu_ps(p.cast(), x) } }
+    }
+
+    #[inline(always)]
+    unsafe fn store_f16<const STREAM: bool>(x: __m512, p: *mut u8) {
+        // SAFETY: 32 bytes at p; AVX-512F (contract).
+        unsafe {
+            let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x);
+            if STREAM { _mm256_stream_si256(p.cast(), h) } else { _mm256_storeu_si256(p.cast(), h) }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_bytes<const KIND: u8, const STREAM: bool>(x: __m512i, p: *mut u8) {
+        // SAFETY: 16 bytes at p; AVX-512F (contract). `vpmovusdb` reads its lanes unsigned, hence a signed maximum
+        // with 0 before it.
+        unsafe {
+            let bytes = if KIND == TY_I8 {
+                _mm512_cvtsepi32_epi8(x)
+            } else {
+                _mm512_cvtusepi32_epi8(_mm512_max_epi32(x, _mm512_setzero_si512()))
             };
-            Self::finish::<STREAM>(x, p, dst)
-        }
-    }
-}
-
-/// The two halves of 16 lanes in one register.
-///
-/// # Safety
-///
-/// AVX-512F.
-#[inline(always)]
-unsafe fn join([lo, hi]: [__m256i; 2]) -> __m512i {
-    // SAFETY: AVX-512F (contract).
-    unsafe { _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi) }
-}
-
-impl<const FROM: u8, const KIND: u8> Avx512Put<FROM, KIND> {
-    /// The 16 inputs as f32 normalized into `16·OUT` bytes at `dst`.
-    ///
-    /// # Safety
-    ///
-    /// As [`Norm16::put`] for `dst`; AVX-512F.
-    #[inline(always)]
-    unsafe fn finish<const STREAM: bool>(x: __m512, (s, b): (__m512, __m512), dst: *mut u8) {
-        // SAFETY: AVX-512F by the contract; 16·OUT bytes at dst.
-        unsafe {
-            let y = _mm512_add_ps(_mm512_mul_ps(x, s), b);
-            match KIND {
-                TY_U8 | TY_I8 => {
-                    // NaN lanes to 0 (float inputs only), clamped (see `byte_bounds`), rounded to nearest even
-                    // (the default rounding), narrowed.
-                    let y = if nan_to_zero(FROM, KIND) {
-                        _mm512_maskz_mov_ps(_mm512_cmp_ps_mask::<_CMP_ORD_Q>(y, y), y)
-                    } else {
-                        y
-                    };
-                    let (min, max) = byte_bounds(KIND);
-                    let y = _mm512_min_ps(_mm512_max_ps(y, _mm512_set1_ps(min)), _mm512_set1_ps(max));
-                    let i = _mm512_cvtps_epi32(y);
-                    let bytes = if KIND == TY_I8 { _mm512_cvtsepi32_epi8(i) } else { _mm512_cvtusepi32_epi8(i) };
-                    if STREAM { _mm_stream_si128(dst.cast(), bytes) } else { _mm_storeu_si128(dst.cast(), bytes) }
-                }
-                _ => put_plane::<KIND, STREAM>(y, dst),
-            }
-        }
-    }
-}
-
-/// [`Norm16`] of one-byte integers (`i8` when `SIGNED`, else `u8`) into one-byte integers (`KIND`) whose results
-/// all pass [`byte_results_fit_i32`](crate::float::byte_results_fit_i32), with AVX-512F: no float clamp — the
-/// conversion to i32 rounds to nearest even exactly and the narrowing saturates (into `u8` after a signed maximum
-/// with 0: `vpmovusdb` reads its lanes unsigned).
-#[derive(Clone, Copy, Default)]
-struct Avx512Bytes<const SIGNED: bool, const KIND: u8>;
-
-impl<const SIGNED: bool, const KIND: u8> Norm16 for Avx512Bytes<SIGNED, KIND> {
-    type Word = f32;
-    type P = (__m512, __m512);
-    const IN: usize = 1;
-    const OUT: usize = 1;
-
-    #[inline(always)]
-    unsafe fn params(self, scale: f32, bias: f32) -> (__m512, __m512) {
-        // SAFETY: forwarded contract.
-        unsafe { Avx512Put::<TY_U8, KIND>.params(scale, bias) }
-    }
-
-    #[inline(always)]
-    unsafe fn load(self, scales: *const f32, biases: *const f32) -> (__m512, __m512) {
-        // SAFETY: forwarded contract.
-        unsafe { Avx512Put::<TY_U8, KIND>.load(scales, biases) }
-    }
-
-    const SIGNED: bool = SIGNED;
-
-    #[inline(always)]
-    unsafe fn put<const STREAM: bool>(self, src: *const u8, (s, b): (__m512, __m512), dst: *mut u8) {
-        // SAFETY: AVX-512F by the contract; 16 bytes at src and at dst.
-        unsafe {
-            let v = _mm_loadu_si128(src.cast());
-            let x = if SIGNED { _mm512_cvtepi8_epi32(v) } else { _mm512_cvtepu8_epi32(v) };
-            put_plane::<KIND, STREAM>(_mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s), b), dst);
+            if STREAM { _mm_stream_si128(p.cast(), bytes) } else { _mm_storeu_si128(p.cast(), bytes) }
         }
     }
 
     #[inline(always)]
-    unsafe fn put_dwords<const STREAM: bool>(self, d: [__m256i; 2], (s, b): (__m512, __m512), dst: *mut u8) {
-        // SAFETY: AVX-512F by the contract; 16 bytes at dst.
-        unsafe { put_plane::<KIND, STREAM>(_mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(join(d)), s), b), dst) }
-    }
-
-    const PAIRS: bool = true;
-
-    #[inline(always)]
-    unsafe fn put2<const STREAM: bool>(
-        self,
-        src: *const u8,
-        (s, b): (__m512, __m512),
-        (t, c): (__m512, __m512),
-        dst: *mut u8,
-    ) {
-        // SAFETY: AVX-512F/BW by the contract; 32 bytes at src and at dst (32-byte aligned when streaming).
+    unsafe fn store_bytes2<const KIND: u8, const STREAM: bool>(a: __m512i, b: __m512i, p: *mut u8) {
+        // SAFETY: 32 bytes at p; AVX-512F/BW (contract).
         unsafe {
-            let f = |p: *const u8, s: __m512, b: __m512| {
-                let v = _mm_loadu_si128(p.cast());
-                let x = if SIGNED { _mm512_cvtepi8_epi32(v) } else { _mm512_cvtepu8_epi32(v) };
-                _mm512_cvtps_epi32(_mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), s), b))
-            };
-            // Words [lo 4L..4L+4, hi 4L..4L+4] in lane L, then bytes (the lanes packed with themselves): dwords
-            // 0, 4, 8, 12 of the 512 bits hold lo, dwords 1, 5, 9, 13 hi.
-            let w = _mm512_packs_epi32(f(src, s, b), f(src.add(16), t, c));
+            // Words [a 4L..4L+4, b 4L..4L+4] in lane L, then bytes (the lanes packed with themselves): dwords
+            // 0, 4, 8, 12 of the 512 bits hold a, dwords 1, 5, 9, 13 b.
+            let w = _mm512_packs_epi32(a, b);
             let v = if KIND == TY_I8 { _mm512_packs_epi16(w, w) } else { _mm512_packus_epi16(w, w) };
             let order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 0, 0, 0, 0, 0, 0, 0, 0);
             let v = _mm512_castsi512_si256(_mm512_permutexvar_epi32(order, v));
-            if STREAM { _mm256_stream_si256(dst.cast(), v) } else { _mm256_storeu_si256(dst.cast(), v) }
+            if STREAM { _mm256_stream_si256(p.cast(), v) } else { _mm256_storeu_si256(p.cast(), v) }
         }
+    }
+
+    #[inline(always)]
+    unsafe fn windows(base: *const u8, win: [usize; 4]) -> __m512i {
+        // SAFETY: the four 16-byte windows (contract); AVX-512F.
+        unsafe {
+            let l = |g: usize| _mm_loadu_si128(base.add(win[g]).cast());
+            let z = _mm512_inserti32x4::<1>(_mm512_castsi128_si512(l(0)), l(1));
+            _mm512_inserti32x4::<3>(_mm512_inserti32x4::<2>(z, l(2)), l(3))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn masks(m: &[[u8; 16]; 4]) -> __m512i {
+        // SAFETY: the 64 bytes of the masks; AVX-512F (contract).
+        unsafe { _mm512_loadu_si512(m.as_ptr().cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn shuffle(b: __m512i, m: __m512i) -> __m512i {
+        // SAFETY: AVX-512BW (contract).
+        unsafe { _mm512_shuffle_epi8(b, m) }
+    }
+
+    #[inline(always)]
+    unsafe fn top_byte_signed(x: __m512i) -> __m512i {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_srai_epi32::<24>(x) }
     }
 }
 
-/// Pixels of `P` one-byte slots → `t.planes` normalized planes of type `OUT` with AVX-512, 16 pixels per step: four
-/// 16-byte windows joined into one register, one `vpshufb` per plane widening the bytes straight into 32-bit lanes
-/// ([`Widen`](crate::tables::Widen)), then a shift, `x·scale + bias` and the store ([`put_plane`]); returns the
-/// pixels done — none into one-byte integers unless every plane's results fit i32.
+/// [`Put`] at AVX-512.
+type Avx512Put<const FROM: u8, const KIND: u8> = Put<Avx512Lanes, FROM, KIND>;
+
+/// [`Bytes`] at AVX-512.
+type Avx512Bytes<const SIGNED: bool, const KIND: u8> = Bytes<Avx512Lanes, SIGNED, KIND>;
+
+/// [`put_plane`] at AVX-512.
 ///
 /// # Safety
 ///
-/// As `Arch::deinterleave_convert`; AVX-512 F/BW enabled; `t` was built for width 1 and `P` slots.
+/// As [`put_plane`].
 #[inline(always)]
-unsafe fn avx512_deinterleave_normalize<const P: usize, const SIGNED: bool, const OUT: u8, const STREAM: bool>(
-    t: &Planar,
-    src: *const u8,
-    dst: *mut u8,
-    plane_stride: isize,
-    n: usize,
-    params: &[[f32; 2]; 4],
-    rows: RowRun,
-) -> usize {
-    let w = &t.widen;
-    let out = ty_width(OUT);
-    if out == 1 && !params[..P].iter().all(|&[s, b]| crate::float::byte_results_fit_i32(s, b)) {
-        return 0;
-    }
-    // SAFETY: (whole function) table loads of 64 bytes; each step reads four 16-byte windows inside output pixels
-    // j..j+16 (16·P bytes from the step's lowest address) and writes elements j..j+16 of every plane, in bounds
-    // while j + 16 ≤ n; AVX-512 F/BW by the contract.
-    unsafe {
-        // Signed: the byte into the top of each lane, then an arithmetic shift; unsigned: into the bottom.
-        let masks = if SIGNED { &w.masks } else { &w.low };
-        let m: [__m512i; P] = core::array::from_fn(|i| _mm512_loadu_si512(masks[i].as_ptr().cast()));
-        let p: [(__m512, __m512); P] =
-            core::array::from_fn(|i| (_mm512_set1_ps(params[i][0]), _mm512_set1_ps(params[i][1])));
-        // Hoisted: the compiler cannot prove that the stores leave the tables alone.
-        let win = w.win;
-        let planes = t.planes;
-        let delta = if t.reverse_pixels { -16 * P as isize } else { 16 * P as isize };
-        let steps = n / 16;
-        for r in 0..rows.count as isize {
-            let dst = dst.wrapping_offset(r * rows.out_step);
-            let mut base = t.step_base(t.window(src.wrapping_offset(r * rows.in_step)), 0, 16, P);
-            for j in (0..steps).map(|s| 16 * s) {
-                let l = |g: usize| _mm_loadu_si128(base.add(win[g]).cast());
-                let z = _mm512_inserti32x4::<1>(_mm512_castsi128_si512(l(0)), l(1));
-                let z = _mm512_inserti32x4::<3>(_mm512_inserti32x4::<2>(z, l(2)), l(3));
-                for i in 0..P {
-                    if i >= planes {
-                        break;
-                    }
-                    let v = _mm512_shuffle_epi8(z, m[i]);
-                    let x = if SIGNED { _mm512_srai_epi32::<24>(v) } else { v };
-                    let y = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(x), p[i].0), p[i].1);
-                    put_plane::<OUT, STREAM>(y, dst.wrapping_offset(i as isize * plane_stride).add(j * out));
-                }
-                base = base.wrapping_offset(delta);
-            }
-        }
-        16 * steps
-    }
+unsafe fn put_plane<const OUT: u8, const STREAM: bool>(y: __m512, d: *mut u8) {
+    // SAFETY: forwarded contract.
+    unsafe { lanes::put_plane::<Avx512Lanes, OUT, STREAM>(y, d) }
 }
 
 /// A register tile of AVX-512 whose 16 destination rows are whole 64-byte lines: 16 input registers, a shuffle

@@ -3,6 +3,7 @@
 
 use core::arch::x86_64::*;
 
+use super::lanes::{Bytes, Lanes16, Put, deinterleave_normalize};
 use super::{Norm, RowRun, TileMap, WindowPairs, Wrap, tile8_elements};
 use crate::tables::{PatternLanes, Periodic, PixelWindows, Planar, Shuffle};
 
@@ -1317,145 +1318,169 @@ pub(super) const fn nan_to_zero(from: u8, out: u8) -> bool {
     matches!(from, TY_F32 | TY_F16) && matches!(out, TY_U8 | TY_I8)
 }
 
-/// [`Norm16`] with AVX2 (and F16C for f16 inputs or outputs): two 8-lane halves.
+/// [`Lanes16`] at AVX2 (and F16C for f16): two 8-lane registers, lanes 0–7 first.
 #[derive(Clone, Copy, Default)]
-pub(super) struct Avx2Put<const FROM: u8, const KIND: u8>;
+pub(super) struct Avx2Lanes;
 
-impl<const FROM: u8, const KIND: u8> Norm16 for Avx2Put<FROM, KIND> {
-    /// (scales of lanes 0–7, of lanes 8–15, biases of lanes 0–7, of lanes 8–15)
-    type P = (__m256, __m256, __m256, __m256);
-    type Word = f32;
-    const IN: usize = ty_width(FROM);
-    const OUT: usize = ty_width(KIND);
+impl Lanes16 for Avx2Lanes {
+    type F = [__m256; 2];
+    type I = [__m256i; 2];
+    /// Windows 0, 1 and windows 2, 3.
+    type Bytes = [__m256i; 2];
+    type Masks = [__m256i; 2];
 
     #[inline(always)]
-    unsafe fn params(self, scale: f32, bias: f32) -> Self::P {
-        // SAFETY: AVX broadcasts (contract).
-        unsafe {
-            let (s, b) = (_mm256_set1_ps(scale), _mm256_set1_ps(bias));
-            (s, s, b, b)
-        }
+    unsafe fn splat(x: f32) -> Self::F {
+        // SAFETY: AVX (contract).
+        unsafe { [_mm256_set1_ps(x); 2] }
     }
 
     #[inline(always)]
-    unsafe fn load(self, scales: *const f32, biases: *const f32) -> Self::P {
-        // SAFETY: 16 f32 at each pointer; AVX loads (contract).
-        unsafe {
-            (
-                _mm256_loadu_ps(scales),
-                _mm256_loadu_ps(scales.add(8)),
-                _mm256_loadu_ps(biases),
-                _mm256_loadu_ps(biases.add(8)),
-            )
-        }
-    }
-
-    const SIGNED: bool = FROM == TY_I8;
-
-    #[inline(always)]
-    unsafe fn put<const STREAM: bool>(self, src: *const u8, p: Self::P, dst: *mut u8) {
-        // SAFETY: AVX2 (and F16C when f16) by the contract; 16·IN bytes at src, 16·OUT bytes at dst.
-        unsafe {
-            let (lo, hi) = match FROM {
-                TY_F32 => (_mm256_loadu_ps(src.cast()), _mm256_loadu_ps(src.add(32).cast())),
-                TY_F16 => {
-                    (_mm256_cvtph_ps(_mm_loadu_si128(src.cast())), _mm256_cvtph_ps(_mm_loadu_si128(src.add(16).cast())))
-                }
-                _ => {
-                    let v = _mm_loadu_si128(src.cast());
-                    let hi8 = _mm_unpackhi_epi64(v, v);
-                    let (lo, hi) = if FROM == TY_I8 {
-                        (_mm256_cvtepi8_epi32(v), _mm256_cvtepi8_epi32(hi8))
-                    } else {
-                        (_mm256_cvtepu8_epi32(v), _mm256_cvtepu8_epi32(hi8))
-                    };
-                    (_mm256_cvtepi32_ps(lo), _mm256_cvtepi32_ps(hi))
-                }
-            };
-            Self::finish::<STREAM>(lo, hi, p, dst)
-        }
+    unsafe fn load_f32(p: *const u8) -> Self::F {
+        // SAFETY: 64 bytes at p; AVX (contract).
+        unsafe { [_mm256_loadu_ps(p.cast()), _mm256_loadu_ps(p.add(32).cast())] }
     }
 
     #[inline(always)]
-    unsafe fn put_dwords<const STREAM: bool>(self, [lo, hi]: [__m256i; 2], p: Self::P, dst: *mut u8) {
-        // SAFETY: AVX2 and the output (contract).
-        unsafe { Self::finish::<STREAM>(_mm256_cvtepi32_ps(lo), _mm256_cvtepi32_ps(hi), p, dst) }
+    unsafe fn load_f16(p: *const u8) -> Self::F {
+        // SAFETY: 32 bytes at p; F16C (contract).
+        unsafe { [_mm256_cvtph_ps(_mm_loadu_si128(p.cast())), _mm256_cvtph_ps(_mm_loadu_si128(p.add(16).cast()))] }
     }
-}
 
-impl<const FROM: u8, const KIND: u8> Avx2Put<FROM, KIND> {
-    /// The 16 inputs as f32 (`lo` elements 0–7) normalized into `16·OUT` bytes at `dst`.
-    ///
-    /// # Safety
-    ///
-    /// As [`Norm16::put`] for `dst`.
     #[inline(always)]
-    unsafe fn finish<const STREAM: bool>(lo: __m256, hi: __m256, (s, s8, b, b8): <Self as Norm16>::P, dst: *mut u8) {
-        // SAFETY: AVX2 (and F16C when f16) by the contract; 16·OUT bytes at dst.
+    unsafe fn load_bytes<const SIGNED: bool>(p: *const u8) -> Self::I {
+        // SAFETY: two 8-byte loads of the 16 at p; AVX2 (contract).
         unsafe {
-            let lo = _mm256_add_ps(_mm256_mul_ps(lo, s), b);
-            let hi = _mm256_add_ps(_mm256_mul_ps(hi, s8), b8);
-            match KIND {
-                TY_F16 => {
-                    // Two conversions joined into one store (see f16c_from_f32).
-                    let (l, h) = (cvtps_ph(lo), cvtps_ph(hi));
-                    if STREAM {
-                        _mm256_stream_si256(dst.cast(), _mm256_set_m128i(h, l));
-                    } else {
-                        _mm256_storeu_si256(dst.cast(), _mm256_set_m128i(h, l));
-                    }
-                }
-                TY_U8 | TY_I8 => {
-                    let (lo, hi) = if nan_to_zero(FROM, KIND) {
-                        // NaN lanes to 0 (a NaN compares unordered with itself).
-                        (
-                            _mm256_and_ps(lo, _mm256_cmp_ps::<_CMP_ORD_Q>(lo, lo)),
-                            _mm256_and_ps(hi, _mm256_cmp_ps::<_CMP_ORD_Q>(hi, hi)),
-                        )
-                    } else {
-                        (lo, hi)
-                    };
-                    let (min, max) = byte_bounds(KIND);
-                    let (min, max) = (_mm256_set1_ps(min), _mm256_set1_ps(max));
-                    // Clamped, rounded to nearest even (the default rounding), narrowed (saturation never
-                    // applies: the values are in range) within the 128-bit lanes — words [lo 0–3, hi 0–3 | lo 4–7,
-                    // hi 4–7], then bytes, each lane packed with itself — and the lanes' dwords 0, 4, 1, 5 put in
-                    // order. PERF: three shuffles for 16 bytes, where two extracts and three packs were (`--isa v3`,
-                    // one thread, u8 → u8 Normalize of 8×3×128², 3 alternations: 55.0 → 51.7 µs).
-                    let lo = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(lo, min), max));
-                    let hi = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(hi, min), max));
-                    let words = _mm256_packs_epi32(lo, hi);
-                    let b = if KIND == TY_I8 {
-                        _mm256_packs_epi16(words, words)
-                    } else {
-                        _mm256_packus_epi16(words, words)
-                    };
-                    let order = _mm256_setr_epi32(0, 4, 1, 5, 0, 4, 1, 5);
-                    let bytes = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(b, order));
-                    if STREAM { _mm_stream_si128(dst.cast(), bytes) } else { _mm_storeu_si128(dst.cast(), bytes) }
-                }
-                _ if STREAM => {
-                    _mm256_stream_ps(dst.cast(), lo);
-                    _mm256_stream_ps(dst.add(32).cast(), hi);
-                }
-                _ => {
-                    _mm256_storeu_ps(dst.cast(), lo);
-                    _mm256_storeu_ps(dst.add(32).cast(), hi);
-                }
+            let (lo, hi) = (_mm_loadl_epi64(p.cast()), _mm_loadl_epi64(p.add(8).cast()));
+            if SIGNED {
+                [_mm256_cvtepi8_epi32(lo), _mm256_cvtepi8_epi32(hi)]
+            } else {
+                [_mm256_cvtepu8_epi32(lo), _mm256_cvtepu8_epi32(hi)]
             }
         }
     }
+
+    #[inline(always)]
+    unsafe fn from_halves(d: [__m256i; 2]) -> Self::I {
+        d
+    }
+
+    #[inline(always)]
+    unsafe fn to_f32([lo, hi]: Self::I) -> Self::F {
+        // SAFETY: AVX (contract).
+        unsafe { [_mm256_cvtepi32_ps(lo), _mm256_cvtepi32_ps(hi)] }
+    }
+
+    #[inline(always)]
+    unsafe fn mul(a: Self::F, b: Self::F) -> Self::F {
+        // SAFETY: AVX (contract).
+        unsafe { [_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])] }
+    }
+
+    #[inline(always)]
+    unsafe fn add(a: Self::F, b: Self::F) -> Self::F {
+        // SAFETY: AVX (contract).
+        unsafe { [_mm256_add_ps(a[0], b[0]), _mm256_add_ps(a[1], b[1])] }
+    }
+
+    #[inline(always)]
+    unsafe fn max(a: Self::F, b: Self::F) -> Self::F {
+        // SAFETY: AVX (contract).
+        unsafe { [_mm256_max_ps(a[0], b[0]), _mm256_max_ps(a[1], b[1])] }
+    }
+
+    #[inline(always)]
+    unsafe fn min(a: Self::F, b: Self::F) -> Self::F {
+        // SAFETY: AVX (contract).
+        unsafe { [_mm256_min_ps(a[0], b[0]), _mm256_min_ps(a[1], b[1])] }
+    }
+
+    #[inline(always)]
+    unsafe fn nan_to_zero(x: Self::F) -> Self::F {
+        // SAFETY: AVX (contract). A NaN compares unordered with itself.
+        unsafe { x.map(|v| _mm256_and_ps(v, _mm256_cmp_ps::<_CMP_ORD_Q>(v, v))) }
+    }
+
+    #[inline(always)]
+    unsafe fn round(x: Self::F) -> Self::I {
+        // SAFETY: AVX (contract).
+        unsafe { [_mm256_cvtps_epi32(x[0]), _mm256_cvtps_epi32(x[1])] }
+    }
+
+    #[inline(always)]
+    unsafe fn store_f32<const STREAM: bool>([lo, hi]: Self::F, p: *mut u8) {
+        // SAFETY: 64 bytes at p, 32-aligned when streaming; AVX (contract).
+        unsafe {
+            if STREAM {
+                _mm256_stream_ps(p.cast(), lo);
+                _mm256_stream_ps(p.add(32).cast(), hi);
+            } else {
+                _mm256_storeu_ps(p.cast(), lo);
+                _mm256_storeu_ps(p.add(32).cast(), hi);
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_f16<const STREAM: bool>([lo, hi]: Self::F, p: *mut u8) {
+        // SAFETY: 32 bytes at p, 32-aligned when streaming; AVX and F16C (contract). Two conversions joined into one
+        // store (see `f16c_from_f32`).
+        unsafe {
+            let v = _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo));
+            if STREAM { _mm256_stream_si256(p.cast(), v) } else { _mm256_storeu_si256(p.cast(), v) }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_bytes<const KIND: u8, const STREAM: bool>(x: Self::I, p: *mut u8) {
+        // SAFETY: forwarded contract.
+        unsafe { store16::<KIND, STREAM>(x, p) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_bytes2<const KIND: u8, const STREAM: bool>(a: Self::I, b: Self::I, p: *mut u8) {
+        // SAFETY: forwarded contract.
+        unsafe { store32::<KIND, STREAM>([a[0], a[1], b[0], b[1]], p) }
+    }
+
+    #[inline(always)]
+    unsafe fn windows(base: *const u8, win: [usize; 4]) -> Self::Bytes {
+        // SAFETY: the four 16-byte windows (contract); AVX.
+        unsafe {
+            let l = |g: usize| _mm_loadu_si128(base.add(win[g]).cast());
+            [_mm256_set_m128i(l(1), l(0)), _mm256_set_m128i(l(3), l(2))]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn masks(m: &[[u8; 16]; 4]) -> Self::Masks {
+        // SAFETY: 16-byte loads of the masks; AVX (contract).
+        unsafe {
+            let l = |g: usize| _mm_loadu_si128(m[g].as_ptr().cast());
+            [_mm256_set_m128i(l(1), l(0)), _mm256_set_m128i(l(3), l(2))]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn shuffle(b: Self::Bytes, m: Self::Masks) -> Self::I {
+        // SAFETY: AVX2 (contract).
+        unsafe { [_mm256_shuffle_epi8(b[0], m[0]), _mm256_shuffle_epi8(b[1], m[1])] }
+    }
+
+    #[inline(always)]
+    unsafe fn top_byte_signed(x: Self::I) -> Self::I {
+        // SAFETY: AVX2 (contract).
+        unsafe { [_mm256_srai_epi32::<24>(x[0]), _mm256_srai_epi32::<24>(x[1])] }
+    }
 }
 
-/// [`Norm16`] of one-byte integers (`i8` when `SIGNED`, else `u8`) into one-byte integers (`KIND`) whose results
-/// all pass [`byte_results_fit_i32`](crate::float::byte_results_fit_i32), with AVX2: no float clamp — the
-/// conversion to i32 rounds to nearest even exactly and the packs' saturation clamps — and 32 elements a step
-/// (four registers packed by two `vpackssdw`, one pack to bytes and one `vpermd`), where [`Avx2Put`] spends six
-/// shuffles and four clamps on 16.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Avx2Bytes<const SIGNED: bool, const KIND: u8>;
+/// [`Put`] at AVX2.
+pub(super) type Avx2Put<const FROM: u8, const KIND: u8> = Put<Avx2Lanes, FROM, KIND>;
 
-impl<const SIGNED: bool, const KIND: u8> Avx2Bytes<SIGNED, KIND> {
+/// [`Bytes`] at AVX2, and its fixed-point forms ([`Avx2Fixed`]).
+pub(super) type Avx2Bytes<const SIGNED: bool, const KIND: u8> = Bytes<Avx2Lanes, SIGNED, KIND>;
+
+impl<const SIGNED: bool, const KIND: u8> Bytes<Avx2Lanes, SIGNED, KIND> {
     /// [`normalize_run`] of these types, in fixed point ([`Avx2Fixed`]) where the run is long enough to try its
     /// pair's form ([`FIXED_RUN_MIN`](super::FIXED_RUN_MIN)) and the form gives this kernel's bytes for every input
     /// byte (both run over [`RAMP`](super::RAMP) and compared).
@@ -1561,31 +1586,6 @@ impl<const SIGNED: bool, const KIND: u8> Avx2Bytes<SIGNED, KIND> {
             }
         }
     }
-
-    /// The 8 elements at `src` normalized and rounded to i32.
-    ///
-    /// # Safety
-    ///
-    /// 8 readable bytes at `src`; AVX2.
-    #[inline(always)]
-    unsafe fn rounded(src: *const u8, s: __m256, b: __m256) -> __m256i {
-        // SAFETY: an 8-byte load (contract); AVX2.
-        unsafe {
-            let v = _mm_loadl_epi64(src.cast());
-            Self::rounded_dwords(if SIGNED { _mm256_cvtepi8_epi32(v) } else { _mm256_cvtepu8_epi32(v) }, s, b)
-        }
-    }
-
-    /// 8 inputs widened to i32 (`x`) normalized and rounded to i32.
-    ///
-    /// # Safety
-    ///
-    /// AVX2.
-    #[inline(always)]
-    unsafe fn rounded_dwords(x: __m256i, s: __m256, b: __m256) -> __m256i {
-        // SAFETY: AVX2 (contract).
-        unsafe { _mm256_cvtps_epi32(_mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(x), s), b)) }
-    }
 }
 
 /// Words to bytes with the saturation of `KIND` (`i8` or `u8`), within each 128-bit lane.
@@ -1612,60 +1612,6 @@ unsafe fn narrow16<const KIND: u8>(lo: __m256i, hi: __m256i) -> __m128i {
         let words = _mm256_packs_epi32(lo, hi);
         let order = _mm256_setr_epi32(0, 4, 1, 5, 0, 4, 1, 5);
         _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(pack_bytes::<KIND>(words, words), order))
-    }
-}
-
-impl<const SIGNED: bool, const KIND: u8> Norm16 for Avx2Bytes<SIGNED, KIND> {
-    type P = (__m256, __m256, __m256, __m256);
-    type Word = f32;
-    const IN: usize = 1;
-    const OUT: usize = 1;
-    const PAIRS: bool = true;
-
-    #[inline(always)]
-    unsafe fn params(self, scale: f32, bias: f32) -> Self::P {
-        // SAFETY: forwarded contract.
-        unsafe { Avx2Put::<TY_U8, KIND>.params(scale, bias) }
-    }
-
-    #[inline(always)]
-    unsafe fn load(self, scales: *const f32, biases: *const f32) -> Self::P {
-        // SAFETY: forwarded contract.
-        unsafe { Avx2Put::<TY_U8, KIND>.load(scales, biases) }
-    }
-
-    const SIGNED: bool = SIGNED;
-
-    #[inline(always)]
-    unsafe fn put<const STREAM: bool>(self, src: *const u8, (s, s8, b, b8): Self::P, dst: *mut u8) {
-        // SAFETY: AVX2 by the contract; 16 bytes at src and at dst.
-        unsafe { store16::<KIND, STREAM>([Self::rounded(src, s, b), Self::rounded(src.add(8), s8, b8)], dst) }
-    }
-
-    #[inline(always)]
-    unsafe fn put_dwords<const STREAM: bool>(self, [x, x8]: [__m256i; 2], (s, s8, b, b8): Self::P, dst: *mut u8) {
-        // SAFETY: AVX2 by the contract; 16 bytes at dst.
-        unsafe { store16::<KIND, STREAM>([Self::rounded_dwords(x, s, b), Self::rounded_dwords(x8, s8, b8)], dst) }
-    }
-
-    #[inline(always)]
-    unsafe fn put2<const STREAM: bool>(
-        self,
-        src: *const u8,
-        (s, s8, b, b8): Self::P,
-        (t, t8, c, c8): Self::P,
-        dst: *mut u8,
-    ) {
-        // SAFETY: AVX2 by the contract; 32 bytes at src and at dst (32-byte aligned when streaming).
-        unsafe {
-            let r = [
-                Self::rounded(src, s, b),
-                Self::rounded(src.add(8), s8, b8),
-                Self::rounded(src.add(16), t, c),
-                Self::rounded(src.add(24), t8, c8),
-            ];
-            store32::<KIND, STREAM>(r, dst)
-        }
     }
 }
 
@@ -2009,97 +1955,6 @@ unsafe fn pairs<U: Norm16, const G: usize>(put: U, scales: *const U::Word, biase
     }
 }
 
-/// Pixels of `P` one-byte slots (`t.planes` of them used) → `t.planes` normalized planes of type `OUT` with AVX2,
-/// 16 pixels per step: four 16-byte windows joined into two registers, one `vpshufb` per plane and register
-/// widening the bytes straight into 32-bit lanes ([`Widen`](crate::tables::Widen)), then a shift, `x·scale + bias`
-/// and the store; returns the pixels done — none into one-byte integers unless every plane's results fit i32
-/// ([`Avx2Bytes`]' narrowing, no clamp).
-///
-/// # Safety
-///
-/// As `Arch::deinterleave_convert`; AVX2 (and F16C for f16) enabled; `t` was built for width 1 and `P` slots.
-#[inline(always)]
-pub(super) unsafe fn avx2_deinterleave_normalize<
-    const P: usize,
-    const SIGNED: bool,
-    const OUT: u8,
-    const STREAM: bool,
->(
-    t: &Planar,
-    src: *const u8,
-    dst: *mut u8,
-    plane_stride: isize,
-    n: usize,
-    params: &[[f32; 2]; 4],
-    rows: RowRun,
-) -> usize {
-    let w = &t.widen;
-    let out = ty_width(OUT);
-    if out == 1 && !params[..P].iter().all(|&[s, b]| crate::float::byte_results_fit_i32(s, b)) {
-        return 0;
-    }
-    // SAFETY: (whole function) table loads of 16 bytes; each step reads four 16-byte windows inside the windows of
-    // output pixels j..j+16 (16·P bytes from the step's lowest address) and writes elements j..j+16 of every plane,
-    // in bounds while j + 16 ≤ n; AVX2/F16C by the contract.
-    unsafe {
-        // Signed: the byte into the top of each lane, then an arithmetic shift; unsigned: into the bottom.
-        let masks = if SIGNED { &w.masks } else { &w.low };
-        let mask = |i: usize, g: usize| {
-            _mm256_set_m128i(
-                _mm_loadu_si128(masks[i][g + 1].as_ptr().cast()),
-                _mm_loadu_si128(masks[i][g].as_ptr().cast()),
-            )
-        };
-        let m: [[__m256i; 2]; P] = core::array::from_fn(|i| [mask(i, 0), mask(i, 2)]);
-        let p: [(__m256, __m256); P] =
-            core::array::from_fn(|i| (_mm256_set1_ps(params[i][0]), _mm256_set1_ps(params[i][1])));
-        let widen = |v: __m256i, (s, b): (__m256, __m256)| {
-            let x = if SIGNED { _mm256_srai_epi32::<24>(v) } else { v };
-            _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(x), s), b)
-        };
-        // Hoisted: the compiler cannot prove that the stores leave the tables alone.
-        let win = w.win;
-        let planes = t.planes;
-        let delta = if t.reverse_pixels { -16 * P as isize } else { 16 * P as isize };
-        let steps = n / 16;
-        for r in 0..rows.count as isize {
-            let dst = dst.wrapping_offset(r * rows.out_step);
-            let mut base = t.step_base(t.window(src.wrapping_offset(r * rows.in_step)), 0, 16, P);
-            for j in (0..steps).map(|s| 16 * s) {
-                let l: [__m128i; 4] = core::array::from_fn(|g| _mm_loadu_si128(base.add(win[g]).cast()));
-                let (y0, y1) = (_mm256_set_m128i(l[1], l[0]), _mm256_set_m128i(l[3], l[2]));
-                for i in 0..P {
-                    if i >= planes {
-                        break;
-                    }
-                    let lo = widen(_mm256_shuffle_epi8(y0, m[i][0]), p[i]);
-                    let hi = widen(_mm256_shuffle_epi8(y1, m[i][1]), p[i]);
-                    let d = dst.wrapping_offset(i as isize * plane_stride).add(j * out);
-                    match (OUT, STREAM) {
-                        (TY_F16, false) => _mm256_storeu_si256(d.cast(), _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo))),
-                        (TY_F16, true) => _mm256_stream_si256(d.cast(), _mm256_set_m128i(cvtps_ph(hi), cvtps_ph(lo))),
-                        (TY_F32, false) => {
-                            _mm256_storeu_ps(d.cast(), lo);
-                            _mm256_storeu_ps(d.add(32).cast(), hi);
-                        }
-                        (TY_F32, true) => {
-                            _mm256_stream_ps(d.cast(), lo);
-                            _mm256_stream_ps(d.add(32).cast(), hi);
-                        }
-                        (_, stream) => {
-                            // (Results inside i32, checked above: rounded exactly, the packs saturate.)
-                            let v = narrow16::<OUT>(_mm256_cvtps_epi32(lo), _mm256_cvtps_epi32(hi));
-                            if stream { _mm_stream_si128(d.cast(), v) } else { _mm_storeu_si128(d.cast(), v) }
-                        }
-                    }
-                }
-                base = base.wrapping_offset(delta);
-            }
-        }
-        16 * steps
-    }
-}
-
 /// Dispatches a normalization in registers to the instantiation of `$put` for its types (`$put` names the generic
 /// type, e.g. `Avx2Put`, whose parameters are the input and output type codes).
 macro_rules! by_types {
@@ -2173,46 +2028,47 @@ macro_rules! by_window_channels {
 }
 pub(super) use by_window_channels;
 
-/// Calls `$f::<P, SIGNED, OUT, STREAM>($args)` for the slot count, the types (`OUT` the output's type code) and
-/// the store kind of a fused deinterleave of one-byte pixels (0 for other slot counts and inputs).
+/// Calls `$f::<L, P, SIGNED, OUT, STREAM>($args)`, written `$f::<L>($args)`, for the slot count, the types (`OUT`
+/// the output's type code) and the store kind of a fused deinterleave of one-byte pixels (0 for other slot counts
+/// and inputs).
 macro_rules! by_planes {
-    ($k:expr, $planes:expr, $stream:expr, $f:ident $args:tt) => {
+    ($k:expr, $planes:expr, $stream:expr, $f:ident::<$l:ty> $args:tt) => {
         match $planes {
-            2 => by_planes!(@sign 2, $k, $stream, $f $args),
-            3 => by_planes!(@sign 3, $k, $stream, $f $args),
-            4 => by_planes!(@sign 4, $k, $stream, $f $args),
+            2 => by_planes!(@sign 2, $k, $stream, $f::<$l> $args),
+            3 => by_planes!(@sign 3, $k, $stream, $f::<$l> $args),
+            4 => by_planes!(@sign 4, $k, $stream, $f::<$l> $args),
             _ => 0,
         }
     };
-    (@sign $p:literal, $k:expr, $stream:expr, $f:ident $args:tt) => {{
+    (@sign $p:literal, $k:expr, $stream:expr, $f:ident::<$l:ty> $args:tt) => {{
         // (Planes of one-byte integers, and pixels of other inputs, have no fused kernel here: 0 pixels done.)
         if !$k.bytes() {
             return 0;
         }
         if $k.signed() {
-            by_planes!(@out $p, true, $k, $stream, $f $args)
+            by_planes!(@out $p, true, $k, $stream, $f::<$l> $args)
         } else {
-            by_planes!(@out $p, false, $k, $stream, $f $args)
+            by_planes!(@out $p, false, $k, $stream, $f::<$l> $args)
         }
     }};
-    (@out $p:literal, $s:literal, $k:expr, $stream:expr, $f:ident $args:tt) => {
+    (@out $p:literal, $s:literal, $k:expr, $stream:expr, $f:ident::<$l:ty> $args:tt) => {
         match $k.out {
             $crate::arch::NormType::F32 => {
-                by_planes!(@stream $p, $s, { $crate::arch::NormType::F32.code() }, $stream, $f $args)
+                by_planes!(@stream $p, $s, $l, { $crate::arch::NormType::F32.code() }, $stream, $f $args)
             }
             $crate::arch::NormType::F16 => {
-                by_planes!(@stream $p, $s, { $crate::arch::NormType::F16.code() }, $stream, $f $args)
+                by_planes!(@stream $p, $s, $l, { $crate::arch::NormType::F16.code() }, $stream, $f $args)
             }
             $crate::arch::NormType::U8 => {
-                by_planes!(@stream $p, $s, { $crate::arch::NormType::U8.code() }, $stream, $f $args)
+                by_planes!(@stream $p, $s, $l, { $crate::arch::NormType::U8.code() }, $stream, $f $args)
             }
             $crate::arch::NormType::I8 => {
-                by_planes!(@stream $p, $s, { $crate::arch::NormType::I8.code() }, $stream, $f $args)
+                by_planes!(@stream $p, $s, $l, { $crate::arch::NormType::I8.code() }, $stream, $f $args)
             }
         }
     };
-    (@stream $p:literal, $s:literal, $o:block, $stream:expr, $f:ident ($($a:expr),*)) => {
-        if $stream { $f::<$p, $s, $o, true>($($a),*) } else { $f::<$p, $s, $o, false>($($a),*) }
+    (@stream $p:literal, $s:literal, $l:ty, $o:block, $stream:expr, $f:ident ($($a:expr),*)) => {
+        if $stream { $f::<$l, $p, $s, $o, true>($($a),*) } else { $f::<$l, $p, $s, $o, false>($($a),*) }
     };
 }
 pub(super) use by_planes;
@@ -2490,7 +2346,9 @@ pub(super) unsafe fn f16c_deinterleave_normalize(
     stream: bool,
 ) -> usize {
     // SAFETY: forwarded contract; the features are enabled here.
-    unsafe { by_planes!(k, t.slots, stream, avx2_deinterleave_normalize(t, src, dst, plane_stride, n, params, rows)) }
+    unsafe {
+        by_planes!(k, t.slots, stream, deinterleave_normalize::<Avx2Lanes>(t, src, dst, plane_stride, n, params, rows))
+    }
 }
 
 /// F32 pixels of `K` slots → `t.planes` planes converted in registers with AVX2, 8 pixels a step: `K` 32-byte

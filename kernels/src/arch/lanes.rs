@@ -1,0 +1,380 @@
+//! Sixteen 32-bit lanes: the register vocabulary of the fused conversions (Normalize, and the one-byte pixels of a
+//! deinterleave fused with it), and those conversions written once over it.
+//!
+//! The conversions' unit of work is 16 elements (their tables, [`Widen`](crate::tables::Widen)'s windows and the
+//! [`Norm16`] steps, are built for 16 pixels), so the vocabulary's unit is 16 lanes: one register at AVX-512
+//! ([`Avx512Lanes`](super::v4::Avx512Lanes)), two at AVX2 ([`Avx2Lanes`](super::x86::Avx2Lanes)). A level
+//! implements [`Lanes16`] once; [`Put`], [`Bytes`], [`put_plane`] and [`deinterleave_normalize`] are written once
+//! and compiled per level. What a level does on its own stays in its file, with the reason: AVX2's fixed-point
+//! bytes (`Avx2Fixed`, where `vpmulld` beats two conversions), AVX-512's dword permutes of f32 pixels.
+
+use super::RowRun;
+use super::x86::{Norm16, TY_F16, TY_F32, TY_I8, TY_U8, byte_bounds, nan_to_zero, ty_width};
+use crate::tables::Planar;
+
+/// Sixteen 32-bit lanes in the registers of one x86 level, and the operations the fused conversions use on them.
+///
+/// Every method requires the level's target features to be enabled in the code it is inlined into (hence
+/// `unsafe`); implementors are zero-sized and carry no proof of that: the level's token does.
+pub(super) trait Lanes16: Copy + Default {
+    /// 16 f32.
+    type F: Copy;
+    /// 16 i32.
+    type I: Copy;
+    /// Four 16-byte windows of input (64 bytes).
+    type Bytes: Copy;
+    /// A byte shuffle of [`Lanes16::Bytes`] into 16 lanes: one plane's masks (window `g` gives lanes `4g..4g+4`).
+    type Masks: Copy;
+
+    /// `x` in every lane.
+    ///
+    /// # Safety
+    ///
+    /// The level's features are enabled (as for every method).
+    unsafe fn splat(x: f32) -> Self::F;
+    /// 16 f32 from `p` (any alignment).
+    ///
+    /// # Safety
+    ///
+    /// 64 readable bytes at `p`.
+    unsafe fn load_f32(p: *const u8) -> Self::F;
+    /// 16 f16 (bits) from `p`, widened exactly.
+    ///
+    /// # Safety
+    ///
+    /// 32 readable bytes at `p`; F16C.
+    unsafe fn load_f16(p: *const u8) -> Self::F;
+    /// 16 bytes from `p` (i8 when `SIGNED`, else u8), widened exactly to i32.
+    ///
+    /// # Safety
+    ///
+    /// 16 readable bytes at `p`.
+    unsafe fn load_bytes<const SIGNED: bool>(p: *const u8) -> Self::I;
+    /// 16 lanes from two AVX2 registers of 8 (`d[0]` lanes 0–7).
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    unsafe fn from_halves(d: [core::arch::x86_64::__m256i; 2]) -> Self::I;
+    /// i32 → f32 (exact for the inputs the conversions give it: bytes).
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    unsafe fn to_f32(x: Self::I) -> Self::F;
+    /// Lane-wise `a·b`, rounded to nearest even (never fused with an add).
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    unsafe fn mul(a: Self::F, b: Self::F) -> Self::F;
+    /// Lane-wise `a + b`, rounded to nearest even.
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    unsafe fn add(a: Self::F, b: Self::F) -> Self::F;
+    /// Lane-wise `max(a, b)` (`a` when either is NaN, as `maxps`: `b` is the bound).
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    unsafe fn max(a: Self::F, b: Self::F) -> Self::F;
+    /// Lane-wise `min(a, b)` (`a` when either is NaN, as `minps`).
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    unsafe fn min(a: Self::F, b: Self::F) -> Self::F;
+    /// NaN lanes set to +0, the others unchanged.
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    unsafe fn nan_to_zero(x: Self::F) -> Self::F;
+    /// f32 → i32 rounded to nearest even (the default rounding; lanes outside i32 give `i32::MIN`).
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    unsafe fn round(x: Self::F) -> Self::I;
+    /// Stores 16 f32 at `p` (64 bytes), non-temporally with `STREAM`.
+    ///
+    /// # Safety
+    ///
+    /// 64 writable bytes at `p`, aligned to 64 with `STREAM`.
+    unsafe fn store_f32<const STREAM: bool>(x: Self::F, p: *mut u8);
+    /// Stores 16 f16 at `p` (32 bytes) rounded to nearest even whatever MXCSR says, non-temporally with `STREAM`.
+    ///
+    /// # Safety
+    ///
+    /// 32 writable bytes at `p`, aligned to 32 with `STREAM`; F16C.
+    unsafe fn store_f16<const STREAM: bool>(x: Self::F, p: *mut u8);
+    /// Stores 16 i32 saturated to bytes of `KIND` (`TY_I8` or `TY_U8`) at `p`, non-temporally with `STREAM`.
+    ///
+    /// # Safety
+    ///
+    /// 16 writable bytes at `p`, aligned to 16 with `STREAM`.
+    unsafe fn store_bytes<const KIND: u8, const STREAM: bool>(x: Self::I, p: *mut u8);
+    /// [`Lanes16::store_bytes`] of 32 i32 (`a` the first 16) into 32 bytes.
+    ///
+    /// # Safety
+    ///
+    /// 32 writable bytes at `p`, aligned to 32 with `STREAM`.
+    unsafe fn store_bytes2<const KIND: u8, const STREAM: bool>(a: Self::I, b: Self::I, p: *mut u8);
+    /// The 16-byte windows at `base + win[g]`, `g < 4`.
+    ///
+    /// # Safety
+    ///
+    /// The four windows are readable.
+    unsafe fn windows(base: *const u8, win: [usize; 4]) -> Self::Bytes;
+    /// A plane's masks in registers.
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    unsafe fn masks(m: &[[u8; 16]; 4]) -> Self::Masks;
+    /// `vpshufb` of each window by its mask (a mask byte with its top bit set gives 0): the bytes put into lanes.
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    unsafe fn shuffle(b: Self::Bytes, m: Self::Masks) -> Self::I;
+    /// Each lane's top byte, sign-extended (an arithmetic shift right by 24).
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    unsafe fn top_byte_signed(x: Self::I) -> Self::I;
+}
+
+/// Stores 16 f32 results at `d` as type `OUT`: f16 rounded to nearest even (32 bytes), f32 (64 bytes), or one-byte
+/// integers rounded to nearest even and saturated (16 bytes) — for results inside i32 only (see
+/// [`byte_results_fit_i32`](crate::float::byte_results_fit_i32): no float clamp) — non-temporally with `STREAM`.
+///
+/// # Safety
+///
+/// The bytes at `d` are writable; with `STREAM`, `d` is aligned to their count (32 at most); the level's features.
+#[inline(always)]
+pub(super) unsafe fn put_plane<L: Lanes16, const OUT: u8, const STREAM: bool>(y: L::F, d: *mut u8) {
+    // SAFETY: stores of the bytes at d, and the level's features (contract).
+    unsafe {
+        match OUT {
+            TY_F16 => L::store_f16::<STREAM>(y, d),
+            TY_F32 => L::store_f32::<STREAM>(y, d),
+            _ => L::store_bytes::<OUT, STREAM>(L::round(y), d),
+        }
+    }
+}
+
+/// [`Norm16`] over [`Lanes16`]: 16 inputs of type `FROM` converted to f32 exactly, `x·scale + bias` (product, then
+/// sum), stored as `KIND` — one-byte integers after NaN lanes are set to 0 (float inputs) and the value is clamped
+/// to the type's range ([`byte_bounds`]), so that any `(scale, bias)` gives the casts' bytes.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Put<L, const FROM: u8, const KIND: u8>(L);
+
+impl<L: Lanes16, const FROM: u8, const KIND: u8> Norm16 for Put<L, FROM, KIND> {
+    type P = (L::F, L::F);
+    type Word = f32;
+    const IN: usize = ty_width(FROM);
+    const OUT: usize = ty_width(KIND);
+    const SIGNED: bool = FROM == TY_I8;
+
+    #[inline(always)]
+    unsafe fn params(self, scale: f32, bias: f32) -> Self::P {
+        // SAFETY: the level's features (contract).
+        unsafe { (L::splat(scale), L::splat(bias)) }
+    }
+
+    #[inline(always)]
+    unsafe fn load(self, scales: *const f32, biases: *const f32) -> Self::P {
+        // SAFETY: 16 f32 at each pointer (contract).
+        unsafe { (L::load_f32(scales.cast()), L::load_f32(biases.cast())) }
+    }
+
+    #[inline(always)]
+    unsafe fn put<const STREAM: bool>(self, src: *const u8, p: Self::P, dst: *mut u8) {
+        // SAFETY: 16·IN bytes at src (contract) and the level's features.
+        let x = unsafe {
+            match FROM {
+                TY_F32 => L::load_f32(src),
+                TY_F16 => L::load_f16(src),
+                TY_I8 => L::to_f32(L::load_bytes::<true>(src)),
+                _ => L::to_f32(L::load_bytes::<false>(src)),
+            }
+        };
+        // SAFETY: forwarded contract.
+        unsafe { Self::finish::<STREAM>(x, p, dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn put_dwords<const STREAM: bool>(self, d: [core::arch::x86_64::__m256i; 2], p: Self::P, dst: *mut u8) {
+        // SAFETY: forwarded contract.
+        unsafe { Self::finish::<STREAM>(L::to_f32(L::from_halves(d)), p, dst) }
+    }
+}
+
+impl<L: Lanes16, const FROM: u8, const KIND: u8> Put<L, FROM, KIND> {
+    /// The 16 inputs as f32 normalized into `16·OUT` bytes at `dst`.
+    ///
+    /// # Safety
+    ///
+    /// As [`Norm16::put`] for `dst`.
+    #[inline(always)]
+    unsafe fn finish<const STREAM: bool>(x: L::F, (s, b): (L::F, L::F), dst: *mut u8) {
+        // SAFETY: 16·OUT bytes at dst and the level's features (contract).
+        unsafe {
+            let y = L::add(L::mul(x, s), b);
+            match KIND {
+                TY_U8 | TY_I8 => {
+                    let y = if nan_to_zero(FROM, KIND) { L::nan_to_zero(y) } else { y };
+                    let (min, max) = byte_bounds(KIND);
+                    // Clamped, then rounded: in range, the narrowing's saturation never applies.
+                    let y = L::min(L::max(y, L::splat(min)), L::splat(max));
+                    L::store_bytes::<KIND, STREAM>(L::round(y), dst)
+                }
+                _ => put_plane::<L, KIND, STREAM>(y, dst),
+            }
+        }
+    }
+}
+
+/// [`Norm16`] of one-byte integers (`i8` when `SIGNED`, else `u8`) into one-byte integers (`KIND`) whose results
+/// all pass [`byte_results_fit_i32`](crate::float::byte_results_fit_i32): no float clamp — the conversion to i32
+/// rounds to nearest even exactly and the narrowing saturates — and 32 elements a step where the level narrows
+/// two registers' worth at once ([`Lanes16::store_bytes2`]).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Bytes<L, const SIGNED: bool, const KIND: u8>(L);
+
+impl<L: Lanes16, const SIGNED: bool, const KIND: u8> Bytes<L, SIGNED, KIND> {
+    /// The 16 bytes at `src` normalized and rounded to i32.
+    ///
+    /// # Safety
+    ///
+    /// 16 readable bytes at `src`; the level's features.
+    #[inline(always)]
+    unsafe fn rounded(src: *const u8, (s, b): (L::F, L::F)) -> L::I {
+        // SAFETY: forwarded contract.
+        unsafe { Self::rounded_lanes(L::load_bytes::<SIGNED>(src), (s, b)) }
+    }
+
+    /// 16 inputs widened to i32 normalized and rounded to i32.
+    ///
+    /// # Safety
+    ///
+    /// The level's features.
+    #[inline(always)]
+    unsafe fn rounded_lanes(x: L::I, (s, b): (L::F, L::F)) -> L::I {
+        // SAFETY: the level's features (contract).
+        unsafe { L::round(L::add(L::mul(L::to_f32(x), s), b)) }
+    }
+}
+
+impl<L: Lanes16, const SIGNED: bool, const KIND: u8> Norm16 for Bytes<L, SIGNED, KIND> {
+    type P = (L::F, L::F);
+    type Word = f32;
+    const IN: usize = 1;
+    const OUT: usize = 1;
+    const PAIRS: bool = true;
+    const SIGNED: bool = SIGNED;
+
+    #[inline(always)]
+    unsafe fn params(self, scale: f32, bias: f32) -> Self::P {
+        // SAFETY: forwarded contract.
+        unsafe { Put::<L, TY_U8, KIND>::default().params(scale, bias) }
+    }
+
+    #[inline(always)]
+    unsafe fn load(self, scales: *const f32, biases: *const f32) -> Self::P {
+        // SAFETY: forwarded contract.
+        unsafe { Put::<L, TY_U8, KIND>::default().load(scales, biases) }
+    }
+
+    #[inline(always)]
+    unsafe fn put<const STREAM: bool>(self, src: *const u8, p: Self::P, dst: *mut u8) {
+        // SAFETY: 16 bytes at src and at dst, the level's features (contract).
+        unsafe { L::store_bytes::<KIND, STREAM>(Self::rounded(src, p), dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn put_dwords<const STREAM: bool>(self, d: [core::arch::x86_64::__m256i; 2], p: Self::P, dst: *mut u8) {
+        // SAFETY: 16 bytes at dst, the level's features (contract).
+        unsafe { L::store_bytes::<KIND, STREAM>(Self::rounded_lanes(L::from_halves(d), p), dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn put2<const STREAM: bool>(self, src: *const u8, p0: Self::P, p1: Self::P, dst: *mut u8) {
+        // SAFETY: 32 bytes at src and at dst (32-byte aligned when streaming), the level's features (contract).
+        unsafe { L::store_bytes2::<KIND, STREAM>(Self::rounded(src, p0), Self::rounded(src.add(16), p1), dst) }
+    }
+}
+
+/// Pixels of `P` one-byte slots (`t.planes` of them used) → `t.planes` normalized planes of type `OUT`, 16 pixels
+/// per step: four 16-byte windows ([`Lanes16::windows`]), one byte shuffle per plane widening the bytes straight into
+/// 32-bit lanes ([`Widen`](crate::tables::Widen): into the top byte of each lane when `SIGNED`, then an arithmetic
+/// shift; into the bottom otherwise), `x·scale + bias` and the store ([`put_plane`]); returns the pixels done — none
+/// into one-byte integers unless every plane's results fit i32 (the narrowing saturates, no clamp).
+///
+/// # Safety
+///
+/// As `Arch::deinterleave_convert`; the level's features (and F16C for f16) enabled; `t` was built for width 1 and
+/// `P` slots.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // the plane index picks the masks, the parameters and the plane
+pub(super) unsafe fn deinterleave_normalize<
+    L: Lanes16,
+    const P: usize,
+    const SIGNED: bool,
+    const OUT: u8,
+    const STREAM: bool,
+>(
+    t: &Planar,
+    src: *const u8,
+    dst: *mut u8,
+    plane_stride: isize,
+    n: usize,
+    params: &[[f32; 2]; 4],
+    rows: RowRun,
+) -> usize {
+    let w = &t.widen;
+    let out = ty_width(OUT);
+    if out == 1 && !params[..P].iter().all(|&[s, b]| crate::float::byte_results_fit_i32(s, b)) {
+        return 0;
+    }
+    // SAFETY: (whole function) each step reads four 16-byte windows inside the windows of output pixels j..j+16
+    // (16·P bytes from the step's lowest address) and writes elements j..j+16 of every plane, in bounds while
+    // j + 16 ≤ n; the level's features by the contract.
+    unsafe {
+        let masks = if SIGNED { &w.masks } else { &w.low };
+        // (Loops, not `array::from_fn`: its closures may stay out of line, outside the level's features.)
+        let mut m = [L::masks(&masks[0]); P];
+        let mut p = [(L::splat(params[0][0]), L::splat(params[0][1])); P];
+        for i in 1..P {
+            m[i] = L::masks(&masks[i]);
+            p[i] = (L::splat(params[i][0]), L::splat(params[i][1]));
+        }
+        // Hoisted: the compiler cannot prove that the stores leave the tables alone.
+        let win = w.win;
+        let planes = t.planes;
+        let delta = if t.reverse_pixels { -16 * P as isize } else { 16 * P as isize };
+        let steps = n / 16;
+        for r in 0..rows.count as isize {
+            let dst = dst.wrapping_offset(r * rows.out_step);
+            let mut base = t.step_base(t.window(src.wrapping_offset(r * rows.in_step)), 0, 16, P);
+            for j in (0..steps).map(|s| 16 * s) {
+                let b = L::windows(base, win);
+                for i in 0..P {
+                    if i >= planes {
+                        break;
+                    }
+                    let v = L::shuffle(b, m[i]);
+                    let x = if SIGNED { L::top_byte_signed(v) } else { v };
+                    let y = L::add(L::mul(L::to_f32(x), p[i].0), p[i].1);
+                    put_plane::<L, OUT, STREAM>(y, dst.wrapping_offset(i as isize * plane_stride).add(j * out));
+                }
+                base = base.wrapping_offset(delta);
+            }
+        }
+        16 * steps
+    }
+}

@@ -27,6 +27,8 @@ mod v4;
 #[cfg(target_arch = "x86_64")]
 mod vbmi;
 #[cfg(target_arch = "x86_64")]
+mod wide;
+#[cfg(target_arch = "x86_64")]
 mod x86;
 
 pub(crate) use map::{AffineF16, AffineF32, Ident, TileMap};

@@ -5,6 +5,7 @@ use core::arch::x86_64::*;
 use pulp::NullaryFnOnce;
 
 use super::lanes::{self, Bytes, Lanes16, Put, deinterleave_normalize};
+use super::wide::{self, Ints};
 use super::x86::{
     FloatArgs, TY_I8, WindowArgs, WordPairs, by_byte_types, by_bytes_to_floats, by_float_kind, by_planes, by_types,
     by_window_channels, convert_windows, lane_reverse_mask, normalize_periodic, normalize_run, ramp16, ty_width,
@@ -1475,130 +1476,113 @@ unsafe fn interleave_blocks<P: WidePermute, const N: usize, const K: usize>(
     j
 }
 
-/// AVX2's `avx2_sums_32` at twice the width: the exact sums of 64 consecutive elements of `taps` u8 rows
-/// `step` apart, as `q0..q3` holding elements 0..4 | 16..20 | 32..36 | 48..52, 4..8 | 20..24 | …, 8..12 | … and
-/// 12..16 | … (the rows' words interleaved, even and odd elements split by a mask and a shift into the i16 pairs
-/// `vpmaddwd` multiplies by the pair's weights).
-///
-/// PERF (one thread, Zen 4 VM, u8 1920×1080×3 → 224² bilinear, the vertical pass ≈ 0.30 ms): widening both rows
-/// with `vpmovzxbw` and interleaving them (two cross-lane and two in-lane shuffles per 32 bytes and tap pair) 0.637
-/// → 0.617 ms the whole resize.
-///
-/// # Safety
-///
-/// `p + t·step .. + 64` is readable for every `t < taps`; `pairs` holds `⌈taps/2⌉` pairs; the sums fit i32;
-/// AVX-512 F/BW available.
-#[inline(always)]
-unsafe fn avx512_sums_64(p: *const u8, step: isize, pairs: &[i32], taps: usize) -> [__m512i; 4] {
-    // SAFETY: forwarded contract.
-    let [q] = unsafe { avx512_sums::<1>(p, step, pairs, taps) };
-    q
-}
+/// [`Ints`] at AVX-512 F/BW.
+impl Ints for __m512i {
+    const BYTES: usize = 64;
 
-/// [`avx512_sums_64`] of `K` consecutive chunks of 64 at once (one weight broadcast and loop step for all).
-///
-/// # Safety
-///
-/// As [`avx512_sums_64`], `64·K` bytes of each row.
-#[inline(always)]
-unsafe fn avx512_sums<const K: usize>(p: *const u8, step: isize, pairs: &[i32], taps: usize) -> [[__m512i; 4]; K] {
-    // SAFETY: (whole body) every load reads 64 bytes of a tap row t < taps (contract); AVX-512 F/BW enabled by the
-    // caller.
-    unsafe {
-        let even = _mm512_set1_epi16(0xFF);
-        let whole = taps / 2;
-        // Sums of elements (per 128-bit lane) 0, 2, 4, 6 | 1, 3, 5, 7 | 8, 10, 12, 14 | 9, 11, 13, 15.
-        let mut acc = [[_mm512_setzero_si512(); 4]; K];
-        let mut p = p;
-        // (A macro: a closure here may be compiled without the level's target features.)
-        macro_rules! add {
-            ($k:expr, $a:expr, $b:expr, $w:expr) => {{
-                let (a, b, w) = ($a, $b, $w);
-                let acc = &mut acc[$k];
-                let (lo, hi) = (_mm512_unpacklo_epi16(a, b), _mm512_unpackhi_epi16(a, b));
-                acc[0] = _mm512_add_epi32(acc[0], _mm512_madd_epi16(_mm512_and_si512(lo, even), w));
-                acc[1] = _mm512_add_epi32(acc[1], _mm512_madd_epi16(_mm512_srli_epi16::<8>(lo), w));
-                acc[2] = _mm512_add_epi32(acc[2], _mm512_madd_epi16(_mm512_and_si512(hi, even), w));
-                acc[3] = _mm512_add_epi32(acc[3], _mm512_madd_epi16(_mm512_srli_epi16::<8>(hi), w));
-            }};
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_setzero_si512() }
+    }
+
+    #[inline(always)]
+    unsafe fn splat32(x: i32) -> Self {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_set1_epi32(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn splat16(x: i16) -> Self {
+        // SAFETY: AVX-512BW (contract).
+        unsafe { _mm512_set1_epi16(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: 64 readable bytes at p; AVX-512F (contract).
+        unsafe { _mm512_loadu_si512(p.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: 64 writable bytes at p; AVX-512F (contract).
+        unsafe { _mm512_storeu_si512(p.cast(), self) }
+    }
+
+    #[inline(always)]
+    unsafe fn and(self, b: Self) -> Self {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_and_si512(self, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn shr16_8(self) -> Self {
+        // SAFETY: AVX-512BW (contract).
+        unsafe { _mm512_srli_epi16::<8>(self) }
+    }
+
+    #[inline(always)]
+    unsafe fn unpack16(self, b: Self) -> (Self, Self) {
+        // SAFETY: AVX-512BW (contract).
+        unsafe { (_mm512_unpacklo_epi16(self, b), _mm512_unpackhi_epi16(self, b)) }
+    }
+
+    #[inline(always)]
+    unsafe fn unpack32(self, b: Self) -> (Self, Self) {
+        // SAFETY: AVX-512F (contract).
+        unsafe { (_mm512_unpacklo_epi32(self, b), _mm512_unpackhi_epi32(self, b)) }
+    }
+
+    #[inline(always)]
+    unsafe fn madd16(self, w: Self) -> Self {
+        // SAFETY: AVX-512BW (contract).
+        unsafe { _mm512_madd_epi16(self, w) }
+    }
+
+    #[inline(always)]
+    unsafe fn add32(self, b: Self) -> Self {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_add_epi32(self, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn sra32(self, count: __m128i) -> Self {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_sra_epi32(self, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn packs32(self, b: Self) -> Self {
+        // SAFETY: AVX-512BW (contract).
+        unsafe { _mm512_packs_epi32(self, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn zip128(self, b: Self) -> (Self, Self) {
+        // SAFETY: AVX-512F (contract).
+        unsafe {
+            let first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+            let second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+            (_mm512_permutex2var_epi64(self, first, b), _mm512_permutex2var_epi64(self, second, b))
         }
-        for &w in &pairs[..whole] {
-            let w = _mm512_set1_epi32(w);
-            for k in 0..K {
-                let a = _mm512_loadu_si512(p.add(64 * k).cast());
-                let b = _mm512_loadu_si512(p.offset(step).add(64 * k).cast());
-                add!(k, a, b, w);
-            }
-            p = p.offset(2 * step);
-        }
-        if taps % 2 == 1 {
-            // The last tap alone: its pair's high weight multiplies zeros.
-            let w = _mm512_set1_epi32(pairs[whole] & 0xFFFF);
-            for k in 0..K {
-                add!(k, _mm512_loadu_si512(p.add(64 * k).cast()), _mm512_setzero_si512(), w);
-            }
-        }
-        let mut out = [[_mm512_setzero_si512(); 4]; K];
-        for k in 0..K {
-            out[k] = [
-                _mm512_unpacklo_epi32(acc[k][0], acc[k][1]),
-                _mm512_unpackhi_epi32(acc[k][0], acc[k][1]),
-                _mm512_unpacklo_epi32(acc[k][2], acc[k][3]),
-                _mm512_unpackhi_epi32(acc[k][2], acc[k][3]),
-            ];
-        }
-        out
     }
 }
 
-/// [`Arch::rows_u8_q7`] with AVX-512: 128 bytes of the tap rows at a time (two chunks of [`avx512_sums`] per
-/// weight broadcast and loop step), the rest 64 at a time, the last chunk ending at `n` (overlapping the one before);
-/// the sums rounded, shifted and packed with saturation (the bits of
-/// [`avx2_rows_u8_q7`](super::x86::avx2_rows_u8_q7)). Rows shorter than 64 bytes through the AVX2 loop.
-///
-/// PERF (one thread, Zen 4 VM, u8 RGB bilinear resizes filtered rows first, ms): 128 bytes per step against 64:
-/// 1920×1080 → 224² 0.455 → 0.450, 2560×1600 → 320×200 0.725 → 0.70, 640×480 → 341×256 0.225 → 0.22.
+/// [`Arch::rows_u8_q7`] with AVX-512: [`wide::rows_u8_q7`] over 64-byte registers; rows shorter than 64 bytes
+/// through the AVX2 registers.
 ///
 /// # Safety
 ///
 /// As `Arch::rows_u8_q7`; AVX-512 F/BW available.
 #[inline(always)]
 unsafe fn avx512_rows_u8_q7(src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut i16) {
-    if n < 64 {
-        // SAFETY: forwarded contract; AVX2 is implied by the level.
-        unsafe { super::x86::avx2_rows_u8_q7(src, step, w, n, out) };
-        return;
-    }
-    // SAFETY: (whole body) the sums read 64 bytes of each tap row inside the contract's range (x + 64 ≤ n); every
-    // store 32 i16 of the output; AVX-512 F/BW enabled by the calling level.
+    // SAFETY: forwarded contract (n ≥ 64 for the registers); AVX2 is implied by the level.
     unsafe {
-        let s = w.shift.wrapping_sub(7);
-        let (half, count) = (_mm512_set1_epi32(1 << s.wrapping_sub(1)), _mm_cvtsi32_si128(s as i32));
-        // Packed, the words are 0..8 | 16..24 | 32..40 | 48..56 and 8..16 | 24..32 | …: these take 0..32, 32..64.
-        let first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
-        let second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
-        macro_rules! put {
-            ($x:expr, $q:expr) => {{
-                let mut q = $q;
-                for v in &mut q {
-                    *v = _mm512_sra_epi32(_mm512_add_epi32(*v, half), count);
-                }
-                let (a, b) = (_mm512_packs_epi32(q[0], q[1]), _mm512_packs_epi32(q[2], q[3]));
-                _mm512_storeu_si512(out.add($x).cast(), _mm512_permutex2var_epi64(a, first, b));
-                _mm512_storeu_si512(out.add($x + 32).cast(), _mm512_permutex2var_epi64(a, second, b));
-            }};
-        }
-        let mut x = 0;
-        while x + 128 <= n {
-            let [q, r] = avx512_sums::<2>(src.add(x), step, w.pairs, w.taps);
-            put!(x, q);
-            put!(x + 64, r);
-            x += 128;
-        }
-        while x < n {
-            let at = x.min(n - 64);
-            put!(at, avx512_sums_64(src.add(at), step, w.pairs, w.taps));
-            x += 64;
+        if n < 64 {
+            super::x86::avx2_rows_u8_q7(src, step, w, n, out)
+        } else {
+            wide::rows_u8_q7::<__m512i>(src, step, w, n, out)
         }
     }
 }

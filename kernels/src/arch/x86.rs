@@ -4,6 +4,7 @@
 use core::arch::x86_64::*;
 
 use super::lanes::{Bytes, Lanes16, Put, deinterleave_normalize};
+use super::wide::{self, Ints};
 use super::{Norm, RowRun, TileMap, WindowPairs, Wrap, tile8_elements};
 use crate::tables::{PatternLanes, Periodic, PixelWindows, Planar, Shuffle};
 
@@ -994,126 +995,109 @@ pub(super) unsafe fn avx2_taps_u8<const G: usize>(
     unsafe { avx2_taps!(src, step, pairs, out, |p| _mm256_cvtepu8_epi16(_mm_loadu_si128(p.cast()))) }
 }
 
-/// The exact sums of 32 consecutive elements of `taps` u8 rows `step` apart (weights in pairs as in
-/// `Arch::rows_u8_q7`), in element order but split across 128-bit lanes: elements 0..4 | 16..20, 4..8 | 20..24,
-/// 8..12 | 24..28 and 12..16 | 28..32. One shuffle per 16 bytes and tap pair: the rows' words interleave
-/// (`vpunpck[lh]wd`: bytes `a[2i] a[2i+1] b[2i] b[2i+1]`), a mask keeps the even elements' pairs and a word shift
-/// the odd ones', each already the i16 pair `vpmaddwd` takes. (Widening both rows with `vpmovzxbw` and interleaving
-/// them took two shuffles per 16 bytes and tap pair, and the shuffle pipes bound the loop.)
-///
-/// # Safety
-///
-/// `p + t·step .. + 32` is readable for every `t < taps`; `pairs` holds `⌈taps/2⌉` pairs; the sums fit i32; AVX2
-/// available.
-#[inline(always)]
-unsafe fn avx2_sums_32(p: *const u8, step: isize, pairs: &[i32], taps: usize) -> [__m256i; 4] {
-    // SAFETY: forwarded contract.
-    let [q] = unsafe { avx2_sums::<1>(p, step, pairs, taps) };
-    q
-}
+/// [`Ints`] at AVX2.
+impl Ints for __m256i {
+    const BYTES: usize = 32;
 
-/// [`avx2_sums_32`] of `K` consecutive chunks of 32 at once (one weight broadcast and loop step for all).
-///
-/// # Safety
-///
-/// As [`avx2_sums_32`], `32·K` bytes of each row.
-#[inline(always)]
-unsafe fn avx2_sums<const K: usize>(p: *const u8, step: isize, pairs: &[i32], taps: usize) -> [[__m256i; 4]; K] {
-    // SAFETY: (whole body) every load reads 32 bytes of a tap row t < taps (contract); AVX2 enabled by the caller.
-    unsafe {
-        let even = _mm256_set1_epi16(0xFF);
-        let whole = taps / 2;
-        // Sums of elements (per 128-bit lane) 0, 2, 4, 6 | 1, 3, 5, 7 | 8, 10, 12, 14 | 9, 11, 13, 15.
-        let mut acc = [[_mm256_setzero_si256(); 4]; K];
-        let mut p = p;
-        // (A macro: a closure here may be compiled without the level's target features.)
-        macro_rules! add {
-            ($k:expr, $a:expr, $b:expr, $w:expr) => {{
-                let (a, b, w) = ($a, $b, $w);
-                let acc = &mut acc[$k];
-                let (lo, hi) = (_mm256_unpacklo_epi16(a, b), _mm256_unpackhi_epi16(a, b));
-                acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_and_si256(lo, even), w));
-                acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_srli_epi16::<8>(lo), w));
-                acc[2] = _mm256_add_epi32(acc[2], _mm256_madd_epi16(_mm256_and_si256(hi, even), w));
-                acc[3] = _mm256_add_epi32(acc[3], _mm256_madd_epi16(_mm256_srli_epi16::<8>(hi), w));
-            }};
-        }
-        for &w in &pairs[..whole] {
-            let w = _mm256_set1_epi32(w);
-            for k in 0..K {
-                let a = _mm256_loadu_si256(p.add(32 * k).cast());
-                let b = _mm256_loadu_si256(p.offset(step).add(32 * k).cast());
-                add!(k, a, b, w);
-            }
-            p = p.offset(2 * step);
-        }
-        if taps % 2 == 1 {
-            // The last tap alone: its pair's high weight multiplies zeros.
-            let w = _mm256_set1_epi32(pairs[whole] & 0xFFFF);
-            for k in 0..K {
-                add!(k, _mm256_loadu_si256(p.add(32 * k).cast()), _mm256_setzero_si256(), w);
-            }
-        }
-        let mut out = [[_mm256_setzero_si256(); 4]; K];
-        for k in 0..K {
-            out[k] = [
-                _mm256_unpacklo_epi32(acc[k][0], acc[k][1]),
-                _mm256_unpackhi_epi32(acc[k][0], acc[k][1]),
-                _mm256_unpacklo_epi32(acc[k][2], acc[k][3]),
-                _mm256_unpackhi_epi32(acc[k][2], acc[k][3]),
-            ];
-        }
-        out
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: AVX (contract).
+        unsafe { _mm256_setzero_si256() }
+    }
+
+    #[inline(always)]
+    unsafe fn splat32(x: i32) -> Self {
+        // SAFETY: AVX (contract).
+        unsafe { _mm256_set1_epi32(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn splat16(x: i16) -> Self {
+        // SAFETY: AVX (contract).
+        unsafe { _mm256_set1_epi16(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: 32 readable bytes at p; AVX (contract).
+        unsafe { _mm256_loadu_si256(p.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: 32 writable bytes at p; AVX (contract).
+        unsafe { _mm256_storeu_si256(p.cast(), self) }
+    }
+
+    #[inline(always)]
+    unsafe fn and(self, b: Self) -> Self {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_and_si256(self, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn shr16_8(self) -> Self {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_srli_epi16::<8>(self) }
+    }
+
+    #[inline(always)]
+    unsafe fn unpack16(self, b: Self) -> (Self, Self) {
+        // SAFETY: AVX2 (contract).
+        unsafe { (_mm256_unpacklo_epi16(self, b), _mm256_unpackhi_epi16(self, b)) }
+    }
+
+    #[inline(always)]
+    unsafe fn unpack32(self, b: Self) -> (Self, Self) {
+        // SAFETY: AVX2 (contract).
+        unsafe { (_mm256_unpacklo_epi32(self, b), _mm256_unpackhi_epi32(self, b)) }
+    }
+
+    #[inline(always)]
+    unsafe fn madd16(self, w: Self) -> Self {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_madd_epi16(self, w) }
+    }
+
+    #[inline(always)]
+    unsafe fn add32(self, b: Self) -> Self {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_add_epi32(self, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn sra32(self, count: __m128i) -> Self {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_sra_epi32(self, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn packs32(self, b: Self) -> Self {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_packs_epi32(self, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn zip128(self, b: Self) -> (Self, Self) {
+        // SAFETY: AVX2 (contract).
+        unsafe { (_mm256_permute2x128_si256::<0x20>(self, b), _mm256_permute2x128_si256::<0x31>(self, b)) }
     }
 }
 
-/// [`Arch::rows_u8_q7`](super::Arch::rows_u8_q7) with AVX2: rows of 32 bytes or more 64 at a time (two chunks of
-/// [`avx2_sums`] per weight broadcast and loop step), the rest 32 at a time, the last chunk ending at `n`
-/// (overlapping the one before: its elements computed twice alike); the sums rounded, shifted and packed with
-/// saturation. Shorter rows one element at a time.
-///
-/// PERF (one thread, Zen 4 VM, AVX2 level, u8 RGB bilinear resizes filtered rows first, ms): 64 bytes per step
-/// against 32: 1920×1080 → 224² 0.502 → 0.472, 2560×1600 → 320×200 0.83 → 0.745, 640×480 → 341×256 0.234 → 0.227.
+/// [`Arch::rows_u8_q7`](super::Arch::rows_u8_q7) with AVX2: [`wide::rows_u8_q7`] over 32-byte registers; rows
+/// shorter than 32 bytes one element at a time.
 ///
 /// # Safety
 ///
 /// As `Arch::rows_u8_q7`; AVX2 available.
 #[inline(always)]
 pub(super) unsafe fn avx2_rows_u8_q7(src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut i16) {
-    if n < 32 {
-        // SAFETY: forwarded contract.
-        unsafe { super::rows_u8_q7_elements(src, step, w, n, out) };
-        return;
-    }
-    // SAFETY: (whole body) the sums read 32 bytes of each tap row inside the contract's range (x + 32 ≤ n); every
-    // store 16 i16 of the output; AVX2 enabled by the calling level.
+    // SAFETY: forwarded contract (n ≥ 32 for the registers).
     unsafe {
-        let s = w.shift.wrapping_sub(7);
-        let (half, count) = (_mm256_set1_epi32(1 << s.wrapping_sub(1)), _mm_cvtsi32_si128(s as i32));
-        macro_rules! put {
-            ($x:expr, $q:expr) => {{
-                let mut q = $q;
-                for v in &mut q {
-                    *v = _mm256_sra_epi32(_mm256_add_epi32(*v, half), count);
-                }
-                let [q0, q1, q2, q3] = q;
-                // 0..8 | 16..24 and 8..16 | 24..32.
-                let (a, b) = (_mm256_packs_epi32(q0, q1), _mm256_packs_epi32(q2, q3));
-                _mm256_storeu_si256(out.add($x).cast(), _mm256_permute2x128_si256::<0x20>(a, b));
-                _mm256_storeu_si256(out.add($x + 16).cast(), _mm256_permute2x128_si256::<0x31>(a, b));
-            }};
-        }
-        let mut x = 0;
-        while x + 64 <= n {
-            let [q, r] = avx2_sums::<2>(src.add(x), step, w.pairs, w.taps);
-            put!(x, q);
-            put!(x + 32, r);
-            x += 64;
-        }
-        while x < n {
-            let at = x.min(n - 32);
-            put!(at, avx2_sums_32(src.add(at), step, w.pairs, w.taps));
-            x += 32;
+        if n < 32 {
+            super::rows_u8_q7_elements(src, step, w, n, out)
+        } else {
+            wide::rows_u8_q7::<__m256i>(src, step, w, n, out)
         }
     }
 }

@@ -12,6 +12,7 @@
 //! |---|---|
 //! | `params`, `env`, `cache`, `width`, `overlap`, `float` | tuning constants, environment variables, detected cache sizes, element widths, the injectivity decision, scalar float conversions bit-exact with the instructions |
 //! | `tables` | byte-shuffle tables for group reverses, small-stride gathers and planes |
+//! | `fused` | what a conversion fused into a move is (Normalize's types, parameters and runs of rows), as the levels take it |
 //! | `arch/` | instruction-set levels: detection, the vector trait, one file per level; copy/reverse/gather loops written once |
 //! | `convert` | element conversions: helper steps and the generated (source, destination) routes |
 //! | `plan` | [`Plan`]: what to move (plain data) |
@@ -49,6 +50,7 @@ mod convert;
 mod env;
 mod exec;
 mod float;
+mod fused;
 mod indexed;
 mod measure;
 mod nest;

@@ -1944,18 +1944,18 @@ unsafe fn pairs<U: Norm16, const G: usize>(put: U, scales: *const U::Word, biase
 macro_rules! by_types {
     ($k:expr, $put:ident, |$u:ident| $body:expr) => {
         match $k.from {
-            $crate::arch::NormType::F32 => by_types!(@out $k, $put, { $crate::arch::NormType::F32.code() }, $u, $body),
-            $crate::arch::NormType::F16 => by_types!(@out $k, $put, { $crate::arch::NormType::F16.code() }, $u, $body),
-            $crate::arch::NormType::U8 => by_types!(@out $k, $put, { $crate::arch::NormType::U8.code() }, $u, $body),
-            $crate::arch::NormType::I8 => by_types!(@out $k, $put, { $crate::arch::NormType::I8.code() }, $u, $body),
+            $crate::fused::NormType::F32 => by_types!(@out $k, $put, { $crate::fused::NormType::F32.code() }, $u, $body),
+            $crate::fused::NormType::F16 => by_types!(@out $k, $put, { $crate::fused::NormType::F16.code() }, $u, $body),
+            $crate::fused::NormType::U8 => by_types!(@out $k, $put, { $crate::fused::NormType::U8.code() }, $u, $body),
+            $crate::fused::NormType::I8 => by_types!(@out $k, $put, { $crate::fused::NormType::I8.code() }, $u, $body),
         }
     };
     (@out $k:expr, $put:ident, $from:block, $u:ident, $body:expr) => {
         match $k.out {
-            $crate::arch::NormType::F32 => by_types!(@ $put::<$from, { $crate::arch::NormType::F32.code() }>, $u, $body),
-            $crate::arch::NormType::F16 => by_types!(@ $put::<$from, { $crate::arch::NormType::F16.code() }>, $u, $body),
-            $crate::arch::NormType::U8 => by_types!(@ $put::<$from, { $crate::arch::NormType::U8.code() }>, $u, $body),
-            $crate::arch::NormType::I8 => by_types!(@ $put::<$from, { $crate::arch::NormType::I8.code() }>, $u, $body),
+            $crate::fused::NormType::F32 => by_types!(@ $put::<$from, { $crate::fused::NormType::F32.code() }>, $u, $body),
+            $crate::fused::NormType::F16 => by_types!(@ $put::<$from, { $crate::fused::NormType::F16.code() }>, $u, $body),
+            $crate::fused::NormType::U8 => by_types!(@ $put::<$from, { $crate::fused::NormType::U8.code() }>, $u, $body),
+            $crate::fused::NormType::I8 => by_types!(@ $put::<$from, { $crate::fused::NormType::I8.code() }>, $u, $body),
         }
     };
     (@ $put:ty, $u:ident, $body:expr) => {{
@@ -1970,7 +1970,7 @@ pub(super) use by_types;
 /// types do nothing (0 elements done).
 macro_rules! by_byte_types {
     ($k:expr, $put:ident, |$u:ident| $body:expr) => {{
-        use $crate::arch::NormType::{I8, U8};
+        use $crate::fused::NormType::{I8, U8};
         match ($k.from, $k.out) {
             (U8, U8) => by_types!(@ $put::<false, { U8.code() }>, $u, $body),
             (U8, I8) => by_types!(@ $put::<false, { I8.code() }>, $u, $body),
@@ -1986,7 +1986,7 @@ pub(super) use by_byte_types;
 /// [`by_types`]); other types do nothing (0 done).
 macro_rules! by_bytes_to_floats {
     ($k:expr, $put:ident, |$u:ident| $body:expr) => {{
-        use $crate::arch::NormType::{F16, F32, I8, U8};
+        use $crate::fused::NormType::{F16, F32, I8, U8};
         match ($k.from, $k.out) {
             (U8, F32) => by_types!(@ $put::<{ U8.code() }, { F32.code() }>, $u, $body),
             (U8, F16) => by_types!(@ $put::<{ U8.code() }, { F16.code() }>, $u, $body),
@@ -2037,17 +2037,17 @@ macro_rules! by_planes {
     }};
     (@out $p:literal, $s:literal, $k:expr, $stream:expr, $f:ident::<$l:ty> $args:tt) => {
         match $k.out {
-            $crate::arch::NormType::F32 => {
-                by_planes!(@stream $p, $s, $l, { $crate::arch::NormType::F32.code() }, $stream, $f $args)
+            $crate::fused::NormType::F32 => {
+                by_planes!(@stream $p, $s, $l, { $crate::fused::NormType::F32.code() }, $stream, $f $args)
             }
-            $crate::arch::NormType::F16 => {
-                by_planes!(@stream $p, $s, $l, { $crate::arch::NormType::F16.code() }, $stream, $f $args)
+            $crate::fused::NormType::F16 => {
+                by_planes!(@stream $p, $s, $l, { $crate::fused::NormType::F16.code() }, $stream, $f $args)
             }
-            $crate::arch::NormType::U8 => {
-                by_planes!(@stream $p, $s, $l, { $crate::arch::NormType::U8.code() }, $stream, $f $args)
+            $crate::fused::NormType::U8 => {
+                by_planes!(@stream $p, $s, $l, { $crate::fused::NormType::U8.code() }, $stream, $f $args)
             }
-            $crate::arch::NormType::I8 => {
-                by_planes!(@stream $p, $s, $l, { $crate::arch::NormType::I8.code() }, $stream, $f $args)
+            $crate::fused::NormType::I8 => {
+                by_planes!(@stream $p, $s, $l, { $crate::fused::NormType::I8.code() }, $stream, $f $args)
             }
         }
     };
@@ -2491,8 +2491,8 @@ pub(super) type FloatArgs<'a> = (&'a Planar, *const u8, *mut u8, isize, usize, &
 /// f32 as is, a plain deinterleave that is never fused.
 macro_rules! by_float_kind {
     ($k:expr, $stream:expr, $f:ident::<$n:tt>($($arg:expr),*)) => {{
-        const F16: u8 = $crate::arch::NormType::F16.code();
-        const F32: u8 = $crate::arch::NormType::F32.code();
+        const F16: u8 = $crate::fused::NormType::F16.code();
+        const F32: u8 = $crate::fused::NormType::F32.code();
         match ($k.affine, $k.f16, $stream) {
             (false, true, false) => $f::<$n, false, F16, false>($($arg),*),
             (false, true, true) => $f::<$n, false, F16, true>($($arg),*),

@@ -24,12 +24,10 @@ use pulp::NullaryFnOnce;
 use super::planar::{PlanarFn, planar_fn};
 use super::transpose::{self, BlockFn, Stores, block_fn};
 use super::{Ahead, Request, Rows, build, lead_bytes};
-use crate::arch::{
-    AffineF16, AffineF32, Arch, FloatNorm, FusedConvert, Norm, NormType, RowRun, WindowPairs, copy, line_elements,
-    to_line,
-};
+use crate::arch::{AffineF16, AffineF32, Arch, copy, line_elements, to_line};
 use crate::convert::{AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, nearest_fn};
 use crate::float::f32_to_f16_scalar;
+use crate::fused::{FloatNorm, FusedConvert, Norm, NormType, RowRun, WindowPairs};
 use crate::params::{BLOCK, SCRATCH_BYTES, TABLE_MAX};
 use crate::plan::ElementOp;
 use crate::strategy::{Movement, PixelRead, Strategy, TileWidth};

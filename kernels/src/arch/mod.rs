@@ -469,17 +469,26 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         false
     }
 
+    /// Whether [`Arch::tiles_f32_to_f16`] converts in 32×16 register tiles (else it moves one element at a time
+    /// and callers keep their buffered path): levels with wide 2-byte tiles ([`Arch::tile_shape`]`::<2>()` =
+    /// (32, 16)), and AVX2, whose 32×16 tiles win here but lost to its 8×8 ones in plain transposes (see
+    /// `avx2_cast_tiles32x16`).
+    #[inline(always)]
+    fn cast_tiles() -> bool {
+        Self::tile_shape::<2>() == (32, 16)
+    }
+
     /// Transposes and converts f32 into f16 (rounding to nearest even, as [`Arch::f32_to_f16`]): `ni` input rows
     /// `si` bytes apart, each of `nj` contiguous f32, into `nj` output rows `dj` bytes apart, each of `ni`
     /// contiguous f16; with `stream` the output lines may be stored non-temporally (the caller fences). Levels with
-    /// wide 2-byte tiles ([`Arch::tile_shape`]`::<2>()` = (32, 16)) convert in the tiles' registers as they load
-    /// them; the default moves one element at a time.
+    /// [`Arch::cast_tiles`] convert in 32×16 tiles' registers as they load them; the default moves one element at a
+    /// time.
     ///
     /// # Safety
     ///
-    /// `ni` and `nj` are multiples of [`Arch::tile_shape`]`::<2>()`'s rows and columns; the `ni × nj` input
-    /// elements are readable and the output elements writable, not overlapping them; with `stream`, every output
-    /// row starts on a 64-byte boundary and `dj` is a multiple of 64.
+    /// `ni` is a multiple of 32 and `nj` of 16; the `ni × nj` input elements are readable and the output elements
+    /// writable, not overlapping them; with `stream`, every output row starts on a 64-byte boundary and `dj` is a
+    /// multiple of 64.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     unsafe fn tiles_f32_to_f16(

@@ -186,6 +186,11 @@ unsafe impl Arch for V3 {
     }
 
     #[inline(always)]
+    fn cast_tiles() -> bool {
+        true
+    }
+
+    #[inline(always)]
     unsafe fn tile<const N: usize, M: super::TileMap>(
         self,
         src: *const u8,
@@ -226,6 +231,27 @@ unsafe impl Arch for V3 {
             } else {
                 super::tile_run_by_one::<Self, N, M>(self, src, ss, wrap, dst, ds, count, steps, stream, m)
             }
+        }
+    }
+
+    /// Strips of 32 input rows across all their columns, through the 32×16 tiles converting as they load
+    /// ([`avx2_cast_tiles32x16`](super::x86::avx2_cast_tiles32x16), as AVX-512's).
+    #[inline(always)]
+    unsafe fn tiles_f32_to_f16(
+        self,
+        src: *const u8,
+        si: isize,
+        dst: *mut u8,
+        dj: isize,
+        ni: usize,
+        nj: usize,
+        stream: bool,
+    ) {
+        for i in (0..ni).step_by(32) {
+            let (s, d) = (src.wrapping_offset(i as isize * si), dst.wrapping_add(2 * i));
+            // SAFETY: forwarded contract: rows i..i + 32 ≤ ni, columns 0..nj (a multiple of 16) as a run of tiles
+            // across the strip, 64 input bytes and 16 output rows apart; AVX2 and F16C via the token.
+            unsafe { super::x86::avx2_cast_tiles32x16(s, si, d, dj, nj / 16, (64, 16 * dj), stream) };
         }
     }
 

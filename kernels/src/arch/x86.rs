@@ -121,21 +121,7 @@ pub(super) unsafe fn avx2_tile_stack<const N: usize, M: TileMap>(
                         let hi = _mm_loadu_si128(row(16 * q + k + 8).cast());
                         _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
                     });
-                    let a: [__m256i; 8] = core::array::from_fn(|k| {
-                        let (x, y) = (r[2 * (k / 2)], r[2 * (k / 2) + 1]);
-                        if k % 2 == 0 { _mm256_unpacklo_epi16(x, y) } else { _mm256_unpackhi_epi16(x, y) }
-                    });
-                    // b: pairs (a0, a2), (a1, a3), (a4, a6), (a5, a7), lo then hi.
-                    let pair = [(0, 2), (0, 2), (1, 3), (1, 3), (4, 6), (4, 6), (5, 7), (5, 7)];
-                    let b: [__m256i; 8] = core::array::from_fn(|k| {
-                        let (x, y) = (a[pair[k].0], a[pair[k].1]);
-                        if k % 2 == 0 { _mm256_unpacklo_epi32(x, y) } else { _mm256_unpackhi_epi32(x, y) }
-                    });
-                    // Column c: the 64-bit halves of b[c / 2] and b[c / 2 + 4].
-                    for c in 0..8 {
-                        let (x, y) = (b[c / 2], b[c / 2 + 4]);
-                        o[q][c] = if c % 2 == 0 { _mm256_unpacklo_epi64(x, y) } else { _mm256_unpackhi_epi64(x, y) };
-                    }
+                    o[q] = net8_epi16(r);
                 }
                 for c in 0..8 {
                     let d = out(c);
@@ -211,6 +197,102 @@ pub(super) unsafe fn avx2_tiles16_4<M: TileMap>(
             }
         }
         (s, d, wrap) = (s.wrapping_offset(steps.0), d.wrapping_offset(steps.1), wrap.rest());
+    }
+}
+
+/// `count` 32×16 tiles converting f32 into f16 (nearest even) as they transpose (`Arch::tiles_f32_to_f16`), tile `k`
+/// at `src + k·steps.0` and `dst + k·steps.1`: each source row's 16 f32 converted as it is loaded, then four groups
+/// of 8 rows through the in-lane 16-bit network ([`net8_epi16`]: a register's halves give destination rows `c` and
+/// `c + 8`); rows 0..16 give the first halves of the 16 destination rows, kept in registers (or spilled to L1),
+/// rows 16..32 the second halves, and each destination row (64 bytes of f16) is stored whole, its two halves one
+/// after the other (streamed with `stream`). Each tile prefetches the source lines of the tile two ahead in the
+/// run. AVX-512's converting 32×16 tile at half the width.
+///
+/// PERF: one thread, Zen 4, `--isa v3`, f32 NHWC → f16 NCHW of 16 × 16 × 128² (`strider bench`'s cast case) through
+/// the buffer of converted rows 455 µs, through these 356 µs (`t/limit` 1.50 → 1.14). The same tiles without the
+/// conversion, for plain f16 transposes, won on a 2048² one (1.01 → 0.50 ms) but lost to the 8×8 tiles on every
+/// NHWC → NCHW case in the caches tried (32–256 channels, 1.1–2.0× slower; AVX-512's 32×16 tiles do not): the
+/// transposes keep 8×8 at this level.
+///
+/// # Safety
+///
+/// As `Arch::tiles_f32_to_f16` for each of the `count` tiles (32 source rows of 16 f32, `ss` bytes apart; 16
+/// destination rows of 32 f16, `ds` bytes apart); the CPU has AVX2 and F16C (the V3 token checks both).
+#[inline(never)]
+#[target_feature(enable = "avx,avx2,f16c")]
+pub(super) unsafe fn avx2_cast_tiles32x16(
+    src: *const u8,
+    ss: isize,
+    dst: *mut u8,
+    ds: isize,
+    count: usize,
+    steps: (isize, isize),
+    stream: bool,
+) {
+    let (mut s, mut d) = (src, dst);
+    for _ in 0..count {
+        let row = |r: usize| s.wrapping_offset((r as isize).wrapping_mul(ss));
+        let out = |c: usize| d.wrapping_offset((c as isize).wrapping_mul(ds));
+        let next = s.wrapping_offset(steps.0.wrapping_mul(2));
+        for r in 0..32 {
+            super::prefetch(next.wrapping_offset((r as isize).wrapping_mul(ss)), 0, 64, false);
+        }
+        // SAFETY: loads of the tile's 32 source rows' 16 f32 and stores of its 16 destination rows' 32 f16
+        // (contract); register work otherwise.
+        unsafe {
+            let load = |r: usize| {
+                let p = row(r);
+                let (lo, hi) = (cvtps_ph(_mm256_loadu_ps(p.cast())), cvtps_ph(_mm256_loadu_ps(p.add(32).cast())));
+                _mm256_set_m128i(hi, lo)
+            };
+            // Register c: destination row c's elements r0..r0 + 8 (low half), row c + 8's (high half).
+            let eight = |r0: usize| net8_epi16(core::array::from_fn(|k| load(r0 + k)));
+            let (g0, g1) = (eight(0), eight(8));
+            let mut first = [_mm256_setzero_si256(); 16];
+            for c in 0..8 {
+                first[c] = _mm256_permute2x128_si256::<0x20>(g0[c], g1[c]);
+                first[c + 8] = _mm256_permute2x128_si256::<0x31>(g0[c], g1[c]);
+            }
+            let (g2, g3) = (eight(16), eight(24));
+            for c in 0..8 {
+                let second =
+                    [_mm256_permute2x128_si256::<0x20>(g2[c], g3[c]), _mm256_permute2x128_si256::<0x31>(g2[c], g3[c])];
+                for (h, second) in second.into_iter().enumerate() {
+                    let o = out(c + 8 * h);
+                    put_half(o, first[c + 8 * h], stream);
+                    put_half(o.add(32), second, stream);
+                }
+            }
+        }
+        (s, d) = (s.wrapping_offset(steps.0), d.wrapping_offset(steps.1));
+    }
+}
+
+/// The 8×8 transpose network of 2-byte lanes inside each 128-bit half: output `c` half `h` lane `k` ← `r[k]` half
+/// `h` lane `c` (two 8×8 tiles at once: columns 0..8 in the low halves, 8..16 in the high ones).
+///
+/// # Safety
+///
+/// AVX2 available.
+#[inline(always)]
+unsafe fn net8_epi16(r: [__m256i; 8]) -> [__m256i; 8] {
+    // SAFETY: register shuffles only (contract: AVX2).
+    unsafe {
+        let a: [__m256i; 8] = core::array::from_fn(|k| {
+            let (x, y) = (r[2 * (k / 2)], r[2 * (k / 2) + 1]);
+            if k % 2 == 0 { _mm256_unpacklo_epi16(x, y) } else { _mm256_unpackhi_epi16(x, y) }
+        });
+        // b: pairs (a0, a2), (a1, a3), (a4, a6), (a5, a7), lo then hi.
+        let pair = [(0, 2), (0, 2), (1, 3), (1, 3), (4, 6), (4, 6), (5, 7), (5, 7)];
+        let b: [__m256i; 8] = core::array::from_fn(|k| {
+            let (x, y) = (a[pair[k].0], a[pair[k].1]);
+            if k % 2 == 0 { _mm256_unpacklo_epi32(x, y) } else { _mm256_unpackhi_epi32(x, y) }
+        });
+        // Column c: the 64-bit halves of b[c / 2] and b[c / 2 + 4].
+        core::array::from_fn(|c| {
+            let (x, y) = (b[c / 2], b[c / 2 + 4]);
+            if c % 2 == 0 { _mm256_unpacklo_epi64(x, y) } else { _mm256_unpackhi_epi64(x, y) }
+        })
     }
 }
 

@@ -1866,7 +1866,9 @@ mod tests {
         assert!(cast_tiles::<V4>(&cast(ElemType::F16, ElemType::F32), true, false, 25088).is_none());
         let normalize = ElementOp::Normalize { from: ElemType::F32, to: ElemType::F16 };
         assert!(cast_tiles::<V4>(&normalize, true, false, 25088).is_none());
-        assert!(cast_tiles::<V3>(&f32_f16, true, false, 25088).is_none(), "no wide tiles");
+        assert!(cast_tiles::<V3>(&f32_f16, true, false, 25088).is_some(), "AVX2's converting tiles, streamed");
+        assert!(cast_tiles::<V3>(&f32_f16, true, false, 32768).is_some(), "streamed into aliased rows");
+        assert!(cast_tiles::<V3>(&f32_f16, false, false, 25088).is_none(), "AVX2 in the caches: the buffered path");
         assert!(cast_tiles::<Scalar>(&f32_f16, true, false, 25088).is_none());
     }
 

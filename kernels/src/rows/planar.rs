@@ -24,9 +24,33 @@ pub(crate) unsafe fn planar<A: Arch, const N: usize>(
     dst: *mut u8,
     n: usize,
 ) {
+    // SAFETY: forwarded contract.
+    unsafe {
+        if t.interleave {
+            planar_one_way::<A, N, true>(a, t, src, ps, dst, n)
+        } else {
+            planar_one_way::<A, N, false>(a, t, src, ps, dst, n)
+        }
+    }
+}
+
+/// [`planar`] in the direction `INTERLEAVE` (which `t.interleave` must be).
+///
+/// # Safety
+///
+/// As [`planar`].
+#[inline(always)]
+unsafe fn planar_one_way<A: Arch, const N: usize, const INTERLEAVE: bool>(
+    a: A,
+    t: &Planar,
+    src: *const u8,
+    ps: isize,
+    dst: *mut u8,
+    n: usize,
+) {
     let p = t.planes;
     let fits = t.width == N;
-    if t.interleave {
+    if INTERLEAVE {
         // SAFETY: plane c holds n readable elements at src + c·ps and dst n·p writable elements (contract).
         let done = if fits { unsafe { a.interleave::<N>(t, src, ps, dst, n) } } else { 0 };
         for j in done..n {
@@ -58,20 +82,21 @@ pub(crate) unsafe fn planar<A: Arch, const N: usize>(
 
 /// The planar row kernel: the row is the pixel dimension.
 #[derive(Clone, Copy)]
-pub(crate) struct PlanarBody<'a, A, const N: usize> {
+pub(crate) struct PlanarBody<'a, A, const N: usize, const INTERLEAVE: bool> {
     a: A,
     tables: &'a Planar,
     ps: isize,
     len: usize,
 }
 
-impl<A: Arch, const N: usize> Body for PlanarBody<'_, A, N> {
+impl<A: Arch, const N: usize, const INTERLEAVE: bool> Body for PlanarBody<'_, A, N, INTERLEAVE> {
     body_fields!();
 
     #[inline(always)]
     unsafe fn run(&self, src: *const u8, dst: *mut u8, len: usize) {
-        // SAFETY: the row's pixels and planes are in bounds (Rows contract).
-        unsafe { planar::<A, N>(self.a, self.tables, src, self.ps, dst, len) }
+        // SAFETY: the row's pixels and planes are in bounds (Rows contract); the tables' direction is INTERLEAVE
+        // (`build`).
+        unsafe { planar_one_way::<A, N, INTERLEAVE>(self.a, self.tables, src, self.ps, dst, len) }
     }
 }
 
@@ -89,13 +114,22 @@ pub(super) fn build<A: Arch>(
     // whose byte permutes serve one-byte planes only). PERF: the same inner loop compiled inside VBMI's function
     // spent its time around each row (the samples on stack stores between rows); f32 depth-to-space (2 planes of
     // 128-pixel rows, one thread, 16 MiB each way, Zen 4) 1.09–1.18 → 0.71–0.76 ms, as V4: `t/limit` 1.5–1.6 → 1.0.
+    //
+    // One direction per kernel: PERF, with both loops in it the per-row code kept more of its state on the stack,
+    // and those stores queue behind the rows' own. f32 depth-to-space at V4 (rows of 128 pixels, one thread, between
+    // copies of other data): the same inner loop ran 683 µs or 942 µs as unrelated code changed; one way, 790 µs.
     let b = a.base();
-    match tables.width {
-        1 => f(&Runner(PlanarBody::<A, 1> { a, tables, ps, len })),
-        2 => f(&Runner(PlanarBody::<A::Base, 2> { a: b, tables, ps, len })),
-        4 => f(&Runner(PlanarBody::<A::Base, 4> { a: b, tables, ps, len })),
-        _ => f(&Runner(PlanarBody::<A::Base, 8> { a: b, tables, ps, len })),
+    macro_rules! one_way {
+        ($i:literal) => {
+            match tables.width {
+                1 => f(&Runner(PlanarBody::<A, 1, $i> { a, tables, ps, len })),
+                2 => f(&Runner(PlanarBody::<A::Base, 2, $i> { a: b, tables, ps, len })),
+                4 => f(&Runner(PlanarBody::<A::Base, 4, $i> { a: b, tables, ps, len })),
+                _ => f(&Runner(PlanarBody::<A::Base, 8, $i> { a: b, tables, ps, len })),
+            }
+        };
     }
+    if interleave { one_way!(true) } else { one_way!(false) }
 }
 
 /// A planar move compiled for a level: `(tables, src, ps, dst, n)` as [`planar`].

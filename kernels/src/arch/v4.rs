@@ -624,7 +624,10 @@ unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8,
                     }
                     let v = _mm512_castsi512_ps(Dwords::register(&regs, i, px));
                     let y = if AFFINE { _mm512_add_ps(_mm512_mul_ps(v, p[i].0), p[i].1) } else { v };
-                    put_plane::<OUT, STREAM>(y, dst.wrapping_offset(i as isize * plane_stride).add(j * out));
+                    lanes::put_plane::<Avx512Lanes, OUT, STREAM>(
+                        y,
+                        dst.wrapping_offset(i as isize * plane_stride).add(j * out),
+                    );
                 }
             }
         }
@@ -795,17 +798,6 @@ type Avx512Put<const FROM: u8, const KIND: u8> = Put<Avx512Lanes, FROM, KIND>;
 
 /// [`Bytes`] at AVX-512.
 type Avx512Bytes<const SIGNED: bool, const KIND: u8> = Bytes<Avx512Lanes, SIGNED, KIND>;
-
-/// [`put_plane`] at AVX-512.
-///
-/// # Safety
-///
-/// As [`put_plane`].
-#[inline(always)]
-unsafe fn put_plane<const OUT: u8, const STREAM: bool>(y: __m512, d: *mut u8) {
-    // SAFETY: forwarded contract.
-    unsafe { lanes::put_plane::<Avx512Lanes, OUT, STREAM>(y, d) }
-}
 
 /// A register tile of AVX-512 whose 16 destination rows are whole 64-byte lines: 16 input registers, a shuffle
 /// network, 16 output registers (output `c` is destination row `c`).

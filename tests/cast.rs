@@ -119,6 +119,36 @@ fn many_channel_cast_transposes() {
     }
 }
 
+/// 2-D converting transposes of long input rows: rows a page or more apart (f32 → f16 runs its converting tiles in
+/// strips of 32 rows across every whole tile, the last rows and columns through the buffer), output rows a
+/// critical stride apart (blocks of whole output lines), padded rows on either side.
+#[test]
+fn cast_transposes_of_long_rows() {
+    let mut rng = common::rng(7);
+    let (f16, f32_, f64_, u8_) = (DataType::Float16, DataType::Float32, DataType::Float64, DataType::Uint8);
+    for (from, to) in [(f32_, f16), (f32_, u8_), (f64_, f32_), (f16, f32_)] {
+        // (ni output columns, nj input columns, input row stride, output row stride), in elements
+        for (ni, nj, si, dj) in [
+            (64u32, 1024u32, 1024u32, 64u32),
+            (67, 1024, 1024, 1024),
+            (35, 1030, 1040, 1024),
+            (96, 1100, 1100, 96),
+            (33, 2048, 2048, 33),
+            (40, 520, 2048, 1024),
+            (31, 1024, 1024, 31),
+        ] {
+            let input = TensorDesc::with_strides(from, &[nj, ni], &[1, si]).unwrap();
+            let output = TensorDesc::with_strides(to, &[nj, ni], &[dj, 1]).unwrap();
+            let op = Cast::new(&input, &output).unwrap();
+            assert_eq!(op.row_kind(), RowKind::Transpose { rows: ni as usize }, "{from} -> {to} {ni}x{nj}");
+            let src = Buf::random(input.addressed_bytes() as usize, 1, &mut rng);
+            let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+            reference_map(&input, &output, src.bytes(), &mut want, |b| encode(to, decode(from, b)));
+            check_all_configs(&op, &src, &want, (ni + nj) as usize);
+        }
+    }
+}
+
 #[test]
 fn cast_typed_checks_both_element_types() {
     let input = TensorDesc::new(DataType::Uint8, &[4]).unwrap();

@@ -213,6 +213,17 @@ pub const BLOCK: usize = 256;
 /// 8 columns) lost, f16 → f32 128² 92.6 µs.
 pub const STAGED_FIRST_ROWS: usize = 8;
 
+/// Input row stride (bytes) from which a converting transpose with converting tiles (f32 → f16) runs them over
+/// whole strips of 32 input rows across all their columns, not over blocks the size of the staging buffer: rows a
+/// page or more apart are each a stream of their own, whose lines the tiles read in order.
+///
+/// PERF: one thread, Zen 4 VM, AVX-512, tight loops, buffer blocks → strips: f32 → f16 transposes 1024² 126 →
+/// 110 µs, 2048² 1.0–1.2 → 0.67–0.69 ms (between copies 1.14 → 0.70), 4096² 6.8 → 3.5 ms, 1536² 0.33–0.61 → 0.29–
+/// 0.32 ms; f32 NCHW → f16 NHWC 4 × 64 × 128² (rows 512 B, 64 KiB apart) 0.80–0.84 → 0.39–0.41 ms. Rows that
+/// share pages lost: f32 NHWC → f16 NCHW with 64 channels (rows of 256 B) 4 × 128² 0.48 → 0.59 ms, with 32 0.16 →
+/// 0.19 ms (a tile reads every second or fourth line of a strip's bytes).
+pub const STAGED_STRIP_ROW_STRIDE: usize = 4 << 10;
+
 /// Bytes of each staging buffer of a converting row (on the stack; two per call). Small enough to stay in L1 beside
 /// the rows' own lines, large enough that the per-chunk calls cost nothing next to the chunk.
 pub const SCRATCH_BYTES: usize = 8 << 10;

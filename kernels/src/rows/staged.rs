@@ -903,8 +903,9 @@ struct StagedTranspose {
     len: usize,
     /// Whole output lines of the blocks stream (the strategy's policy); the span fences.
     stream: bool,
-    /// Converts and transposes blocks of whole tiles in registers, without the buffer ([`cast_tiles`]): blocks one
-    /// tile wide (16 columns), or of any multiple of 16 columns with `cached`.
+    /// Converts and transposes blocks of whole tiles in registers, without the buffer ([`cast_tiles`]): whole
+    /// strips of rows a page apart ([`strips`]), else blocks one tile wide (16 columns), or of any multiple of 16
+    /// columns with `cached`.
     tiles: Option<CastTilesFn>,
     /// The walk's footprint stays in the caches.
     cached: bool,
@@ -931,7 +932,7 @@ type CastTilesFn = unsafe fn(*const u8, isize, *mut u8, isize, usize, usize, boo
 /// transposes keep 8×8 tiles).
 ///
 /// [`params::TALL_TILE_ALIAS_BYTES`]: crate::params::TALL_TILE_ALIAS_BYTES
-fn cast_tiles<A: Arch>(op: &ElementOp, stream: bool, out_rows: bool, dj: isize) -> Option<CastTilesFn> {
+fn cast_tiles<A: Arch>(op: &ElementOp, stream: bool, out_rows: bool, si: isize, dj: isize) -> Option<CastTilesFn> {
     struct Job<A>(A, *const u8, isize, *mut u8, isize, usize, usize, bool);
     impl<A: Arch> NullaryFnOnce for Job<A> {
         type Output = ();
@@ -953,8 +954,9 @@ fn cast_tiles<A: Arch>(op: &ElementOp, stream: bool, out_rows: bool, dj: isize) 
     let cast = matches!(op, ElementOp::Cast { from: ElemType::F32, to: ElemType::F16 });
     let aliased = dj.unsigned_abs().is_multiple_of(crate::params::TALL_TILE_ALIAS_BYTES);
     // (At 32-byte levels only streamed: in the caches the buffered path won, `--isa v3`, one thread, f32 NHWC →
-    // f16 NCHW 4 × 112² with 16 channels 60.7 against 66.7 µs, 4 × 64² with 32 channels 47.5 against 60.7 µs.)
-    let level = A::BYTES == 64 || stream;
+    // f16 NCHW 4 × 112² with 16 channels 60.7 against 66.7 µs, 4 × 64² with 32 channels 47.5 against 60.7 µs;
+    // over whole strips, see `strips`, they won there too: 1024² 573 → 340 µs, 512 rows of 2048 0.92 → 0.78 ms.)
+    let level = A::BYTES == 64 || stream || strips(si);
     (cast && A::cast_tiles() && level && !out_rows && (stream || !aliased)).then_some(entry::<A> as CastTilesFn)
 }
 
@@ -986,9 +988,13 @@ const MIN_BLOCK_ROWS: usize = 8;
 /// output line of rows, so that each output row of the block is whole lines, which the wide tiles stream. One
 /// thread, 64 channels of 256²: f32 NHWC → f16 NCHW 1490 → 407 µs from streaming alone; f32 NCHW → f16 NHWC
 /// (32-byte output rows at 8 rows) 810 → 772 µs streamed, 395 µs with whole lines. Cached walks keep 8 rows (16
-/// cost f32 scale-bias NCHW → NHWC of 16 channels of 64² 7.6 → 10.8 µs).
-fn block_shape(ni: usize, nj: usize, ow: usize, stream: bool) -> (usize, usize) {
-    let lines = if stream { (64 / ow).max(MIN_BLOCK_ROWS).min(ni).max(1) } else { MIN_BLOCK_ROWS };
+/// cost f32 scale-bias NCHW → NHWC of 16 channels of 64² 7.6 → 10.8 µs), unless their output rows are a critical
+/// stride apart (`dj`): 8 rows wrote 16 bytes into each of hundreds of output lines that share a few L1 sets, to
+/// come back for the rest of each line one block later (one thread, Zen 4, f32 → f16 transposes: 1024² 521 →
+/// 126 µs, 8 × 256 channels of 32² NHWC → NCHW 1.59 → 0.27 ms; `--isa v3` 1024² 573 → 340 µs).
+fn block_shape(ni: usize, nj: usize, ow: usize, stream: bool, dj: isize) -> (usize, usize) {
+    let lines =
+        if stream || transpose::critical(dj) { (64 / ow).max(MIN_BLOCK_ROWS).min(ni).max(1) } else { MIN_BLOCK_ROWS };
     let bj = nj.min(SCRATCH_BYTES / (lines * ow)).max(1);
     let bi = (SCRATCH_BYTES / (bj * ow)).min(ni).max(1);
     (bi, bj)
@@ -1029,19 +1035,67 @@ impl Unfenced for StagedTranspose {
                 return;
             }
         };
+        let ni = self.ni;
+        if let Some(tiles) = self.tiles.filter(|_| strips(self.si)) {
+            // Whole strips of 32 rows across every whole tile of their columns; the last columns and rows (fewer
+            // than a tile) through the buffer.
+            let (ti, tj) = (ni / 32 * 32, nj / 16 * 16);
+            if ti > 0 && tj > 0 {
+                let lines = (dst as usize).is_multiple_of(64) && self.dj.unsigned_abs().is_multiple_of(64);
+                // SAFETY: rows 0..ti, columns 0..tj are elements of the span (Rows contract), multiples of the
+                // 32×16 tiles `cast_tiles` requires; streamed only with every output row on a line.
+                unsafe { tiles(src, self.si, dst, self.dj, ti, tj, self.stream && lines) };
+            }
+            // SAFETY: forwarded contract, for parts of the span.
+            unsafe {
+                self.blocks(block, (src, dst, aux), (0, ti), (tj, nj), nj);
+                self.blocks(block, (src, dst, aux), (ti, ni), (0, nj), nj);
+            }
+        } else {
+            // SAFETY: forwarded contract.
+            unsafe { self.blocks(block, (src, dst, aux), (0, ni), (0, nj), nj) };
+        }
+    }
+}
+
+/// Whether a converting transpose whose level has [`cast_tiles`] runs them over whole strips of 32 input rows
+/// across all their columns rather than over blocks the buffer's size: input rows at least
+/// [`params::STAGED_STRIP_ROW_STRIDE`](crate::params::STAGED_STRIP_ROW_STRIDE) apart, so that each row's lines,
+/// read a tile at a time, are a stream of their own.
+fn strips(si: isize) -> bool {
+    si.unsigned_abs() >= crate::params::STAGED_STRIP_ROW_STRIDE
+}
+
+impl StagedTranspose {
+    /// The blocks of rows `rows.0..rows.1` × columns `cols.0..cols.1` of a span of `nj` columns: each block's
+    /// input rows converted into the buffer and transposed out of it by `block` (or, where [`tiles_take`] says so,
+    /// converted and transposed in the level's tiles).
+    ///
+    /// # Safety
+    ///
+    /// As [`Rows::span`] for the span at `(src, dst, aux)`; `block` is the level's block function of the output
+    /// width; the ranges lie inside the span.
+    unsafe fn blocks(
+        &self,
+        block: BlockFn,
+        (src, dst, aux): (*const u8, *mut u8, *const u8),
+        rows: (usize, usize),
+        cols: (usize, usize),
+        nj: usize,
+    ) {
         let mut buf = Scratch::new();
         let scr = buf.ptr();
-        let (bi, bj) = block_shape(self.ni, nj, self.ow, self.stream);
+        let (bi, bj) = block_shape(self.ni, cols.1 - cols.0, self.ow, self.stream, self.dj);
         // PERF: when a block's input rows follow each other (NHWC pixels of C channels) and so do their
         // parameters, one conversion call covers the whole block instead of one per row of a few elements.
         let adjacent = bj == nj && self.si == (nj * self.iw) as isize && self.ai == (nj as isize).wrapping_mul(self.aj);
-        let mut j0 = 0;
-        while j0 < nj {
-            let cj = bj.min(nj - j0);
+        let mut j0 = cols.0;
+        while j0 < cols.1 {
+            let cj = bj.min(cols.1 - j0);
             let pitch = cj * self.ow;
-            let mut i0 = 0;
-            while i0 < self.ni {
-                let ci = bi.min(self.ni - i0);
+            let mut i0 = rows.0;
+            while i0 < rows.1 {
+                let ci = bi.min(rows.1 - i0);
                 // The block's first input and output elements.
                 let first = src.wrapping_offset(i0 as isize * self.si + (j0 * self.iw) as isize);
                 let d = dst.wrapping_offset((i0 * self.ow) as isize + j0 as isize * self.dj);
@@ -1076,9 +1130,7 @@ impl Unfenced for StagedTranspose {
             j0 += cj;
         }
     }
-}
 
-impl StagedTranspose {
     /// [`Rows::span`] transposing first ([`transposes_first`]): blocks of at least
     /// [`params::STAGED_FIRST_ROWS`](crate::params::STAGED_FIRST_ROWS) output rows (more when the folded dimension
     /// is short) are transposed at the input width into the buffer, whose row `j` is then output row `j`'s run,
@@ -1746,9 +1798,9 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 Some(w) => Order::TransposeFirst(block_fn::<A::Base>(w, false, false)),
                 None => {
                     // Blocks of (bi, bj) elements, bj·ow bytes apart in the buffer.
-                    let (bi, bj) = block_shape(ni, len, ow, stream);
+                    let (bi, bj) = block_shape(ni, len, ow, stream, dj);
                     let out_rows = transpose::out_rows_of::<A::Base>(*tile, bi, (bj * ow) as isize, dj, stores.0, near);
-                    tiles = cast_tiles::<A::Base>(op, stream, out_rows, dj);
+                    tiles = cast_tiles::<A::Base>(op, stream, out_rows, si, dj);
                     Order::ConvertFirst(block_fn::<A::Base>(*tile, stream, out_rows))
                 }
             };
@@ -1850,6 +1902,21 @@ mod tests {
         assert!(!tiles_take(256, 24, true));
     }
 
+    #[test]
+    fn converting_tiles_run_in_strips_over_rows_a_page_apart() {
+        use super::strips;
+        assert!(strips(4096) && strips(-4096) && strips(1 << 20));
+        assert!(!strips(4000) && !strips(256) && !strips(-2048) && !strips(0));
+    }
+
+    #[test]
+    fn blocks_into_output_rows_a_critical_stride_apart_take_whole_output_lines() {
+        // (rows, columns, output width, stream, output stride) → (rows, columns) of a block
+        assert_eq!(block_shape(1024, 1024, 2, false, 2048), (32, 128));
+        assert_eq!(block_shape(1024, 1024, 2, false, 2000), (8, 512));
+        assert_eq!(block_shape(1024, 1024, 4, false, 4096), (16, 128));
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn converting_tiles_for_plain_f32_to_f16_casts() {
@@ -1858,18 +1925,26 @@ mod tests {
         let cast = |from, to| ElementOp::Cast { from, to };
         let f32_f16 = cast(ElemType::F32, ElemType::F16);
         // (op, stream, out_rows, dj): planes of 128² f16 are 32 KiB apart (a multiple of the alias bytes), of 112² not.
-        assert!(cast_tiles::<V4>(&f32_f16, true, false, 32768).is_some());
-        assert!(cast_tiles::<V4Vbmi>(&f32_f16, false, false, 25088).is_some());
-        assert!(cast_tiles::<V4>(&f32_f16, false, false, 32768).is_none(), "regular stores into aliased rows");
-        assert!(cast_tiles::<V4>(&f32_f16, false, true, 25088).is_none(), "blocks through the buffer of output rows");
-        assert!(cast_tiles::<V4>(&cast(ElemType::F32, ElemType::U8), true, false, 25088).is_none());
-        assert!(cast_tiles::<V4>(&cast(ElemType::F16, ElemType::F32), true, false, 25088).is_none());
+        assert!(cast_tiles::<V4>(&f32_f16, true, false, 256, 32768).is_some());
+        assert!(cast_tiles::<V4Vbmi>(&f32_f16, false, false, 256, 25088).is_some());
+        assert!(cast_tiles::<V4>(&f32_f16, false, false, 256, 32768).is_none(), "regular stores into aliased rows");
+        assert!(
+            cast_tiles::<V4>(&f32_f16, false, true, 256, 25088).is_none(),
+            "blocks through the buffer of output rows"
+        );
+        assert!(cast_tiles::<V4>(&cast(ElemType::F32, ElemType::U8), true, false, 256, 25088).is_none());
+        assert!(cast_tiles::<V4>(&cast(ElemType::F16, ElemType::F32), true, false, 256, 25088).is_none());
         let normalize = ElementOp::Normalize { from: ElemType::F32, to: ElemType::F16 };
-        assert!(cast_tiles::<V4>(&normalize, true, false, 25088).is_none());
-        assert!(cast_tiles::<V3>(&f32_f16, true, false, 25088).is_some(), "AVX2's converting tiles, streamed");
-        assert!(cast_tiles::<V3>(&f32_f16, true, false, 32768).is_some(), "streamed into aliased rows");
-        assert!(cast_tiles::<V3>(&f32_f16, false, false, 25088).is_none(), "AVX2 in the caches: the buffered path");
-        assert!(cast_tiles::<Scalar>(&f32_f16, true, false, 25088).is_none());
+        assert!(cast_tiles::<V4>(&normalize, true, false, 256, 25088).is_none());
+        assert!(cast_tiles::<V3>(&f32_f16, true, false, 256, 25088).is_some(), "AVX2's converting tiles, streamed");
+        assert!(cast_tiles::<V3>(&f32_f16, true, false, 256, 32768).is_some(), "streamed into aliased rows");
+        assert!(
+            cast_tiles::<V3>(&f32_f16, false, false, 256, 25088).is_none(),
+            "AVX2 in the caches: the buffered path"
+        );
+        assert!(cast_tiles::<V3>(&f32_f16, false, false, 4096, 2048).is_some(), "AVX2 in the caches, in strips");
+        assert!(cast_tiles::<V3>(&f32_f16, false, false, -8192, 2048).is_some(), "rows a page apart, backwards");
+        assert!(cast_tiles::<Scalar>(&f32_f16, true, false, 4096, 25088).is_none());
     }
 
     #[test]
@@ -1912,14 +1987,14 @@ mod tests {
     fn streamed_blocks_write_whole_output_lines() {
         // f32 NCHW → NHWC, 64 channels (rows) of 65536 pixels (columns): cached, 8 channels (32-byte output runs);
         // streamed, 16 (a whole line per pixel), the columns filling the 8 KiB buffer.
-        assert_eq!(block_shape(64, 65536, 4, false), (8, 256));
-        assert_eq!(block_shape(64, 65536, 4, true), (16, 128));
+        assert_eq!(block_shape(64, 65536, 4, false, 100), (8, 256));
+        assert_eq!(block_shape(64, 65536, 4, true, 100), (16, 128));
         // f16 output: 32 rows make a line; u8: 64.
-        assert_eq!(block_shape(64, 65536, 2, true), (32, 128));
-        assert_eq!(block_shape(256, 65536, 1, true), (64, 128));
+        assert_eq!(block_shape(64, 65536, 2, true, 100), (32, 128));
+        assert_eq!(block_shape(256, 65536, 1, true, 100), (64, 128));
         // Fewer rows than a line: all of them; short rows: as many rows as fill the buffer.
-        assert_eq!(block_shape(12, 65536, 4, true), (12, 170));
-        assert_eq!(block_shape(4096, 16, 2, true), (256, 16));
-        assert_eq!(block_shape(4096, 16, 2, false), (256, 16));
+        assert_eq!(block_shape(12, 65536, 4, true, 100), (12, 170));
+        assert_eq!(block_shape(4096, 16, 2, true, 100), (256, 16));
+        assert_eq!(block_shape(4096, 16, 2, false, 100), (256, 16));
     }
 }

@@ -184,7 +184,7 @@ fn all_strips(whole_lines: bool, stream: bool, ni: usize) -> bool {
 /// Whether rows `stride` bytes apart are a critical stride apart
 /// ([`params::TRANSPOSE_CRITICAL_STRIDE`](crate::params::TRANSPOSE_CRITICAL_STRIDE)).
 #[inline(always)]
-fn critical(stride: isize) -> bool {
+pub(crate) fn critical(stride: isize) -> bool {
     stride.unsigned_abs().is_multiple_of(crate::params::TRANSPOSE_CRITICAL_STRIDE)
 }
 

@@ -929,7 +929,8 @@ type CastTilesFn = unsafe fn(*const u8, isize, *mut u8, isize, usize, usize, boo
 /// The tiles that convert f32 into f16 in registers while they transpose ([`Arch::tiles_f32_to_f16`]), for a plain
 /// cast on a level that has them, when its blocks would not go through the buffer of output rows (`out_rows`: such
 /// blocks keep it) and either stream or write output rows not [`params::TALL_TILE_ALIAS_BYTES`] apart (where the
-/// transposes keep 8×8 tiles).
+/// transposes keep 8×8 tiles). 32-byte levels take them only where they were measured to win: streamed, in
+/// [`strips`], or into output rows a critical stride apart (input rows `si`, output rows `dj` bytes apart).
 ///
 /// [`params::TALL_TILE_ALIAS_BYTES`]: crate::params::TALL_TILE_ALIAS_BYTES
 fn cast_tiles<A: Arch>(op: &ElementOp, stream: bool, out_rows: bool, si: isize, dj: isize) -> Option<CastTilesFn> {
@@ -955,8 +956,10 @@ fn cast_tiles<A: Arch>(op: &ElementOp, stream: bool, out_rows: bool, si: isize, 
     let aliased = dj.unsigned_abs().is_multiple_of(crate::params::TALL_TILE_ALIAS_BYTES);
     // (At 32-byte levels only streamed: in the caches the buffered path won, `--isa v3`, one thread, f32 NHWC →
     // f16 NCHW 4 × 112² with 16 channels 60.7 against 66.7 µs, 4 × 64² with 32 channels 47.5 against 60.7 µs;
-    // over whole strips, see `strips`, they won there too: 1024² 573 → 340 µs, 512 rows of 2048 0.92 → 0.78 ms.)
-    let level = A::BYTES == 64 || stream || strips(si);
+    // over whole strips, see `strips`, they won there too: 1024² 573 → 340 µs, 512 rows of 2048 0.92 → 0.78 ms;
+    // and so they did into output rows a critical stride apart, where 8×8 tiles write 16 bytes of each crowded
+    // line at a time: 512 rows of 2048 0.78 → 0.21 ms, 8 × 256 channels of 32² NHWC → NCHW 0.76 → 0.31 ms.)
+    let level = A::BYTES == 64 || stream || strips(si) || transpose::critical(dj);
     (cast && A::cast_tiles() && level && !out_rows && (stream || !aliased)).then_some(entry::<A> as CastTilesFn)
 }
 
@@ -1943,6 +1946,7 @@ mod tests {
             "AVX2 in the caches: the buffered path"
         );
         assert!(cast_tiles::<V3>(&f32_f16, false, false, 4096, 2048).is_some(), "AVX2 in the caches, in strips");
+        assert!(cast_tiles::<V3>(&f32_f16, false, false, 2048, 4096).is_some(), "AVX2 into crowded output rows");
         assert!(cast_tiles::<V3>(&f32_f16, false, false, -8192, 2048).is_some(), "rows a page apart, backwards");
         assert!(cast_tiles::<Scalar>(&f32_f16, true, false, 4096, 25088).is_none());
     }

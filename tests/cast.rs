@@ -121,12 +121,13 @@ fn many_channel_cast_transposes() {
 
 /// 2-D converting transposes of long input rows: rows a page or more apart (f32 → f16 runs its converting tiles in
 /// strips of 32 rows across every whole tile, the last rows and columns through the buffer), output rows a
-/// critical stride apart (blocks of whole output lines), padded rows on either side.
+/// critical stride apart (blocks of whole output lines), widening ones whose blocks read whole input lines, padded
+/// rows on either side.
 #[test]
 fn cast_transposes_of_long_rows() {
     let mut rng = common::rng(7);
     let (f16, f32_, f64_, u8_) = (DataType::Float16, DataType::Float32, DataType::Float64, DataType::Uint8);
-    for (from, to) in [(f32_, f16), (f32_, u8_), (f64_, f32_), (f16, f32_)] {
+    for (from, to) in [(f32_, f16), (f32_, u8_), (f64_, f32_), (f16, f32_), (u8_, f32_), (f32_, f64_)] {
         // (ni output columns, nj input columns, input row stride, output row stride), in elements
         for (ni, nj, si, dj) in [
             (64u32, 1024u32, 1024u32, 64u32),

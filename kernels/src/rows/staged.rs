@@ -977,8 +977,14 @@ fn cast_tiles<A: Arch>(op: &ElementOp, stream: bool, out_rows: bool, si: isize, 
 /// of 64² 10.2 → 6.4 µs, f16 → f32 64 of 32² 13.7 → 8.9 µs, i32 → f32 12.2 → 11.2 µs. Narrowing lost (16 rows a
 /// block): f32 → f16, 16 of 64² 12.4 → 17.7 µs, 128² 46.8 → 75.9 µs, NCHW → NHWC with 64 channels 40.6 → 63 µs; and
 /// so did footprints beyond the share: f16 → f32, 16 × 16 × 128² (24 MiB) 0.98–1.31 ms against 1.06–2.95 ms.
-fn transposes_first(iw: usize, ow: usize, stream: bool, near: bool) -> bool {
-    ow >= iw && near && !stream
+///
+/// 8-byte outputs into rows a critical stride apart (`dj`) transpose first whatever the footprint or stores: their
+/// 8×8 tiles never stream, and their regular stores into lines that share an L1 set waited on one miss after
+/// another (one thread, Zen 4, f32 → f64, convert first → transpose first: 1024² 1.91–1.98 → 0.41–0.51 ms, 2048²
+/// 8.3 → 4.4 ms, NHWC → NCHW 4 × 64 × 128² 5.8 → 2.15 ms, 16 × 16 × 128² 2.6 → 2.0–2.1 ms; NCHW → NHWC, whose
+/// output rows are not critical, lost: 4 × 64 × 128² 3.0 → 3.8 ms).
+fn transposes_first(iw: usize, ow: usize, stream: bool, near: bool, dj: isize) -> bool {
+    ow >= iw && ((near && !stream) || (ow == 8 && transpose::critical(dj)))
 }
 
 /// Input rows a staged transpose block has at least (one register tile).
@@ -1802,7 +1808,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
                 None => {}
             }
             let mut tiles = None;
-            let order = match TileWidth::of(iw).filter(|_| transposes_first(iw, ow, stream, near)) {
+            let order = match TileWidth::of(iw).filter(|_| transposes_first(iw, ow, stream, near, dj)) {
                 Some(w) => Order::TransposeFirst(block_fn::<A::Base>(w, false, false)),
                 None => {
                     // Blocks of (bi, bj) elements, bj·ow bytes apart in the buffer.
@@ -1960,12 +1966,14 @@ mod tests {
     fn widening_transposes_in_cache_transpose_first() {
         use super::transposes_first;
         // (input bytes, output bytes, stream, near)
-        assert!(transposes_first(2, 4, false, true));
-        assert!(transposes_first(1, 4, false, true));
-        assert!(transposes_first(4, 4, false, true));
-        assert!(!transposes_first(4, 2, false, true), "narrowing converts first");
-        assert!(!transposes_first(2, 4, true, true), "streamed: whole lines from the tiles");
-        assert!(!transposes_first(2, 4, false, false), "beyond the share");
+        assert!(transposes_first(2, 4, false, true, 100));
+        assert!(transposes_first(1, 4, false, true, 100));
+        assert!(transposes_first(4, 4, false, true, 100));
+        assert!(!transposes_first(4, 2, false, true, 100), "narrowing converts first");
+        assert!(!transposes_first(2, 4, true, true, 100), "streamed: whole lines from the tiles");
+        assert!(!transposes_first(2, 4, false, false, 100), "beyond the share");
+        assert!(transposes_first(4, 8, true, false, 8192), "8-byte outputs into critical rows");
+        assert!(!transposes_first(4, 8, true, false, 512), "8-byte outputs, streamed");
     }
 
     #[test]

@@ -9,8 +9,8 @@ use common::arrays::{Array, data_type, layout, random_input, sizes};
 use common::{Buf, SENTINEL, check_configs, note_isas, rng};
 use rand::Rng;
 use strider::{
-    DataType, DepthSpaceOrder, DepthToSpace, Error, Fill, Join, Operand, Padding, PaddingMode, Scalar, SpaceToDepth,
-    Split, TensorDesc, Tile,
+    DataType, DepthSpaceOrder, DepthToSpace, Error, Fill, Join, Operand, Padding, PaddingMode, Scalar, Slice1,
+    SpaceToDepth, Split, TensorDesc, Tile,
 };
 
 /// NumPy's index for position `t` of a padded dimension of `n` (relative to the first input element), by
@@ -214,6 +214,36 @@ fn tiles_of_many_blocks_double_from_the_output() {
         .write(&output);
         let what = || format!("tile case {case}: {dt} {input:?} × {repeats:?} → {output:?}");
         check_configs(dt, &want, case, &what, |y, o| op.execute_with(x.bytes(), y, o));
+    }
+}
+
+/// Copies of long rows (at least 4 KiB) into outputs beyond L2, with input and output rows at the same offset in
+/// their lines (through the CPU's string move where it has fast strings, see `kernels::arch::copy_strings`) and at
+/// different offsets (through the registers): a tile of an f32 image and crops of rows of 4 KiB ± a line.
+#[test]
+fn long_row_copies_beyond_l2() {
+    let mut r = rng(39);
+    let f32_ = DataType::Float32;
+    for (case, misalign) in [(0usize, 0usize), (7, 16), (14, 3)] {
+        let input = TensorDesc::new(f32_, &[1, 3, 224, 224]).unwrap();
+        let output = TensorDesc::new(f32_, &[4, 3, 224, 224]).unwrap();
+        let op = Tile::new(&input, &output, &[4, 1, 1, 1]).unwrap();
+        let mut x = Buf::random(input.addressed_bytes() as usize, misalign, &mut r);
+        let a = Array::read(&input, x.bytes());
+        let want = Array::build(output.sizes(), 4, |c| a.at(&[0, c[1], c[2], c[3]]).to_vec()).write(&output);
+        let what = || format!("tile of 588 KiB rows, input {misalign} bytes past a line");
+        check_configs(f32_, &want, case, &what, |y, o| op.execute_with(x.bytes(), y, o));
+        // Rows of 1008–1040 f32 cropped from rows of 1100: each 4 KiB ± a line, at the input's offsets.
+        for width in [1008u32, 1024, 1040] {
+            let input = TensorDesc::new(f32_, &[600, 1100]).unwrap();
+            let output = TensorDesc::new(f32_, &[600, width]).unwrap();
+            let op = Slice1::new(&input, &output, &[0, 16], &[600, width], &[1, 1]).unwrap();
+            x = Buf::random(input.addressed_bytes() as usize, misalign, &mut r);
+            let a = Array::read(&input, x.bytes());
+            let want = Array::build(output.sizes(), 4, |c| a.at(&[c[0], c[1] + 16]).to_vec()).write(&output);
+            let what = || format!("crop of {width} of 1100 f32, input {misalign} bytes past a line");
+            check_configs(f32_, &want, case, &what, |y, o| op.execute_with(x.bytes(), y, o));
+        }
     }
 }
 

@@ -133,6 +133,21 @@ impl CacheSizes {
         })
     }
 
+    /// The longest contiguous run a copy moves with the CPU's fast string move (`rep movsb`, see
+    /// [`params::REP_MOVSB_MIN_BYTES`](crate::params::REP_MOVSB_MIN_BYTES)): the L2 size where the CPU reports
+    /// enhanced fast strings (ERMS), else 0 (never). glibc bounds its own use of `rep movsb` on AMD CPUs by the L2
+    /// size, above which AMD found it slower than vector loops.
+    pub(crate) fn rep_movsb_max() -> usize {
+        static MAX: OnceLock<usize> = OnceLock::new();
+        *MAX.get_or_init(|| {
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("ermsb") {
+                return CacheSizes::get().l2();
+            }
+            0
+        })
+    }
+
     /// `l2=1MiB,l3=32MiB,sharing=2,l1ways=12`: the sizes in the form `STRIDER_CACHE` takes.
     pub fn describe(&self) -> String {
         let size = |b: usize| {

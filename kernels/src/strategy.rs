@@ -489,6 +489,11 @@ impl Strategy {
         self.footprint < self.threshold(1)
     }
 
+    /// Whether the footprint exceeds L2: the output of the last call is not in the nearest caches.
+    pub(crate) fn beyond_l2(&self) -> bool {
+        self.footprint > CacheSizes::get().l2()
+    }
+
     /// Whether the footprint fits the last-level cache one thread can count on.
     pub(crate) fn near(&self) -> bool {
         self.footprint < CacheSizes::get().llc_per_thread()

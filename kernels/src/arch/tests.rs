@@ -116,6 +116,33 @@ fn copy_on_every_level() {
     on_every_level(|l| l.dispatch(CopyJob));
 }
 
+/// Long runs at the same offset in a line on both sides go through the string move where the CPU has fast strings
+/// (`copy_strings`, up to `rep_movsb_max`), around the threshold and longer; shorter runs and runs at different
+/// offsets are left to the registers (nothing copied, false).
+#[test]
+fn string_copies_of_long_runs() {
+    let max = crate::cache::CacheSizes::rep_movsb_max();
+    let min = crate::params::REP_MOVSB_MIN_BYTES;
+    let src = bytes(70_000, 2);
+    for len in [min - 1, min, min + 1, 8191, 65_549] {
+        for (so, shift) in [(0, 0), (17, 0), (63, 0), (5, 1), (0, 32)] {
+            let mut dst = vec![SENTINEL; len + 256];
+            let want = (src.as_ptr() as usize + so + shift) % 64;
+            let at = 64 + (want + 64 - dst.as_ptr() as usize % 64) % 64;
+            // SAFETY: src[so..so+len] and dst[at..at+len] are in bounds and distinct.
+            let done = unsafe { super::copy_strings(src.as_ptr().add(so), dst.as_mut_ptr().add(at), len) };
+            let taken = len >= min && len <= max && shift == 0;
+            assert_eq!(done, taken, "len {len} so {so} shift {shift}");
+            if done {
+                assert_eq!(&dst[at..at + len], &src[so..so + len], "len {len} so {so}");
+                assert!(dst[..at].iter().chain(&dst[at + len..]).all(|&b| b == SENTINEL), "wrote outside, len {len}");
+            } else {
+                assert!(dst.iter().all(|&b| b == SENTINEL), "copied nothing, len {len}");
+            }
+        }
+    }
+}
+
 /// A streaming copy stores non-temporally only whole lines (`stream_lines`): its span starts and ends on lines,
 /// leaves less than a line on either side to regular stores, and is `None` only for outputs that cover no whole line.
 #[test]

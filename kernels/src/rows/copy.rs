@@ -1,7 +1,7 @@
 //! Rows contiguous in both operands: one bulk copy per row through the level's registers.
 
 use super::{Body, lead_of};
-use crate::arch::{Arch, copy};
+use crate::arch::{Arch, copy, copy_strings};
 
 /// A row of `len` contiguous elements of `bytes` bytes in both operands.
 #[derive(Clone, Copy)]
@@ -10,6 +10,9 @@ pub(crate) struct CopyBody<A> {
     pub(crate) bytes: usize,
     pub(crate) len: usize,
     pub(crate) stream: bool,
+    /// Long runs may go through the CPU's string move ([`copy_strings`]): not streamed, and the walk's footprint
+    /// beyond L2 (its output is not in the nearest caches from the last call).
+    pub(crate) strings: bool,
 }
 
 impl<A: Arch> Body for CopyBody<A> {
@@ -17,8 +20,13 @@ impl<A: Arch> Body for CopyBody<A> {
 
     #[inline(always)]
     unsafe fn run(&self, src: *const u8, dst: *mut u8, len: usize) {
+        let bytes = len * self.bytes;
         // SAFETY: the row's bytes are in bounds in both operands, which are distinct buffers (Rows contract).
-        unsafe { copy(self.a, src, dst, len * self.bytes, self.stream) }
+        unsafe {
+            if !(self.strings && copy_strings(src, dst, bytes)) {
+                copy(self.a, src, dst, bytes, self.stream)
+            }
+        }
     }
 
     #[inline(always)]

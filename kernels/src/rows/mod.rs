@@ -327,7 +327,10 @@ impl<B: Body> Rows for Runner<B> {
 #[derive(Clone, Copy)]
 pub(crate) enum Request<'a> {
     /// Contiguous in both operands.
-    Copy,
+    Copy {
+        /// The walk's footprint is beyond L2 ([`Strategy::beyond_l2`]).
+        far: bool,
+    },
     /// Input stride −1 element, output contiguous.
     Reverse(&'a Lanes),
     /// Input stride `stride` elements, output contiguous.
@@ -364,7 +367,9 @@ pub(crate) fn build<A: Arch>(
     f: &mut dyn FnMut(&dyn Rows),
 ) {
     match req {
-        Request::Copy => f(&Runner(copy::CopyBody { a, bytes: width.bytes(), len, stream })),
+        Request::Copy { far } => {
+            f(&Runner(copy::CopyBody { a, bytes: width.bytes(), len, stream, strings: far && !stream }))
+        }
         // (Compiled for the level whose tiles this one runs: V4 for V4 + VBMI.)
         Request::Transpose { tile, ni, si, dj, cached, near } => {
             transpose::build(a.base(), tile, ni, si, dj, len, (Stores { stream, cached }, near), f)
@@ -403,7 +408,10 @@ impl<A: Arch> WidthVisitor for ByWidth<'_, '_, A> {
             Request::TableScatter(pairs) => f(&Runner(table::ScatterTableBody::<A, N> { a, pairs })),
             Request::Swap { lanes, unit, step } => f(&Runner(swap::SwapBody::<A, N> { a, len, lanes, unit, step })),
             // Handled by `build` before the width visit.
-            Request::Copy | Request::Transpose { .. } | Request::Interleave { .. } | Request::Deinterleave { .. } => {
+            Request::Copy { .. }
+            | Request::Transpose { .. }
+            | Request::Interleave { .. }
+            | Request::Deinterleave { .. } => {
                 unreachable!("dispatched before the width visit")
             }
         }
@@ -422,7 +430,7 @@ pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mu
     let fold = || g.fold().expect("Strategy::choose pairs the transposing kinds with a folded dimension");
     let table = || g.table().expect("Strategy::choose pairs the table kind with a table");
     let req = match strategy.movement() {
-        Movement::Copy => Request::Copy,
+        Movement::Copy => Request::Copy { far: strategy.beyond_l2() },
         Movement::Reverse(lanes) => Request::Reverse(lanes),
         Movement::Gather { stride, lanes } => Request::Gather { stride: *stride, lanes },
         Movement::Broadcast => Request::Broadcast,

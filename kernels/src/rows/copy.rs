@@ -1,4 +1,5 @@
-//! Rows contiguous in both operands: one bulk copy per row through the level's registers.
+//! Rows contiguous in both operands: one bulk copy per row, through the level's registers or, for long rows of
+//! walks beyond L2, the CPU's string move (`arch::copy_strings`).
 
 use super::{Body, lead_of};
 use crate::arch::{Arch, copy, copy_strings};

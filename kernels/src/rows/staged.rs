@@ -1142,8 +1142,9 @@ impl StagedTranspose {
 
     /// [`Rows::span`] transposing first ([`transposes_first`]): blocks of at least
     /// [`params::STAGED_FIRST_ROWS`](crate::params::STAGED_FIRST_ROWS) output rows (a whole input line of them when
-    /// input rows are a critical stride apart; more when the folded dimension is short) are transposed at the input width into the buffer, whose row `j` is then output row `j`'s run,
-    /// converted in one call (one call for the whole block when the output rows follow each other).
+    /// input rows are a critical stride apart; more when the folded dimension is short) are transposed at the input
+    /// width into the buffer, whose row `j` is then output row `j`'s run, converted in one call (one call for the
+    /// whole block when the output rows follow each other).
     ///
     /// # Safety
     ///
@@ -1938,7 +1939,8 @@ mod tests {
         use crate::arch::{Scalar, V3, V4, V4Vbmi};
         let cast = |from, to| ElementOp::Cast { from, to };
         let f32_f16 = cast(ElemType::F32, ElemType::F16);
-        // (op, stream, out_rows, dj): planes of 128² f16 are 32 KiB apart (a multiple of the alias bytes), of 112² not.
+        // (op, stream, out_rows, si, dj): planes of 128² f16 are 32 KiB apart (a multiple of the alias bytes), of 112²
+        // not; input rows of 64 f32 channels are 256 bytes apart (not strips).
         assert!(cast_tiles::<V4>(&f32_f16, true, false, 256, 32768).is_some());
         assert!(cast_tiles::<V4Vbmi>(&f32_f16, false, false, 256, 25088).is_some());
         assert!(cast_tiles::<V4>(&f32_f16, false, false, 256, 32768).is_none(), "regular stores into aliased rows");

@@ -1050,10 +1050,9 @@ impl Unfenced for StagedTranspose {
             // than a tile) through the buffer.
             let (ti, tj) = (ni / 32 * 32, nj / 16 * 16);
             if ti > 0 && tj > 0 {
-                let lines = (dst as usize).is_multiple_of(64) && self.dj.unsigned_abs().is_multiple_of(64);
                 // SAFETY: rows 0..ti, columns 0..tj are elements of the span (Rows contract), multiples of the
-                // 32×16 tiles `cast_tiles` requires; streamed only with every output row on a line.
-                unsafe { tiles(src, self.si, dst, self.dj, ti, tj, self.stream && lines) };
+                // 32×16 tiles `cast_tiles` requires.
+                unsafe { self.tiles_at(tiles, src, dst, ti, tj) };
             }
             // SAFETY: forwarded contract, for parts of the span.
             unsafe {
@@ -1076,6 +1075,19 @@ fn strips(si: isize) -> bool {
 }
 
 impl StagedTranspose {
+    /// Runs the converting `tiles` over `ci` input rows × `cj` columns from `src` into `dst`, streamed when the
+    /// policy says so and every output row of them starts on a line.
+    ///
+    /// # Safety
+    ///
+    /// The rows and columns are elements of a span (Rows contract), multiples of the 32×16 tiles [`cast_tiles`]
+    /// requires.
+    unsafe fn tiles_at(&self, tiles: CastTilesFn, src: *const u8, dst: *mut u8, ci: usize, cj: usize) {
+        let lines = (dst as usize).is_multiple_of(64) && self.dj.unsigned_abs().is_multiple_of(64);
+        // SAFETY: forwarded contract; streamed only with every output row on a line.
+        unsafe { tiles(src, self.si, dst, self.dj, ci, cj, self.stream && lines) };
+    }
+
     /// The blocks of rows `rows.0..rows.1` × columns `cols.0..cols.1` of a span of `nj` columns: each block's
     /// input rows converted into the buffer and transposed out of it by `block` (or, where [`tiles_take`] says so,
     /// converted and transposed in the level's tiles).
@@ -1109,11 +1121,9 @@ impl StagedTranspose {
                 let first = src.wrapping_offset(i0 as isize * self.si + (j0 * self.iw) as isize);
                 let d = dst.wrapping_offset((i0 * self.ow) as isize + j0 as isize * self.dj);
                 if let Some(tiles) = self.tiles.filter(|_| tiles_take(ci, cj, self.cached)) {
-                    let lines = (d as usize).is_multiple_of(64) && self.dj.unsigned_abs().is_multiple_of(64);
                     // SAFETY: rows i0..i0+ci, columns j0..j0+cj are elements of the block (Rows contract), ci and
-                    // cj multiples of the 32×16 tiles `cast_tiles` requires; streamed only with every output row
-                    // of the block on a line.
-                    unsafe { tiles(first, self.si, d, self.dj, ci, cj, self.stream && lines) };
+                    // cj multiples of the 32×16 tiles `cast_tiles` requires.
+                    unsafe { self.tiles_at(tiles, first, d, ci, cj) };
                     i0 += ci;
                     continue;
                 }

@@ -630,7 +630,7 @@ impl Engine {
             let p = r.program.plan();
             let [rows, cols] = r.program.taps();
             text.push_str(&format!(
-                "input 0 → output 0: resize {}×{} → {}×{} ({:?}, {}; {} × {} taps, {} first), {}×{} kept (rows from {} step {}, columns from {} step {}), {}; {}\n",
+                "input 0 → output 0: resize {}×{} → {}×{} ({:?}, {}; {} × {} taps, {}), {}×{} kept (rows from {} step {}, columns from {} step {}), {}; {}\n",
                 p.in_size[0],
                 p.in_size[1],
                 p.resized[0],
@@ -639,7 +639,11 @@ impl Engine {
                 if p.antialias { "antialiased" } else { "sampled" },
                 rows.taps(),
                 cols.taps(),
-                if r.program.rows_first() { "rows" } else { "columns" },
+                match (r.program.rows_first(), r.program.samples_pairs()) {
+                    (true, true) => "rows first, both passes at once over pixel pairs",
+                    (true, false) => "rows first",
+                    _ => "columns first",
+                },
                 p.out_size[0],
                 p.out_size[1],
                 p.pick[0].0,

@@ -351,4 +351,18 @@ fn the_order_of_the_passes() {
     assert_eq!(sampled([3279, 4928], [567, 852]), "rows");
     assert_eq!(sampled([720, 1280], [640, 640]), "rows");
     assert_eq!(sampled([100, 2000], [50, 100]), "columns");
+    // Rows first with two taps a side, pixels of 3 or 4 bytes in runs: both passes at once over pixel pairs (not
+    // antialiased, planes, other channel counts or bicubic's four taps).
+    let pairs = |c: u32, nhwc: bool, filter: ResizeFilter, antialias: bool| {
+        let (s, d) = ([1, c, 1080, 1920], DataType::Uint8);
+        let input = if nhwc { TensorDesc::nhwc(d, s) } else { TensorDesc::nchw(d, s) }.unwrap();
+        let op = Normalize::image(&input).resize(224, 224, filter).antialias(antialias).build().unwrap();
+        op.explain().contains("pixel pairs")
+    };
+    assert!(pairs(3, true, ResizeFilter::Bilinear, false));
+    assert!(pairs(4, true, ResizeFilter::Bilinear, false));
+    assert!(!pairs(3, true, ResizeFilter::Bilinear, true));
+    assert!(!pairs(3, false, ResizeFilter::Bilinear, false));
+    assert!(!pairs(1, true, ResizeFilter::Bilinear, false));
+    assert!(!pairs(3, true, ResizeFilter::Bicubic, false));
 }

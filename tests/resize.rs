@@ -190,6 +190,20 @@ fn large_images_split_into_units_match() {
     }
 }
 
+/// Sampled shrinks of interleaved 3- and 4-channel u8 pixels filter both axes in one pass over pixel pairs on the
+/// levels with registers (`Arch::sampled_row_u8`): the bits of the two passes the scalar level runs, into every
+/// output layout, with windows up to each row's end (whose pairs the kernels take one element at a time).
+#[test]
+fn sampled_shrinks_of_pixels_match_the_two_passes() {
+    for c in [3, 4] {
+        for (from, to) in [([37, 101], [11, 23]), ([64, 64], [31, 32]), ([9, 40], [4, 5]), ([50, 17], [7, 8])] {
+            for k in [1, 5, 9, 13] {
+                check(DataType::Uint8, ResizeFilter::Bilinear, false, [2, c], from, to, k);
+            }
+        }
+    }
+}
+
 /// Resizing to the same size copies: bit-exact for every filter, definition and type.
 #[test]
 fn same_size_is_a_copy() {

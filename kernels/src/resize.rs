@@ -408,6 +408,10 @@ struct RowsFirst {
     rows: Fixed,
     cols: Fixed,
     pieces: Vec<(usize, usize)>,
+    /// A sampled shrink of pixels of 3 or 4 one-byte channels in runs (two taps on both axes, no clamp): the byte
+    /// offset of each output pixel's pair of input pixels in a row, for [`Arch::sampled_row_u8`], which sums the
+    /// rows only at the columns the output reads and filters both axes in one pass, with the bits of the passes.
+    sampled: Option<Vec<usize>>,
 }
 
 /// Lanes `lanes` of the horizontal sums of output columns `xs` (`sums`: `(xs.len()·g) × R`, lane `l` one row) into
@@ -634,6 +638,7 @@ impl ResizeProgram {
                 rows: rows.pick(plan.pick[0].0, plan.pick[0].1, plan.out_size[0]),
                 cols: cols.pick(plan.pick[1].0, plan.pick[1].1, plan.out_size[1]),
                 pieces: Vec::new(),
+                sampled: None,
             });
         let fixed = (plan.ty == ElemType::U8 && vfirst.is_none()).then(|| Fixed::new(&all_cols, 255));
         let rows = all_rows;
@@ -711,6 +716,13 @@ impl ResizeProgram {
         }
         // Whether a row's pixels of a group are one run of elements in the operand.
         let (contiguous, out_contiguous) = (runs(plan.in_strides, w, group), runs(plan.out_strides, ow, group));
+        let clamp = plan.antialias && plan.ty == ElemType::U8;
+        if let Some(v) = &mut vfirst {
+            let two = rows.taps == 2 && cols.taps == 2 && v.rows.per == 1 && v.cols.per == 1;
+            if two && contiguous && matches!(group, 3 | 4) && !clamp {
+                v.sampled = Some(cols.start.iter().map(|&s| s * group).collect());
+            }
+        }
         // The epilogue's factors and addends per element of each plane's output row (channel groups one after the
         // other), so that applying them is one plain loop whatever the channel pattern.
         // Interleaved pixels into rows of planes (NHWC → NCHW) with an epilogue: the strip's rows hold planes, so
@@ -739,7 +751,7 @@ impl ResizeProgram {
             voff,
             spans,
             strip_rows,
-            clamp: plan.antialias && plan.ty == ElemType::U8,
+            clamp,
             fixed,
             contiguous,
             out_contiguous,
@@ -760,6 +772,13 @@ impl ResizeProgram {
     /// columns.
     pub fn rows_first(&self) -> bool {
         self.vfirst.is_some()
+    }
+
+    /// Whether the rows filtered first are summed only at the columns the output reads, both axes filtered in one
+    /// pass per output row (a sampled shrink of 3- or 4-byte pixels, two taps on each axis: see
+    /// [`ResizeProgram::rows_first`]), on the levels with registers; the bits are those of the two passes.
+    pub fn samples_pairs(&self) -> bool {
+        self.vfirst.as_ref().is_some_and(|v| v.sampled.is_some())
     }
 
     /// The weights, `[rows, columns]`.
@@ -936,7 +955,8 @@ impl Units<'_> {
             rows_q7: vec![0i16; if rows_first { full_pitch * R } else { 0 }],
             staged_q7: vec![0i16; if rows_first { (span_max + 1) * g * R } else { 0 }],
             sums: vec![0f32; sums_max * g * R],
-            out: vec![0f32; row_len],
+            // (One more: `Arch::sampled_row_u8`'s scratch element.)
+            out: vec![0f32; row_len + 1],
             converted: vec![0u8; if pr.affine.is_some() { row_len * p.out_ty.width() } else { 0 }],
         };
         for u in self.lo..self.hi {
@@ -1048,9 +1068,11 @@ impl Units<'_> {
         let out_plane = (p.out_base as isize) + image as isize * on + channel as isize * oc;
         for y in y0..y1 {
             let taps = &pr.vtaps[pr.voff[y]..pr.voff[y + 1]];
-            vertical(&sc.strip, taps, &mut sc.out);
+            vertical(&sc.strip, taps, &mut sc.out[..row_len]);
             // SAFETY: row y < out height of the proved output plane; `run` checked `dst` holds `out_need` bytes.
-            unsafe { self.finish_row::<A>(a, &mut sc.out, &mut sc.converted, out_plane + y as isize * oh, channel) };
+            unsafe {
+                self.finish_row::<A>(a, &mut sc.out[..row_len], &mut sc.converted, out_plane + y as isize * oh, channel)
+            };
         }
     }
 
@@ -1084,8 +1106,36 @@ impl Units<'_> {
         let [on, oc, oh, _] = p.out_strides;
         let out_plane = (p.out_base as isize) + image as isize * on + channel as isize * oc;
         let taps = pr.rows.taps;
-        // The block's rows summed: sc.rows_q7 (R rows, the whole width); the filtered block: sc.strip.
         sc.plane = usize::MAX;
+        if let Some(starts) = vf.sampled.as_ref().filter(|_| A::ISA != crate::Isa::Scalar) {
+            // Both axes in one pass per output row, into `out` (pixels) and, for planes, on into the strip's first
+            // row; no block of rows, no prefetch (the pairs read every line of a tap row anyway).
+            let row_bytes = p.in_size[1] * g;
+            let scale = vf.cols.scale * <i16 as Lane>::UNIT;
+            for y in y0..y1 {
+                let at = in_plane + pr.rows.start[y] as isize * sh;
+                let src = self.src.0.cast_const();
+                let rows = [src.wrapping_offset(at), src.wrapping_offset(at + sh)];
+                let w = RowWeights { pairs: &vf.rows.pairs[y..][..1], taps: 2, shift: vf.rows.shift };
+                // Planes straight into the strip's first row, pixels into `out`.
+                let (plane, row) = if pr.planar {
+                    (Some(p.out_size[1]), &mut sc.strip[..row_len])
+                } else {
+                    (None, &mut sc.out[..row_len + 1])
+                };
+                // SAFETY: rows start[y] and start[y] + 1 < in height (two taps inside the input) of the proved
+                // input plane, `row_bytes` each (the group's pixels in runs: `contiguous`), each output pixel's pair
+                // inside them (its window); `row` holds row_len + 1 pixels' elements, or the group's planes of
+                // out width; one pair of weights each, their sums bounded (`Fixed::new`), the rows' shift at least
+                // 8 (`RowsFirst`); the group is 3 or 4 (`sampled`).
+                unsafe { a.sampled_row_u8(rows, row_bytes, w, starts, &vf.cols.pairs, (g, plane), scale, row) };
+                let row = &mut row[..row_len];
+                // SAFETY: row y < out height of the proved output plane (as in `unit`).
+                unsafe { self.finish_row::<A>(a, row, &mut sc.converted, out_plane + y as isize * oh, channel) };
+            }
+            return;
+        }
+        // The block's rows summed: sc.rows_q7 (R rows, the whole width); the filtered block: sc.strip.
         // The input rows of the next block are asked for into L2 while this one is filtered, a share before each
         // of its rows (their columns the spans read; rows read in place only): the hardware prefetchers lose the
         // tap rows' streams at every page.

@@ -332,6 +332,39 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         unsafe { rows_u8_q7_elements(src, step, w, n, out) }
     }
 
+    /// One output row of a u8 resize filtered rows first whose every output pixel reads two adjacent input pixels
+    /// of two input rows (a sampled bilinear shrink), both passes at once: for output pixel `x < starts.len()` and
+    /// channel `c < g`, `out[x·g + c]` (with `plane`, `out[c·plane + x]`: planes `plane` apart) `= (w₀ · q(s + c) +
+    /// w₁ · q(s + g + c)) as f32 · scale`, where `s = starts[x]`
+    /// (the byte offset of the pixel pair in the rows), `(w₀, w₁)` the i16 halves of `cols[x]`, and `q(i)` the
+    /// [`Arch::rows_u8_q7`] sum of byte `i` of `rows[0]` and `rows[1]` with the weights `w` — the bits of
+    /// [`Arch::rows_u8_q7`] over the whole rows followed by [`Arch::taps_i16`] and the same conversion, without
+    /// summing the columns no output reads. The default computes one element at a time.
+    ///
+    /// # Safety
+    ///
+    /// `rows[t] + starts[x] .. + 2·g` is readable for every `t < 2` and `x`, and `rows[t] .. + row_bytes` too;
+    /// `out` holds `starts.len()·g + 1` elements (the last one scratch), or `g·plane` with `plane ≥ starts.len()`;
+    /// `w` holds one pair (two taps);
+    /// `1 ≤ g ≤ 4`; `Σ 255·|w| < 2^31`, `Σ 32767·|cols| < 2^31`; `8 ≤ w.shift < 31`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    unsafe fn sampled_row_u8(
+        self,
+        rows: [*const u8; 2],
+        row_bytes: usize,
+        w: RowWeights<'_>,
+        starts: &[usize],
+        cols: &[i32],
+        (g, plane): (usize, Option<usize>),
+        scale: f32,
+        out: &mut [f32],
+    ) {
+        let _ = row_bytes;
+        // SAFETY: forwarded contract.
+        unsafe { sampled_row_elements(rows, w, starts, cols, (g, plane), scale, out, 0) }
+    }
+
     /// [`Arch::taps_u8`] over 16 lanes of i16 (a resize's rows in [`Arch::rows_u8_q7`]'s fixed point): `out[c][l] =
     /// Σₜ w[t] · src[t·step + c·16 + l]`, `step` in elements. Exact in i32 (the caller bounds the sums).
     ///
@@ -837,6 +870,35 @@ impl RowWeights<'_> {
     fn q7(&self, sum: i32) -> i16 {
         let s = self.shift - 7;
         (sum.wrapping_add(1 << (s - 1)) >> s).clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
+    }
+}
+
+/// [`Arch::sampled_row_u8`] one element at a time, from output pixel `from` on.
+///
+/// # Safety
+///
+/// As [`Arch::sampled_row_u8`].
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) unsafe fn sampled_row_elements(
+    rows: [*const u8; 2],
+    w: RowWeights<'_>,
+    starts: &[usize],
+    cols: &[i32],
+    (g, plane): (usize, Option<usize>),
+    scale: f32,
+    out: &mut [f32],
+    from: usize,
+) {
+    let step = rows[1] as isize - rows[0] as isize;
+    for (x, (&s, &p)) in starts.iter().zip(cols).enumerate().skip(from) {
+        let (w0, w1) = (i32::from(p as i16), p >> 16);
+        for c in 0..g {
+            // SAFETY: bytes s + c and s + g + c of both rows (contract).
+            let (a, b) = unsafe { (w.sum(rows[0], step, s + c), w.sum(rows[0], step, s + g + c)) };
+            let acc = i32::from(w.q7(a)).wrapping_mul(w0).wrapping_add(i32::from(w.q7(b)).wrapping_mul(w1));
+            out[plane.map_or(x * g + c, |p| c * p + x)] = acc as f32 * scale;
+        }
     }
 }
 

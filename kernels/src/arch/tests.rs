@@ -1461,6 +1461,72 @@ fn check_resize_taps<A: Arch>(a: A) {
 }
 level_job!(ResizeTapsJob, check_resize_taps);
 
+/// `Arch::sampled_row_u8` against its definition written out (the rows' sum in 1/128 units, rounded half up and
+/// saturated, then the columns' pair, converted and scaled): 1- to 4-byte pixels into pixels and into planes, rows
+/// either way apart, pairs of pixels up to the row's end (the second row ends at an inaccessible page: no 8-byte
+/// load passes it), weights of both signs at several precisions.
+fn check_sampled_rows<A: Arch>(a: A) {
+    let mut seed = 11;
+    for g in 1..=4usize {
+        for width in [2usize, 3, 5, 8, 17, 40] {
+            let row_bytes = width * g;
+            // Two rows, the second ending the buffer; read downward too (the second row first in memory).
+            let both = bytes(2 * row_bytes + 5, seed);
+            seed += 1;
+            let guarded = Guarded::new(&both, true);
+            for down in [false, true] {
+                let (r0, r1) = if down { (row_bytes + 5, 0) } else { (0, row_bytes + 5) };
+                // SAFETY: both offsets lie inside the guarded copy of `both`.
+                let rows = unsafe { [guarded.as_ptr().add(r0), guarded.as_ptr().add(r1)] };
+                // Output pixels each reading a pair of adjacent input pixels, increasing, the last pair ending the row.
+                let outs = width.saturating_sub(1).max(1);
+                let starts: Vec<usize> = (0..outs).map(|x| (x * (width - 1) / outs).min(width - 2) * g).collect();
+                let cols: Vec<i32> = (0..outs)
+                    .map(|x| {
+                        let (w0, w1) = ((x as i32 * 977 + 300) % 20000 - 4000, 16384 - (x as i32 * 131) % 9000);
+                        (w0 & 0xFFFF) | (w1 << 16)
+                    })
+                    .collect();
+                for (shift, (wa, wb)) in [(8u32, (100i32, 156i32)), (15, (20000, 12768)), (22, (-3000, 30000))] {
+                    let pair = [(wa & 0xFFFF) | (wb << 16)];
+                    let w = super::RowWeights { pairs: &pair, taps: 2, shift };
+                    let scale = 1.0 / (1u32 << 14) as f32 / 128.0;
+                    for plane in [None, Some(outs + 3)] {
+                        let len = plane.map_or(outs * g + 1, |p| g * p);
+                        let mut out = vec![f32::NAN; len];
+                        // SAFETY: every pair of every output pixel inside both rows (above), `row_bytes` each; `out`
+                        // holds outs·g + 1, or g planes of outs + 3; one pair of weights, sums far below 2^31; the
+                        // token proves the level.
+                        a.vectorize(|| unsafe {
+                            a.sampled_row_u8(rows, row_bytes, w, &starts, &cols, (g, plane), scale, &mut out)
+                        });
+                        for (x, (&s, &p)) in starts.iter().zip(&cols).enumerate() {
+                            for c in 0..g {
+                                let q = |i: usize| {
+                                    let sum = i32::from(both[r0 + i]) * wa + i32::from(both[r1 + i]) * wb;
+                                    let k = shift - 7;
+                                    ((sum + (1 << (k - 1))) >> k).clamp(-32768, 32767)
+                                };
+                                let acc = q(s + c) * i32::from(p as i16) + q(s + g + c) * (p >> 16);
+                                let at = plane.map_or(x * g + c, |p| c * p + x);
+                                let what =
+                                    format!("{:?} g {g} width {width} down {down} shift {shift} x {x} c {c}", A::ISA);
+                                assert_eq!(out[at].to_bits(), (acc as f32 * scale).to_bits(), "{what}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+level_job!(SampledRowsJob, check_sampled_rows);
+
+#[test]
+fn sampled_rows_on_every_level() {
+    on_every_level(|l| l.dispatch(SampledRowsJob));
+}
+
 #[test]
 fn resize_taps_and_byte_tiles_on_every_level() {
     on_every_level(|l| l.dispatch(ResizeTapsJob));

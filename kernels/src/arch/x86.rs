@@ -1218,6 +1218,129 @@ pub(super) unsafe fn avx2_rows_u8_q7(src: *const u8, step: isize, w: super::RowW
     }
 }
 
+/// [`Arch::sampled_row_u8`](super::Arch::sampled_row_u8) with AVX2 for pixels of 3 or 4 bytes: two output pixels
+/// a step, their pixel pairs loaded 8 bytes at a time from both rows into the halves of a register, the rows'
+/// bytes interleaved and widened to i16 pairs (one `vpmaddwd` by the row weights per 4 bytes), rounded, shifted and
+/// packed with saturation as `rows_u8_q7` does, then each channel's two pixels paired by one `vpshufb` for one
+/// `vpmaddwd` by the pixel's column weights, converted and scaled. Output pixels whose 8-byte loads would pass the
+/// row's end, and other pixel widths, one element at a time.
+///
+/// # Safety
+///
+/// As `Arch::sampled_row_u8`; AVX2 available.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(super) unsafe fn avx2_sampled_row_u8(
+    rows: [*const u8; 2],
+    row_bytes: usize,
+    w: super::RowWeights<'_>,
+    starts: &[usize],
+    cols: &[i32],
+    (g, plane): (usize, Option<usize>),
+    scale: f32,
+    out: &mut [f32],
+) {
+    // SAFETY: forwarded contract.
+    unsafe {
+        let done = match g {
+            3 => sampled_pairs::<3>(rows, row_bytes, w, (starts, cols), plane, scale, out),
+            4 => sampled_pairs::<4>(rows, row_bytes, w, (starts, cols), plane, scale, out),
+            _ => 0,
+        };
+        super::sampled_row_elements(rows, w, starts, cols, (g, plane), scale, out, done)
+    }
+}
+
+/// The pixel pairs of [`avx2_sampled_row_u8`] for pixels of `G` bytes; returns the output pixels done (a prefix).
+///
+/// # Safety
+///
+/// As [`avx2_sampled_row_u8`], `G` being 3 or 4.
+#[inline(always)]
+unsafe fn sampled_pairs<const G: usize>(
+    rows: [*const u8; 2],
+    row_bytes: usize,
+    w: super::RowWeights<'_>,
+    (starts, cols): (&[usize], &[i32]),
+    plane: Option<usize>,
+    scale: f32,
+    out: &mut [f32],
+) -> usize {
+    // Output pixels whose 8 bytes from their pair's start lie inside the row (`starts` increase).
+    let n = starts.partition_point(|&s| s + 8 <= row_bytes).min(cols.len());
+    let pairs = n / 2;
+    // The channel pairs (pixel 0, pixel 1) of each 128-bit lane's eight sums (i16 `q0..q8`: pixel 0's channels,
+    // then pixel 1's), a pair's bytes as `vpmaddwd` takes them; -1 zeroes the unused fourth pair of 3 channels.
+    const fn pairing(g: usize) -> [i8; 32] {
+        let mut m = [-1i8; 32];
+        let mut k = 0;
+        while k < 32 {
+            // Byte `odd` of i16 lane `i` of the lane's eight: channel c's pixel `second`, sum `c + second·g`.
+            let (i, odd) = (k % 16 / 2, k % 2);
+            let (c, second) = (i / 2, i % 2);
+            if c < g {
+                m[k] = (2 * (c + second * g) + odd) as i8;
+            }
+            k += 1;
+        }
+        m
+    }
+    let mask = pairing(G);
+    // SAFETY: (whole body) AVX2 (contract); for every pixel x < n the 8 bytes at starts[x] of both rows lie inside
+    // them (above; the rows are readable, contract) and `cols[x]` exists; `out` holds n·G + 1 elements (contract),
+    // and each step stores 4 from x·G and from (x + 1)·G, the pair's second pixel x + 1 < n; or with planes, G·p
+    // elements, p ≥ starts.len() > x + 1, two at c·p + x for each channel c < G.
+    unsafe {
+        let s7 = w.shift - 7;
+        let (half, count) = (_mm256_set1_epi32(1 << (s7 - 1)), _mm_cvtsi32_si128(s7 as i32));
+        let wy = _mm256_set1_epi32(w.pairs[0]);
+        let (mask, zero, scale) =
+            (_mm256_loadu_si256(mask.as_ptr().cast()), _mm256_setzero_si256(), _mm256_set1_ps(scale));
+        let spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+        for i in 0..pairs {
+            let x = 2 * i;
+            let (s0, s1) = (starts[x], starts[x + 1]);
+            // (Macros, not closures: a closure may be compiled without the level's target features.)
+            macro_rules! load {
+                ($r:expr) => {{
+                    let lo = _mm_loadl_epi64($r.add(s0).cast());
+                    _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), _mm_loadl_epi64($r.add(s1).cast()))
+                }};
+            }
+            macro_rules! sum {
+                ($v:expr) => {
+                    _mm256_sra_epi32(_mm256_add_epi32(_mm256_madd_epi16($v, wy), half), count)
+                };
+            }
+            let ab = _mm256_unpacklo_epi8(load!(rows[0]), load!(rows[1]));
+            let q = _mm256_packs_epi32(sum!(_mm256_unpacklo_epi8(ab, zero)), sum!(_mm256_unpackhi_epi8(ab, zero)));
+            let wx = _mm256_permutevar8x32_epi32(
+                _mm256_castsi128_si256(_mm_loadl_epi64(cols.as_ptr().add(x).cast())),
+                spread,
+            );
+            let acc = _mm256_madd_epi16(_mm256_shuffle_epi8(q, mask), wx);
+            let v = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), scale);
+            let o = out.as_mut_ptr();
+            if let Some(p) = plane {
+                // Each channel's two pixels side by side (c0 c0' c1 c1' | c2 c2' c3 c3'), 8 bytes into its plane.
+                let v = _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+                let pd = _mm256_castps_pd(v);
+                let (lo, hi) = (_mm256_castpd256_pd128(pd), _mm256_extractf128_pd::<1>(pd));
+                _mm_storel_pd(o.add(x).cast(), lo);
+                _mm_storeh_pd(o.add(p + x).cast(), lo);
+                _mm_storel_pd(o.add(2 * p + x).cast(), hi);
+                if G == 4 {
+                    _mm_storeh_pd(o.add(3 * p + x).cast(), hi);
+                }
+            } else {
+                _mm_storeu_ps(o.add(x * G), _mm256_castps256_ps128(v));
+                _mm_storeu_ps(o.add(x * G + G), _mm256_extractf128_ps::<1>(v));
+            }
+        }
+    }
+    2 * pairs
+}
+
 /// As `Arch::taps_i16`: per pair of taps and channel, the 16 lanes of both taps interleaved into i16 pairs and
 /// multiplied by their weight pair (`vpmaddwd`) ([`avx2_taps`]).
 ///
@@ -1294,6 +1417,22 @@ macro_rules! common_methods {
         ) {
             // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
             unsafe { super::x86::avx2_taps_i16::<G>(src, step, pairs, out) }
+        }
+
+        #[inline(always)]
+        unsafe fn sampled_row_u8(
+            self,
+            rows: [*const u8; 2],
+            row_bytes: usize,
+            w: super::RowWeights<'_>,
+            starts: &[usize],
+            cols: &[i32],
+            g: (usize, Option<usize>),
+            scale: f32,
+            out: &mut [f32],
+        ) {
+            // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
+            unsafe { super::x86::avx2_sampled_row_u8(rows, row_bytes, w, starts, cols, g, scale, out) }
         }
     };
 }

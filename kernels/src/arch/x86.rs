@@ -1225,11 +1225,14 @@ pub(super) unsafe fn avx2_rows_u8_q7(src: *const u8, step: isize, w: super::RowW
 /// `vpmaddwd` by the pixel's column weights, converted and scaled. Output pixels whose 8-byte loads would pass the
 /// row's end, and other pixel widths, one element at a time.
 ///
+/// Out of line (called once per output row): one copy for the three x86 levels.
+///
 /// # Safety
 ///
 /// As `Arch::sampled_row_u8`; AVX2 available.
 #[allow(clippy::too_many_arguments)]
-#[inline(always)]
+#[inline(never)]
+#[target_feature(enable = "avx,avx2")]
 pub(super) unsafe fn avx2_sampled_row_u8(
     rows: [*const u8; 2],
     row_bytes: usize,

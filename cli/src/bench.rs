@@ -397,6 +397,11 @@ pub fn default_suite() -> Vec<Case> {
         frames("resize_u8_rgb_1920x1080_to_224x224_bilinear", [1, 3, 1080, 1920], "stretch", &[224, 224], "u8"),
         frames("resize_u8_rgb_4928x3279_to_852x567_bilinear", [1, 3, 3279, 4928], "stretch", &[567, 852], "u8"),
         frames("resize_u8_rgb_2560x1600_to_320x200_bilinear", [1, 3, 1600, 2560], "stretch", &[200, 320], "u8"),
+        // OpenCV's `cv2.resize(INTER_LINEAR)`: sampled, two taps a side.
+        Case {
+            antialias: Some(false),
+            ..frames("resize_u8_rgb_1920x1080_to_224x224_sampled", [1, 3, 1080, 1920], "stretch", &[224, 224], "u8")
+        },
         Case {
             crop: Some(vec![224, 224]),
             reverse_channels: Some(true),

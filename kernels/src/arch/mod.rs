@@ -334,19 +334,18 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
 
     /// One output row of a u8 resize filtered rows first whose every output pixel reads two adjacent input pixels
     /// of two input rows (a sampled bilinear shrink), both passes at once: for output pixel `x < starts.len()` and
-    /// channel `c < g`, `out[x·g + c]` (with `plane`, `out[c·plane + x]`: planes `plane` apart) `= (w₀ · q(s + c) +
-    /// w₁ · q(s + g + c)) as f32 · scale`, where `s = starts[x]`
-    /// (the byte offset of the pixel pair in the rows), `(w₀, w₁)` the i16 halves of `cols[x]`, and `q(i)` the
-    /// [`Arch::rows_u8_q7`] sum of byte `i` of `rows[0]` and `rows[1]` with the weights `w` — the bits of
-    /// [`Arch::rows_u8_q7`] over the whole rows followed by [`Arch::taps_i16`] and the same conversion, without
-    /// summing the columns no output reads. The default computes one element at a time.
+    /// channel `c < g`, `out[x·g + c]` (with `plane`, `out[c·plane + x]`: planes `plane` apart) is
+    /// `(w₀ · q(s + c) + w₁ · q(s + g + c)) as f32 · scale`, where `s = starts[x]` is the byte offset of the pixel
+    /// pair in the rows, `(w₀, w₁)` the i16 halves of `cols[x]`, and `q(i)` the [`Arch::rows_u8_q7`] sum of byte `i`
+    /// of `rows[0]` and `rows[1]` with the weights `w`: the bits of [`Arch::rows_u8_q7`] over the whole rows, then
+    /// [`Arch::taps_i16`] and the same conversion, without summing the columns no output reads. The default computes
+    /// one element at a time.
     ///
     /// # Safety
     ///
     /// `rows[t] + starts[x] .. + 2·g` is readable for every `t < 2` and `x`, and `rows[t] .. + row_bytes` too;
     /// `out` holds `starts.len()·g + 1` elements (the last one scratch), or `g·plane` with `plane ≥ starts.len()`;
-    /// `w` holds one pair (two taps);
-    /// `1 ≤ g ≤ 4`; `Σ 255·|w| < 2^31`, `Σ 32767·|cols| < 2^31`; `8 ≤ w.shift < 31`.
+    /// `w` holds one pair (two taps); `1 ≤ g ≤ 4`; `Σ 255·|w| < 2^31`, `Σ 32767·|cols| < 2^31`; `8 ≤ w.shift < 31`.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     unsafe fn sampled_row_u8(

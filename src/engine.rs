@@ -642,7 +642,8 @@ impl Engine {
                 match (r.program.rows_first(), r.program.samples_pairs()) {
                     (true, true) => "rows first, both passes at once over pixel pairs",
                     (true, false) => "rows first",
-                    _ => "columns first",
+                    (false, true) => "columns first, each input row across over pixel pairs",
+                    (false, false) => "columns first",
                 },
                 p.out_size[0],
                 p.out_size[1],

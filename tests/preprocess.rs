@@ -351,18 +351,21 @@ fn the_order_of_the_passes() {
     assert_eq!(sampled([3279, 4928], [567, 852]), "rows");
     assert_eq!(sampled([720, 1280], [640, 640]), "rows");
     assert_eq!(sampled([100, 2000], [50, 100]), "columns");
-    // Rows first with two taps a side, pixels of 3 or 4 bytes in runs: both passes at once over pixel pairs (not
-    // antialiased, planes, other channel counts or bicubic's four taps).
-    let pairs = |c: u32, nhwc: bool, filter: ResizeFilter, antialias: bool| {
-        let (s, d) = ([1, c, 1080, 1920], DataType::Uint8);
+    // Two taps across, pixels of 3 or 4 bytes in runs, sampled: each output pixel's pair read from the input rows,
+    // both passes at once rows first, each input row across columns first (not antialiased, planes, other channel
+    // counts or bicubic's four taps).
+    let pairs = |c: u32, nhwc: bool, filter: ResizeFilter, antialias: bool, to: u32| {
+        let (s, d) = ([1, c, 720, 720], DataType::Uint8);
         let input = if nhwc { TensorDesc::nhwc(d, s) } else { TensorDesc::nchw(d, s) }.unwrap();
-        let op = Normalize::image(&input).resize(224, 224, filter).antialias(antialias).build().unwrap();
+        let op = Normalize::image(&input).resize(to, to, filter).antialias(antialias).build().unwrap();
         op.explain().contains("pixel pairs")
     };
-    assert!(pairs(3, true, ResizeFilter::Bilinear, false));
-    assert!(pairs(4, true, ResizeFilter::Bilinear, false));
-    assert!(!pairs(3, true, ResizeFilter::Bilinear, true));
-    assert!(!pairs(3, false, ResizeFilter::Bilinear, false));
-    assert!(!pairs(1, true, ResizeFilter::Bilinear, false));
-    assert!(!pairs(3, true, ResizeFilter::Bicubic, false));
+    for to in [224, 1280] {
+        assert!(pairs(3, true, ResizeFilter::Bilinear, false, to));
+        assert!(pairs(4, true, ResizeFilter::Bilinear, false, to));
+        assert!(!pairs(3, true, ResizeFilter::Bilinear, true, to));
+        assert!(!pairs(3, false, ResizeFilter::Bilinear, false, to));
+        assert!(!pairs(1, true, ResizeFilter::Bilinear, false, to));
+        assert!(!pairs(3, true, ResizeFilter::Bicubic, false, to));
+    }
 }

@@ -190,13 +190,16 @@ fn large_images_split_into_units_match() {
     }
 }
 
-/// Sampled shrinks of interleaved 3- and 4-channel u8 pixels filter both axes in one pass over pixel pairs on the
-/// levels with registers (`Arch::sampled_row_u8`): the bits of the two passes the scalar level runs, into every
-/// output layout, with windows up to each row's end (whose pairs the kernels take one element at a time).
+/// Sampled resizes of interleaved 3- and 4-channel u8 pixels read each output pixel's pair of input pixels straight
+/// from the rows on the levels with registers (`Arch::sampled_row_u8`): shrinks filter both axes in one pass, growths
+/// each input row across without staging it. The bits of the staged passes the scalar level runs, into every output
+/// layout, with windows up to each row's end (whose pairs the kernels take one element at a time).
 #[test]
-fn sampled_shrinks_of_pixels_match_the_two_passes() {
+fn sampled_resizes_of_pixels_match_the_staged_passes() {
+    let shrinks = [([37, 101], [11, 23]), ([64, 64], [31, 32]), ([9, 40], [4, 5]), ([50, 17], [7, 8])];
+    let growths = [([11, 23], [37, 101]), ([8, 8], [17, 30]), ([5, 40], [19, 41]), ([20, 9], [61, 9])];
     for c in [3, 4] {
-        for (from, to) in [([37, 101], [11, 23]), ([64, 64], [31, 32]), ([9, 40], [4, 5]), ([50, 17], [7, 8])] {
+        for (from, to) in shrinks.into_iter().chain(growths) {
             for k in [1, 5, 9, 13] {
                 check(DataType::Uint8, ResizeFilter::Bilinear, false, [2, c], from, to, k);
             }

@@ -551,6 +551,10 @@ pub struct ResizeProgram {
     clamp: bool,
     /// u8 inputs filtered horizontally first: the horizontal weights in fixed point.
     fixed: Option<Fixed>,
+    /// u8 inputs filtered horizontally first, sampled with two taps across, pixels of 3 or 4 one-byte channels in
+    /// runs: the byte offset of each output pixel's pair of input pixels in a row, for [`Arch::sampled_row_u8`],
+    /// which filters an input row across without staging it, with the bits of the staged pass.
+    pairs: Option<Vec<usize>>,
     /// u8 inputs filtered vertically first (see [`vertical_first`]): the weights of both passes.
     vfirst: Option<RowsFirst>,
     /// Whether a row's pixels of a group are contiguous in the input, and in the output.
@@ -717,9 +721,14 @@ impl ResizeProgram {
         // Whether a row's pixels of a group are one run of elements in the operand.
         let (contiguous, out_contiguous) = (runs(plan.in_strides, w, group), runs(plan.out_strides, ow, group));
         let clamp = plan.antialias && plan.ty == ElemType::U8;
+        let pixels = contiguous && matches!(group, 3 | 4) && !clamp;
+        let pairs = fixed
+            .as_ref()
+            .filter(|f| pixels && cols.taps == 2 && f.per == 1)
+            .map(|_| cols.start.iter().map(|&s| s * group).collect());
         if let Some(v) = &mut vfirst {
             let two = rows.taps == 2 && cols.taps == 2 && v.rows.per == 1 && v.cols.per == 1;
-            if two && contiguous && matches!(group, 3 | 4) && !clamp {
+            if two && pixels {
                 v.sampled = Some(cols.start.iter().map(|&s| s * group).collect());
             }
         }
@@ -753,6 +762,7 @@ impl ResizeProgram {
             strip_rows,
             clamp,
             fixed,
+            pairs,
             contiguous,
             out_contiguous,
             planar,
@@ -774,11 +784,12 @@ impl ResizeProgram {
         self.vfirst.is_some()
     }
 
-    /// Whether the rows filtered first are summed only at the columns the output reads, both axes filtered in one
-    /// pass per output row (a sampled shrink of 3- or 4-byte pixels, two taps on each axis: see
-    /// [`ResizeProgram::rows_first`]), on the levels with registers; the bits are those of the two passes.
+    /// Whether a sampled resize of 3- or 4-byte pixels with two taps across reads the pixel pairs of each output
+    /// pixel straight from the input rows, on the levels with registers: filtered rows first (two taps down), both
+    /// passes at once, the rows summed only at the columns the output reads; columns first, each input row filtered
+    /// across without staging. The bits are those of the staged passes.
     pub fn samples_pairs(&self) -> bool {
-        self.vfirst.as_ref().is_some_and(|v| v.sampled.is_some())
+        self.vfirst.as_ref().is_some_and(|v| v.sampled.is_some()) || self.pairs.is_some()
     }
 
     /// The weights, `[rows, columns]`.
@@ -935,8 +946,7 @@ impl Units<'_> {
         let full_pitch = odd_lines(full, 2);
         let pitch = if rows_first { odd_lines(row_len, 4) } else { row_len };
         let mut sc = Scratch::<R> {
-            // (One more: the scratch element of `Arch::sampled_row_u8` past a last row.)
-            strip: vec![0f32; ((pr.strip_rows + R) * row_len).max(R * pitch) + 1],
+            strip: vec![0f32; ((pr.strip_rows + R) * row_len).max(R * pitch)],
             pitch,
             full_pitch,
             lo: 0,
@@ -997,6 +1007,24 @@ impl Units<'_> {
             let n = R.min(pr.needed.len() - r0);
             // The input rows of slots r0..r0 + R (the last one repeated past the end).
             let row = |l: usize| pr.needed[r0 + l.min(n - 1)];
+            let pairs = pr.pairs.as_ref().zip(pr.fixed.as_ref()).filter(|_| A::ISA != crate::Isa::Scalar);
+            if let Some((starts, fixed)) = pairs {
+                // Each input row filtered across straight into its ring row (pixels, or planes), as `spill` places
+                // the staged pass's sums (slot r0 + l at ring row (r0 + l) mod cap).
+                let (cap, in_row) = (sc.strip.len() / row_len, p.in_size[1] * g);
+                let (plane, scale) = (pr.planar.then_some(p.out_size[1]), fixed.scale * <u8 as Lane>::UNIT);
+                for l in 0..n {
+                    let from = self.src.0.cast_const().wrapping_offset(in_plane + row(l) as isize * sh);
+                    let out = &mut sc.strip[(r0 + l) % cap * row_len..][..row_len];
+                    // SAFETY: input row row(l) < in height of the proved input plane, `in_row` bytes (the group's
+                    // pixels in runs: `contiguous`), each output pixel's pair inside it (its window); `out` holds
+                    // the pixels' row_len elements, or the group's planes of out width; no row weights; the
+                    // columns' sums bounded (`Fixed::new`); the group is 3 or 4 (`pairs`).
+                    unsafe { a.sampled_row_u8([from; 2], in_row, None, starts, &fixed.pairs, (g, plane), scale, out) };
+                }
+                sc.hi = r0 + n;
+                continue;
+            }
             for &(x0, x1) in &pr.spans {
                 let (c0, c1) = pr.cols.reads(x0..x1);
                 let len = (c1 - c0) * g;
@@ -1148,15 +1176,14 @@ impl Units<'_> {
                     let src = self.src.0.cast_const();
                     let rows = [src.wrapping_offset(at), src.wrapping_offset(at + sh)];
                     let w = RowWeights { pairs: &vf.rows.pairs[y..][..1], taps: 2, shift: vf.rows.shift };
-                    let (plane, len) = if pr.planar { (Some(p.out_size[1]), row_len) } else { (None, row_len + 1) };
-                    // (The pixels' scratch element is the next row's first, or past the strip's R rows.)
-                    let row = &mut sc.strip[l * pitch..][..len];
+                    let plane = pr.planar.then_some(p.out_size[1]);
+                    let row = &mut sc.strip[l * pitch..][..row_len];
                     // SAFETY: rows start[y] and start[y] + 1 < in height (two taps inside the input) of the proved
                     // input plane, `in_row` bytes each (the group's pixels in runs: `contiguous`), each output pixel's
-                    // pair inside them (its window); `row` holds row_len + 1 pixels' elements, or the group's planes
+                    // pair inside them (its window); `row` holds the pixels' row_len elements, or the group's planes
                     // of out width; one pair of weights each, their sums bounded (`Fixed::new`), the rows' shift at
                     // least 8 (`RowsFirst`); the group is 3 or 4 (`sampled`).
-                    unsafe { a.sampled_row_u8(rows, in_row, w, starts, &vf.cols.pairs, (g, plane), scale, row) };
+                    unsafe { a.sampled_row_u8(rows, in_row, Some(w), starts, &vf.cols.pairs, (g, plane), scale, row) };
                 }
             }
             // Each output row's columns of a piece of the spans (the whole width, or one span: `pieces`), its tap

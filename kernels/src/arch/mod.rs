@@ -332,27 +332,28 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         unsafe { rows_u8_q7_elements(src, step, w, n, out) }
     }
 
-    /// One output row of a u8 resize filtered rows first whose every output pixel reads two adjacent input pixels
-    /// of two input rows (a sampled bilinear shrink), both passes at once: for output pixel `x < starts.len()` and
-    /// channel `c < g`, `out[x·g + c]` (with `plane`, `out[c·plane + x]`: planes `plane` apart) is
-    /// `(w₀ · q(s + c) + w₁ · q(s + g + c)) as f32 · scale`, where `s = starts[x]` is the byte offset of the pixel
-    /// pair in the rows, `(w₀, w₁)` the i16 halves of `cols[x]`, and `q(i)` the [`Arch::rows_u8_q7`] sum of byte `i`
-    /// of `rows[0]` and `rows[1]` with the weights `w`: the bits of [`Arch::rows_u8_q7`] over the whole rows, then
-    /// [`Arch::taps_i16`] and the same conversion, without summing the columns no output reads. The default computes
-    /// one element at a time.
+    /// One output row of a sampled u8 resize whose every output pixel reads two adjacent input pixels (two taps
+    /// across): for output pixel `x < starts.len()` and channel `c < g`, `out[x·g + c]` (with `plane`,
+    /// `out[c·plane + x]`: planes `plane` apart) is `(w₀ · q(s + c) + w₁ · q(s + g + c)) as f32 · scale`, where
+    /// `s = starts[x]` is the byte offset of the pixel pair in the rows and `(w₀, w₁)` the i16 halves of `cols[x]`.
+    /// With row weights `w` (a resize filtered rows first, two taps down), `q(i)` is the [`Arch::rows_u8_q7`] sum of
+    /// byte `i` of `rows[0]` and `rows[1]`: the bits of [`Arch::rows_u8_q7`] over the whole rows, then
+    /// [`Arch::taps_i16`] and the same conversion, both passes at once without summing the columns no output reads.
+    /// Without (the horizontal pass of a resize filtered columns first), `q(i)` is byte `i` of `rows[0]`: the bits of
+    /// [`Arch::taps_u8`] and its conversion. The default computes one element at a time.
     ///
     /// # Safety
     ///
-    /// `rows[t] + starts[x] .. + 2·g` is readable for every `t < 2` and `x`, and `rows[t] .. + row_bytes` too;
-    /// `out` holds `starts.len()·g + 1` elements (the last one scratch), or `g·plane` with `plane ≥ starts.len()`;
-    /// `w` holds one pair (two taps); `1 ≤ g ≤ 4`; `Σ 255·|w| < 2^31`, `Σ 32767·|cols| < 2^31`; `8 ≤ w.shift < 31`.
+    /// `rows[t] + starts[x] .. + 2·g` is readable for every `x` and row `t` read, and `rows[t] .. + row_bytes` too;
+    /// `out` holds `starts.len()·g` elements, or `g·plane` with `plane ≥ starts.len()`; `w`, if any, holds one pair
+    /// (two taps) and `8 ≤ w.shift < 31`; `1 ≤ g ≤ 4`; `Σ 255·|w| < 2^31`, `Σ 32767·|cols| < 2^31`.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     unsafe fn sampled_row_u8(
         self,
         rows: [*const u8; 2],
         row_bytes: usize,
-        w: RowWeights<'_>,
+        w: Option<RowWeights<'_>>,
         starts: &[usize],
         cols: &[i32],
         (g, plane): (usize, Option<usize>),
@@ -881,7 +882,7 @@ impl RowWeights<'_> {
 #[inline(always)]
 pub(crate) unsafe fn sampled_row_elements(
     rows: [*const u8; 2],
-    w: RowWeights<'_>,
+    w: Option<RowWeights<'_>>,
     starts: &[usize],
     cols: &[i32],
     (g, plane): (usize, Option<usize>),
@@ -890,12 +891,17 @@ pub(crate) unsafe fn sampled_row_elements(
     from: usize,
 ) {
     let step = rows[1] as isize - rows[0] as isize;
+    // SAFETY: byte i of the rows read (contract).
+    let q = |i: usize| unsafe {
+        match w {
+            Some(w) => i32::from(w.q7(w.sum(rows[0], step, i))),
+            None => i32::from(*rows[0].add(i)),
+        }
+    };
     for (x, (&s, &p)) in starts.iter().zip(cols).enumerate().skip(from) {
         let (w0, w1) = (i32::from(p as i16), p >> 16);
         for c in 0..g {
-            // SAFETY: bytes s + c and s + g + c of both rows (contract).
-            let (a, b) = unsafe { (w.sum(rows[0], step, s + c), w.sum(rows[0], step, s + g + c)) };
-            let acc = i32::from(w.q7(a)).wrapping_mul(w0).wrapping_add(i32::from(w.q7(b)).wrapping_mul(w1));
+            let acc = q(s + c).wrapping_mul(w0).wrapping_add(q(s + g + c).wrapping_mul(w1));
             out[plane.map_or(x * g + c, |p| c * p + x)] = acc as f32 * scale;
         }
     }

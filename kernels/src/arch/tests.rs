@@ -1461,10 +1461,11 @@ fn check_resize_taps<A: Arch>(a: A) {
 }
 level_job!(ResizeTapsJob, check_resize_taps);
 
-/// `Arch::sampled_row_u8` against its definition written out (the rows' sum in 1/128 units, rounded half up and
-/// saturated, then the columns' pair, converted and scaled): 1- to 4-byte pixels into pixels and into planes, rows
-/// either way apart, pairs of pixels up to the row's end (the second row ends at an inaccessible page: no 8-byte
-/// load passes it), weights of both signs at several precisions.
+/// `Arch::sampled_row_u8` against its definition written out (with row weights, the rows' sum in 1/128 units,
+/// rounded half up and saturated, else the first row's bytes; then the columns' pair, converted and scaled): 1- to
+/// 4-byte pixels into pixels and into planes, rows either way apart, pairs of pixels up to the row's end (one row
+/// ends at an inaccessible page: no 8-byte load passes it), weights of both signs at several precisions, nothing
+/// written past the output.
 fn check_sampled_rows<A: Arch>(a: A) {
     let mut seed = 11;
     for g in 1..=4usize {
@@ -1487,22 +1488,27 @@ fn check_sampled_rows<A: Arch>(a: A) {
                         (w0 & 0xFFFF) | (w1 << 16)
                     })
                     .collect();
-                for (shift, (wa, wb)) in [(8u32, (100i32, 156i32)), (15, (20000, 12768)), (22, (-3000, 30000))] {
+                let weights = [(8u32, (100i32, 156i32)), (15, (20000, 12768)), (22, (-3000, 30000)), (0, (0, 0))];
+                for (shift, (wa, wb)) in weights {
                     let pair = [(wa & 0xFFFF) | (wb << 16)];
-                    let w = super::RowWeights { pairs: &pair, taps: 2, shift };
+                    // (Shift 0: one row, the bytes themselves.)
+                    let w = (shift > 0).then_some(super::RowWeights { pairs: &pair, taps: 2, shift });
                     let scale = 1.0 / (1u32 << 14) as f32 / 128.0;
                     for plane in [None, Some(outs + 3)] {
-                        let len = plane.map_or(outs * g + 1, |p| g * p);
-                        let mut out = vec![f32::NAN; len];
+                        let len = plane.map_or(outs * g, |p| g * p);
+                        let mut out = vec![f32::NAN; len + 4];
                         // SAFETY: every pair of every output pixel inside both rows (above), `row_bytes` each; `out`
-                        // holds outs·g + 1, or g planes of outs + 3; one pair of weights, sums far below 2^31; the
-                        // token proves the level.
+                        // holds outs·g, or g planes of outs + 3 (and 4 more); one pair of weights, sums far below
+                        // 2^31; the token proves the level.
                         a.vectorize(|| unsafe {
                             a.sampled_row_u8(rows, row_bytes, w, &starts, &cols, (g, plane), scale, &mut out)
                         });
                         for (x, (&s, &p)) in starts.iter().zip(&cols).enumerate() {
                             for c in 0..g {
                                 let q = |i: usize| {
+                                    if shift == 0 {
+                                        return i32::from(both[r0 + i]);
+                                    }
                                     let sum = i32::from(both[r0 + i]) * wa + i32::from(both[r1 + i]) * wb;
                                     let k = shift - 7;
                                     ((sum + (1 << (k - 1))) >> k).clamp(-32768, 32767)
@@ -1514,6 +1520,7 @@ fn check_sampled_rows<A: Arch>(a: A) {
                                 assert_eq!(out[at].to_bits(), (acc as f32 * scale).to_bits(), "{what}");
                             }
                         }
+                        assert!(out[len..].iter().all(|v| v.is_nan()), "{:?} g {g} width {width}: wrote past", A::ISA);
                     }
                 }
             }

@@ -1219,11 +1219,12 @@ pub(super) unsafe fn avx2_rows_u8_q7(src: *const u8, step: isize, w: super::RowW
 }
 
 /// [`Arch::sampled_row_u8`](super::Arch::sampled_row_u8) with AVX2 for pixels of 3 or 4 bytes: two output pixels
-/// a step, their pixel pairs loaded 8 bytes at a time from both rows into the halves of a register, the rows'
-/// bytes interleaved and widened to i16 pairs (one `vpmaddwd` by the row weights per 4 bytes), rounded, shifted and
-/// packed with saturation as `rows_u8_q7` does, then each channel's two pixels paired by one `vpshufb` for one
-/// `vpmaddwd` by the pixel's column weights, converted and scaled. Output pixels whose 8-byte loads would pass the
-/// row's end, and other pixel widths, one element at a time.
+/// a step, their pixel pairs loaded 8 bytes at a time (from both rows with row weights) into the halves of a
+/// register; with row weights, the rows' bytes interleaved and widened to i16 pairs (one `vpmaddwd` by the row
+/// weights per 4 bytes), rounded, shifted and packed with saturation as `rows_u8_q7` does, else the bytes widened;
+/// then each channel's two pixels paired by one `vpshufb` for one `vpmaddwd` by the pixel's column weights,
+/// converted and scaled. The output pixels whose 8-byte loads would pass the row's end (or whose 16-byte stores
+/// would pass the output's), and other pixel widths, one element at a time.
 ///
 /// Out of line (called once per output row): one copy for the three x86 levels.
 ///
@@ -1236,7 +1237,7 @@ pub(super) unsafe fn avx2_rows_u8_q7(src: *const u8, step: isize, w: super::RowW
 pub(super) unsafe fn avx2_sampled_row_u8(
     rows: [*const u8; 2],
     row_bytes: usize,
-    w: super::RowWeights<'_>,
+    w: Option<super::RowWeights<'_>>,
     starts: &[usize],
     cols: &[i32],
     (g, plane): (usize, Option<usize>),
@@ -1245,22 +1246,28 @@ pub(super) unsafe fn avx2_sampled_row_u8(
 ) {
     // SAFETY: forwarded contract.
     unsafe {
-        let done = match g {
-            3 => sampled_pairs::<3>(rows, row_bytes, w, (starts, cols), plane, scale, out),
-            4 => sampled_pairs::<4>(rows, row_bytes, w, (starts, cols), plane, scale, out),
+        let done = match (g, w) {
+            (3, Some(w)) => sampled_pairs::<3, true>(rows, row_bytes, w, (starts, cols), plane, scale, out),
+            (4, Some(w)) => sampled_pairs::<4, true>(rows, row_bytes, w, (starts, cols), plane, scale, out),
+            (3, None) => sampled_pairs::<3, false>(rows, row_bytes, ONE_ROW, (starts, cols), plane, scale, out),
+            (4, None) => sampled_pairs::<4, false>(rows, row_bytes, ONE_ROW, (starts, cols), plane, scale, out),
             _ => 0,
         };
         super::sampled_row_elements(rows, w, starts, cols, (g, plane), scale, out, done)
     }
 }
 
-/// The pixel pairs of [`avx2_sampled_row_u8`] for pixels of `G` bytes; returns the output pixels done (a prefix).
+/// The row weights [`sampled_pairs`] takes for one row (unused).
+const ONE_ROW: super::RowWeights<'static> = super::RowWeights { pairs: &[0], taps: 2, shift: 8 };
+
+/// The pixel pairs of [`avx2_sampled_row_u8`] for pixels of `G` bytes, the rows summed first with `ROWS`; returns
+/// the output pixels done (a prefix).
 ///
 /// # Safety
 ///
-/// As [`avx2_sampled_row_u8`], `G` being 3 or 4.
+/// As [`avx2_sampled_row_u8`], `G` being 3 or 4; `w` the row weights with `ROWS`.
 #[inline(always)]
-unsafe fn sampled_pairs<const G: usize>(
+unsafe fn sampled_pairs<const G: usize, const ROWS: bool>(
     rows: [*const u8; 2],
     row_bytes: usize,
     w: super::RowWeights<'_>,
@@ -1269,16 +1276,18 @@ unsafe fn sampled_pairs<const G: usize>(
     scale: f32,
     out: &mut [f32],
 ) -> usize {
-    // Output pixels whose 8 bytes from their pair's start lie inside the row (`starts` increase).
+    // Output pixels whose 8 bytes from their pair's start lie inside the row (`starts` increase); pixels of 3
+    // channels stored 4 elements at a time stop a pixel short of the output's end.
     let n = starts.partition_point(|&s| s + 8 <= row_bytes).min(cols.len());
+    let n = if G == 3 && plane.is_none() { n.min(cols.len().saturating_sub(1)) } else { n };
     let pairs = n / 2;
-    // The channel pairs (pixel 0, pixel 1) of each 128-bit lane's eight sums (i16 `q0..q8`: pixel 0's channels,
+    // The channel pairs (pixel 0, pixel 1) of each 128-bit lane's eight values (i16 `q0..q8`: pixel 0's channels,
     // then pixel 1's), a pair's bytes as `vpmaddwd` takes them; -1 zeroes the unused fourth pair of 3 channels.
     const fn pairing(g: usize) -> [i8; 32] {
         let mut m = [-1i8; 32];
         let mut k = 0;
         while k < 32 {
-            // Byte `odd` of i16 lane `i` of the lane's eight: channel c's pixel `second`, sum `c + second·g`.
+            // Byte `odd` of i16 lane `i` of the lane's eight: channel c's pixel `second`, value `c + second·g`.
             let (i, odd) = (k % 16 / 2, k % 2);
             let (c, second) = (i / 2, i % 2);
             if c < g {
@@ -1289,16 +1298,17 @@ unsafe fn sampled_pairs<const G: usize>(
         m
     }
     let mask = pairing(G);
-    // SAFETY: (whole body) AVX2 (contract); for every pixel x < n the 8 bytes at starts[x] of both rows lie inside
-    // them (above; the rows are readable, contract) and `cols[x]` exists; `out` holds n·G + 1 elements (contract),
-    // and each step stores 4 from x·G and from (x + 1)·G, the pair's second pixel x + 1 < n; or with planes, G·p
-    // elements, p ≥ starts.len() > x + 1, two at c·p + x for each channel c < G.
+    // SAFETY: (whole body) AVX2 (contract); for every pixel x < n the 8 bytes at starts[x] of the rows read lie
+    // inside them (above; the rows are readable, contract) and `cols[x]` exists; `out` holds cols.len()·G elements
+    // (contract), and each step stores 4 from x·G and from (x + 1)·G, which end at (x + 2)·G + 4 - G, inside it:
+    // for 3 channels x + 2 < cols.len() (above); or with planes, G·p elements, p ≥ cols.len() > x + 1, two at
+    // c·p + x for each channel c < G.
     unsafe {
         let s7 = w.shift - 7;
         let (half, count) = (_mm256_set1_epi32(1 << (s7 - 1)), _mm_cvtsi32_si128(s7 as i32));
         let wy = _mm256_set1_epi32(w.pairs[0]);
-        let (mask, zero, scale) =
-            (_mm256_loadu_si256(mask.as_ptr().cast()), _mm256_setzero_si256(), _mm256_set1_ps(scale));
+        let mask = _mm256_loadu_si256(mask.as_ptr().cast());
+        let (zero, scale) = (_mm256_setzero_si256(), _mm256_set1_ps(scale));
         let spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
         for i in 0..pairs {
             let x = 2 * i;
@@ -1315,13 +1325,15 @@ unsafe fn sampled_pairs<const G: usize>(
                     _mm256_sra_epi32(_mm256_add_epi32(_mm256_madd_epi16($v, wy), half), count)
                 };
             }
-            let ab = _mm256_unpacklo_epi8(load!(rows[0]), load!(rows[1]));
-            let q = _mm256_packs_epi32(sum!(_mm256_unpacklo_epi8(ab, zero)), sum!(_mm256_unpackhi_epi8(ab, zero)));
-            let wx = _mm256_permutevar8x32_epi32(
-                _mm256_castsi128_si256(_mm_loadl_epi64(cols.as_ptr().add(x).cast())),
-                spread,
-            );
-            let acc = _mm256_madd_epi16(_mm256_shuffle_epi8(q, mask), wx);
+            // Each 128-bit lane's eight i16 values: its pixel pair's channels.
+            let q = if ROWS {
+                let ab = _mm256_unpacklo_epi8(load!(rows[0]), load!(rows[1]));
+                _mm256_packs_epi32(sum!(_mm256_unpacklo_epi8(ab, zero)), sum!(_mm256_unpackhi_epi8(ab, zero)))
+            } else {
+                _mm256_unpacklo_epi8(load!(rows[0]), zero)
+            };
+            let wx = _mm256_castsi128_si256(_mm_loadl_epi64(cols.as_ptr().add(x).cast()));
+            let acc = _mm256_madd_epi16(_mm256_shuffle_epi8(q, mask), _mm256_permutevar8x32_epi32(wx, spread));
             let v = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), scale);
             let o = out.as_mut_ptr();
             if let Some(p) = plane {
@@ -1427,7 +1439,7 @@ macro_rules! common_methods {
             self,
             rows: [*const u8; 2],
             row_bytes: usize,
-            w: super::RowWeights<'_>,
+            w: Option<super::RowWeights<'_>>,
             starts: &[usize],
             cols: &[i32],
             g: (usize, Option<usize>),

@@ -21,7 +21,7 @@
 //! the rows in 1/128 units and their columns in fixed point 0.455, 128 bytes per step 0.45. Peers in the same
 //! session: fast_image_resize 0.51 ms (AVX2), torch 0.70 ms, Pillow 6.4 ms.
 
-use crate::arch::{Arch, Ident, Job, RowWeights};
+use crate::arch::{Arch, Ident, Job, PixelPairs, RowWeights};
 use crate::convert::ElemType;
 use crate::exec::{ExecOptions, RunError, SendPtr, chunks_for, level, pool, share};
 use crate::float::{f16_to_f32_scalar, f32_to_f16_scalar};
@@ -1013,14 +1013,17 @@ impl Units<'_> {
                 // the staged pass's sums (slot r0 + l at ring row (r0 + l) mod cap).
                 let (cap, in_row) = (sc.strip.len() / row_len, p.in_size[1] * g);
                 let (plane, scale) = (pr.planar.then_some(p.out_size[1]), fixed.scale * <u8 as Lane>::UNIT);
+                let cols = &fixed.pairs;
                 for l in 0..n {
                     let from = self.src.0.cast_const().wrapping_offset(in_plane + row(l) as isize * sh);
                     let out = &mut sc.strip[(r0 + l) % cap * row_len..][..row_len];
+                    let pairs =
+                        PixelPairs { rows: [from; 2], row_bytes: in_row, w: None, starts, cols, g, plane, scale };
                     // SAFETY: input row row(l) < in height of the proved input plane, `in_row` bytes (the group's
                     // pixels in runs: `contiguous`), each output pixel's pair inside it (its window); `out` holds
                     // the pixels' row_len elements, or the group's planes of out width; no row weights; the
                     // columns' sums bounded (`Fixed::new`); the group is 3 or 4 (`pairs`).
-                    unsafe { a.sampled_row_u8([from; 2], in_row, None, starts, &fixed.pairs, (g, plane), scale, out) };
+                    unsafe { a.sampled_row_u8(&pairs, out) };
                 }
                 sc.hi = r0 + n;
                 continue;
@@ -1178,12 +1181,22 @@ impl Units<'_> {
                     let w = RowWeights { pairs: &vf.rows.pairs[y..][..1], taps: 2, shift: vf.rows.shift };
                     let plane = pr.planar.then_some(p.out_size[1]);
                     let row = &mut sc.strip[l * pitch..][..row_len];
+                    let pairs = PixelPairs {
+                        rows,
+                        row_bytes: in_row,
+                        w: Some(w),
+                        starts,
+                        cols: &vf.cols.pairs,
+                        g,
+                        plane,
+                        scale,
+                    };
                     // SAFETY: rows start[y] and start[y] + 1 < in height (two taps inside the input) of the proved
                     // input plane, `in_row` bytes each (the group's pixels in runs: `contiguous`), each output pixel's
                     // pair inside them (its window); `row` holds the pixels' row_len elements, or the group's planes
                     // of out width; one pair of weights each, their sums bounded (`Fixed::new`), the rows' shift at
                     // least 8 (`RowsFirst`); the group is 3 or 4 (`sampled`).
-                    unsafe { a.sampled_row_u8(rows, in_row, Some(w), starts, &vf.cols.pairs, (g, plane), scale, row) };
+                    unsafe { a.sampled_row_u8(&pairs, row) };
                 }
             }
             // Each output row's columns of a piece of the spans (the whole width, or one span: `pieces`), its tap

@@ -333,36 +333,25 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     }
 
     /// One output row of a sampled u8 resize whose every output pixel reads two adjacent input pixels (two taps
-    /// across): for output pixel `x < starts.len()` and channel `c < g`, `out[x·g + c]` (with `plane`,
-    /// `out[c·plane + x]`: planes `plane` apart) is `(w₀ · q(s + c) + w₁ · q(s + g + c)) as f32 · scale`, where
-    /// `s = starts[x]` is the byte offset of the pixel pair in the rows and `(w₀, w₁)` the i16 halves of `cols[x]`.
-    /// With row weights `w` (a resize filtered rows first, two taps down), `q(i)` is the [`Arch::rows_u8_q7`] sum of
-    /// byte `i` of `rows[0]` and `rows[1]`: the bits of [`Arch::rows_u8_q7`] over the whole rows, then
-    /// [`Arch::taps_i16`] and the same conversion, both passes at once without summing the columns no output reads.
-    /// Without (the horizontal pass of a resize filtered columns first), `q(i)` is byte `i` of `rows[0]`: the bits of
-    /// [`Arch::taps_u8`] and its conversion. The default computes one element at a time.
+    /// across), from [`PixelPairs`] `p`: for output pixel `x < p.starts.len()` and channel `c < p.g`, `out[x·g + c]`
+    /// (with `p.plane`, `out[c·plane + x]`: planes `plane` apart) is `(w₀ · q(s + c) + w₁ · q(s + g + c)) as f32 ·
+    /// scale`, where `s = p.starts[x]` is the byte offset of the pixel pair in the rows and `(w₀, w₁)` the i16
+    /// halves of `p.cols[x]`. With row weights `p.w` (a resize filtered rows first, two taps down), `q(i)` is the
+    /// [`Arch::rows_u8_q7`] sum of byte `i` of `p.rows[0]` and `p.rows[1]`: the bits of [`Arch::rows_u8_q7`] over
+    /// the whole rows, then [`Arch::taps_i16`] and the same conversion, both passes at once without summing the
+    /// columns no output reads. Without (the horizontal pass of a resize filtered columns first), `q(i)` is byte `i`
+    /// of `p.rows[0]`: the bits of [`Arch::taps_u8`] and its conversion. The default computes one element at a
+    /// time.
     ///
     /// # Safety
     ///
     /// `rows[t] + starts[x] .. + 2·g` is readable for every `x` and row `t` read, and `rows[t] .. + row_bytes` too;
     /// `out` holds `starts.len()·g` elements, or `g·plane` with `plane ≥ starts.len()`; `w`, if any, holds one pair
     /// (two taps) and `8 ≤ w.shift < 31`; `1 ≤ g ≤ 4`; `Σ 255·|w| < 2^31`, `Σ 32767·|cols| < 2^31`.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    unsafe fn sampled_row_u8(
-        self,
-        rows: [*const u8; 2],
-        row_bytes: usize,
-        w: Option<RowWeights<'_>>,
-        starts: &[usize],
-        cols: &[i32],
-        (g, plane): (usize, Option<usize>),
-        scale: f32,
-        out: &mut [f32],
-    ) {
-        let _ = row_bytes;
+    unsafe fn sampled_row_u8(self, p: &PixelPairs<'_>, out: &mut [f32]) {
         // SAFETY: forwarded contract.
-        unsafe { sampled_row_elements(rows, w, starts, cols, (g, plane), scale, out, 0) }
+        unsafe { sampled_row_elements(p, out, 0) }
     }
 
     /// [`Arch::taps_u8`] over 16 lanes of i16 (a resize's rows in [`Arch::rows_u8_q7`]'s fixed point): `out[c][l] =
@@ -873,36 +862,48 @@ impl RowWeights<'_> {
     }
 }
 
+/// The operands of [`Arch::sampled_row_u8`]: one output row of a sampled u8 resize whose output pixels each read a
+/// pair of adjacent input pixels.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PixelPairs<'a> {
+    /// The two tap rows (with row weights), or the one input row (twice).
+    pub(crate) rows: [*const u8; 2],
+    /// Bytes of each row.
+    pub(crate) row_bytes: usize,
+    /// The rows' weights (two taps down), or none: the first row's bytes as they are.
+    pub(crate) w: Option<RowWeights<'a>>,
+    /// Per output pixel, the byte offset of its pair of input pixels in the rows, and its two column weights (the
+    /// i16 halves).
+    pub(crate) starts: &'a [usize],
+    pub(crate) cols: &'a [i32],
+    /// Bytes (channels) per pixel, and the plane stride of an output of planes (none: pixels).
+    pub(crate) g: usize,
+    pub(crate) plane: Option<usize>,
+    /// The factor of the exact sums.
+    pub(crate) scale: f32,
+}
+
 /// [`Arch::sampled_row_u8`] one element at a time, from output pixel `from` on.
 ///
 /// # Safety
 ///
 /// As [`Arch::sampled_row_u8`].
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub(crate) unsafe fn sampled_row_elements(
-    rows: [*const u8; 2],
-    w: Option<RowWeights<'_>>,
-    starts: &[usize],
-    cols: &[i32],
-    (g, plane): (usize, Option<usize>),
-    scale: f32,
-    out: &mut [f32],
-    from: usize,
-) {
+pub(crate) unsafe fn sampled_row_elements(p: &PixelPairs<'_>, out: &mut [f32], from: usize) {
+    let (rows, g) = (p.rows, p.g);
     let step = rows[1] as isize - rows[0] as isize;
     // SAFETY: byte i of the rows read (contract).
     let q = |i: usize| unsafe {
-        match w {
+        match p.w {
             Some(w) => i32::from(w.q7(w.sum(rows[0], step, i))),
             None => i32::from(*rows[0].add(i)),
         }
     };
-    for (x, (&s, &p)) in starts.iter().zip(cols).enumerate().skip(from) {
-        let (w0, w1) = (i32::from(p as i16), p >> 16);
+    for (x, (&s, &c2)) in p.starts.iter().zip(p.cols).enumerate().skip(from) {
+        let (w0, w1) = (i32::from(c2 as i16), c2 >> 16);
         for c in 0..g {
             let acc = q(s + c).wrapping_mul(w0).wrapping_add(q(s + g + c).wrapping_mul(w1));
-            out[plane.map_or(x * g + c, |p| c * p + x)] = acc as f32 * scale;
+            out[p.plane.map_or(x * g + c, |pl| c * pl + x)] = acc as f32 * p.scale;
         }
     }
 }

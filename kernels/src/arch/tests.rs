@@ -1501,7 +1501,9 @@ fn check_sampled_rows<A: Arch>(a: A) {
                         // holds outs·g, or g planes of outs + 3 (and 4 more); one pair of weights, sums far below
                         // 2^31; the token proves the level.
                         a.vectorize(|| unsafe {
-                            a.sampled_row_u8(rows, row_bytes, w, &starts, &cols, (g, plane), scale, &mut out)
+                            let p =
+                                super::PixelPairs { rows, row_bytes, w, starts: &starts, cols: &cols, g, plane, scale };
+                            a.sampled_row_u8(&p, &mut out)
                         });
                         for (x, (&s, &p)) in starts.iter().zip(&cols).enumerate() {
                             for c in 0..g {

@@ -83,7 +83,7 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn taps_u8<G: usize>(self, src: *const u8, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]);
         unsafe fn rows_u8_q7(self, src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut i16);
         unsafe fn taps_i16<G: usize>(self, src: *const i16, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]);
-        unsafe fn sampled_row_u8(self, rows: [*const u8; 2], row_bytes: usize, w: Option<super::RowWeights<'_>>, starts: &[usize], cols: &[i32], g: (usize, Option<usize>), scale: f32, out: &mut [f32]);
+        unsafe fn sampled_row_u8(self, p: &super::PixelPairs<'_>, out: &mut [f32]);
         unsafe fn tile16x32_u8(self, src: *const u8, ss: isize, dst: *mut u8);
         unsafe fn tile<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool, m: M);
         unsafe fn tile_stack<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool, m: M);

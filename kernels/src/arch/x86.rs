@@ -1231,29 +1231,19 @@ pub(super) unsafe fn avx2_rows_u8_q7(src: *const u8, step: isize, w: super::RowW
 /// # Safety
 ///
 /// As `Arch::sampled_row_u8`; AVX2 available.
-#[allow(clippy::too_many_arguments)]
 #[inline(never)]
 #[target_feature(enable = "avx,avx2")]
-pub(super) unsafe fn avx2_sampled_row_u8(
-    rows: [*const u8; 2],
-    row_bytes: usize,
-    w: Option<super::RowWeights<'_>>,
-    starts: &[usize],
-    cols: &[i32],
-    (g, plane): (usize, Option<usize>),
-    scale: f32,
-    out: &mut [f32],
-) {
+pub(super) unsafe fn avx2_sampled_row_u8(p: &super::PixelPairs<'_>, out: &mut [f32]) {
     // SAFETY: forwarded contract.
     unsafe {
-        let done = match (g, w) {
-            (3, Some(w)) => sampled_pairs::<3, true>(rows, row_bytes, w, (starts, cols), plane, scale, out),
-            (4, Some(w)) => sampled_pairs::<4, true>(rows, row_bytes, w, (starts, cols), plane, scale, out),
-            (3, None) => sampled_pairs::<3, false>(rows, row_bytes, ONE_ROW, (starts, cols), plane, scale, out),
-            (4, None) => sampled_pairs::<4, false>(rows, row_bytes, ONE_ROW, (starts, cols), plane, scale, out),
+        let done = match (p.g, p.w) {
+            (3, Some(w)) => sampled_pairs::<3, true>(p, w, out),
+            (4, Some(w)) => sampled_pairs::<4, true>(p, w, out),
+            (3, None) => sampled_pairs::<3, false>(p, ONE_ROW, out),
+            (4, None) => sampled_pairs::<4, false>(p, ONE_ROW, out),
             _ => 0,
         };
-        super::sampled_row_elements(rows, w, starts, cols, (g, plane), scale, out, done)
+        super::sampled_row_elements(p, out, done)
     }
 }
 
@@ -1268,17 +1258,14 @@ const ONE_ROW: super::RowWeights<'static> = super::RowWeights { pairs: &[0], tap
 /// As [`avx2_sampled_row_u8`], `G` being 3 or 4; `w` the row weights with `ROWS`.
 #[inline(always)]
 unsafe fn sampled_pairs<const G: usize, const ROWS: bool>(
-    rows: [*const u8; 2],
-    row_bytes: usize,
+    p: &super::PixelPairs<'_>,
     w: super::RowWeights<'_>,
-    (starts, cols): (&[usize], &[i32]),
-    plane: Option<usize>,
-    scale: f32,
     out: &mut [f32],
 ) -> usize {
+    let (rows, starts, cols, plane) = (p.rows, p.starts, p.cols, p.plane);
     // Output pixels whose 8 bytes from their pair's start lie inside the row (`starts` increase); pixels of 3
     // channels stored 4 elements at a time stop a pixel short of the output's end.
-    let n = starts.partition_point(|&s| s + 8 <= row_bytes).min(cols.len());
+    let n = starts.partition_point(|&s| s + 8 <= p.row_bytes).min(cols.len());
     let n = if G == 3 && plane.is_none() { n.min(cols.len().saturating_sub(1)) } else { n };
     let pairs = n / 2;
     // The channel pairs (pixel 0, pixel 1) of each 128-bit lane's eight values (i16 `q0..q8`: pixel 0's channels,
@@ -1308,7 +1295,7 @@ unsafe fn sampled_pairs<const G: usize, const ROWS: bool>(
         let (half, count) = (_mm256_set1_epi32(1 << (s7 - 1)), _mm_cvtsi32_si128(s7 as i32));
         let wy = _mm256_set1_epi32(w.pairs[0]);
         let mask = _mm256_loadu_si256(mask.as_ptr().cast());
-        let (zero, scale) = (_mm256_setzero_si256(), _mm256_set1_ps(scale));
+        let (zero, scale) = (_mm256_setzero_si256(), _mm256_set1_ps(p.scale));
         let spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
         for i in 0..pairs {
             let x = 2 * i;
@@ -1336,16 +1323,16 @@ unsafe fn sampled_pairs<const G: usize, const ROWS: bool>(
             let acc = _mm256_madd_epi16(_mm256_shuffle_epi8(q, mask), _mm256_permutevar8x32_epi32(wx, spread));
             let v = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), scale);
             let o = out.as_mut_ptr();
-            if let Some(p) = plane {
+            if let Some(pl) = plane {
                 // Each channel's two pixels side by side (c0 c0' c1 c1' | c2 c2' c3 c3'), 8 bytes into its plane.
                 let v = _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
                 let pd = _mm256_castps_pd(v);
                 let (lo, hi) = (_mm256_castpd256_pd128(pd), _mm256_extractf128_pd::<1>(pd));
                 _mm_storel_pd(o.add(x).cast(), lo);
-                _mm_storeh_pd(o.add(p + x).cast(), lo);
-                _mm_storel_pd(o.add(2 * p + x).cast(), hi);
+                _mm_storeh_pd(o.add(pl + x).cast(), lo);
+                _mm_storel_pd(o.add(2 * pl + x).cast(), hi);
                 if G == 4 {
-                    _mm_storeh_pd(o.add(3 * p + x).cast(), hi);
+                    _mm_storeh_pd(o.add(3 * pl + x).cast(), hi);
                 }
             } else {
                 _mm_storeu_ps(o.add(x * G), _mm256_castps256_ps128(v));
@@ -1435,19 +1422,9 @@ macro_rules! common_methods {
         }
 
         #[inline(always)]
-        unsafe fn sampled_row_u8(
-            self,
-            rows: [*const u8; 2],
-            row_bytes: usize,
-            w: Option<super::RowWeights<'_>>,
-            starts: &[usize],
-            cols: &[i32],
-            g: (usize, Option<usize>),
-            scale: f32,
-            out: &mut [f32],
-        ) {
+        unsafe fn sampled_row_u8(self, p: &super::PixelPairs<'_>, out: &mut [f32]) {
             // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
-            unsafe { super::x86::avx2_sampled_row_u8(rows, row_bytes, w, starts, cols, g, scale, out) }
+            unsafe { super::x86::avx2_sampled_row_u8(p, out) }
         }
     };
 }

@@ -1469,8 +1469,10 @@ level_job!(ResizeTapsJob, check_resize_taps);
 fn check_sampled_rows<A: Arch>(a: A) {
     let mut seed = 11;
     for g in 1..=4usize {
-        for width in [2usize, 3, 5, 8, 17, 40] {
-            let row_bytes = width * g;
+        // Pairs up to the row's end (the last ones one element at a time), or three pixels short of it (the
+        // output's last pair in registers).
+        for (width, spare) in [2usize, 3, 5, 8, 17, 40].into_iter().flat_map(|w| [(w, 0), (w, 3)]) {
+            let row_bytes = (width + spare) * g;
             // Two rows, the second ending the buffer; read downward too (the second row first in memory).
             let both = bytes(2 * row_bytes + 5, seed);
             seed += 1;
@@ -1479,7 +1481,7 @@ fn check_sampled_rows<A: Arch>(a: A) {
                 let (r0, r1) = if down { (row_bytes + 5, 0) } else { (0, row_bytes + 5) };
                 // SAFETY: both offsets lie inside the guarded copy of `both`.
                 let rows = unsafe { [guarded.as_ptr().add(r0), guarded.as_ptr().add(r1)] };
-                // Output pixels each reading a pair of adjacent input pixels, increasing, the last pair ending the row.
+                // Output pixels each reading a pair of adjacent input pixels, increasing.
                 let outs = width.saturating_sub(1).max(1);
                 let starts: Vec<usize> = (0..outs).map(|x| (x * (width - 1) / outs).min(width - 2) * g).collect();
                 let cols: Vec<i32> = (0..outs)
@@ -1517,8 +1519,10 @@ fn check_sampled_rows<A: Arch>(a: A) {
                                 };
                                 let acc = q(s + c) * i32::from(p as i16) + q(s + g + c) * (p >> 16);
                                 let at = plane.map_or(x * g + c, |p| c * p + x);
-                                let what =
-                                    format!("{:?} g {g} width {width} down {down} shift {shift} x {x} c {c}", A::ISA);
+                                let what = format!(
+                                    "{:?} g {g} width {width}+{spare} down {down} shift {shift} x {x} c {c}",
+                                    A::ISA
+                                );
                                 assert_eq!(out[at].to_bits(), (acc as f32 * scale).to_bits(), "{what}");
                             }
                         }

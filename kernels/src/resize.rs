@@ -1716,6 +1716,13 @@ fn vertical(strip: &[f32], taps: &[(usize, f32)], out: &mut [f32]) {
         out.fill(0.0);
         return;
     };
+    if let [(second, w1)] = *rest {
+        // Two taps (sampled bilinear): one pass, the same sum (each product rounded, then their sum).
+        for ((d, &a), &b) in out.iter_mut().zip(row(first)).zip(row(second)) {
+            *d = w0 * a + w1 * b;
+        }
+        return;
+    }
     for (d, &v) in out.iter_mut().zip(row(first)) {
         *d = w0 * v;
     }

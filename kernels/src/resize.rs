@@ -408,10 +408,6 @@ struct RowsFirst {
     rows: Fixed,
     cols: Fixed,
     pieces: Vec<(usize, usize)>,
-    /// A sampled shrink of pixels of 3 or 4 one-byte channels in runs (two taps on both axes, no clamp): the byte
-    /// offset of each output pixel's pair of input pixels in a row, for [`Arch::sampled_row_u8`], which sums the
-    /// rows only at the columns the output reads and filters both axes in one pass, with the bits of the passes.
-    sampled: Option<Vec<usize>>,
 }
 
 /// Lanes `lanes` of the horizontal sums of output columns `xs` (`sums`: `(xs.len()·g) × R`, lane `l` one row) into
@@ -551,9 +547,11 @@ pub struct ResizeProgram {
     clamp: bool,
     /// u8 inputs filtered horizontally first: the horizontal weights in fixed point.
     fixed: Option<Fixed>,
-    /// u8 inputs filtered horizontally first, sampled with two taps across, pixels of 3 or 4 one-byte channels in
-    /// runs: the byte offset of each output pixel's pair of input pixels in a row, for [`Arch::sampled_row_u8`],
-    /// which filters an input row across without staging it, with the bits of the staged pass.
+    /// u8 pixels of 3 or 4 one-byte channels in runs, sampled with two taps across (and two down when filtered
+    /// rows first): the byte offset of each output pixel's pair of input pixels in a row, for
+    /// [`Arch::sampled_row_u8`], which reads them straight from the input rows with the bits of the staged passes —
+    /// rows first, both passes at once (the rows summed only at the columns the output reads); columns first, each
+    /// input row filtered across.
     pairs: Option<Vec<usize>>,
     /// u8 inputs filtered vertically first (see [`vertical_first`]): the weights of both passes.
     vfirst: Option<RowsFirst>,
@@ -642,7 +640,6 @@ impl ResizeProgram {
                 rows: rows.pick(plan.pick[0].0, plan.pick[0].1, plan.out_size[0]),
                 cols: cols.pick(plan.pick[1].0, plan.pick[1].1, plan.out_size[1]),
                 pieces: Vec::new(),
-                sampled: None,
             });
         let fixed = (plan.ty == ElemType::U8 && vfirst.is_none()).then(|| Fixed::new(&all_cols, 255));
         let rows = all_rows;
@@ -721,17 +718,13 @@ impl ResizeProgram {
         // Whether a row's pixels of a group are one run of elements in the operand.
         let (contiguous, out_contiguous) = (runs(plan.in_strides, w, group), runs(plan.out_strides, ow, group));
         let clamp = plan.antialias && plan.ty == ElemType::U8;
+        let two = match (&vfirst, &fixed) {
+            (Some(v), _) => rows.taps == 2 && v.rows.per == 1 && v.cols.per == 1,
+            (None, Some(f)) => f.per == 1,
+            (None, None) => false,
+        };
         let pixels = contiguous && matches!(group, 3 | 4) && !clamp;
-        let pairs = fixed
-            .as_ref()
-            .filter(|f| pixels && cols.taps == 2 && f.per == 1)
-            .map(|_| cols.start.iter().map(|&s| s * group).collect());
-        if let Some(v) = &mut vfirst {
-            let two = rows.taps == 2 && cols.taps == 2 && v.rows.per == 1 && v.cols.per == 1;
-            if two && pixels {
-                v.sampled = Some(cols.start.iter().map(|&s| s * group).collect());
-            }
-        }
+        let pairs = (two && pixels && cols.taps == 2).then(|| cols.start.iter().map(|&s| s * group).collect());
         // The epilogue's factors and addends per element of each plane's output row (channel groups one after the
         // other), so that applying them is one plain loop whatever the channel pattern.
         // Interleaved pixels into rows of planes (NHWC → NCHW) with an epilogue: the strip's rows hold planes, so
@@ -789,7 +782,7 @@ impl ResizeProgram {
     /// passes at once, the rows summed only at the columns the output reads; columns first, each input row filtered
     /// across without staging. The bits are those of the staged passes.
     pub fn samples_pairs(&self) -> bool {
-        self.vfirst.as_ref().is_some_and(|v| v.sampled.is_some()) || self.pairs.is_some()
+        self.pairs.is_some()
     }
 
     /// The weights, `[rows, columns]`.
@@ -1150,7 +1143,7 @@ impl Units<'_> {
         let budget = crate::CacheSizes::get().l2() / PREFETCH_L2_SHARE;
         let mut fetched = pr.rows.start[y0];
         // Sampled pixel pairs: a row at a time, finished while in L1 (a block's 16 rows ran 5 % slower).
-        let sampled = vf.sampled.as_ref().filter(|_| A::ISA != crate::Isa::Scalar);
+        let sampled = pr.pairs.as_ref().filter(|_| A::ISA != crate::Isa::Scalar);
         let block = if sampled.is_some() { 1 } else { R };
         for yb in (y0..y1).step_by(block) {
             let n = block.min(y1 - yb);
@@ -1195,7 +1188,7 @@ impl Units<'_> {
                     // input plane, `in_row` bytes each (the group's pixels in runs: `contiguous`), each output pixel's
                     // pair inside them (its window); `row` holds the pixels' row_len elements, or the group's planes
                     // of out width; one pair of weights each, their sums bounded (`Fixed::new`), the rows' shift at
-                    // least 8 (`RowsFirst`); the group is 3 or 4 (`sampled`).
+                    // least 8 (`RowsFirst`); the group is 3 or 4 (`pairs`).
                     unsafe { a.sampled_row_u8(&pairs, row) };
                 }
             }

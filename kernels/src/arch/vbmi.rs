@@ -241,7 +241,10 @@ unsafe impl Arch for V4Vbmi {
     /// elements into f16: read through a buffer, their lookups in the tables of `normalize_periodic` and
     /// `normalize_run` beat V4's arithmetic (PERF, one thread, Zen 4, u8 8×128²×3 mirrored into u8 NHWC: 25.5 µs so,
     /// 55.4 µs through V4's kernel; BGR → RGB 21.4 against 39.1 µs; u8 8×3×128² NCHW with mirrored rows into f16
-    /// 36–48 µs so, 48–63 µs through V4's kernel).
+    /// 36–48 µs so, 48–63 µs through V4's kernel). Except subsampled rows of single elements (an NCHW image read at
+    /// stride 2): the buffer is filled a row at a time, and its gathers of short rows cost more than the lookups
+    /// save (PERF, one thread, Zen 4, u8 8×3×128² NCHW at H, W stride 2: into u8 9.4 → 5.3 µs through V4's kernel,
+    /// into f16 10.4 → 4.9 µs; AVX2 6.5 and 6.6 µs).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)] // Arch::convert_windows's
     unsafe fn convert_windows(
@@ -255,7 +258,8 @@ unsafe impl Arch for V4Vbmi {
         pairs: super::WindowPairs<'_>,
         stream: bool,
     ) -> usize {
-        if k.bytes_to_bytes() || (k.out == super::NormType::F16 && w.channels == 1) {
+        let subsampled = w.channels == 1 && w.step > 1;
+        if (k.bytes_to_bytes() || (k.out == super::NormType::F16 && w.channels == 1)) && !subsampled {
             return 0;
         }
         // SAFETY: forwarded contract; VBMI implies V4's features.

@@ -301,25 +301,44 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         }
     }
 
-    /// Sixteen weighted sums of bytes for each of `G` channels (a resize's horizontal taps over 16 rows at once):
-    /// `out[c][l] = Σₜ w[t] · src[t·step + c·16 + l]` for lanes `l < 16`, where the taps' weights come in pairs,
-    /// `pairs[i]` = `w[2i]` (low 16 bits) and `w[2i + 1]` (high 16 bits), both i16. Exact in i32 (the caller bounds
-    /// the sums); every level gives the same.
+    /// Sixteen weighted sums for each of `G` channels (a resize's horizontal taps over 16 rows at once) from taps
+    /// staged in pairs: `out[c][l] = Σᵢ w[2i] · x(i, c, l, 0) + w[2i + 1] · x(i, c, l, 1)` for lanes `l < 16`, where
+    /// block `i` of channel `c` (32 i16 at `src + i·step + 32c`) holds lane `l` of taps `2i` and `2i + 1` side by
+    /// side, `x(i, c, l, t)` at `2k + t` for `l = PAIR_ORDER[k]` (as [`Arch::pair_bytes`] writes them), and
+    /// `pairs[i]` = `w[2i]` (low 16 bits) and `w[2i + 1]` (high 16 bits), both i16: each block one multiply-add by
+    /// its pair per register, no shuffle. Exact in i32 (the caller bounds the sums); every level gives the same.
     ///
     /// # Safety
     ///
-    /// `src + t·step .. + 16·G` is readable for every `t < 2·pairs.len()` (a padded last tap of weight 0 included);
-    /// `Σₜ 255·|w[t]| < 2^31`.
+    /// `src + i·step .. + 32·G` (i16, any alignment) is readable for every `i < pairs.len()`;
+    /// `Σᵢ (|x[2i]|·|w[2i]| + |x[2i + 1]|·|w[2i + 1]|) < 2^31` for the values `x` read.
     #[inline(always)]
-    unsafe fn taps_u8<const G: usize>(self, src: *const u8, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
+    unsafe fn taps_pairs<const G: usize>(self, src: *const i16, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
         // SAFETY: forwarded contract.
-        unsafe { taps_lanes::<u8, G>(src, step, pairs, out) }
+        unsafe { pairs_lanes::<G>(src, step, pairs, out) }
+    }
+
+    /// One block of [`Arch::taps_pairs`] from two columns of 16 bytes: `out[2k] = a[l]`, `out[2k + 1] = b[l]`, widened,
+    /// for `l = PAIR_ORDER[k]`, `k < 16`.
+    ///
+    /// # Safety
+    ///
+    /// 16 bytes are readable at `a` and at `b`, 32 i16 writable at `out` (any alignment), not overlapping them.
+    #[inline(always)]
+    unsafe fn pair_bytes(self, a: *const u8, b: *const u8, out: *mut i16) {
+        for (k, &l) in PAIR_ORDER.iter().enumerate() {
+            // SAFETY: byte l < 16 at a and b, i16 2k and 2k + 1 < 32 at `out` (contract).
+            unsafe {
+                out.add(2 * k).write_unaligned(i16::from(*a.add(l)));
+                out.add(2 * k + 1).write_unaligned(i16::from(*b.add(l)));
+            }
+        }
     }
 
     /// Weighted sums of byte rows (a resize's vertical taps over u8 rows) in 16-bit fixed point: `out[x] = (Σₜ w[t]
     /// · src[t·step + x] + 2^(w.shift − 8)) >> (w.shift − 7)` for `x < n`, `t < w.taps`, where the weights come in
-    /// pairs as in [`Arch::taps_u8`] (an odd count's last high half unused, and its row never read): the sum in units
-    /// of 1/128 rounded half up (a u8 resize's rows: at most 255 · 128 when the weights are non-negative and sum to
+    /// pairs as in [`Arch::taps_pairs`] (an odd count's last high half unused, and its row never read): the sum in
+    /// units of 1/128 rounded half up (a u8 resize's rows: at most 255 · 128 when the weights are non-negative and sum to
     /// 1), saturated to i16. The sum is exact in i32 (the caller bounds it): every level gives the same.
     ///
     /// # Safety
@@ -338,10 +357,10 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     /// scale`, where `s = p.starts[x]` is the byte offset of the pixel pair in the rows and `(w₀, w₁)` the i16
     /// halves of `p.cols[x]`. With row weights `p.w` (a resize filtered rows first, two taps down), `q(i)` is the
     /// [`Arch::rows_u8_q7`] sum of byte `i` of `p.rows[0]` and `p.rows[1]`: the bits of [`Arch::rows_u8_q7`] over
-    /// the whole rows, then [`Arch::taps_i16`] and the same conversion, both passes at once without summing the
-    /// columns no output reads. Without (the horizontal pass of a resize filtered columns first), `q(i)` is byte `i`
-    /// of `p.rows[0]`: the bits of [`Arch::taps_u8`] and its conversion. The default computes one element at a
-    /// time.
+    /// the whole rows, then [`Arch::taps_pairs`] over them and the same conversion, both passes at once without
+    /// summing the columns no output reads. Without (the horizontal pass of a resize filtered columns first), `q(i)`
+    /// is byte `i` of `p.rows[0]`: the bits of [`Arch::taps_pairs`] over the bytes and its conversion. The default
+    /// computes one element at a time.
     ///
     /// # Safety
     ///
@@ -354,8 +373,10 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         unsafe { sampled_row_elements(p, out, 0) }
     }
 
-    /// [`Arch::taps_u8`] over 16 lanes of i16 (a resize's rows in [`Arch::rows_u8_q7`]'s fixed point): `out[c][l] =
-    /// Σₜ w[t] · src[t·step + c·16 + l]`, `step` in elements. Exact in i32 (the caller bounds the sums).
+    /// Sixteen weighted sums of i16 for each of `G` channels (a resize's horizontal taps over 16 rows in
+    /// [`Arch::rows_u8_q7`]'s fixed point): `out[c][l] = Σₜ w[t] · src[t·step + c·16 + l]`, `step` in elements, where
+    /// the taps' weights come in pairs, `pairs[i]` = `w[2i]` (low 16 bits) and `w[2i + 1]` (high 16 bits), both i16.
+    /// Exact in i32 (the caller bounds the sums); every level gives the same.
     ///
     /// # Safety
     ///
@@ -364,7 +385,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     #[inline(always)]
     unsafe fn taps_i16<const G: usize>(self, src: *const i16, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
         // SAFETY: forwarded contract.
-        unsafe { taps_lanes::<i16, G>(src, step, pairs, out) }
+        unsafe { taps_lanes::<G>(src, step, pairs, out) }
     }
 
     /// Transposes an 8×8 tile of `N`-byte elements: `dst` row `c` element `r` ← `m`(`src` row `r` element `c`);
@@ -795,14 +816,39 @@ pub(crate) unsafe fn tile_stack_by_8<A: Arch, const N: usize, M: TileMap>(
     }
 }
 
-/// [`Arch::taps_u8`] or [`Arch::taps_i16`] one lane at a time (`step` in elements).
+/// [`Arch::taps_i16`] one lane at a time.
 ///
 /// # Safety
 ///
-/// As [`Arch::taps_u8`].
+/// As [`Arch::taps_i16`].
 #[inline(always)]
-pub(crate) unsafe fn taps_lanes<T: Copy + Into<i32>, const G: usize>(
-    src: *const T,
+pub(crate) unsafe fn taps_lanes<const G: usize>(src: *const i16, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
+    *out = [[0; 16]; G];
+    for (i, &p) in pairs.iter().enumerate() {
+        let (w0, w1) = (i32::from(p as i16), p >> 16);
+        for (c, o) in out.iter_mut().enumerate() {
+            let (a, b) = (src.wrapping_add(2 * i * step + c * 16), src.wrapping_add((2 * i + 1) * step + c * 16));
+            for (l, o) in o.iter_mut().enumerate() {
+                // SAFETY: lane l of channel c of taps 2i and 2i + 1 (contract).
+                let (x0, x1) = unsafe { (i32::from(a.add(l).read_unaligned()), i32::from(b.add(l).read_unaligned())) };
+                *o = o.wrapping_add(x0.wrapping_mul(w0).wrapping_add(x1.wrapping_mul(w1)));
+            }
+        }
+    }
+}
+
+/// The order of the lanes in a block of [`Arch::taps_pairs`]: AVX2's in-lane interleave of two registers of 16
+/// i16 (`vpunpck{l,h}wd`), which pairing then needs no lane-crossing permute for.
+pub(crate) const PAIR_ORDER: [usize; 16] = [0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15];
+
+/// [`Arch::taps_pairs`] one lane at a time.
+///
+/// # Safety
+///
+/// As [`Arch::taps_pairs`].
+#[inline(always)]
+pub(crate) unsafe fn pairs_lanes<const G: usize>(
+    src: *const i16,
     step: usize,
     pairs: &[i32],
     out: &mut [[i32; 16]; G],
@@ -811,11 +857,11 @@ pub(crate) unsafe fn taps_lanes<T: Copy + Into<i32>, const G: usize>(
     for (i, &p) in pairs.iter().enumerate() {
         let (w0, w1) = (i32::from(p as i16), p >> 16);
         for (c, o) in out.iter_mut().enumerate() {
-            let (a, b) = (src.wrapping_add(2 * i * step + c * 16), src.wrapping_add((2 * i + 1) * step + c * 16));
-            for (l, o) in o.iter_mut().enumerate() {
-                // SAFETY: lane l of channel c of taps 2i and 2i + 1 (contract).
-                let (x0, x1) = unsafe { (a.add(l).read_unaligned().into(), b.add(l).read_unaligned().into()) };
-                *o = o.wrapping_add(x0.wrapping_mul(w0).wrapping_add(x1.wrapping_mul(w1)));
+            let block = src.wrapping_add(i * step + c * 32);
+            for (k, &l) in PAIR_ORDER.iter().enumerate() {
+                // SAFETY: lane l of block i of channel c, at 2k (contract).
+                let (x0, x1) = unsafe { (block.add(2 * k).read_unaligned(), block.add(2 * k + 1).read_unaligned()) };
+                o[l] = o[l].wrapping_add(i32::from(x0).wrapping_mul(w0).wrapping_add(i32::from(x1).wrapping_mul(w1)));
             }
         }
     }

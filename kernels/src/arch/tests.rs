@@ -1352,12 +1352,66 @@ fn byte_normalization_over_runs_of_rows() {
 }
 
 fn check_resize_taps<A: Arch>(a: A) {
-    // 16 lanes × up to 4 channels × 11 taps (the last of an odd count padded), weights over the whole i16 range.
-    let src = bytes(16 * 4 * 12 + 64, 9);
+    // 16 lanes × up to 4 channels × 6 blocks of tap pairs (11 taps: the last of an odd count padded), weights over
+    // the whole i16 range on bytes, and weights whose |sum| · 32767 fits i32 on i16 over the whole range; blocks
+    // 32·G + 3 elements apart at an odd address.
     let weights: Vec<i16> = (0..12).map(|t| [32767, -32768, 1234, -5, 0, 77, -3001, 16384, 1, -1, 999, 0][t]).collect();
     let weights16: Vec<i16> =
         (0..12).map(|t| [16384, -16384, 1234, -5, 0, 77, -3001, 8192, 1, -1, 999, 0][t]).collect();
-    // i16 lanes over the whole range, at an odd address.
+    let len = 6 * (32 * 4 + 3) + 64;
+    let small: Vec<i16> = bytes(len, 9).into_iter().map(i16::from).collect();
+    let full: Vec<i16> = bytes(2 * len, 3).chunks(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+    for (values, weights) in [(&small, &weights), (&full, &weights16)] {
+        let mut at_odd = vec![0u8; 2 * values.len() + 1];
+        for (d, w) in at_odd[1..].chunks_mut(2).zip(values) {
+            d.copy_from_slice(&w.to_le_bytes());
+        }
+        for taps in [1usize, 2, 5, 11] {
+            let pairs: Vec<i32> = (0..taps.div_ceil(2))
+                .map(|i| {
+                    let hi = if 2 * i + 1 < taps { weights[2 * i + 1] } else { 0 };
+                    i32::from(weights[2 * i] as u16) | (i32::from(hi) << 16)
+                })
+                .collect();
+            macro_rules! channels {
+                ($g:literal) => {{
+                    let step = 32 * $g + 3;
+                    let mut got = [[7i32; 16]; $g];
+                    // SAFETY: blocks i < pairs.len() ≤ 6 read values[i·step + c·32 + k] < 5·(32·4 + 3) + 128 ≤
+                    // values.len() (from an odd byte: any alignment); the sums fit i32; the token proves the level.
+                    a.vectorize(|| unsafe {
+                        a.taps_pairs::<$g>(at_odd.as_ptr().add(1).cast(), step, &pairs, &mut got)
+                    });
+                    for c in 0..$g {
+                        for l in 0..16 {
+                            let k = PAIR_ORDER.iter().position(|&m| m == l).unwrap();
+                            let x = |t: usize| i32::from(values[t / 2 * step + c * 32 + 2 * k + t % 2]);
+                            let want: i32 = (0..taps).map(|t| x(t) * i32::from(weights[t])).sum();
+                            assert_eq!(got[c][l], want, "{:?} taps {taps} channel {c} lane {l}", A::ISA);
+                        }
+                    }
+                }};
+            }
+            channels!(1);
+            channels!(3);
+            channels!(4);
+        }
+    }
+    // Two columns of bytes paired into a block (at an odd address).
+    let columns = bytes(32, 13);
+    let mut block = vec![SENTINEL; 2 * 32 + 2];
+    // SAFETY: 16 bytes at each column, 32 i16 from byte 1 of `block`; the token proves the level.
+    a.vectorize(|| unsafe {
+        a.pair_bytes(columns.as_ptr(), columns.as_ptr().add(16), block.as_mut_ptr().add(1).cast())
+    });
+    for (k, &l) in PAIR_ORDER.iter().enumerate() {
+        for t in 0..2 {
+            let got = i16::from_le_bytes([block[1 + 4 * k + 2 * t], block[2 + 4 * k + 2 * t]]);
+            assert_eq!(got, i16::from(columns[16 * t + l]), "{:?} pair_bytes lane {l} column {t}", A::ISA);
+        }
+    }
+    assert_eq!((block[0], block[65]), (SENTINEL, SENTINEL));
+    // Taps of 16 lanes of i16 read as they are (`taps_i16`), and the weights down rows.
     let words: Vec<i16> =
         bytes(2 * (16 * 4 * 12 + 64), 3).chunks(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
     let mut words_at = vec![0u8; 2 * words.len() + 1];
@@ -1371,26 +1425,6 @@ fn check_resize_taps<A: Arch>(a: A) {
                 i32::from(weights[2 * i] as u16) | (i32::from(hi) << 16)
             })
             .collect();
-        macro_rules! channels {
-            ($g:literal) => {{
-                let step = 16 * $g + 3;
-                let mut got = [[7i32; 16]; $g];
-                // SAFETY: taps t < 2·pairs.len() ≤ 12 read src[t·step + c·16 + l] < 12·(16·4 + 3) + 64 ≤ src.len();
-                // the sums are far below 2^31; the token proves the level.
-                a.vectorize(|| unsafe { a.taps_u8::<$g>(src.as_ptr(), step, &pairs, &mut got) });
-                for c in 0..$g {
-                    for l in 0..16 {
-                        let want: i32 = (0..taps)
-                            .map(|t| i32::from(src[t * step + c * 16 + l]) * i32::from(weights[t]))
-                            .sum();
-                        assert_eq!(got[c][l], want, "{:?} taps {taps} channel {c} lane {l}", A::ISA);
-                    }
-                }
-            }};
-        }
-        channels!(1);
-        channels!(3);
-        channels!(4);
         // The same over 16 lanes of i16 (full range), with weights whose |sum| · 32767 fits i32.
         let pairs16: Vec<i32> = (0..taps.div_ceil(2))
             .map(|i| {

@@ -175,6 +175,12 @@ unsafe impl Arch for V3 {
     super::x86::common_methods!();
 
     #[inline(always)]
+    unsafe fn taps_pairs<const G: usize>(self, src: *const i16, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
+        // SAFETY: forwarded contract; AVX2 via the token.
+        unsafe { super::x86::avx2_taps_pairs::<G>(src, step, pairs, out) }
+    }
+
+    #[inline(always)]
     unsafe fn rows_u8_q7(self, src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut i16) {
         // SAFETY: forwarded contract; AVX2 via the token.
         unsafe { super::x86::avx2_rows_u8_q7(src, step, w, n, out) }

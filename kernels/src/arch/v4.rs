@@ -158,6 +158,13 @@ unsafe impl Arch for V4 {
 
     super::x86::common_methods!();
 
+    /// Each block of tap pairs one 64-byte load and one `vpmaddwd` (AVX2's two registers at once).
+    #[inline(always)]
+    unsafe fn taps_pairs<const G: usize>(self, src: *const i16, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
+        // SAFETY: forwarded contract; AVX-512 F/BW via the token.
+        unsafe { avx512_taps_pairs::<G>(src, step, pairs, out) }
+    }
+
     /// 128 bytes of the tap rows per step (AVX2's loop at four times the width: a quarter of the instructions of
     /// the vertical pass); rows of fewer than 64 bytes as AVX2 takes them.
     #[inline(always)]
@@ -1589,6 +1596,32 @@ unsafe fn avx512_rows_u8_q7(src: *const u8, step: isize, w: super::RowWeights<'_
             super::x86::avx2_rows_u8_q7(src, step, w, n, out)
         } else {
             wide::rows_u8_q7::<__m512i>(src, step, w, n, out)
+        }
+    }
+}
+
+/// As `Arch::taps_pairs`: per block and channel, one 64-byte load multiplied by the broadcast weight pair
+/// (`vpmaddwd`) into the 16 lanes' sums, whose 128-bit quarters hold lanes 0–3, 8–11, 4–7 and 12–15
+/// ([`PAIR_ORDER`](super::PAIR_ORDER)), put back in order at the end.
+///
+/// # Safety
+///
+/// As `Arch::taps_pairs`; AVX-512 F/BW available.
+#[inline(always)]
+unsafe fn avx512_taps_pairs<const G: usize>(src: *const i16, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
+    // SAFETY: each block of channel c is 32 i16 at p + 32c (contract); AVX-512 F/BW (contract).
+    unsafe {
+        let mut acc = [_mm512_setzero_si512(); G];
+        let mut p = src;
+        for &w in pairs {
+            let w = _mm512_set1_epi32(w);
+            for (c, acc) in acc.iter_mut().enumerate() {
+                *acc = _mm512_add_epi32(*acc, _mm512_madd_epi16(_mm512_loadu_si512(p.add(c * 32).cast()), w));
+            }
+            p = p.add(step);
+        }
+        for (o, acc) in out.iter_mut().zip(acc) {
+            _mm512_storeu_si512(o.as_mut_ptr().cast(), _mm512_shuffle_i64x2::<0xD8>(acc, acc));
         }
     }
 }

@@ -80,9 +80,10 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn small_copy(self, src: *const u8, dst: *mut u8, n: usize);
         unsafe fn shuffle_lanes(self, s: &crate::tables::Shuffle, src: *const u8, src_step: isize, dst: *mut u8, dst_step: usize, lanes: usize) -> usize;
         unsafe fn tile8<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, m: M);
-        unsafe fn taps_u8<G: usize>(self, src: *const u8, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]);
-        unsafe fn rows_u8_q7(self, src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut i16);
+        unsafe fn taps_pairs<G: usize>(self, src: *const i16, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]);
+        unsafe fn pair_bytes(self, a: *const u8, b: *const u8, out: *mut i16);
         unsafe fn taps_i16<G: usize>(self, src: *const i16, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]);
+        unsafe fn rows_u8_q7(self, src: *const u8, step: isize, w: super::RowWeights<'_>, n: usize, out: *mut i16);
         unsafe fn sampled_row_u8(self, p: &super::PixelPairs<'_>, out: &mut [f32]);
         unsafe fn tile16x32_u8(self, src: *const u8, ss: isize, dst: *mut u8);
         unsafe fn tile<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool, m: M);

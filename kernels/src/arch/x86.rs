@@ -1060,31 +1060,25 @@ pub(super) unsafe fn avx2_tile16x32_u8(src: *const u8, ss: isize, dst: *mut u8) 
     }
 }
 
-/// The body of `Arch::taps_u8` and `Arch::taps_i16` with AVX2: per pair of taps and channel, the 16 lanes of each
-/// tap as i16 (`$load` of the lanes' first element), interleaved and multiplied by their weight pair (`vpmaddwd`),
-/// the sums put back in lane order at the end. (A macro: a closure here may be compiled without the level's target
+/// The body of `Arch::taps_pairs` and `Arch::taps_i16` with AVX2: per pair of taps and channel, the two registers
+/// of the 16 lanes' taps side by side (`$pair` of the pair's first element), multiplied by their weight pair
+/// (`vpmaddwd`), the sums put back in lane order at the end (the registers hold lanes 0–3 and 8–11, then 4–7 and
+/// 12–15: [`PAIR_ORDER`](super::PAIR_ORDER)). (A macro: a closure here may be compiled without the level's target
 /// features.)
 macro_rules! avx2_taps {
-    ($src:expr, $step:expr, $pairs:expr, $out:expr, |$p:ident| $load:expr) => {{
-        let (src, step, pairs, out) = ($src, $step, $pairs, $out);
+    ($src:expr, $advance:expr, $pairs:expr, $out:expr, |$p:ident, $c:ident| $pair:expr) => {{
+        let (src, advance, pairs, out) = ($src, $advance, $pairs, $out);
         let mut lo = [_mm256_setzero_si256(); G];
         let mut hi = [_mm256_setzero_si256(); G];
-        let mut p = src;
+        let mut $p = src;
         for &w in pairs {
             let w = _mm256_set1_epi32(w);
-            for c in 0..G {
-                let a = {
-                    let $p = p.add(c * 16);
-                    $load
-                };
-                let b = {
-                    let $p = p.add(step + c * 16);
-                    $load
-                };
-                lo[c] = _mm256_add_epi32(lo[c], _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w));
-                hi[c] = _mm256_add_epi32(hi[c], _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w));
+            for $c in 0..G {
+                let (a, b) = $pair;
+                lo[$c] = _mm256_add_epi32(lo[$c], _mm256_madd_epi16(a, w));
+                hi[$c] = _mm256_add_epi32(hi[$c], _mm256_madd_epi16(b, w));
             }
-            p = p.add(2 * step);
+            $p = $p.add(advance);
         }
         for c in 0..G {
             let o = out[c].as_mut_ptr().cast::<__m256i>();
@@ -1094,21 +1088,63 @@ macro_rules! avx2_taps {
     }};
 }
 
-/// As `Arch::taps_u8`: per pair of taps and channel, the 16 lanes of each tap widened to i16, interleaved, and
-/// multiplied by their weight pair (`vpmaddwd`) ([`avx2_taps`]).
+/// As `Arch::taps_pairs`: each block's two registers loaded as they are ([`avx2_taps`]).
 ///
 /// # Safety
 ///
-/// As `Arch::taps_u8`; AVX2 available.
+/// As `Arch::taps_pairs`; AVX2 available.
 #[inline(always)]
-pub(super) unsafe fn avx2_taps_u8<const G: usize>(
-    src: *const u8,
+pub(super) unsafe fn avx2_taps_pairs<const G: usize>(
+    src: *const i16,
     step: usize,
     pairs: &[i32],
     out: &mut [[i32; 16]; G],
 ) {
-    // SAFETY: forwarded contract; each load reads the 16 bytes of a channel's lanes.
-    unsafe { avx2_taps!(src, step, pairs, out, |p| _mm256_cvtepu8_epi16(_mm_loadu_si128(p.cast()))) }
+    // SAFETY: forwarded contract; each block of channel c is 32 i16 at p + 32c.
+    unsafe {
+        avx2_taps!(src, step, pairs, out, |p, c| {
+            let b = p.add(c * 32);
+            (_mm256_loadu_si256(b.cast()), _mm256_loadu_si256(b.add(16).cast()))
+        })
+    }
+}
+
+/// As `Arch::taps_i16`: per pair of taps and channel, the 16 lanes of both taps interleaved into i16 pairs
+/// ([`avx2_taps`]).
+///
+/// # Safety
+///
+/// As `Arch::taps_i16`; AVX2 available.
+#[inline(always)]
+pub(super) unsafe fn avx2_taps_i16<const G: usize>(
+    src: *const i16,
+    step: usize,
+    pairs: &[i32],
+    out: &mut [[i32; 16]; G],
+) {
+    // SAFETY: forwarded contract; each load reads the 16 i16 of a channel's lanes of taps 2i and 2i + 1.
+    unsafe {
+        avx2_taps!(src, 2 * step, pairs, out, |p, c| {
+            let (a, b) = (_mm256_loadu_si256(p.add(c * 16).cast()), _mm256_loadu_si256(p.add(step + c * 16).cast()));
+            (_mm256_unpacklo_epi16(a, b), _mm256_unpackhi_epi16(a, b))
+        })
+    }
+}
+
+/// As `Arch::pair_bytes`: both columns widened, interleaved in each 128-bit half (the block order,
+/// [`PAIR_ORDER`](super::PAIR_ORDER)).
+///
+/// # Safety
+///
+/// As `Arch::pair_bytes`; AVX2 available.
+#[inline(always)]
+pub(super) unsafe fn avx2_pair_bytes(a: *const u8, b: *const u8, out: *mut i16) {
+    // SAFETY: 16 bytes at a and b, 64 bytes at out (contract); AVX2 (contract).
+    unsafe {
+        let (x, y) = (_mm256_cvtepu8_epi16(_mm_loadu_si128(a.cast())), _mm256_cvtepu8_epi16(_mm_loadu_si128(b.cast())));
+        _mm256_storeu_si256(out.cast(), _mm256_unpacklo_epi16(x, y));
+        _mm256_storeu_si256(out.add(16).cast(), _mm256_unpackhi_epi16(x, y));
+    }
 }
 
 /// [`Ints`] at AVX2.
@@ -1348,23 +1384,6 @@ unsafe fn sampled_pairs<const G: usize, const ROWS: bool>(
     2 * pairs
 }
 
-/// As `Arch::taps_i16`: per pair of taps and channel, the 16 lanes of both taps interleaved into i16 pairs and
-/// multiplied by their weight pair (`vpmaddwd`) ([`avx2_taps`]).
-///
-/// # Safety
-///
-/// As `Arch::taps_i16`; AVX2 available.
-#[inline(always)]
-pub(super) unsafe fn avx2_taps_i16<const G: usize>(
-    src: *const i16,
-    step: usize,
-    pairs: &[i32],
-    out: &mut [[i32; 16]; G],
-) {
-    // SAFETY: forwarded contract; each load reads the 16 i16 of a channel's lanes.
-    unsafe { avx2_taps!(src, step, pairs, out, |p| _mm256_loadu_si256(p.cast())) }
-}
-
 /// The `Arch` methods every x86 level implements the same way (SSSE3/AVX2 building blocks).
 macro_rules! common_methods {
     () => {
@@ -1409,9 +1428,9 @@ macro_rules! common_methods {
         }
 
         #[inline(always)]
-        unsafe fn taps_u8<const G: usize>(self, src: *const u8, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
+        unsafe fn pair_bytes(self, a: *const u8, b: *const u8, out: *mut i16) {
             // SAFETY: forwarded contract; AVX2 is part of every x86 level here.
-            unsafe { super::x86::avx2_taps_u8::<G>(src, step, pairs, out) }
+            unsafe { super::x86::avx2_pair_bytes(a, b, out) }
         }
 
         #[inline(always)]

@@ -68,7 +68,9 @@ fn builder(input: &TensorDesc, k: usize, filter: ResizeFilter) -> ImageNormalize
         2 => b.mean_std(&[0.5, 0.25, 0.125], &[0.2, 0.3, 0.4]),
         _ => b,
     };
-    let out = [DataType::Float32, DataType::Float16, DataType::Uint8, DataType::Int8][k % 4];
+    // (The output type turns against the normalization, so that each meets each: u8 out of an identity map, whose
+    // conversion alone saturates as its clamp would, included.)
+    let out = [DataType::Float32, DataType::Float16, DataType::Uint8, DataType::Int8][(k + k / 4) % 4];
     b.output_type(out).layout(if k % 3 == 1 { ImageLayout::Nhwc } else { ImageLayout::Nchw })
 }
 

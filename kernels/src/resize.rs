@@ -520,6 +520,27 @@ struct Affine {
     scale: Vec<f32>,
     bias: Vec<f32>,
     clamp: Option<[f32; 2]>,
+    /// The map changes no output ([`Affine::identity`]): the rows go straight to the conversion.
+    identity: bool,
+}
+
+impl Affine {
+    /// Whether `clamp(v) · 1 + 0` converted into `out` (an integer type: rounded half to even, saturated, NaN → 0) is
+    /// `v` converted, for every f32 `v`: every pair is (1, 0), and the clamp, if any, is at least the type's range
+    /// (clamping to it, or to more, before saturating to it changes nothing) from a low bound that converts to 0 (a
+    /// NaN clamps to it). Not for floats, whose −0 the sum turns into +0. PERF (one thread, Zen 4 VM, u8 → u8
+    /// preprocessing resize, sampled bilinear 224² → 640²): 224 → 165 µs, `--isa v3` 350 → 247 µs.
+    fn identity(pairs: &[[f32; 2]], clamp: Option<[f32; 2]>, out: ElemType) -> bool {
+        let range = match out {
+            ElemType::U8 => Some([0.0, 255.0]),
+            ElemType::I8 => Some([-128.0, 127.0]),
+            ElemType::U16 => Some([0.0, 65535.0]),
+            ElemType::I16 => Some([-32768.0, 32767.0]),
+            _ => None,
+        };
+        let covers = |[lo, hi]: [f32; 2]| range.is_some_and(|[a, b]| lo <= a && hi >= b) && (-0.5..=0.5).contains(&lo);
+        !out.is_float() && pairs.iter().all(|&p| p == [1.0, 0.0]) && clamp.is_none_or(covers)
+    }
 }
 
 /// The longest image side a resize takes (input or output), in pixels: its weights are computed and kept per output
@@ -756,6 +777,7 @@ impl ResizeProgram {
                 scale: pairs.iter().map(|p| p[0]).collect(),
                 bias: pairs.iter().map(|p| p[1]).collect(),
                 clamp: e.clamp,
+                identity: Affine::identity(&e.pairs, e.clamp, plan.out_ty),
             }
         });
         Ok(ResizeProgram {
@@ -1275,6 +1297,8 @@ impl Units<'_> {
     #[inline(always)]
     unsafe fn finish_row<A: Arch>(&self, a: A, row: &mut [f32], converted: &mut [u8], at: isize, channel: usize) {
         match &self.program.affine {
+            // SAFETY: forwarded.
+            Some(e) if e.identity => unsafe { self.store_converted(a, at, row, converted) },
             Some(e) if self.program.group == 1 => {
                 let k = if e.scale.len() == 1 { 0 } else { channel };
                 affine_one(row, e.scale[k], e.bias[k], e.clamp);
@@ -1860,5 +1884,80 @@ unsafe fn write(ty: ElemType, p: *mut u8, v: f32) {
             ElemType::F16 => p.cast::<u16>().write_unaligned(f32_to_f16_scalar(v)),
             _ => p.cast::<f32>().write_unaligned(v),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Affine::identity` holds only where skipping the map gives the same output: the values converted after
+    /// `clamp(v) · 1 + 0` and converted as they are, for edge values (ties, the types' bounds, ±0, ±∞, NaN), into
+    /// every integer type it takes; and it refuses floats, other pairs and clamps inside the type's range.
+    #[test]
+    fn identity_epilogues_change_no_output() {
+        let convert = |to: ElemType, v: f32| {
+            let mut out = [0u8; 8];
+            // SAFETY: one f32 in, one element of `to` (at most 8 bytes) out; the scalar level runs everywhere.
+            unsafe {
+                crate::convert::nearest_fn::<crate::arch::Scalar>(to)(v.to_le_bytes().as_ptr(), out.as_mut_ptr(), 1)
+            };
+            out
+        };
+        let values = [
+            -0.0f32,
+            0.0,
+            0.5,
+            1.5,
+            2.5,
+            -0.5,
+            -1.5,
+            126.5,
+            127.5,
+            128.5,
+            254.5,
+            255.5,
+            256.0,
+            -128.5,
+            -129.0,
+            1e9,
+            -1e9,
+            65535.5,
+            -32768.5,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            3.3,
+            -7.7,
+        ];
+        let clamps = [None, Some([0.0, 255.0]), Some([-128.0, 127.0]), Some([-1e9, 1e9]), Some([0.0, 65535.0])];
+        let mut taken = 0;
+        for to in [ElemType::U8, ElemType::I8, ElemType::U16, ElemType::I16, ElemType::I32, ElemType::F32] {
+            for clamp in clamps {
+                for pairs in [&[[1.0f32, 0.0]][..], &[[1.0, 0.0], [1.0, 0.0], [1.0, 0.0]], &[[1.0, 0.5]], &[[2.0, 0.0]]]
+                {
+                    if !Affine::identity(pairs, clamp, to) {
+                        continue;
+                    }
+                    taken += 1;
+                    for v in values {
+                        // As `affine`: NaN clamps to the low bound.
+                        #[allow(clippy::manual_clamp)]
+                        let clamped = clamp.map_or(v, |[lo, hi]| v.max(lo).min(hi));
+                        let mapped = clamped * 1.0 + 0.0;
+                        assert_eq!(convert(to, mapped), convert(to, v), "{to:?} {clamp:?} {pairs:?} {v}");
+                    }
+                }
+            }
+        }
+        assert!(taken >= 6, "{taken}");
+        assert!(Affine::identity(&[[1.0, 0.0]], Some([0.0, 255.0]), ElemType::U8));
+        assert!(!Affine::identity(&[[1.0, 0.0]], Some([0.0, 255.0]), ElemType::I8));
+        assert!(!Affine::identity(&[[1.0, 0.0]], None, ElemType::F32));
+        assert!(!Affine::identity(&[[1.0, 0.0]], None, ElemType::F16));
+        assert!(!Affine::identity(&[[1.0, 0.0], [1.0, 1.0]], None, ElemType::U8));
+        assert!(!Affine::identity(&[[1.0, 0.0]], Some([0.0, 65535.0]), ElemType::I32));
+        assert!(!Affine::identity(&[[1.0, 0.0]], Some([-128.0, 127.0]), ElemType::I8));
+        assert!(Affine::identity(&[[1.0, 0.0]], None, ElemType::I8));
     }
 }

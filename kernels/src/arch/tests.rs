@@ -1351,6 +1351,13 @@ fn byte_normalization_over_runs_of_rows() {
     on_every_level(|l| l.dispatch(ByteNormRowsJob));
 }
 
+/// The first `taps` weights in pairs as the resize kernels take them (`w[2i]` low, `w[2i + 1]` high, an odd count's
+/// last high half 0).
+fn paired(weights: &[i16], taps: usize) -> Vec<i32> {
+    let w = |t: usize| if t < taps { weights[t] } else { 0 };
+    (0..taps.div_ceil(2)).map(|i| i32::from(w(2 * i) as u16) | (i32::from(w(2 * i + 1)) << 16)).collect()
+}
+
 fn check_resize_taps<A: Arch>(a: A) {
     // 16 lanes × up to 4 channels × 6 blocks of tap pairs (11 taps: the last of an odd count padded), weights over
     // the whole i16 range on bytes, and weights whose |sum| · 32767 fits i32 on i16 over the whole range; blocks
@@ -1367,12 +1374,7 @@ fn check_resize_taps<A: Arch>(a: A) {
             d.copy_from_slice(&w.to_le_bytes());
         }
         for taps in [1usize, 2, 5, 11] {
-            let pairs: Vec<i32> = (0..taps.div_ceil(2))
-                .map(|i| {
-                    let hi = if 2 * i + 1 < taps { weights[2 * i + 1] } else { 0 };
-                    i32::from(weights[2 * i] as u16) | (i32::from(hi) << 16)
-                })
-                .collect();
+            let pairs = paired(weights, taps);
             macro_rules! channels {
                 ($g:literal) => {{
                     let step = 32 * $g + 3;
@@ -1419,19 +1421,9 @@ fn check_resize_taps<A: Arch>(a: A) {
         d.copy_from_slice(&w.to_le_bytes());
     }
     for taps in [1usize, 2, 5, 11] {
-        let pairs: Vec<i32> = (0..taps.div_ceil(2))
-            .map(|i| {
-                let hi = if 2 * i + 1 < taps { weights[2 * i + 1] } else { 0 };
-                i32::from(weights[2 * i] as u16) | (i32::from(hi) << 16)
-            })
-            .collect();
+        let pairs = paired(&weights, taps);
         // The same over 16 lanes of i16 (full range), with weights whose |sum| · 32767 fits i32.
-        let pairs16: Vec<i32> = (0..taps.div_ceil(2))
-            .map(|i| {
-                let hi = if 2 * i + 1 < taps { weights16[2 * i + 1] } else { 0 };
-                i32::from(weights16[2 * i] as u16) | (i32::from(hi) << 16)
-            })
-            .collect();
+        let pairs16 = paired(&weights16, taps);
         macro_rules! words {
             ($g:literal) => {{
                 let step = 16 * $g + 3;

@@ -1762,7 +1762,19 @@ fn fixed_pixels<A: Arch, const R: usize, const G: usize, S: Staging>(
     }
 }
 
-/// `out = Σ w · strip row (slot mod rows)` over the `(slot, w)` taps, rows of `out.len()` (the strip a ring).
+/// Output elements per block of the vertical pass over three taps or more: the block's sums stay in registers across
+/// all its taps.
+const VBLOCK: usize = 64;
+/// Most taps the blocks take (their rows' offsets computed once per row, on the stack); more go tap by tap.
+const VTAPS: usize = 64;
+
+/// `out = Σ w · strip row (slot mod rows)` over the `(slot, w)` taps, rows of `out.len()` (the strip a ring): each
+/// product rounded, then added to the sum in tap order.
+///
+/// PERF (one thread, Zen 4 VM, u8 RGB bicubic antialiased, five alternations, median µs): tap by tap over the whole
+/// row, each tap loaded and stored the row's sums again (two of five instructions a register); in blocks of
+/// `VBLOCK`, AVX2 level: 1920×1080 → 224² 831 → 803, 2560×1600 → 320×200 1702 → 1640, 640×480 → 341×256 386 →
+/// 364; AVX-512 level within the noise (668 → 664, 1347 → 1386, 342 → 334).
 #[inline(always)]
 fn vertical(strip: &[f32], taps: &[(usize, f32)], out: &mut [f32]) {
     let n = out.len();
@@ -1779,11 +1791,34 @@ fn vertical(strip: &[f32], taps: &[(usize, f32)], out: &mut [f32]) {
         }
         return;
     }
-    for (d, &v) in out.iter_mut().zip(row(first)) {
+    let mut done = 0;
+    if taps.len() <= VTAPS {
+        let (mut at, mut ws) = ([0usize; VTAPS], [0f32; VTAPS]);
+        for ((a, w), &(slot, wt)) in at.iter_mut().zip(&mut ws).zip(taps) {
+            (*a, *w) = ((slot % cap) * n, wt);
+        }
+        let (at, ws) = (&at[1..taps.len()], &ws[1..taps.len()]);
+        let first = row(first);
+        for (i, d) in (0..n).step_by(VBLOCK).zip(out.chunks_exact_mut(VBLOCK)) {
+            let mut acc = [0f32; VBLOCK];
+            for (s, &v) in acc.iter_mut().zip(&first[i..][..VBLOCK]) {
+                *s = w0 * v;
+            }
+            for (&o, &wt) in at.iter().zip(ws) {
+                for (s, &v) in acc.iter_mut().zip(&strip[o + i..][..VBLOCK]) {
+                    *s += wt * v;
+                }
+            }
+            d.copy_from_slice(&acc);
+        }
+        done = n / VBLOCK * VBLOCK;
+    }
+    let out = &mut out[done..];
+    for (d, &v) in out.iter_mut().zip(&row(first)[done..]) {
         *d = w0 * v;
     }
     for &(slot, wt) in rest {
-        for (d, &v) in out.iter_mut().zip(row(slot)) {
+        for (d, &v) in out.iter_mut().zip(&row(slot)[done..]) {
             *d += wt * v;
         }
     }

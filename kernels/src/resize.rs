@@ -823,6 +823,12 @@ impl ResizeProgram {
         self.pairs.is_some()
     }
 
+    /// The pixel pairs' offsets at level `A`: the levels with registers read them ([`Arch::sampled_row_u8`]); the
+    /// scalar level runs the staged passes, which the tests compare them with.
+    fn pairs_at<A: Arch>(&self) -> Option<&[usize]> {
+        self.pairs.as_deref().filter(|_| A::ISA != crate::Isa::Scalar)
+    }
+
     /// The weights, `[rows, columns]`.
     pub fn taps(&self) -> [&Taps; 2] {
         [&self.rows, &self.cols]
@@ -1041,7 +1047,7 @@ impl Units<'_> {
             let n = R.min(pr.needed.len() - r0);
             // The input rows of slots r0..r0 + R (the last one repeated past the end).
             let row = |l: usize| pr.needed[r0 + l.min(n - 1)];
-            let pairs = pr.pairs.as_ref().zip(pr.fixed.as_ref()).filter(|_| A::ISA != crate::Isa::Scalar);
+            let pairs = pr.pairs_at::<A>().zip(pr.fixed.as_ref());
             if let Some((starts, fixed)) = pairs {
                 // Each input row filtered across straight into its ring row (pixels, or planes), as `spill` places
                 // the staged pass's sums (slot r0 + l at ring row (r0 + l) mod cap).
@@ -1182,7 +1188,7 @@ impl Units<'_> {
         let budget = crate::CacheSizes::get().l2() / PREFETCH_L2_SHARE;
         let mut fetched = pr.rows.start[y0];
         // Sampled pixel pairs: a row at a time, finished while in L1 (a block's 16 rows ran 5 % slower).
-        let sampled = pr.pairs.as_ref().filter(|_| A::ISA != crate::Isa::Scalar);
+        let sampled = pr.pairs_at::<A>();
         let block = if sampled.is_some() { 1 } else { R };
         for yb in (y0..y1).step_by(block) {
             let n = block.min(y1 - yb);
@@ -1436,17 +1442,12 @@ impl Units<'_> {
         let n = out.len();
         if self.program.out_contiguous {
             match p.ty {
-                // (Packs at the 32-byte level, see `to_u8`.)
-                ElemType::U8 if A::BYTES == 32 => {
-                    for (i, &v) in out.iter().enumerate() {
-                        // SAFETY: element i of the contiguous row (caller).
-                        unsafe { *base.add(i) = to_u8::<true>(v) };
-                    }
-                }
                 ElemType::U8 => {
+                    // (Packs at the 32-byte level, see `to_u8`.)
+                    let pack = A::BYTES == 32;
                     for (i, &v) in out.iter().enumerate() {
                         // SAFETY: element i of the contiguous row (caller).
-                        unsafe { *base.add(i) = to_u8::<false>(v) };
+                        unsafe { *base.add(i) = to_u8(v, pack) };
                     }
                 }
                 // SAFETY: n contiguous f16 destinations (caller); `out` holds n f32; level A (caller).
@@ -1886,8 +1887,9 @@ fn affine(out: &mut [f32], scale: &[f32], bias: &[f32], clamp: Option<[f32; 2]>)
     }
 }
 
-/// Rounds half up into 0..=255 (as Pillow's and OpenCV's fixed-point u8 paths; NaN → 0). With `PACK`, the integer
-/// (already in 0..=255) is clamped again, which changes nothing but lets the compiler narrow with saturating packs.
+/// Rounds half up into 0..=255 (as Pillow's and OpenCV's fixed-point u8 paths; NaN → 0). With `pack` (a constant
+/// where it is inlined), the integer (already in 0..=255) is clamped again, which changes nothing but lets the
+/// compiler narrow with saturating packs.
 ///
 /// PERF (one thread, Zen 4 VM, `Resize` u8 RGB 224² → 640², µs, three alternations): at AVX2 a plain truncation
 /// took a byte shuffle per four values, the packs two per 32: sampled bilinear 247 → 237, area 237 → 225, bilinear
@@ -1895,12 +1897,12 @@ fn affine(out: &mut [f32], scale: &[f32], bias: &[f32], clamp: Option<[f32; 2]>)
 /// no better there).
 #[inline(always)]
 #[allow(clippy::manual_clamp)] // `clamp` keeps NaN, which the unchecked conversion must not see
-fn to_u8<const PACK: bool>(v: f32) -> u8 {
+fn to_u8(v: f32, pack: bool) -> u8 {
     // `max` takes 0 over NaN.
     let v = v.max(0.0).min(255.0) + 0.5;
     // SAFETY: 0.5 ≤ v ≤ 255.5, finite: its truncation fits an i32 (a conversion the vector units do in one step).
     let i = unsafe { v.to_int_unchecked::<i32>() };
-    if PACK { i.clamp(0, 255) as u8 } else { i as u8 }
+    if pack { i.clamp(0, 255) as u8 } else { i as u8 }
 }
 
 /// One element of float type `ty` (`F16` or `F32`) at `p`, as f32.
@@ -1929,7 +1931,7 @@ unsafe fn write(ty: ElemType, p: *mut u8, v: f32) {
     // SAFETY: forwarded.
     unsafe {
         match ty {
-            ElemType::U8 => *p = to_u8::<false>(v),
+            ElemType::U8 => *p = to_u8(v, false),
             ElemType::F16 => p.cast::<u16>().write_unaligned(f32_to_f16_scalar(v)),
             _ => p.cast::<f32>().write_unaligned(v),
         }

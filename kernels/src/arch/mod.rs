@@ -338,8 +338,8 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     /// Weighted sums of byte rows (a resize's vertical taps over u8 rows) in 16-bit fixed point: `out[x] = (Σₜ w[t]
     /// · src[t·step + x] + 2^(w.shift − 8)) >> (w.shift − 7)` for `x < n`, `t < w.taps`, where the weights come in
     /// pairs as in [`Arch::taps_pairs`] (an odd count's last high half unused, and its row never read): the sum in
-    /// units of 1/128 rounded half up (a u8 resize's rows: at most 255 · 128 when the weights are non-negative and sum to
-    /// 1), saturated to i16. The sum is exact in i32 (the caller bounds it): every level gives the same.
+    /// units of 1/128 rounded half up (a u8 resize's rows: at most 255 · 128 when the weights are non-negative and
+    /// sum to 1), saturated to i16. The sum is exact in i32 (the caller bounds it): every level gives the same.
     ///
     /// # Safety
     ///
@@ -357,7 +357,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     /// scale`, where `s = p.starts[x]` is the byte offset of the pixel pair in the rows and `(w₀, w₁)` the i16
     /// halves of `p.cols[x]`. With row weights `p.w` (a resize filtered rows first, two taps down), `q(i)` is the
     /// [`Arch::rows_u8_q7`] sum of byte `i` of `p.rows[0]` and `p.rows[1]`: the bits of [`Arch::rows_u8_q7`] over
-    /// the whole rows, then [`Arch::taps_pairs`] over them and the same conversion, both passes at once without
+    /// the whole rows, then [`Arch::taps_i16`] over them and the same conversion, both passes at once without
     /// summing the columns no output reads. Without (the horizontal pass of a resize filtered columns first), `q(i)`
     /// is byte `i` of `p.rows[0]`: the bits of [`Arch::taps_pairs`] over the bytes and its conversion. The default
     /// computes one element at a time.

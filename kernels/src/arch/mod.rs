@@ -265,12 +265,15 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         0
     }
 
-    /// As [`Arch::shuffle_lanes`] with 64-byte lanes of a [`WideShuffle`] (AVX-512 VBMI only).
+    /// As [`Arch::shuffle_lanes`] with 64-byte lanes of a [`WideShuffle`] (AVX-512 VBMI only); with `far` (the
+    /// walk reads from memory, not the caches), each lane also prefetches the lines a few lanes ahead where the
+    /// hardware's prefetchers fall behind (see the level's loop).
     ///
     /// # Safety
     ///
     /// As [`Arch::shuffle_lanes`], with the wide tables' slack.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     unsafe fn wide_lanes(
         self,
         _s: &WideShuffle,
@@ -279,6 +282,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         _dst: *mut u8,
         _dst_step: usize,
         _lanes: usize,
+        _far: bool,
     ) -> usize {
         0
     }

@@ -302,9 +302,13 @@ fn check_lanes<A: Arch>(a: A) {
                 spread: None,
             };
             for n in (1..200).step_by(3) {
+                // Half the rows as a walk from memory would run them (the wide lanes then prefetch ahead).
+                let far = n % 2 == 0;
                 let done = check_prefix::<N>("lanes", A::ISA, k, n, Some(n % 3), |s, d| {
                     // SAFETY: the row's elements lie at s + i·k·N and d + i·N inside check_prefix's buffers.
-                    a.vectorize(|| unsafe { crate::rows::shuffled::<A, N>(a, &lanes, s, d, 0, n, k * N as isize, N) })
+                    a.vectorize(|| unsafe {
+                        crate::rows::shuffled::<A, N>(a, &lanes, s, d, 0, n, k * N as isize, N, far)
+                    })
                 });
                 if let Some(t) = lanes.narrow.filter(|_| A::BYTES >= 32) {
                     assert!(n < t.slack || done > 0, "{:?} N {N} k {k} n {n}: no lane ran", A::ISA);
@@ -326,7 +330,7 @@ fn check_lanes<A: Arch>(a: A) {
             for n in (1..200).step_by(3) {
                 let done = check_steps::<N>("lanes", A::ISA, step, n, Some(n % 3), |s, d| {
                     // SAFETY: the row's elements lie at s + i·step and d + i·N inside check_steps' buffers.
-                    a.vectorize(|| unsafe { crate::rows::shuffled::<A, N>(a, &lanes, s, d, 0, n, step, N) })
+                    a.vectorize(|| unsafe { crate::rows::shuffled::<A, N>(a, &lanes, s, d, 0, n, step, N, n % 2 == 0) })
                 });
                 if let Some(t) = lanes.narrow.filter(|t| t.elems > 1 && A::BYTES >= 32) {
                     assert!(n < t.slack || done > 0, "{:?} N {N} step {step} n {n}: no lane ran", A::ISA);

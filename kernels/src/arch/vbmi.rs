@@ -408,7 +408,10 @@ unsafe impl Arch for V4Vbmi {
         count
     }
 
+    /// Prefetches (with `far`) only for lanes that do not read whole groups of four lines (stride-3 gathers: 192
+    /// bytes a lane): see [`wide`].
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // Arch::wide_lanes's
     unsafe fn wide_lanes(
         self,
         s: &WideShuffle,
@@ -417,16 +420,23 @@ unsafe impl Arch for V4Vbmi {
         dst: *mut u8,
         dst_step: usize,
         lanes: usize,
+        far: bool,
     ) -> usize {
+        let ahead = match far && src_step % 256 != 0 {
+            true if src_step < 0 => -crate::params::WIDE_PREFETCH_AHEAD,
+            true => crate::params::WIDE_PREFETCH_AHEAD,
+            false => 0,
+        };
         // SAFETY: forwarded contract; VBMI via the token.
         unsafe {
             // One-window lanes of fewer than 64 bytes (21 three-byte pixels) store only their own bytes; two-window
             // ones store whole lanes, the next lane rewriting the excess (a third instance of the loop cost the i8
             // stride-3 gather's two-window loop 1.97 → 2.70 µs on 256 KiB in L2, from code placement alone).
-            match (s.windows, s.elems * s.width < 64) {
-                (1, false) => wide::<1, false>(s, src, src_step, dst, dst_step, lanes),
-                (1, true) => wide::<1, true>(s, src, src_step, dst, dst_step, lanes),
-                (2, _) => wide::<2, false>(s, src, src_step, dst, dst_step, lanes),
+            match (s.windows, s.elems * s.width < 64, ahead != 0) {
+                (1, false, _) => wide::<1, false, false>(s, src, src_step, dst, dst_step, lanes, 0),
+                (1, true, _) => wide::<1, true, false>(s, src, src_step, dst, dst_step, lanes, 0),
+                (2, _, false) => wide::<2, false, false>(s, src, src_step, dst, dst_step, lanes, 0),
+                (2, _, true) => wide::<2, false, true>(s, src, src_step, dst, dst_step, lanes, ahead),
                 _ => return 0,
             }
         }
@@ -484,23 +494,34 @@ unsafe fn blocks<const R: usize, const REV: bool>(
 }
 
 /// The 64-byte lane loop: each window is two 64-byte loads permuted by `vpermt2b`, windows merged by mask blends;
-/// with `PARTIAL`, each lane stores only its own `elems · width` bytes (a masked store).
+/// with `PARTIAL`, each lane stores only its own `elems · width` bytes (a masked store). With `PREFETCH`, each
+/// window first prefetches the line `ahead` bytes past its start (a hint: any address).
 ///
 /// PERF: a lane of 21 three-byte pixels stored whole (64 bytes, the last one rewritten by the next lane) ran the
 /// public 720p BGR → RGB swap in 51.7–52.1 µs, stored masked in 42.2–42.8 µs (one thread, tight loops); whole
 /// lanes keep plain stores, which a full mask slowed (i8 stride 3 in L2: 2.1 → 2.8 µs).
 ///
+/// PERF (prefetch): one thread, Zen 4 VM, interleaved rounds (the input comes from memory), medians of 7: the public
+/// i8 4096² inner-stride-3 gather ran 502 µs through these lanes against 343–370 µs through V4's 16-byte lanes,
+/// whose longer loop leaves the hardware prefetchers time; prefetching each window's line 16 KiB ahead, 394 µs (two
+/// threads 244 → 160 µs); u16 4096² stride 3 1179 → 1083 µs (tight loops, input in L3 and beyond: 1072 → 878).
+/// Prefetching lanes of whole groups of four lines (stride 4, 256 bytes a lane) lost (i8 4096² 201 → 255 µs in L3),
+/// and so did walks the caches hold (i8 1024² stride 3 in L3: 15.6 → 17.6 µs): hence `far` and the step test. A
+/// run-time test of `ahead` in this loop (no `PREFETCH` instance) slowed the stride-4 lanes it never prefetches
+/// (i8 4096², 242 → 303 µs).
+///
 /// # Safety
 ///
 /// As `Arch::wide_lanes`; AVX-512 VBMI available.
 #[inline(always)]
-unsafe fn wide<const W: usize, const PARTIAL: bool>(
+unsafe fn wide<const W: usize, const PARTIAL: bool, const PREFETCH: bool>(
     s: &WideShuffle,
     src: *const u8,
     src_step: isize,
     dst: *mut u8,
     dst_step: usize,
     lanes: usize,
+    ahead: isize,
 ) {
     // SAFETY: plain 64-byte loads of the tables.
     let idx: [__m512i; W] = core::array::from_fn(|w| unsafe { _mm512_loadu_si512(s.masks[w].as_ptr().cast()) });
@@ -516,11 +537,17 @@ unsafe fn wide<const W: usize, const PARTIAL: bool>(
         // the 64-byte store stay inside the row (WideShuffle::slack).
         unsafe {
             let w0 = p.wrapping_offset(off[0]);
+            if PREFETCH {
+                _mm_prefetch::<_MM_HINT_T0>(w0.wrapping_offset(ahead).cast());
+            }
             let mut acc =
                 _mm512_permutex2var_epi8(_mm512_loadu_si512(w0.cast()), idx[0], _mm512_loadu_si512(w0.add(64).cast()));
             #[allow(clippy::needless_range_loop)]
             for w in 1..W {
                 let wp = p.wrapping_offset(off[w]);
+                if PREFETCH {
+                    _mm_prefetch::<_MM_HINT_T0>(wp.wrapping_offset(ahead).cast());
+                }
                 let r = _mm512_permutex2var_epi8(
                     _mm512_loadu_si512(wp.cast()),
                     idx[w],

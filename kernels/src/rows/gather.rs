@@ -14,6 +14,8 @@ pub(crate) struct GatherBody<'a, A, const N: usize> {
     pub(crate) stride: isize,
     pub(crate) lanes: &'a Lanes,
     pub(crate) stream: bool,
+    /// The walk reads from memory ([`Arch::wide_lanes`]).
+    pub(crate) far: bool,
 }
 
 impl<A: Arch, const N: usize> Body for GatherBody<'_, A, N> {
@@ -41,7 +43,7 @@ impl<A: Arch, const N: usize> Body for GatherBody<'_, A, N> {
             done += unsafe { gather2::<A, N>(a, s, d, n - done, k < 0, false) };
         }
         // SAFETY: as above; the lanes check they were built for (N, k·N). Continues after the register prefix.
-        done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, done, n, step, N) };
+        done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, done, n, step, N, self.far) };
         // SAFETY: as above.
         unsafe { elements::<N>(src, dst, done, n, step, N as isize) }
     }

@@ -333,8 +333,9 @@ pub(crate) enum Request<'a> {
     },
     /// Input stride −1 element, output contiguous.
     Reverse(&'a Lanes),
-    /// Input stride `stride` elements, output contiguous.
-    Gather { stride: isize, lanes: &'a Lanes },
+    /// Input stride `stride` elements, output contiguous; `far`: the walk's footprint is beyond the last-level cache
+    /// one thread can count on ([`Strategy::near`]).
+    Gather { stride: isize, lanes: &'a Lanes, far: bool },
     /// Input stride 0, output contiguous.
     Broadcast,
     /// Any strides.
@@ -396,8 +397,8 @@ impl<A: Arch> WidthVisitor for ByWidth<'_, '_, A> {
         let ByWidth { a, req, len, stream, f } = self;
         match req {
             Request::Reverse(lanes) => f(&Runner(reverse::ReverseBody::<A, N> { a, len, lanes, stream })),
-            Request::Gather { stride, lanes } => {
-                f(&Runner(gather::GatherBody::<A, N> { a, len, stride, lanes, stream }))
+            Request::Gather { stride, lanes, far } => {
+                f(&Runner(gather::GatherBody::<A, N> { a, len, stride, lanes, stream, far }))
             }
             Request::Broadcast => f(&Runner(broadcast::BroadcastBody::<A, N> { a, len, stream })),
             Request::Strided { in_stride, out_stride, lanes } => {
@@ -432,7 +433,7 @@ pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mu
     let req = match strategy.movement() {
         Movement::Copy => Request::Copy { far: strategy.beyond_l2() },
         Movement::Reverse(lanes) => Request::Reverse(lanes),
-        Movement::Gather { stride, lanes } => Request::Gather { stride: *stride, lanes },
+        Movement::Gather { stride, lanes } => Request::Gather { stride: *stride, lanes, far: !strategy.near() },
         Movement::Broadcast => Request::Broadcast,
         Movement::Strided(lanes) => {
             Request::Strided { in_stride: row.in_stride, out_stride: row.out_stride, lanes: lanes.as_ref() }

@@ -21,7 +21,8 @@ pub(super) fn stream_head<A: Arch, const N: usize>(dst: *mut u8, n: usize, strea
 /// Continues a contiguous-output row of `n` elements `step` bytes apart in the input (any step of at least the
 /// width: whole elements apart or not) from element `from`, each element's `unit`-byte parts written in reverse
 /// order (`unit == N`: whole elements), through the widest shuffle lanes the level has (64-byte VBMI lanes, then
-/// 16-byte `pshufb` lanes); returns the elements done (the caller finishes the tail).
+/// 16-byte `pshufb` lanes); returns the elements done (the caller finishes the tail). `far`: the walk reads from
+/// memory ([`Arch::wide_lanes`]).
 ///
 /// # Safety
 ///
@@ -37,6 +38,7 @@ pub(crate) unsafe fn shuffled<A: Arch, const N: usize>(
     n: usize,
     step: isize,
     unit: usize,
+    far: bool,
 ) -> usize {
     let at = |from: usize| (src.wrapping_offset(from as isize * step), dst.wrapping_add(from * N));
     if let Some(t) = lanes.block.as_ref().filter(|t| t.fits(N, step, unit) && n >= from + 64) {
@@ -59,7 +61,7 @@ pub(crate) unsafe fn shuffled<A: Arch, const N: usize>(
         let (s, d) = at(from);
         // SAFETY: every lane starts at an element j ≤ n - slack, so its windows and store stay in the row (the
         // tables' slack, built for (N, step) as checked).
-        let done = unsafe { a.wide_lanes(t, s, elems as isize * step, d, elems * N, count) };
+        let done = unsafe { a.wide_lanes(t, s, elems as isize * step, d, elems * N, count, far) };
         from += done * elems;
     }
     if let Some(t) = lanes.narrow.as_ref().filter(|t| t.fits(N, step, unit) && n >= from + t.slack) {
@@ -104,7 +106,7 @@ impl<A: Arch, const N: usize> Body for ReverseBody<'_, A, N> {
         }
         if done == 0 {
             // SAFETY: as above; the lanes check they were built for (N, -N).
-            done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, 0, n, -(N as isize), N) };
+            done = unsafe { shuffled::<A, N>(a, self.lanes, src, dst, 0, n, -(N as isize), N, false) };
         }
         // SAFETY: as above.
         unsafe { elements::<N>(src, dst, done, n, -(N as isize), N as isize) }

@@ -1771,7 +1771,8 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             f(&Staged { windowed: windowed(row_windows.as_ref()), ..rc.with(pre, None, false) })
         }),
         Movement::Gather { stride, lanes } => {
-            maybe(a, Some(Request::Gather { stride: *stride, lanes }), in_width, len, &mut |pre| {
+            let far = !strategy.near();
+            maybe(a, Some(Request::Gather { stride: *stride, lanes, far }), in_width, len, &mut |pre| {
                 f(&Staged { windowed: windowed(row_windows.as_ref()), ..rc.with(pre, None, false) })
             })
         }
@@ -1840,7 +1841,9 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             let pre = match read {
                 PixelRead::Copy => None,
                 PixelRead::Reverse(lanes) => Some(Request::Reverse(lanes)),
-                PixelRead::Gather { stride, lanes } => Some(Request::Gather { stride: *stride, lanes }),
+                PixelRead::Gather { stride, lanes } => {
+                    Some(Request::Gather { stride: *stride, lanes, far: !strategy.near() })
+                }
                 PixelRead::Step { step, lanes } => {
                     Some(Request::Strided { in_stride: *step, out_stride: (p * iw) as isize, lanes: Some(lanes) })
                 }

@@ -46,7 +46,7 @@ impl<A: Arch, const N: usize> Body for StridedBody<'_, A, N> {
             // which spans the whole walk) and dst + i·N (Rows contract); the lanes check they were built for
             // (N, in_stride).
             Some(lanes) => unsafe {
-                let done = shuffled::<A, N>(self.a, lanes, src, dst, 0, n, self.in_stride, N);
+                let done = shuffled::<A, N>(self.a, lanes, src, dst, 0, n, self.in_stride, N, false);
                 elements::<N>(src, dst, done, n, self.in_stride, self.out_stride)
             },
             // SAFETY: every element of the row is in bounds (Rows contract).

@@ -29,7 +29,7 @@ impl<A: Arch, const N: usize> Body for SwapBody<'_, A, N> {
         let lo = src.wrapping_sub(N - unit);
         // SAFETY: pixel i's bytes lie at lo + i·step .. + N (readable: its channels are the row's folded elements)
         // and dst + i·N .. + N (writable), by the Rows contract; the lanes check they were built for (N, step, unit).
-        let done = unsafe { shuffled::<A, N>(self.a, self.lanes, lo, dst, 0, n, step, unit) };
+        let done = unsafe { shuffled::<A, N>(self.a, self.lanes, lo, dst, 0, n, step, unit, false) };
         for i in done..n {
             let s = lo.wrapping_offset(i as isize * step);
             // SAFETY: as above, pixel i; unaligned accesses.

@@ -65,7 +65,7 @@ impl<A: Arch, const N: usize> GatherTableBody<'_, A, N> {
         for lane in &t.wide {
             // SAFETY: in every row, the lane's windows lie inside the row's input span and its store inside the
             // row's output (TableLanes, built for this table's offsets and width as checked); the rows are whole.
-            if unsafe { a.wide_lanes(lane, src, in_step, dst.add(bytes), out_step, count) } == 0 {
+            if unsafe { a.wide_lanes(lane, src, in_step, dst.add(bytes), out_step, count, false) } == 0 {
                 break;
             }
             bytes += 64;

@@ -680,12 +680,12 @@ impl Engine {
     /// Rejects buffers of the wrong count, shorter than their tensors require (the total size when set, the
     /// addressed bytes otherwise) or placed against a guaranteed alignment.
     pub(crate) fn check_many(&self, inputs: &[&[u8]], outputs: &[&mut [u8]]) -> Result<(), Error> {
-        for (operand, expected, actual) in
-            [("input", self.inputs.len(), inputs.len()), ("output", self.outputs.len(), outputs.len())]
-        {
-            if expected != actual {
-                return Err(Error::OperandCount { operand, expected, actual });
-            }
+        // (Plain tests, as `Batch::run`'s: they run on every call, however small.)
+        if inputs.len() != self.inputs.len() {
+            return Err(Error::OperandCount { operand: "input", expected: self.inputs.len(), actual: inputs.len() });
+        }
+        if outputs.len() != self.outputs.len() {
+            return Err(Error::OperandCount { operand: "output", expected: self.outputs.len(), actual: outputs.len() });
         }
         let many_in = self.inputs.len() > 1;
         for (i, (desc, buf)) in self.inputs.iter().zip(inputs).enumerate() {
@@ -712,7 +712,13 @@ impl Engine {
             }
             return r.program.run(inputs[0], outputs[0], opts).map_err(run_error);
         }
-        let Some(ix) = &self.indexed else { return self.batch.run(inputs, outputs, opts).map_err(run_error) };
+        let Some(ix) = &self.indexed else {
+            // One move: straight to its program (the buffers were checked above).
+            if let (Some(program), [src], [dst]) = (self.batch.single(), inputs, &mut *outputs) {
+                return program.run(src, dst, opts).map_err(run_error);
+            }
+            return self.batch.run(inputs, outputs, opts).map_err(run_error);
+        };
         // The indices first: an invalid one writes nothing.
         let rank = self.inputs[ix.indices].rank();
         let checked = ix.program.check_with(inputs[ix.indices], opts).map_err(|e| ix.error(e, rank))?;

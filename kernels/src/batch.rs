@@ -492,4 +492,21 @@ mod tests {
         );
         assert_eq!(y, [9; 4]);
     }
+
+    #[test]
+    fn only_one_move_from_the_input_into_the_output_is_single() {
+        let copy = |source, output| Move { source, output, plan: Plan::copy(1, 0, 0, vec![row(4, 1, 1)]) };
+        let one = Batch::new(1, 1, vec![vec![copy(Source::Input(0), 0)]]).unwrap();
+        assert!(one.single().is_some_and(|p| std::ptr::eq(p, &one.stages[0].steps[0].program)));
+        // Two moves, two stages, a fill, a second input or output: the batch's own path.
+        let half =
+            |base| Move { source: Source::Input(0), output: 0, plan: Plan::copy(1, base, base, vec![row(2, 1, 1)]) };
+        assert!(Batch::new(1, 1, vec![vec![half(0), half(2)]]).unwrap().single().is_none());
+        let stages = vec![vec![copy(Source::Input(0), 0)], vec![copy(Source::Output(0), 0)]];
+        assert!(Batch::new(1, 1, stages).unwrap().single().is_none());
+        let fill = Move { source: Source::Value(vec![1]), output: 0, plan: Plan::copy(1, 0, 0, vec![row(4, 0, 1)]) };
+        assert!(Batch::new(0, 1, vec![vec![fill]]).unwrap().single().is_none());
+        assert!(Batch::new(2, 1, vec![vec![copy(Source::Input(0), 0)]]).unwrap().single().is_none());
+        assert!(Batch::new(1, 2, vec![vec![copy(Source::Input(0), 1)]]).unwrap().single().is_none());
+    }
 }

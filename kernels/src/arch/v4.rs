@@ -647,6 +647,7 @@ unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8,
 pub(super) struct Avx512Lanes;
 
 impl Lanes16 for Avx512Lanes {
+    const HALVES: usize = 1;
     type F = __m512;
     type I = __m512i;
     type Bytes = __m512i;

@@ -1578,6 +1578,7 @@ pub(super) const fn nan_to_zero(from: u8, out: u8) -> bool {
 pub(super) struct Avx2Lanes;
 
 impl Lanes16 for Avx2Lanes {
+    const HALVES: usize = 2;
     type F = [__m256; 2];
     type I = [__m256i; 2];
     /// Windows 0, 1 and windows 2, 3.

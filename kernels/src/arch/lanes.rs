@@ -379,7 +379,8 @@ pub(super) unsafe fn deinterleave_normalize<
                 if L::HALVES > 1 {
                     // Unrolled at AVX2: its loop over the planes kept the masks and parameters in memory, indexed by
                     // the plane (a load for every shuffle, product and sum). PERF: one thread, Zen 4, `--isa v3`, u8
-                    // NHWC 32×224² → f16 NCHW 331 → 296 µs. AVX-512 keeps the loop (unrolled: 2–4 % slower there).
+                    // NHWC 32×224² → f16 NCHW 325 → 298 µs. AVX-512 keeps the loop (unrolled, mirrored BGR rows ran 2–11 %
+                    // slower there).
                     plane!(0);
                     plane!(1);
                     plane!(2);

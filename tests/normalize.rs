@@ -516,6 +516,37 @@ fn many_channel_transposes() {
     }
 }
 
+/// Planes into pixels (NCHW in, NHWC out) with 2 to 4 channels: widening normalizations interleave the input
+/// elements first and convert the pixels with the channels' pairs as a pattern (or one pair for all), narrowing and
+/// same-width ones convert the planes first; crops with rows whose pixel counts end around every register width,
+/// mirrored rows, and every configuration `Case::check` runs.
+#[test]
+fn planes_into_pixels() {
+    let mut rng = common::rng(17);
+    let (u8_, i8_, f16, f32_) = (DataType::Uint8, DataType::Int8, DataType::Float16, DataType::Float32);
+    for (from, to) in
+        [(u8_, f32_), (u8_, f16), (i8_, f32_), (f16, f32_), (u8_, DataType::Int32), (f32_, f16), (f32_, f32_)]
+    {
+        for c in 2..=4u32 {
+            let sizes = [2, c, 5, 83];
+            let scale: Vec<f32> = (0..c).map(|k| 0.25 + k as f32 * 0.125).collect();
+            let bias: Vec<f32> = (0..c).map(|k| k as f32 - 3.5).collect();
+            for (offsets, window, strides) in [
+                ([0, 0, 0, 0], [2, c, 5, 83], [1, 1, 1, 1]),
+                ([0, 0, 1, 3], [2, c, 4, 79], [1, 1, 1, 1]),
+                ([0, 0, 0, 0], [2, c, 5, 83], [1, 1, -1, 1]),
+            ] {
+                let (input, output) = (TensorDesc::nchw(from, sizes).unwrap(), TensorDesc::nhwc(to, window).unwrap());
+                let pairs = [(&scale[..], &bias[..]), (&[0.5f32][..], &[-1.0f32][..])];
+                let ops = check_pairs((&input, &output), (&offsets, &window, &strides), pairs, &mut rng, (3, 7));
+                for op in &ops {
+                    assert_eq!(op.row_kind(), RowKind::Interleave { planes: c as usize }, "{from:?} → {to:?}, {c}");
+                }
+            }
+        }
+    }
+}
+
 /// Channels-last outputs (NHWC in, NHWC out: what TensorFlow, TFLite and many ONNX exports take): the pixels are
 /// read whole — contiguous, mirrored, subsampled, their channels reversed, or both — and converted in runs with the
 /// per-channel pairs as a repeating pattern (or one pair for all), for one-byte, f16 and f32 pixels of 2 to 4

@@ -451,7 +451,7 @@ pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mu
                 near: strategy.near(),
             }
         }
-        Movement::Interleave(tables) => Request::Interleave { tables, ps: fold().in_stride },
+        Movement::Interleave(tables, _) => Request::Interleave { tables, ps: fold().in_stride },
         Movement::Deinterleave(tables) => Request::Deinterleave { tables, ps: fold().out_stride },
         Movement::Swap { unit, lanes } => Request::Swap { lanes, unit: *unit, step: row.in_stride },
         Movement::Generate => unreachable!("Strategy::choose generates for sequences only, which are not copies"),

@@ -1208,6 +1208,9 @@ impl StagedTranspose {
 /// A converting planar move (see the module documentation): the planar kernel moves elements of the input width
 /// (deinterleave) or of the output width (interleave) through a buffer, the conversion runs on plane runs.
 struct StagedPlanar<'a> {
+    /// A widening interleave that moves the input elements first and converts the pixels after
+    /// ([`InterleaveFirst`](crate::strategy::InterleaveFirst)), with the planes' pattern of pairs if they vary.
+    first: Option<Option<&'a Periodic>>,
     convert: Converter,
     planar: PlanarFn,
     tables: &'a Planar,
@@ -1240,6 +1243,11 @@ impl StagedPlanar<'_> {
         let (mut buf, mut second) = (Scratch::new(), Scratch::new());
         let (scr, out) = (buf.ptr(), second.ptr());
         let p = self.tables.planes;
+        if let Some(pattern) = self.first {
+            // SAFETY: forwarded contract.
+            unsafe { self.interleaved_first(src, dst, aux, (from, to), pattern) };
+            return;
+        }
         let moved = if self.tables.interleave { self.ow } else { self.iw };
         // Plane runs a multiple of 64 bytes apart in the buffer, so the level's full-register stores into them stay
         // within lines.
@@ -1284,6 +1292,48 @@ impl StagedPlanar<'_> {
                             None => self.convert.apply(from, d, c, xk, self.arow),
                         }
                     }
+                }
+            }
+            j += c;
+        }
+    }
+
+    /// [`StagedPlanar::buffered`] of a widening interleave that moves the input elements first: chunks of pixels
+    /// interleaved from the planes into the buffer, then converted into the output (through the second buffer and
+    /// the streaming copy when streaming), a normalization's pairs from `pattern` (element 0 of a chunk is a
+    /// pixel's first channel), else its one pair at the chunk's parameters.
+    ///
+    /// # Safety
+    ///
+    /// As [`StagedPlanar::buffered`]; the tables move input-width elements.
+    unsafe fn interleaved_first(
+        &self,
+        src: *const u8,
+        dst: *mut u8,
+        aux: *const u8,
+        (from, to): (usize, usize),
+        pattern: Option<&Periodic>,
+    ) {
+        let (mut buf, mut second) = (Scratch::new(), Scratch::new());
+        let (scr, out) = (buf.ptr(), second.ptr());
+        let p = self.tables.planes;
+        let chunk = SCRATCH_BYTES / (p * self.ow.max(self.iw)) / 64 * 64;
+        let mut j = from;
+        while j < to {
+            let c = chunk.min(to - j);
+            let x = aux.wrapping_offset(j as isize * self.arow);
+            let d = dst.wrapping_add(j * p * self.ow);
+            // SAFETY: pixels j..j+c of every plane (input width, `ps` apart) and of the row are in bounds (Rows
+            // contract); the buffers hold c pixels of p elements at the wider width; the parameters are one pair
+            // at `x` or the pattern (Strategy::choose).
+            unsafe {
+                (self.planar)(self.tables, src.wrapping_add(j * self.iw), self.ps, scr, c);
+                match self.flush {
+                    Some(flush) => {
+                        self.convert.apply_either(scr, out, c * p, x, pattern, 0);
+                        flush(out, d, c * p * self.ow);
+                    }
+                    None => self.convert.apply_either(scr, d, c * p, x, pattern, 0),
                 }
             }
             j += c;
@@ -1886,9 +1936,14 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
             })
         }
         Movement::Generate => unreachable!("sequences are built by build_sequence"),
-        Movement::Interleave(tables) | Movement::Deinterleave(tables) => {
+        Movement::Interleave(tables, _) | Movement::Deinterleave(tables) => {
             let ps = if tables.interleave { fold().in_stride } else { fold().out_stride };
+            let first = match strategy.movement() {
+                Movement::Interleave(_, Some(first)) => Some(first.pattern.as_deref()),
+                _ => None,
+            };
             f(&StagedPlanar {
+                first,
                 convert,
                 planar: planar_fn::<A>(tables.width),
                 tables,

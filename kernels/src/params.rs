@@ -337,6 +337,7 @@ pub const TRANSPOSE_OUT_ROWS: usize = 32;
 /// Bytes ahead of each window that the 64-byte byte-permute lanes of a stride-3 gather prefetch when the walk reads
 /// from memory (its footprint beyond the last-level cache one thread can count on).
 ///
-/// PERF: see the lane loop of the VBMI level (`arch/vbmi.rs`, `wide`): on the Zen 4 VM, 8 and 16 KiB both won over
-/// none (the public i8 4096² stride-3 gather, interleaved rounds: 510–630 µs, 357–398, 337–389).
+/// PERF: see the lane loop of the VBMI level (`arch/vbmi.rs`, `wide`). On the Zen 4 VM, one prefetch per window:
+/// the public i8 4096² stride-3 gather, interleaved rounds, 502 → 394 µs (16 KiB ahead); in the trials, 8 and 16
+/// KiB both won over none, a line per lane 4 KiB ahead less so.
 pub const WIDE_PREFETCH_AHEAD: isize = 16 << 10;

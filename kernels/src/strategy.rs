@@ -671,7 +671,7 @@ fn pixels(walk: &Walk, iw: usize, ow: usize, op: &ElementOp) -> Option<(Geometry
 /// tiles when both have at least 8 elements, interleave when `I` has 2 to 4 (planes into pixels), deinterleave
 /// when `J` has 2 to 4 (pixels into planes). A conversion's kernels move converted (output-width) elements.
 fn transpose(walk: &Walk, iw: usize, ow: usize, op: &ElementOp) -> Option<(Geometry, Movement, Width)> {
-    let converting = !matches!(op, ElementOp::Copy { .. });
+    let converting = !op.is_copy();
     let dims = walk.dims();
     let rank = dims.len();
     if rank < 2 {
@@ -704,13 +704,12 @@ fn transpose(walk: &Walk, iw: usize, ow: usize, op: &ElementOp) -> Option<(Geome
     {
         let g = walk.geometry(jpos, Some(ipos))?;
         // Widening: the narrow input elements through the buffer (see `InterleaveFirst`), when the pixels' pairs
-        // form a pattern of the planes (or are one pair).
+        // form a pattern of the planes (or are one pair). (Sequences never get here: `Strategy::choose`.)
         let first = (converting && ow > iw && g.row_aux() == 0)
             .then(|| match op {
                 ElementOp::Normalize { .. } if g.fold_aux() != 0 => {
                     Some(InterleaveFirst { pattern: Some(Arc::new(Periodic::new(&walk.pairs_along(ipos)?, None)?)) })
                 }
-                ElementOp::Sequence { .. } => None,
                 _ => Some(InterleaveFirst { pattern: None }),
             })
             .flatten();

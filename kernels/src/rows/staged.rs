@@ -30,7 +30,7 @@ use crate::float::f32_to_f16_scalar;
 use crate::fused::{FloatNorm, FusedConvert, Norm, NormType, RowRun, WindowPairs};
 use crate::params::{BLOCK, SCRATCH_BYTES, TABLE_MAX};
 use crate::plan::ElementOp;
-use crate::strategy::{Movement, PixelRead, Strategy, TileWidth};
+use crate::strategy::{InterleaveFirst, Movement, PixelRead, Strategy, TileWidth};
 use crate::tables::{Periodic, PixelWindows, Planar};
 use crate::width::Width;
 
@@ -1208,9 +1208,8 @@ impl StagedTranspose {
 /// A converting planar move (see the module documentation): the planar kernel moves elements of the input width
 /// (deinterleave) or of the output width (interleave) through a buffer, the conversion runs on plane runs.
 struct StagedPlanar<'a> {
-    /// A widening interleave that moves the input elements first and converts the pixels after
-    /// ([`InterleaveFirst`](crate::strategy::InterleaveFirst)), with the planes' pattern of pairs if they vary.
-    first: Option<Option<&'a Periodic>>,
+    /// A widening interleave that moves the input elements first and converts the pixels after.
+    first: Option<&'a InterleaveFirst>,
     convert: Converter,
     planar: PlanarFn,
     tables: &'a Planar,
@@ -1243,9 +1242,9 @@ impl StagedPlanar<'_> {
         let (mut buf, mut second) = (Scratch::new(), Scratch::new());
         let (scr, out) = (buf.ptr(), second.ptr());
         let p = self.tables.planes;
-        if let Some(pattern) = self.first {
+        if let Some(first) = self.first {
             // SAFETY: forwarded contract.
-            unsafe { self.interleaved_first(src, dst, aux, (from, to), pattern) };
+            unsafe { self.interleaved_first(src, dst, aux, (from, to), first.pattern.as_deref()) };
             return;
         }
         let moved = if self.tables.interleave { self.ow } else { self.iw };
@@ -1939,7 +1938,7 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
         Movement::Interleave(tables, _) | Movement::Deinterleave(tables) => {
             let ps = if tables.interleave { fold().in_stride } else { fold().out_stride };
             let first = match strategy.movement() {
-                Movement::Interleave(_, Some(first)) => Some(first.pattern.as_deref()),
+                Movement::Interleave(_, first) => first.as_ref(),
                 _ => None,
             };
             f(&StagedPlanar {

@@ -398,7 +398,9 @@ impl Fixed {
     }
 
     /// The weight pairs of element `x` whose window starts on an odd column (`odd`: a column early, see `odd`) or
-    /// an even one.
+    /// an even one. (Inline: called once per output pixel from the taps loops, where a call cost about 2 % of an
+    /// AVX2 bicubic resize.)
+    #[inline(always)]
     fn window(&self, x: usize, odd: bool) -> &[i32] {
         if odd { &self.odd[x * self.per_odd..][..self.per_odd] } else { &self.pairs[x * self.per..][..self.per] }
     }

@@ -1239,14 +1239,14 @@ impl StagedPlanar<'_> {
     ///
     /// As [`Rows::span`] for the row's pixels `from..to`.
     unsafe fn buffered(&self, src: *const u8, dst: *mut u8, aux: *const u8, from: usize, to: usize) {
-        let (mut buf, mut second) = (Scratch::new(), Scratch::new());
-        let (scr, out) = (buf.ptr(), second.ptr());
-        let p = self.tables.planes;
         if let Some(first) = self.first {
             // SAFETY: forwarded contract.
             unsafe { self.interleaved_first(src, dst, aux, (from, to), first.pattern.as_deref()) };
             return;
         }
+        let (mut buf, mut second) = (Scratch::new(), Scratch::new());
+        let (scr, out) = (buf.ptr(), second.ptr());
+        let p = self.tables.planes;
         let moved = if self.tables.interleave { self.ow } else { self.iw };
         // Plane runs a multiple of 64 bytes apart in the buffer, so the level's full-register stores into them stay
         // within lines.

@@ -180,6 +180,9 @@ fn large_images_split_into_units_match() {
         check(DataType::Uint8, ResizeFilter::Bilinear, true, [1, 3], from, to, 1 + 4 * k);
         check(DataType::Float32, ResizeFilter::Bicubic, false, [1, 3], from, to, 4 * k);
     }
+    // Columns first into strip rows whose 16 rows a spill writes would share L1 sets (1023 and 1024 f32), padded.
+    check(DataType::Uint8, ResizeFilter::Bicubic, true, [1, 3], [100, 700], [40, 341], 1);
+    check(DataType::Float32, ResizeFilter::Bicubic, true, [1, 1], [30, 2048], [12, 1024], 0);
     // Filtered rows first, rows of four spans or less (a span at a time) and longer (the whole width at once),
     // packed (NHWC) and from pixel slots (gathered first), antialiased and sampled.
     for width in [600, 1500] {

@@ -478,6 +478,21 @@ fn odd_lines(n: usize, size: usize) -> usize {
     (n.div_ceil(per) | 1) * per
 }
 
+/// The row pitch of a columns-first strip of rows of `n` f32: `n` when the 16 rows a block spills fit in 4 KiB or
+/// start in at least 8 different L1 sets (64 sets of 64-byte lines), else [`odd_lines`].
+///
+/// PERF (one thread, Zen 4 VM, u8 RGB, tight, AVX2 / AVX-512 level, µs): bicubic 640×480 → 341×256 (rows of 1023
+/// f32, 4092 bytes: the spill's 16 rows in one or two sets) 330 → 214 / 283 → 195 with odd lines; but odd lines
+/// everywhere slowed rows whose sets were spread already: 224² → 640² sampled bilinear (1920 f32, 8 sets) 225 → 240
+/// / 134 → 156, bicubic 2560×1600 → 320×200 (960 f32, 16 sets) 1186 → 1233 at AVX-512.
+fn strip_pitch(n: usize) -> usize {
+    let mut sets = [false; 64];
+    for r in 0..16 {
+        sets[r * n * 4 / 64 % 64] = true;
+    }
+    if n * 64 <= 4096 || sets.iter().filter(|&&s| s).count() >= 8 { n } else { odd_lines(n, 4) }
+}
+
 /// Whether a row's pixels of a group of `group` channels are one run of `w`-byte elements in an operand of these
 /// byte strides.
 fn runs(strides: [isize; 4], w: usize, group: usize) -> bool {
@@ -933,11 +948,12 @@ impl Job for Units<'_> {
 
 /// The buffers of one thread's units.
 struct Scratch<const R: usize> {
-    /// Rows filtered first: the pitch of the strip's rows (at least `row_len`), and of `rows_q7`.
+    /// The pitch of the strip's rows (at least `row_len`: see `strip_pitch`, `odd_lines`); rows filtered first, of
+    /// `rows_q7` too.
     pitch: usize,
     full_pitch: usize,
-    /// Horizontally filtered rows of slots `[lo, hi)` of the current plane, `row_len` each, in a ring (slot `s` at row
-    /// `s` mod the rows it has).
+    /// Horizontally filtered rows of slots `[lo, hi)` of the current plane, `row_len` each, `pitch` apart, in a ring
+    /// (slot `s` at row `s` mod the rows it has).
     strip: Vec<f32>,
     lo: usize,
     hi: usize,
@@ -976,7 +992,7 @@ impl Units<'_> {
         let fixed = pr.fixed.is_some();
         let rows_first = pr.vfirst.is_some();
         // Rows filtered first: the widest piece of the columns the output reads (`RowsFirst`), in rows `full_pitch`
-        // apart, and the strip's rows `pitch` apart (odd numbers of lines: see `odd_lines`).
+        // apart. The strip's rows `pitch` apart (rows first, odd numbers of lines: see `odd_lines`, `strip_pitch`).
         let full = pr.vfirst.as_ref().map_or(0, |v| {
             let width = |&(s0, s1): &(usize, usize)| {
                 let (c0, c1) = pr.cols.reads(pr.spans[s0].0..pr.spans[s1 - 1].1);
@@ -985,9 +1001,9 @@ impl Units<'_> {
             v.pieces.iter().map(width).max().unwrap_or(0)
         });
         let full_pitch = odd_lines(full, 2);
-        let pitch = if rows_first { odd_lines(row_len, 4) } else { row_len };
+        let pitch = if rows_first { odd_lines(row_len, 4) } else { strip_pitch(row_len) };
         let mut sc = Scratch::<R> {
-            strip: vec![0f32; ((pr.strip_rows + R) * row_len).max(R * pitch)],
+            strip: vec![0f32; (pr.strip_rows + R) * pitch],
             pitch,
             full_pitch,
             lo: 0,
@@ -1053,12 +1069,12 @@ impl Units<'_> {
             if let Some((starts, fixed)) = pairs {
                 // Each input row filtered across straight into its ring row (pixels, or planes), as `spill` places
                 // the staged pass's sums (slot r0 + l at ring row (r0 + l) mod cap).
-                let (cap, in_row) = (sc.strip.len() / row_len, p.in_size[1] * g);
+                let (cap, in_row) = (sc.strip.len() / sc.pitch, p.in_size[1] * g);
                 let (plane, scale) = (pr.planar.then_some(p.out_size[1]), fixed.scale * Paired::UNIT);
                 let cols = &fixed.pairs;
                 for l in 0..n {
                     let from = self.src.0.cast_const().wrapping_offset(in_plane + row(l) as isize * sh);
-                    let out = &mut sc.strip[(r0 + l) % cap * row_len..][..row_len];
+                    let out = &mut sc.strip[(r0 + l) % cap * sc.pitch..][..row_len];
                     let pairs =
                         PixelPairs { rows: [from; 2], row_bytes: in_row, w: None, starts, cols, g, plane, scale };
                     // SAFETY: input row row(l) < in height of the proved input plane, `in_row` bytes (the group's
@@ -1123,14 +1139,14 @@ impl Units<'_> {
                     }
                 }
                 // Slots r0..r0 + n sit at ring rows r0 mod cap on, wrapping once at most (n ≤ R ≤ cap).
-                let cap = sc.strip.len() / row_len;
+                let cap = sc.strip.len() / sc.pitch;
                 let at = r0 % cap;
                 let before = n.min(cap - at);
                 for (lanes, ring) in [(0..before, at), (before..n, 0)] {
                     if lanes.is_empty() {
                         continue;
                     }
-                    spill::<A, R>(a, pr, &sc.sums, lanes, &mut sc.strip[ring * row_len..], x0..x1, row_len);
+                    spill::<A, R>(a, pr, &sc.sums, lanes, &mut sc.strip[ring * sc.pitch..], x0..x1, sc.pitch);
                 }
             }
             sc.hi = r0 + n;
@@ -1139,7 +1155,7 @@ impl Units<'_> {
         let out_plane = (p.out_base as isize) + image as isize * on + channel as isize * oc;
         for y in y0..y1 {
             let taps = &pr.vtaps[pr.voff[y]..pr.voff[y + 1]];
-            vertical(&sc.strip, taps, &mut sc.out);
+            vertical(&sc.strip, sc.pitch, taps, &mut sc.out);
             // SAFETY: row y < out height of the proved output plane; `run` checked `dst` holds `out_need` bytes.
             unsafe { self.finish_row::<A>(a, &mut sc.out, &mut sc.converted, out_plane + y as isize * oh, channel) };
         }
@@ -1778,18 +1794,18 @@ const VBLOCK: usize = 64;
 /// Most taps the blocks take (their rows' offsets computed once per row, on the stack); more go tap by tap.
 const VTAPS: usize = 64;
 
-/// `out = Σ w · strip row (slot mod rows)` over the `(slot, w)` taps, rows of `out.len()` (the strip a ring): each
-/// product rounded, then added to the sum in tap order.
+/// `out = Σ w · strip row (slot mod rows)` over the `(slot, w)` taps, rows of `out.len()` `pitch` apart (the strip
+/// a ring): each product rounded, then added to the sum in tap order.
 ///
 /// PERF (one thread, Zen 4 VM, u8 RGB bicubic antialiased, five alternations, median µs): tap by tap over the whole
 /// row, each tap loaded and stored the row's sums again (two of five instructions a register); in blocks of
 /// `VBLOCK`, AVX2 level: 1920×1080 → 224² 831 → 803, 2560×1600 → 320×200 1702 → 1640, 640×480 → 341×256 386 →
 /// 364; AVX-512 level within the noise (668 → 664, 1347 → 1386, 342 → 334).
 #[inline(always)]
-fn vertical(strip: &[f32], taps: &[(usize, f32)], out: &mut [f32]) {
+fn vertical(strip: &[f32], pitch: usize, taps: &[(usize, f32)], out: &mut [f32]) {
     let n = out.len();
-    let cap = strip.len() / n;
-    let row = |slot: usize| &strip[(slot % cap) * n..][..n];
+    let cap = strip.len() / pitch;
+    let row = |slot: usize| &strip[(slot % cap) * pitch..][..n];
     let Some((&(first, w0), rest)) = taps.split_first() else {
         out.fill(0.0);
         return;
@@ -1805,7 +1821,7 @@ fn vertical(strip: &[f32], taps: &[(usize, f32)], out: &mut [f32]) {
     if taps.len() <= VTAPS {
         let (mut at, mut ws) = ([0usize; VTAPS], [0f32; VTAPS]);
         for ((a, w), &(slot, wt)) in at.iter_mut().zip(&mut ws).zip(taps) {
-            (*a, *w) = ((slot % cap) * n, wt);
+            (*a, *w) = ((slot % cap) * pitch, wt);
         }
         let (at, ws) = (&at[1..taps.len()], &ws[1..taps.len()]);
         let first = row(first);

@@ -915,6 +915,7 @@ fn check_byte_norm<A: Arch>(a: A) {
         [0.5, 0.25],
         [4.19e6, 1.0e6],
         [-4.2e6, 0.5],
+        [f32::NAN, 1.0],
     ];
     assert!(crate::float::byte_results_fit_i32(4.19e6, 1.0e6) && !crate::float::byte_results_fit_i32(-4.2e6, 0.5));
     for k in kinds {

@@ -705,12 +705,6 @@ impl Lanes16 for Avx512Lanes {
     }
 
     #[inline(always)]
-    unsafe fn max(a: __m512, b: __m512) -> __m512 {
-        // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_max_ps(a, b) }
-    }
-
-    #[inline(always)]
     unsafe fn min(a: __m512, b: __m512) -> __m512 {
         // SAFETY: AVX-512F (contract).
         unsafe { _mm512_min_ps(a, b) }

@@ -1560,17 +1560,10 @@ pub(super) const fn ty_width(ty: u8) -> usize {
     }
 }
 
-/// The bounds a result of type `out` (a one-byte integer) is clamped to before it is rounded: clamping first makes
-/// the conversion's out-of-range results impossible, and rounding a value in the range lands in it. (A NaN, which
-/// only float inputs can give, becomes the lower bound here: see `nan_to_zero`.)
-pub(super) const fn byte_bounds(out: u8) -> (f32, f32) {
-    if out == TY_I8 { (-128.0, 127.0) } else { (0.0, 255.0) }
-}
-
-/// Whether a normalization from `from` into `out` must send NaN lanes to 0 before clamping (the casts' rule): only
-/// float inputs give NaN, and only one-byte outputs clamp.
-pub(super) const fn nan_to_zero(from: u8, out: u8) -> bool {
-    matches!(from, TY_F32 | TY_F16) && matches!(out, TY_U8 | TY_I8)
+/// The largest value of a one-byte integer type `out` (i8, else u8) as f32: what a result is capped at before it is
+/// rounded (the narrowing's saturation takes care of the bottom: see `Put::rounded`).
+pub(super) const fn byte_top(out: u8) -> f32 {
+    if out == TY_I8 { 127.0 } else { 255.0 }
 }
 
 /// [`Lanes16`] at AVX2 (and F16C for f16): two 8-lane registers, lanes 0–7 first.
@@ -1637,12 +1630,6 @@ impl Lanes16 for Avx2Lanes {
     unsafe fn add(a: Self::F, b: Self::F) -> Self::F {
         // SAFETY: AVX (contract).
         unsafe { [_mm256_add_ps(a[0], b[0]), _mm256_add_ps(a[1], b[1])] }
-    }
-
-    #[inline(always)]
-    unsafe fn max(a: Self::F, b: Self::F) -> Self::F {
-        // SAFETY: AVX (contract).
-        unsafe { [_mm256_max_ps(a[0], b[0]), _mm256_max_ps(a[1], b[1])] }
     }
 
     #[inline(always)]

@@ -468,6 +468,13 @@ pub fn types(t: Types) -> TokenStream {
                 let name = format_ident!("F32To{}Nearest", d.variant);
                 let ds = &d.storage;
                 let doc = format!("Converts f32 → {} rounding half to even, then saturating (NaN → 0).", d.storage);
+                // One-byte integers through the levels' Normalize kernels (see the helper).
+                let body = if d.width == 1 {
+                    let signed = d.class == Class::Signed;
+                    quote! { #h::f32_to_bytes_nearest::<A, #ds, #signed>(a, src, dst, n) }
+                } else {
+                    quote! { #h::float_to_int::<A, #fs, #ds, true>(a, src, dst, n) }
+                };
                 nearest_routes.push(quote! {
                     #[doc = #doc]
                     pub(crate) struct #name;
@@ -476,7 +483,7 @@ pub fn types(t: Types) -> TokenStream {
                         #[inline(always)]
                         unsafe fn run<A: #h::Arch>(a: A, src: *const u8, dst: *mut u8, n: usize) {
                             // SAFETY: the helper's contract is this function's (the `Route` trait's).
-                            unsafe { #h::float_to_int::<A, #fs, #ds, true>(a, src, dst, n) }
+                            unsafe { #body }
                         }
                     }
                 });

@@ -1461,9 +1461,11 @@ impl Units<'_> {
         if self.program.out_contiguous {
             match p.ty {
                 ElemType::U8 => {
+                    // SAFETY: n contiguous u8 destinations (caller); `out` holds n f32; level A (caller).
+                    let done = unsafe { a.f32_to_u8_half_up(out.as_ptr().cast(), base, n) };
                     // (Packs at the 32-byte level, see `to_u8`.)
                     let pack = A::BYTES == 32;
-                    for (i, &v) in out.iter().enumerate() {
+                    for (i, &v) in out.iter().enumerate().skip(done) {
                         // SAFETY: element i of the contiguous row (caller).
                         unsafe { *base.add(i) = to_u8(v, pack) };
                     }
@@ -1905,7 +1907,8 @@ fn affine(out: &mut [f32], scale: &[f32], bias: &[f32], clamp: Option<[f32; 2]>)
     }
 }
 
-/// Rounds half up into 0..=255 (as Pillow's and OpenCV's fixed-point u8 paths; NaN → 0). With `pack` (a constant
+/// Rounds half up into 0..=255 (as Pillow's and OpenCV's fixed-point u8 paths; NaN → 0): the scalar level's rows
+/// and the other levels' last elements ([`Arch::f32_to_u8_half_up`] takes the rest). With `pack` (a constant
 /// where it is inlined), the integer (already in 0..=255) is clamped again, which changes nothing but lets the
 /// compiler narrow with saturating packs.
 ///

@@ -94,6 +94,12 @@ pub(super) trait Lanes16: Copy + Default {
     ///
     /// As every method.
     unsafe fn round(x: Self::F) -> Self::I;
+    /// f32 → i32 rounded toward zero (lanes outside i32, and NaN, give `i32::MIN`).
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    unsafe fn truncate(x: Self::F) -> Self::I;
     /// Stores 16 f32 at `p` (64 bytes), non-temporally with `STREAM`.
     ///
     /// # Safety
@@ -161,6 +167,32 @@ pub(super) unsafe fn put_plane<L: Lanes16, const OUT: u8, const STREAM: bool>(y:
             _ => L::store_bytes::<OUT, STREAM>(L::round(y), d),
         }
     }
+}
+
+/// `Arch::f32_to_u8_half_up` over [`Lanes16`], 32 elements a step: `trunc(min(255, x) + 0.5)` narrowed with
+/// saturation — the minimum passes a NaN on, and the conversion gives `i32::MIN` for NaN and anything below i32,
+/// which saturates to 0; below −0.5 the sum truncates to 0 or less. Returns the elements done (a multiple of 32).
+///
+/// PERF (one thread, Zen 4 VM, u8 `Resize` 224² → 640² sampled bilinear from Python, µs): against the plain loop
+/// of `to_u8` (a maximum, a minimum, an add, a conversion and 1.5 shuffles a register: the compiler narrows each
+/// register on its own), `--isa v3` 221–240 → 183–186, AVX-512 163–165 → 159–160.
+///
+/// # Safety
+///
+/// As `Arch::f32_to_u8_half_up`; the level's features.
+#[inline(always)]
+pub(super) unsafe fn u8_half_up<L: Lanes16>(src: *const u8, dst: *mut u8, n: usize) -> usize {
+    let mut i = 0;
+    // SAFETY: (whole block) elements i..i + 32 of both ranges while i + 32 ≤ n; the level's features (contract).
+    unsafe {
+        let (top, half) = (L::splat(255.0), L::splat(0.5));
+        let one = |at: usize| L::truncate(L::add(L::min(top, L::load_f32(src.add(4 * at))), half));
+        while i + 32 <= n {
+            L::store_bytes2::<TY_U8, false>(one(i), one(i + 16), dst.add(i));
+            i += 32;
+        }
+    }
+    i
 }
 
 /// [`Norm16`] over [`Lanes16`]: 16 inputs of type `FROM` converted to f32 exactly, `x·scale + bias` (product, then

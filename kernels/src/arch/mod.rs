@@ -738,6 +738,17 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         0
     }
 
+    /// Converts a prefix of `n` f32 at `src` to u8 at `dst` rounded half up and saturated, NaN giving 0 (a u8
+    /// resize's rows: Pillow's and OpenCV's rounding); returns the elements done.
+    ///
+    /// # Safety
+    ///
+    /// As [`CastFn`](crate::convert::CastFn).
+    #[inline(always)]
+    unsafe fn f32_to_u8_half_up(self, _src: *const u8, _dst: *mut u8, _n: usize) -> usize {
+        0
+    }
+
     /// Converts a prefix of `n` f64 at `src` to f32 at `dst` rounded to odd
     /// ([`f64_to_f32_odd_scalar`](crate::float::f64_to_f32_odd_scalar)); returns the elements done.
     ///

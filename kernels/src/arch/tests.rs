@@ -1602,3 +1602,40 @@ fn vbmi_forwards_every_method_v4_overrides() {
     let missing: Vec<&String> = v4.iter().chain(&common).filter(|m| !vbmi.contains(*m)).collect();
     assert!(missing.is_empty(), "V4Vbmi lacks {missing:?}: forward them to V4");
 }
+
+/// `f32_to_u8_half_up`: random bit patterns (NaNs, infinities, subnormals, values far outside i32) mixed with values
+/// around 0, 255 and the halves between, runs of every length around the levels' steps, at any alignment: the
+/// elements done are `trunc(clamp(x, 0, 255) + 0.5)` (NaN → 0), nothing written past them, all but 31 done on the
+/// levels with registers.
+fn check_u8_half_up<A: Arch>(a: A) {
+    let special = [-0.5f32, -0.49, -1.5, 0.0, -0.0, 0.5, 1.5, 2.5, 126.5, 127.5, 254.5, 254.49, 255.0, 255.5, 256.0];
+    let special = [&special[..], &[1e10, -1e10, 3e9, -3e9, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e-40]].concat();
+    for n in [0usize, 1, 15, 16, 31, 32, 33, 63, 64, 65, 100, 257] {
+        let raw = bytes(4 * n + 4, 5 + n as u32);
+        for skip in [0usize, 1] {
+            let src: Vec<u8> = (0..n)
+                .flat_map(|i| match i % 3 {
+                    0 => special[(i / 3) % special.len()].to_le_bytes(),
+                    _ => raw[4 * i + skip..][..4].try_into().unwrap(),
+                })
+                .collect();
+            let mut storage = vec![SENTINEL; skip + n + 32];
+            let dst = &mut storage[skip..];
+            // SAFETY: n f32 at src (any alignment), n + 32 writable bytes at dst; this level runs here.
+            let done = a.vectorize(|| unsafe { a.f32_to_u8_half_up(src.as_ptr(), dst.as_mut_ptr(), n) });
+            assert!(done <= n && (A::ISA == Isa::Scalar || n - done < 32), "{:?} did {done} of {n}", A::ISA);
+            for i in 0..done {
+                let x = f32::from_le_bytes(src[4 * i..][..4].try_into().unwrap());
+                let want = (x.clamp(0.0, 255.0) + 0.5) as u8; // (NaN stays NaN, which `as` makes 0)
+                assert_eq!(dst[i], want, "{:?} element {i} of {n}: {x:?}", A::ISA);
+            }
+            assert!(dst[done..].iter().all(|&b| b == SENTINEL), "{:?} wrote past {done}", A::ISA);
+        }
+    }
+}
+level_job!(U8HalfUpJob, check_u8_half_up);
+
+#[test]
+fn f32_to_u8_half_up_on_every_level() {
+    on_every_level(|l| l.dispatch(U8HalfUpJob));
+}

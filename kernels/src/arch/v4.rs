@@ -416,6 +416,12 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
+    unsafe fn f32_to_u8_half_up(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
+        // SAFETY: forwarded contract; AVX-512F/BW via the token.
+        unsafe { lanes::u8_half_up::<Avx512Lanes>(src, dst, n) }
+    }
+
+    #[inline(always)]
     unsafe fn f64_to_f32_odd(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
         let mut i = 0;
         while i + 8 <= n {
@@ -720,6 +726,12 @@ impl Lanes16 for Avx512Lanes {
     unsafe fn round(x: __m512) -> __m512i {
         // SAFETY: AVX-512F (contract).
         unsafe { _mm512_cvtps_epi32(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn truncate(x: __m512) -> __m512i {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_cvttps_epi32(x) }
     }
 
     #[inline(always)]

@@ -94,6 +94,7 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn f16_to_f32(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn f32_to_f16(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn f64_to_f32_odd(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
+        unsafe fn f32_to_u8_half_up(self, src: *const u8, dst: *mut u8, n: usize) -> usize;
         unsafe fn affine_f16(self, src: *const u8, dst: *mut u8, n: usize, scale: f32, bias: f32) -> usize;
     }
 

@@ -1651,6 +1651,12 @@ impl Lanes16 for Avx2Lanes {
     }
 
     #[inline(always)]
+    unsafe fn truncate(x: Self::F) -> Self::I {
+        // SAFETY: AVX (contract).
+        unsafe { [_mm256_cvttps_epi32(x[0]), _mm256_cvttps_epi32(x[1])] }
+    }
+
+    #[inline(always)]
     unsafe fn store_f32<const STREAM: bool>([lo, hi]: Self::F, p: *mut u8) {
         // SAFETY: 64 bytes at p, 32-aligned when streaming; AVX (contract).
         unsafe {

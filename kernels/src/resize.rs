@@ -1963,6 +1963,26 @@ unsafe fn write(ty: ElemType, p: *mut u8, v: f32) {
 mod tests {
     use super::*;
 
+    /// Pins the columns-first strip's row pitch: rows whose 16 starts fall in few L1 sets (about 4 KiB or a multiple
+    /// of 2 KiB apart) move to an odd number of lines; rows already spread over the sets, and rows whose 16 fit in
+    /// 4 KiB, keep their length.
+    #[test]
+    fn strip_rows_leave_shared_sets() {
+        // 341 RGB pixels (4092 bytes), a 1024-wide plane, 512 RGB pixels (6 KiB), 2048 f32: padded.
+        assert_eq!(strip_pitch(1023), 1040);
+        assert_eq!(strip_pitch(1024), 1040);
+        assert_eq!(strip_pitch(1536), 1552);
+        assert_eq!(strip_pitch(2048), 2064);
+        // 640 RGB pixels (8 sets), 320 (16), 224 (16), short rows: kept.
+        for n in [1920, 960, 672, 64, 48, 5, 1] {
+            assert_eq!(strip_pitch(n), n, "{n}");
+        }
+        for n in 1..5000 {
+            let p = strip_pitch(n);
+            assert!(p == n || (p > n && p < n + 32 && p.is_multiple_of(16)), "{n} -> {p}");
+        }
+    }
+
     /// `Affine::identity` holds only where skipping the map gives the same output: the values converted after
     /// `clamp(v) · 1 + 0` and converted as they are, for edge values (ties, the types' bounds, ±0, ±∞, NaN), into
     /// every integer type it takes; and it refuses floats, other pairs and clamps inside the type's range.

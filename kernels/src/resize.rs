@@ -565,8 +565,17 @@ impl Affine {
 pub const MAX_SIDE: usize = 1 << 24;
 
 /// The part of L2 (1 / this) a rows-first block's input rows may take to be fetched ahead (see
-/// `Units::unit_by_rows`).
+/// `Units::unit_by_rows`), and the part when the input is larger than the share of the last-level cache a thread
+/// can count on (it comes from memory however often it is resized).
+///
+/// PERF (one thread, Zen 4 VM, u8 RGB bilinear antialiased, `--isa v3` / AVX-512, four alternations, ms): blocks up
+/// to a quarter of L2 (the 138 KiB of a 1280×720 → 640×360 block, which an eighth left unfetched): 8 frames of
+/// 1280×720 (22 MiB) → 640×360 3.92 → 3.74 / 3.91 → 3.18, the default suite's letterbox pipeline of 8 frames to
+/// f32 6.44 → 5.72 / 5.80 → 4.86 (two threads 3.53 → 3.06 / 3.13 → 2.78); but one image resized again and again
+/// (in the cache) lost 1–6 %: 1280×720 → 854×480 0.523 → 0.532 / 0.468 → 0.496, 1920×1080 → 640×360 0.508 →
+/// 0.512 / 0.439 → 0.462.
 const PREFETCH_L2_SHARE: usize = 8;
+const PREFETCH_L2_SHARE_COLD: usize = 4;
 
 /// The most interleaved channels filtered together (a pixel's channels in one pass over its taps).
 const MAX_GROUP: usize = 16;
@@ -1203,7 +1212,9 @@ impl Units<'_> {
         // 4928×3279 → 852×567 6.45 → 6.95) and do not fetch.
         let (rc0, rc1) = pr.cols.reads(0..p.out_size[1]);
         let row_bytes = ((rc1 - rc0) * g) as isize;
-        let budget = crate::CacheSizes::get().l2() / PREFETCH_L2_SHARE;
+        let caches = crate::CacheSizes::get();
+        let cold = pr.in_need > caches.llc_per_thread();
+        let budget = caches.l2() / if cold { PREFETCH_L2_SHARE_COLD } else { PREFETCH_L2_SHARE };
         let mut fetched = pr.rows.start[y0];
         // Sampled pixel pairs: a row at a time, finished while in L1 (a block's 16 rows ran 5 % slower).
         let sampled = pr.pairs_at::<A>();

@@ -635,6 +635,10 @@ pub struct ResizeProgram {
     planar: bool,
     /// The epilogue, per element of each channel group's output row.
     affine: Option<Affine>,
+    /// The input is larger than the share of the last-level cache a thread can count on: it comes from memory
+    /// however often it is resized, and the passes fetch their next input rows ahead (`Units::unit`,
+    /// `Units::unit_by_rows`; a single image in the cache ran up to 6 % slower with those prefetches).
+    from_memory: bool,
     in_need: usize,
     out_need: usize,
 }
@@ -835,6 +839,7 @@ impl ResizeProgram {
             planar,
             affine,
             vfirst,
+            from_memory: in_need > crate::CacheSizes::get().llc_per_thread(),
             in_need,
             out_need,
         })
@@ -1108,14 +1113,13 @@ impl Units<'_> {
                 sc.hi = r0 + n;
                 continue;
             }
-            // An input larger than a thread's share of the last-level cache: the next block's input rows, asked for
-            // into L2 a span at a time while this block's are filtered (the hardware prefetchers do not follow 16
-            // rows at once across pages).
+            // An input from memory (`from_memory`): the next block's input rows, asked for into L2 a span at a time
+            // while this block's are filtered (the hardware prefetchers do not follow 16 rows at once across pages).
             // PERF (one thread, Zen 4, u8 RGB bicubic, interleaved, four alternations, `--isa v3` / AVX-512, ms):
             // 32 images 640×480 → 341×256 9.07 → 8.61 / 7.83 → 7.44, 8 frames 1280×720 → 640×360 6.17 → 6.02 /
             // 5.60 → 5.38; one image resized again and again (in the cache) lost up to 5 %, hence the rule.
-            let cold = pr.contiguous && pr.in_need > crate::CacheSizes::get().llc_per_thread();
-            let ahead = pr.needed.get(r0 + R..(r0 + 2 * R).min(pr.needed.len())).filter(|_| cold);
+            let ahead =
+                pr.needed.get(r0 + R..(r0 + 2 * R).min(pr.needed.len())).filter(|_| pr.contiguous && pr.from_memory);
             for &(x0, x1) in &pr.spans {
                 let (c0, c1) = pr.cols.reads(x0..x1);
                 let len = (c1 - c0) * g;
@@ -1237,9 +1241,8 @@ impl Units<'_> {
         // 4928×3279 → 852×567 6.45 → 6.95) and do not fetch.
         let (rc0, rc1) = pr.cols.reads(0..p.out_size[1]);
         let row_bytes = ((rc1 - rc0) * g) as isize;
-        let caches = crate::CacheSizes::get();
-        let cold = pr.in_need > caches.llc_per_thread();
-        let budget = caches.l2() / if cold { PREFETCH_L2_SHARE_COLD } else { PREFETCH_L2_SHARE };
+        let share = if pr.from_memory { PREFETCH_L2_SHARE_COLD } else { PREFETCH_L2_SHARE };
+        let budget = crate::CacheSizes::get().l2() / share;
         // (The rows a unit's first block reads were asked for by the plane's previous unit, if this thread ran it.
         // PERF: one thread, Zen 4, interleaved, both orders, 32 images 640×480 → shorter 256, crop 224, ImageNet f32,
         // `--isa v3` / AVX-512: each unit's first block unfetched → fetched 3.50–3.84 → 3.22–3.55 / 3.19–3.38 →
@@ -1267,7 +1270,7 @@ impl Units<'_> {
             let (fp, pitch) = (sc.full_pitch, sc.pitch);
             if let Some(starts) = sampled {
                 // Both axes in one pass per output row, into the strip's rows (pixels, or planes); an input from
-                // memory (see `cold`) fetches the two rows of the output row SAMPLED_ROWS_AHEAD on (the rows a
+                // memory (`from_memory`) fetches the two rows of the output row SAMPLED_ROWS_AHEAD on (the rows a
                 // shrink skips break the hardware prefetchers' streams).
                 let in_row = p.in_size[1] * g;
                 let scale = vf.cols.scale * RowsQ7::UNIT;
@@ -1277,7 +1280,7 @@ impl Units<'_> {
                     let at = in_plane + pr.rows.start[y] as isize * sh;
                     let src = self.src.0.cast_const();
                     let rows = [src.wrapping_offset(at), src.wrapping_offset(at + sh)];
-                    if cold && y + k < p.out_size[0] {
+                    if pr.from_memory && y + k < p.out_size[0] {
                         let ahead = in_plane + pr.rows.start[y + k] as isize * sh;
                         for r in 0..2 {
                             crate::rows::prefetch(src.wrapping_offset(ahead + r * sh), 0, in_row as isize, true);

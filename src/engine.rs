@@ -352,7 +352,8 @@ impl Builder {
     }
 
     /// Starts a stage: the moves added from now on run after every move added before (and may read what those
-    /// wrote).
+    /// wrote). Within a stage, a move may read what an earlier move of the stage wrote when their byte ranges
+    /// overlap (the batch then runs the two in order on one thread; see [`Batch`]).
     pub(crate) fn next_stage(&mut self) {
         if self.stages.last().is_some_and(|s| !s.is_empty()) {
             self.stages.push(Vec::new());

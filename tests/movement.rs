@@ -95,6 +95,37 @@ fn padding_matches_numpy() {
     }
 }
 
+/// Paddings whose leading dimensions are unpadded run block by block (a block's interior, then its borders, on one
+/// thread while the block is in the caches): the strategy is pinned, and the result holds when the blocks spread
+/// over a pool (groups under the grain, the stage over it) and when each block's moves split (grain 1).
+#[test]
+fn padding_by_blocks() {
+    let mut r = rng(37);
+    let dt = DataType::Float32;
+    let in_sizes = [3u32, 8, 150, 170];
+    let (start, end) = ([0u32, 0, 3, 1], [0u32, 0, 2, 5]);
+    let out_sizes: Vec<u32> = (0..4).map(|d| in_sizes[d] + start[d] + end[d]).collect();
+    let (input, output) = (TensorDesc::new(dt, &in_sizes).unwrap(), TensorDesc::new(dt, &out_sizes).unwrap());
+    let x = random_input(&mut r, &input);
+    for mode in [PaddingMode::Edge, PaddingMode::Reflection, PaddingMode::Symmetric, PaddingMode::Wrap] {
+        let op = Padding::new(&input, &output, mode, Scalar::from(0f32), &start, &end).unwrap();
+        // Blocks of two planes (12 of them, 218 KB each): a block's interior and its four borders' moves.
+        let moves = op.explain().lines().count();
+        assert_eq!(moves, 12 * 5, "{mode:?}: {}", op.explain());
+        let mut want = vec![0u8; output.addressed_bytes() as usize];
+        op.execute_reference(x.bytes(), &mut want).unwrap();
+        for (threads, grain) in [(1, 1 << 20), (2, 300 << 10), (7, 300 << 10), (2, 1), (7, 1)] {
+            let opts = strider::ExecOptions::default().with_parallelism(strider::Parallelism::Grain(grain));
+            let mut y = vec![SENTINEL; want.len()];
+            common::with_threads(threads, || op.execute_with(x.bytes(), &mut y, &opts)).unwrap();
+            assert!(y == want, "{mode:?}, {threads} threads, grain {grain}");
+        }
+    }
+    // A constant padding fills its borders beside the interior in one stage: no blocks.
+    let op = Padding::new(&input, &output, PaddingMode::Constant, Scalar::from(1f32), &start, &end).unwrap();
+    assert_eq!(op.explain().lines().count(), 5);
+}
+
 #[test]
 fn join_and_split_match_numpy() {
     let mut r = rng(36);

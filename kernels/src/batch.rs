@@ -1,6 +1,8 @@
 //! Operators of many operands: a [`Batch`] is a list of stages, each a list of moves (a source, an output and a
-//! proven [`Program`]). Stages run one after another; the moves of a stage run in any order and on any threads, so
-//! a join of 32 small images splits across the pool as one piece of work.
+//! proven [`Program`]). Stages run one after another; the moves of a stage that touch apart byte ranges run in any
+//! order and on any threads, so a join of 32 small images splits across the pool as one piece of work, and moves
+//! whose ranges conflict run one after another in the order given (a padding's blocks: each block's interior, then
+//! its borders read back from it while it is in the caches, the blocks spread over the pool).
 //!
 //! What the batch proves, in this crate, is what makes running moves at the same time sound: each move's program is
 //! a [`Walk`](crate::Walk) (in bounds, its own output never written twice), and two moves of a stage run on
@@ -452,6 +454,43 @@ mod tests {
         batch.run(&[&x], &mut [&mut y[..]], &ExecOptions::default().with_parallelism(Parallelism::Grain(1))).unwrap();
         // Row r: bytes 4, 5 of the row copied backwards to bytes 3, 2 (over what the first stage wrote there).
         assert_eq!(&y[..8], &[0, 1, 5, 4, 4, 5, 6, 7]);
+    }
+
+    /// Within a stage, a move reading what an earlier move of the stage wrote runs after it, on its thread; blocks
+    /// of such chains spread over the pool (each block a copy of its input, then a copy of its first half over its
+    /// second half).
+    #[test]
+    fn chains_within_a_stage_run_in_order() {
+        let n = 48;
+        let mut moves = Vec::new();
+        for i in 0..n {
+            let base = i * 8192;
+            moves.push(Move {
+                source: Source::Input(0),
+                output: 0,
+                plan: Plan::copy(4, base, base, vec![row(2048, 4, 4)]),
+            });
+            moves.push(Move {
+                source: Source::Output(0),
+                output: 0,
+                plan: Plan::copy(4, base, base + 4096, vec![row(1024, 4, 4)]),
+            });
+        }
+        let batch = Batch::new(1, 1, vec![moves]).unwrap();
+        assert_eq!(batch.stages[0].groups.len(), n);
+        assert!(batch.stages[0].groups.iter().all(|g| g.len() == 2 && g[0] + 1 == g[1]));
+        let x: Vec<u8> = (0..n * 8192).map(|b| (b * 13 + b / 4096) as u8).collect();
+        let want: Vec<u8> = x.chunks(8192).flat_map(|c| [&c[..4096], &c[..4096]].concat()).collect();
+        for opts in [
+            ExecOptions::sequential(),
+            ExecOptions::default().with_parallelism(Parallelism::Grain(1)),
+            ExecOptions::default().with_parallelism(Parallelism::Grain(64 << 10)).with_threads(3),
+            ExecOptions::default().with_parallelism(Parallelism::Grain(64 << 10)).with_threads(7),
+        ] {
+            let mut out = vec![0u8; n * 8192];
+            batch.run(&[&x], &mut [&mut out[..]], &opts).unwrap();
+            assert!(out == want, "{opts:?}");
+        }
     }
 
     #[test]

@@ -147,10 +147,11 @@ pub(crate) unsafe fn f32_to_bytes_nearest<A: Arch, D: Copy, const SIGNED: bool>(
 ) where
     f32: FloatToInt<D>,
 {
-    use crate::fused::{Norm, NormType};
+    use crate::fused::{Norm, NormType, Span};
     let out = if SIGNED { NormType::I8 } else { NormType::U8 };
     // SAFETY: forwarded contract (no streaming).
-    let done = unsafe { a.normalize_run(Norm { from: NormType::F32, out }, src, dst, n, 1.0, 0.0, false) };
+    let done =
+        unsafe { a.normalize_run(Norm { from: NormType::F32, out }, Span { src, dst, n, stream: false }, 1.0, 0.0) };
     // SAFETY: the rest of both ranges.
     unsafe { float_to_int::<A, f32, D, true>(a, src.add(4 * done), dst.add(done), n - done) }
 }

@@ -11,6 +11,16 @@ pub(crate) struct RowRun {
     pub(crate) out_step: isize,
 }
 
+/// The contiguous run a conversion moves in one call: `n` elements (or pixels, or blocks of pixels: the method
+/// says) read from `src`, written to `dst`, non-temporally with `stream`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Span {
+    pub(crate) src: *const u8,
+    pub(crate) dst: *mut u8,
+    pub(crate) n: usize,
+    pub(crate) stream: bool,
+}
+
 /// The types of a normalization in registers: `from` in, `out` out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Norm {

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use pulp::NullaryFnOnce;
 
-use crate::fused::{FloatNorm, FusedConvert, Norm, NormType, RowRun, WindowPairs};
+use crate::fused::{FloatNorm, FusedConvert, Norm, NormType, RowRun, Span, WindowPairs};
 use crate::tables::{BlockShuffle, Planar, Shuffle, Spread, WideShuffle};
 
 pub(crate) mod gather;
@@ -604,27 +604,17 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         0
     }
 
-    /// Normalizes a prefix of `n` elements of type `k.from` at `src` into `dst`: the value in f32 (exact),
-    /// `x·scale + bias` (product, then sum, each rounded to nearest even), stored as f32, as f16 rounded to nearest
-    /// even, or as a one-byte integer rounded to nearest even and saturated, NaN giving 0 (see [`NormType`]);
-    /// returns the elements done. With `stream` the stores are non-temporal (the caller fences).
+    /// Normalizes a prefix of the span's `n` elements of type `k.from` at `s.src` into `s.dst`: the value in f32
+    /// (exact), `x·scale + bias` (product, then sum, each rounded to nearest even), stored as f32, as f16 rounded to
+    /// nearest even, or as a one-byte integer rounded to nearest even and saturated, NaN giving 0 (see
+    /// [`NormType`]); returns the elements done. With `s.stream` the stores are non-temporal (the caller fences).
     ///
     /// # Safety
     ///
     /// `n` readable input elements at `src`, `n` writable output elements at `dst`, not overlapping; with
-    /// `stream`, `dst` is a multiple of 64.
+    /// `stream`, `dst` is a multiple of 64 (the span's fields).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn normalize_run(
-        self,
-        _k: Norm,
-        _src: *const u8,
-        _dst: *mut u8,
-        _n: usize,
-        _scale: f32,
-        _bias: f32,
-        _stream: bool,
-    ) -> usize {
+    unsafe fn normalize_run(self, _k: Norm, _s: Span, _scale: f32, _bias: f32) -> usize {
         0
     }
 
@@ -635,17 +625,7 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     ///
     /// As [`Arch::normalize_run`].
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn normalize_periodic(
-        self,
-        _k: Norm,
-        _src: *const u8,
-        _dst: *mut u8,
-        _n: usize,
-        _p: &crate::tables::Periodic,
-        _phase: usize,
-        _stream: bool,
-    ) -> usize {
+    unsafe fn normalize_periodic(self, _k: Norm, _s: Span, _p: &crate::tables::Periodic, _phase: usize) -> usize {
         0
     }
 
@@ -661,46 +641,38 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     /// As [`Arch::deinterleave`] for the kind's input elements (1 or 4 bytes), for every row of the run, with plane
     /// `i` holding `n` writable *output* elements; with `stream`, every row's `dst` and `plane_stride` are
     /// multiples of 64.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     unsafe fn deinterleave_convert(
         self,
         _k: FusedConvert,
         _t: &Planar,
-        _src: *const u8,
-        _dst: *mut u8,
+        _s: Span,
         _plane_stride: isize,
-        _n: usize,
         _params: &[[f32; 2]; 4],
         _rows: RowRun,
-        _stream: bool,
     ) -> usize {
         0
     }
 
-    /// Normalizes `blocks` blocks of 16 one-byte pixels (`k.from` is `U8` or `I8`) in each of the `rows.count` rows
-    /// of a run, read through the shuffles of `w` (block `b`'s pixel 0 at `src + 16·b·w.step` in the first row, each
-    /// row `rows.in_step` / `rows.out_step` bytes after the previous), into a contiguous run of each row's output,
-    /// as [`Arch::normalize_run`] or [`Arch::normalize_periodic`] would convert the pixels' bytes put in order: one
-    /// read, no buffer. Returns the blocks done in each row (all, or 0 where the level has no such kernel). With
+    /// Normalizes `blocks` (the span's `n`) blocks of 16 one-byte pixels (`k.from` is `U8` or `I8`) in each of the
+    /// `rows.count` rows of a run, read through the shuffles of `w` (block `b`'s pixel 0 at `src + 16·b·w.step` in
+    /// the first row, each row `rows.in_step` / `rows.out_step` bytes after the previous), into a contiguous run of
+    /// each row's output, as [`Arch::normalize_run`] or [`Arch::normalize_periodic`] would convert the pixels' bytes
+    /// put in order: one read, no buffer. Returns the blocks done in each row (all, or 0 where the level has no such kernel). With
     /// `stream` the stores are non-temporal (the caller fences).
     ///
     /// # Safety
     ///
     /// In every row, every byte of each block's pixels' span readable and `16·blocks·w.channels` writable output
     /// elements at its `dst`, not overlapping any input; with `stream`, every row's `dst` a multiple of 64.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     unsafe fn convert_windows(
         self,
         _k: Norm,
         _w: &crate::tables::PixelWindows,
-        _src: *const u8,
-        _dst: *mut u8,
-        _blocks: usize,
+        _s: Span,
         _rows: RowRun,
         _pairs: WindowPairs<'_>,
-        _stream: bool,
     ) -> usize {
         0
     }

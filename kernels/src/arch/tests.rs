@@ -800,7 +800,7 @@ fn check_norm_run<A: Arch>(a: A, k: Norm, src: &[u8], [scale, bias]: [f32; 2]) {
             k,
             src,
             stream,
-            |d| unsafe { a.normalize_run(k, src.as_ptr(), d, n, scale, bias, stream) },
+            |d| unsafe { a.normalize_run(k, Span { src: src.as_ptr(), dst: d, n, stream }, scale, bias) },
             |_| [scale, bias],
         );
     }
@@ -817,7 +817,7 @@ fn check_norm_periodic<A: Arch>(a: A, k: Norm, src: &[u8], per: &[[f32; 2]], pha
             k,
             src,
             stream,
-            |d| unsafe { a.normalize_periodic(k, src.as_ptr(), d, n, &p, phase, stream) },
+            |d| unsafe { a.normalize_periodic(k, Span { src: src.as_ptr(), dst: d, n, stream }, &p, phase) },
             |i| per[(phase + i) % per.len()],
         );
     }
@@ -964,17 +964,10 @@ fn check_byte_deinterleave<A: Arch>(a: A, k: Norm, n: usize, planes: usize, stre
             // SAFETY: the windows of the first `readable` pixels lie in the buffer from `first`, forwards or
             // backwards; planes of n elements, 64-byte aligned when streaming.
             let done = a.vectorize(|| unsafe {
-                a.deinterleave_convert(
-                    super::FusedConvert::Bytes(k),
-                    &t,
-                    guarded.as_ptr().wrapping_add(first),
-                    dst.as_mut_ptr(),
-                    ps as isize,
-                    readable,
-                    &params,
-                    RowRun { count: 1, in_step: 0, out_step: 0 },
-                    stream,
-                )
+                let span =
+                    Span { src: guarded.as_ptr().wrapping_add(first), dst: dst.as_mut_ptr(), n: readable, stream };
+                let one = RowRun { count: 1, in_step: 0, out_step: 0 };
+                a.deinterleave_convert(super::FusedConvert::Bytes(k), &t, span, ps as isize, &params, one)
             });
             if stream {
                 fence_for_tests();
@@ -1118,7 +1111,13 @@ fn check_windows<A: Arch>(a: A) {
                                 // SAFETY: every block's pixels' span is readable in every row (the guarded copy),
                                 // n outputs writable at each row's 64-byte aligned output.
                                 let done = a.vectorize(|| unsafe {
-                                    a.convert_windows(k, &w, base, d, blocks, rows, *pairs, stream)
+                                    a.convert_windows(
+                                        k,
+                                        &w,
+                                        Span { src: base, dst: d, n: blocks, stream },
+                                        rows,
+                                        *pairs,
+                                    )
                                 });
                                 if stream {
                                     fence_for_tests();
@@ -1240,17 +1239,9 @@ fn check_byte_norm_rows<A: Arch>(a: A) {
                 // SAFETY: each row's pixels (their windows) lie in `pixels` from row·in_step + first; its planes
                 // in `dst`.
                 let done = a.vectorize(|| unsafe {
-                    a.deinterleave_convert(
-                        super::FusedConvert::Bytes(k),
-                        &t,
-                        pixels.as_ptr().add(first),
-                        dst.as_mut_ptr(),
-                        ps as isize,
-                        readable,
-                        &params,
-                        run,
-                        false,
-                    )
+                    let span =
+                        Span { src: pixels.as_ptr().add(first), dst: dst.as_mut_ptr(), n: readable, stream: false };
+                    a.deinterleave_convert(super::FusedConvert::Bytes(k), &t, span, ps as isize, &params, run)
                 });
                 let left = readable - done;
                 assert!(done <= readable && (A::ISA == Isa::Scalar || left < 16), "{:?} {k:?} left {left}", A::ISA);
@@ -1306,17 +1297,9 @@ fn check_float_deinterleave<A: Arch>(a: A) {
                     // SAFETY: each row's windows of `readable` pixels lie in the buffer from row·in_step + first;
                     // each row's planes in `dst`.
                     let done = a.vectorize(|| unsafe {
-                        a.deinterleave_convert(
-                            super::FusedConvert::Floats(k),
-                            &t,
-                            guarded.as_ptr().wrapping_add(first),
-                            dst.as_mut_ptr(),
-                            ps as isize,
-                            readable,
-                            &params,
-                            run,
-                            false,
-                        )
+                        let (src, dst) = (guarded.as_ptr().wrapping_add(first), dst.as_mut_ptr());
+                        let span = Span { src, dst, n: readable, stream: false };
+                        a.deinterleave_convert(super::FusedConvert::Floats(k), &t, span, ps as isize, &params, run)
                     });
                     let left = readable - done;
                     assert!(done <= readable && (A::ISA == Isa::Scalar || left < 16), "{case}: {done}");

@@ -343,52 +343,28 @@ unsafe impl Arch for V3 {
     }
 
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // Arch::normalize_run's
-    unsafe fn normalize_run(
-        self,
-        k: Norm,
-        src: *const u8,
-        dst: *mut u8,
-        n: usize,
-        scale: f32,
-        bias: f32,
-        stream: bool,
-    ) -> usize {
+    unsafe fn normalize_run(self, k: Norm, s: super::Span, scale: f32, bias: f32) -> usize {
         // SAFETY: forwarded contract; the token proves AVX2 and F16C.
-        unsafe { super::x86::f16c_normalize_run(k, src, dst, n, scale, bias, stream) }
+        unsafe { super::x86::f16c_normalize_run(k, s.src, s.dst, s.n, scale, bias, s.stream) }
     }
 
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // Arch::normalize_periodic's
-    unsafe fn normalize_periodic(
-        self,
-        k: Norm,
-        src: *const u8,
-        dst: *mut u8,
-        n: usize,
-        p: &crate::tables::Periodic,
-        phase: usize,
-        stream: bool,
-    ) -> usize {
+    unsafe fn normalize_periodic(self, k: Norm, s: super::Span, p: &crate::tables::Periodic, phase: usize) -> usize {
         // SAFETY: forwarded contract; the token proves AVX2 and F16C.
-        unsafe { super::x86::f16c_normalize_periodic(k, src, dst, n, p, phase, stream) }
+        unsafe { super::x86::f16c_normalize_periodic(k, s.src, s.dst, s.n, p, phase, s.stream) }
     }
 
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // Arch::convert_windows's
     unsafe fn convert_windows(
         self,
         k: Norm,
         w: &crate::tables::PixelWindows,
-        src: *const u8,
-        dst: *mut u8,
-        blocks: usize,
+        s: super::Span,
         rows: super::RowRun,
         pairs: super::WindowPairs<'_>,
-        stream: bool,
     ) -> usize {
         // SAFETY: forwarded contract; the token proves AVX2 and F16C.
-        unsafe { super::x86::f16c_convert_windows(k, w, src, dst, blocks, rows, pairs, stream) }
+        unsafe { super::x86::f16c_convert_windows(k, w, s, rows, pairs) }
     }
 
     #[inline(always)]
@@ -396,22 +372,19 @@ unsafe impl Arch for V3 {
         self,
         k: super::FusedConvert,
         t: &Planar,
-        src: *const u8,
-        dst: *mut u8,
+        s: super::Span,
         plane_stride: isize,
-        n: usize,
         params: &[[f32; 2]; 4],
         rows: RowRun,
-        stream: bool,
     ) -> usize {
         // SAFETY: forwarded contract, each kind with tables of its pixels (checked); the token proves AVX2 and F16C.
         unsafe {
             match k {
                 super::FusedConvert::Bytes(k) if t.width == 1 => {
-                    super::x86::f16c_deinterleave_normalize(k, t, src, dst, plane_stride, n, params, rows, stream)
+                    super::x86::f16c_deinterleave_normalize(k, t, s, plane_stride, params, rows)
                 }
                 super::FusedConvert::Floats(k) if t.width == 4 && !t.interleave => {
-                    super::x86::f16c_deinterleave_floats(k, t, src, dst, plane_stride, n, params, rows, stream)
+                    super::x86::f16c_deinterleave_floats(k, t, s, plane_stride, params, rows)
                 }
                 _ => 0,
             }

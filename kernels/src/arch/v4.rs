@@ -11,7 +11,7 @@ use super::x86::{
     by_window_channels, convert_windows, lane_reverse_mask, normalize_periodic, normalize_run, ramp16, ty_width,
     window_bytes_fit,
 };
-use super::{Arch, FloatNorm, FusedConvert, Ident, Isa, Norm, RowRun, TileMap, WindowPairs, Wrap};
+use super::{Arch, FloatNorm, FusedConvert, Ident, Isa, Norm, RowRun, Span, TileMap, WindowPairs, Wrap};
 use crate::tables::{Periodic, Planar};
 
 /// Proof that the CPU runs x86-64-v4 (pulp's `V4`: AVX-512 F/BW/CD/DQ/VL on top of x86-64-v3).
@@ -444,17 +444,8 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // Arch::normalize_run's
-    unsafe fn normalize_run(
-        self,
-        k: Norm,
-        src: *const u8,
-        dst: *mut u8,
-        n: usize,
-        scale: f32,
-        bias: f32,
-        stream: bool,
-    ) -> usize {
+    unsafe fn normalize_run(self, k: Norm, s: Span, scale: f32, bias: f32) -> usize {
+        let Span { src, dst, n, stream } = s;
         // SAFETY: forwarded contract; AVX-512F via the token.
         unsafe {
             if k.bytes_to_bytes() && crate::float::byte_results_fit_i32(scale, bias) {
@@ -466,17 +457,8 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // Arch::normalize_periodic's
-    unsafe fn normalize_periodic(
-        self,
-        k: Norm,
-        src: *const u8,
-        dst: *mut u8,
-        n: usize,
-        p: &Periodic,
-        phase: usize,
-        stream: bool,
-    ) -> usize {
+    unsafe fn normalize_periodic(self, k: Norm, s: Span, p: &Periodic, phase: usize) -> usize {
+        let Span { src, dst, n, stream } = s;
         // SAFETY: forwarded contract; AVX-512F via the token.
         unsafe {
             let lanes = p.lanes();
@@ -489,20 +471,16 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // Arch::convert_windows's
     unsafe fn convert_windows(
         self,
         k: Norm,
         w: &crate::tables::PixelWindows,
-        src: *const u8,
-        dst: *mut u8,
-        blocks: usize,
+        s: Span,
         rows: RowRun,
         pairs: WindowPairs<'_>,
-        stream: bool,
     ) -> usize {
         // SAFETY: forwarded contract; AVX-512 F/BW/VL via the token.
-        unsafe { avx512_convert_windows(k, w, src, dst, blocks, rows, pairs, stream) }
+        unsafe { avx512_convert_windows(k, w, s, rows, pairs) }
     }
 
     /// One-byte pixels through four 16-byte windows and `vpshufb` widening ([`deinterleave_normalize`]);
@@ -512,14 +490,12 @@ unsafe impl Arch for V4 {
         self,
         k: FusedConvert,
         t: &Planar,
-        src: *const u8,
-        dst: *mut u8,
+        s: Span,
         plane_stride: isize,
-        n: usize,
         params: &[[f32; 2]; 4],
         rows: RowRun,
-        stream: bool,
     ) -> usize {
+        let Span { src, dst, n, stream } = s;
         let ps = plane_stride;
         // SAFETY: forwarded contract, each kind with tables of its pixels (checked); AVX-512 F/BW via the token.
         unsafe {
@@ -555,18 +531,14 @@ unsafe impl Arch for V4 {
 ///
 /// As `Arch::convert_windows`; the CPU has AVX-512 F/BW/VL (and what x86-64-v3 has).
 #[target_feature(enable = "avx,avx2,fma,f16c,avx512f,avx512bw,avx512vl")]
-#[allow(clippy::too_many_arguments)] // Arch::convert_windows's
 pub(super) unsafe fn avx512_convert_windows(
     k: Norm,
     w: &crate::tables::PixelWindows,
-    src: *const u8,
-    dst: *mut u8,
-    blocks: usize,
+    s: Span,
     rows: RowRun,
     pairs: WindowPairs<'_>,
-    stream: bool,
 ) -> usize {
-    let a = (w, src, dst, blocks, rows, stream);
+    let a = (w, s.src, s.dst, s.n, rows, s.stream);
     // SAFETY: forwarded contract; the features are enabled here.
     unsafe { by_window_channels!(w.channels, windows(k, a, pairs)) }
 }

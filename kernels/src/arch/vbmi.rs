@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 use pulp::NullaryFnOnce;
 
 use super::v4::V4;
-use super::{Arch, Isa};
+use super::{Arch, Isa, Span};
 use crate::tables::{BlockShuffle, WideShuffle, block_pair};
 
 /// Proof that the CPU runs x86-64-v4 *and* AVX-512 VBMI (pulp's `V4` does not include VBMI).
@@ -29,7 +29,6 @@ macro_rules! forward {
             (self $(, $a:ident: $t:ty)*) $(-> $r:ty)?;
     )*) => {$(
         #[inline(always)]
-        #[allow(clippy::too_many_arguments)]
         unsafe fn $m $(<$(const $g: $gt),* $($(, $tg: $tb)*)?>)? (self $(, $a: $t)*) $(-> $r)? {
             // SAFETY: forwarded contract; V4 ⊂ V4Vbmi.
             unsafe { self.0.$m $(::<$($g),* $($(, $tg)*)?>)? ($($a),*) }
@@ -161,17 +160,8 @@ unsafe impl Arch for V4Vbmi {
     /// ([`bytes_by_table`]); then V4's kernel (into f32, and float inputs, as V4 converts them). Whole 64-element
     /// blocks keep a streamed `dst` aligned for V4's.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // Arch::normalize_run's
-    unsafe fn normalize_run(
-        self,
-        k: super::Norm,
-        src: *const u8,
-        dst: *mut u8,
-        n: usize,
-        scale: f32,
-        bias: f32,
-        stream: bool,
-    ) -> usize {
+    unsafe fn normalize_run(self, k: super::Norm, s: Span, scale: f32, bias: f32) -> usize {
+        let Span { src, dst, n, stream } = s;
         let j = match k.out {
             _ if !k.bytes() => 0,
             // SAFETY: forwarded contract; VBMI via the token.
@@ -186,7 +176,7 @@ unsafe impl Arch for V4Vbmi {
         };
         let rest = dst.wrapping_add(k.out.width() * j);
         // SAFETY: forwarded contract for elements j..n (one-byte inputs when j > 0; j a multiple of 64).
-        j + unsafe { self.0.normalize_run(k, src.add(j), rest, n - j, scale, bias, stream) }
+        j + unsafe { self.0.normalize_run(k, Span { src: src.add(j), dst: rest, n: n - j, stream }, scale, bias) }
     }
 
     /// Into one-byte integers with a pattern of 1 to 4 channels, through a table of the 256 result bytes per
@@ -194,17 +184,8 @@ unsafe impl Arch for V4Vbmi {
     /// on any run, else built per call on long runs ([`bytes_by_table`]); the rest (and every other case) as V4
     /// converts them.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // Arch::normalize_periodic's
-    unsafe fn normalize_periodic(
-        self,
-        k: super::Norm,
-        src: *const u8,
-        dst: *mut u8,
-        n: usize,
-        p: &crate::tables::Periodic,
-        phase: usize,
-        stream: bool,
-    ) -> usize {
+    unsafe fn normalize_periodic(self, k: super::Norm, s: Span, p: &crate::tables::Periodic, phase: usize) -> usize {
+        let Span { src, dst, n, stream } = s;
         let mut j = 0;
         let made = k.byte_signs().and_then(|signs| p.byte_tables(signs));
         if let Some(tables) = made {
@@ -234,9 +215,10 @@ unsafe impl Arch for V4Vbmi {
                 }
             };
         }
+        let rest = Span { src: src.wrapping_add(j), dst: dst.wrapping_add(j), n: n - j, stream };
         // SAFETY: forwarded contract for elements j..n (one byte each when j > 0; j a multiple of 64), which take
         // the pattern from `phase + j` on.
-        j + unsafe { self.0.normalize_periodic(k, src.add(j), dst.add(j), n - j, p, phase.wrapping_add(j), stream) }
+        j + unsafe { self.0.normalize_periodic(k, rest, p, phase.wrapping_add(j)) }
     }
 
     /// V4's (the same out-of-line function), but for one-byte integers into one-byte integers, and rows of single
@@ -248,43 +230,36 @@ unsafe impl Arch for V4Vbmi {
     /// save (PERF, one thread, Zen 4, u8 8×3×128² NCHW at H, W stride 2: into u8 9.4 → 5.3 µs through V4's kernel,
     /// into f16 10.4 → 4.9 µs; AVX2 6.5 and 6.6 µs).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // Arch::convert_windows's
     unsafe fn convert_windows(
         self,
         k: super::Norm,
         w: &crate::tables::PixelWindows,
-        src: *const u8,
-        dst: *mut u8,
-        blocks: usize,
+        s: Span,
         rows: super::RowRun,
         pairs: super::WindowPairs<'_>,
-        stream: bool,
     ) -> usize {
         let subsampled = w.channels == 1 && w.step > 1;
         if (k.bytes_to_bytes() || (k.out == super::NormType::F16 && w.channels == 1)) && !subsampled {
             return 0;
         }
         // SAFETY: forwarded contract; VBMI implies V4's features.
-        unsafe { super::v4::avx512_convert_windows(k, w, src, dst, blocks, rows, pairs, stream) }
+        unsafe { super::v4::avx512_convert_windows(k, w, s, rows, pairs) }
     }
 
     /// One-byte pixels into f16 planes through per-plane tables of the 256 results ([`normalize_f16_by_table`]),
     /// into one-byte planes through per-plane tables of the 256 result bytes ([`planes_by_table`]), on runs long
     /// enough to pay for the tables; then V4's kernel, which converts everything else.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     unsafe fn deinterleave_convert(
         self,
         k: super::FusedConvert,
         t: &crate::tables::Planar,
-        src: *const u8,
-        dst: *mut u8,
+        s: Span,
         plane_stride: isize,
-        n: usize,
         params: &[[f32; 2]; 4],
         rows: super::RowRun,
-        stream: bool,
     ) -> usize {
+        let Span { src, dst, n, stream } = s;
         let ps = plane_stride;
         let mut j = 0;
         if let super::FusedConvert::Bytes(b) = k
@@ -330,17 +305,8 @@ unsafe impl Arch for V4Vbmi {
         let ow = if let super::FusedConvert::Bytes(b) = k { b.out.width() } else { 0 };
         // SAFETY: forwarded contract for pixels j..n of each row.
         j + unsafe {
-            self.0.deinterleave_convert(
-                k,
-                t,
-                t.pixel(src, j),
-                dst.wrapping_add(ow * j),
-                ps,
-                n - j,
-                params,
-                rows,
-                stream,
-            )
+            let rest = Span { src: t.pixel(src, j), dst: dst.wrapping_add(ow * j), n: n - j, stream };
+            self.0.deinterleave_convert(k, t, rest, ps, params, rows)
         }
     }
 
@@ -412,7 +378,6 @@ unsafe impl Arch for V4Vbmi {
     /// Prefetches (with `far`) only for lanes that do not read whole groups of four lines (stride-3 gathers: 192
     /// bytes a lane): see [`wide`].
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // Arch::wide_lanes's
     unsafe fn wide_lanes(
         self,
         s: &WideShuffle,
@@ -627,7 +592,14 @@ fn result_tables<const C: usize>(v4: V4, k: super::Norm, pairs: &[[f32; 2]]) -> 
     let mut tables = [[0u8; 256]; C];
     for (table, &[scale, bias]) in tables.iter_mut().zip(pairs) {
         // SAFETY: 256 bytes in, 256 one-byte results out; the token proves V4.
-        let done = unsafe { v4.normalize_run(k, super::RAMP.as_ptr(), table.as_mut_ptr(), 256, scale, bias, false) };
+        let done = unsafe {
+            v4.normalize_run(
+                k,
+                Span { src: super::RAMP.as_ptr(), dst: table.as_mut_ptr(), n: 256, stream: false },
+                scale,
+                bias,
+            )
+        };
         if done != 256 {
             return None;
         }

@@ -2515,18 +2515,14 @@ unsafe fn window_group<U: Norm16>(at: *const u8, mask: __m256i) -> __m256i {
 ///
 /// As `Arch::convert_windows`; the CPU has AVX2 and F16C (the V3 token checks both).
 #[target_feature(enable = "avx,avx2,f16c")]
-#[allow(clippy::too_many_arguments)] // Arch::convert_windows's
 pub(super) unsafe fn f16c_convert_windows(
     k: Norm,
     w: &PixelWindows,
-    src: *const u8,
-    dst: *mut u8,
-    blocks: usize,
+    s: super::Span,
     rows: RowRun,
     pairs: WindowPairs<'_>,
-    stream: bool,
 ) -> usize {
-    let a = (w, src, dst, blocks, rows, stream);
+    let a = (w, s.src, s.dst, s.n, rows, s.stream);
     // SAFETY: forwarded contract; the features are enabled here.
     unsafe { by_window_channels!(w.channels, avx2_windows(k, a, pairs)) }
 }
@@ -2582,18 +2578,15 @@ pub(super) unsafe fn f16c_normalize_periodic(
 ///
 /// As `Arch::deinterleave_convert`; the CPU has AVX2 and F16C (the V3 token checks both).
 #[target_feature(enable = "avx,avx2,f16c")]
-#[allow(clippy::too_many_arguments)] // Arch::deinterleave_convert's
 pub(super) unsafe fn f16c_deinterleave_normalize(
     k: Norm,
     t: &Planar,
-    src: *const u8,
-    dst: *mut u8,
+    s: super::Span,
     plane_stride: isize,
-    n: usize,
     params: &[[f32; 2]; 4],
     rows: RowRun,
-    stream: bool,
 ) -> usize {
+    let super::Span { src, dst, n, stream } = s;
     // SAFETY: forwarded contract; the features are enabled here.
     unsafe {
         by_planes!(k, t.slots, stream, deinterleave_normalize::<Avx2Lanes>(t, src, dst, plane_stride, n, params, rows))
@@ -2723,18 +2716,15 @@ unsafe fn avx2_deinterleave_floats<const K: usize, const AFFINE: bool, const OUT
 /// As `Arch::deinterleave_convert` for f32 pixels, `t` built for width 4; the CPU has AVX2 and F16C (the V3 token
 /// checks both).
 #[target_feature(enable = "avx,avx2,f16c")]
-#[allow(clippy::too_many_arguments)] // Arch::deinterleave_convert's
 pub(super) unsafe fn f16c_deinterleave_floats(
     k: super::FloatNorm,
     t: &Planar,
-    src: *const u8,
-    dst: *mut u8,
+    s: super::Span,
     ps: isize,
-    n: usize,
     params: &[[f32; 2]; 4],
     rows: RowRun,
-    stream: bool,
 ) -> usize {
+    let super::Span { src, dst, n, stream } = s;
     let a = (t, src, dst, ps, n, params, rows);
     // SAFETY: forwarded contract, each instantiation with its slot count; the features are enabled here.
     unsafe {

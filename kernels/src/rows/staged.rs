@@ -27,7 +27,7 @@ use super::{Ahead, Request, Rows, build, lead_bytes};
 use crate::arch::{AffineF16, AffineF32, Arch, copy, line_elements, to_line};
 use crate::convert::{AffineFn, AffineVarFn, CastFn, ElemType, affine_fn, affine_var_fn, cast_fn, nearest_fn};
 use crate::float::f32_to_f16_scalar;
-use crate::fused::{FloatNorm, FusedConvert, Norm, NormType, RowRun, WindowPairs};
+use crate::fused::{FloatNorm, FusedConvert, Norm, NormType, RowRun, Span, WindowPairs};
 use crate::params::{BLOCK, SCRATCH_BYTES, TABLE_MAX};
 use crate::plan::ElementOp;
 use crate::strategy::{InterleaveFirst, Movement, PixelRead, Strategy, TileWidth};
@@ -111,7 +111,7 @@ fn bytes_to_f16_fn<A: Arch, const SIGNED: bool>() -> CastFn {
             let k = Norm { from: if SIGNED { NormType::I8 } else { NormType::U8 }, out: NormType::F16 };
             // SAFETY: forwarded from `entry`'s contract: n bytes at src, n f16 at dst; the rest from element i.
             unsafe {
-                let i = a.normalize_run(k, src, dst, n, 1.0, 0.0, false);
+                let i = a.normalize_run(k, Span { src, dst, n, stream: false }, 1.0, 0.0);
                 let from = if SIGNED { ElemType::I8 } else { ElemType::U8 };
                 cast_fn::<A>(from, ElemType::F16)(src.add(i), dst.add(2 * i), n - i);
             }
@@ -129,69 +129,51 @@ fn bytes_to_f16_fn<A: Arch, const SIGNED: bool>() -> CastFn {
 }
 
 /// [`Arch::normalize_run`] compiled for a level.
-type NormFn = unsafe fn(Norm, *const u8, *mut u8, usize, f32, f32, bool) -> usize;
+type NormFn = unsafe fn(Norm, Span, f32, f32) -> usize;
 
 fn norm_fn<A: Arch>() -> NormFn {
-    struct Job<A>(A, Norm, *const u8, *mut u8, usize, f32, f32, bool);
+    struct Job<A>(A, Norm, Span, f32, f32);
     impl<A: Arch> NullaryFnOnce for Job<A> {
         type Output = usize;
         #[inline(always)]
         fn call(self) -> usize {
-            let Job(a, k, src, dst, n, scale, bias, stream) = self;
+            let Job(a, k, s, scale, bias) = self;
             // SAFETY: forwarded from `entry`'s contract.
-            unsafe { a.normalize_run(k, src, dst, n, scale, bias, stream) }
+            unsafe { a.normalize_run(k, s, scale, bias) }
         }
     }
     /// # Safety
     ///
     /// As [`Arch::normalize_run`]; the CPU runs level `A`.
-    #[allow(clippy::too_many_arguments)] // Arch::normalize_run's
-    unsafe fn entry<A: Arch>(
-        k: Norm,
-        src: *const u8,
-        dst: *mut u8,
-        n: usize,
-        scale: f32,
-        bias: f32,
-        stream: bool,
-    ) -> usize {
+    unsafe fn entry<A: Arch>(k: Norm, s: Span, scale: f32, bias: f32) -> usize {
         // SAFETY: the caller guarantees the level.
         let a = unsafe { A::assume() };
-        a.vectorize(Job(a, k, src, dst, n, scale, bias, stream))
+        a.vectorize(Job(a, k, s, scale, bias))
     }
     entry::<A>
 }
 
 /// [`Arch::normalize_periodic`] compiled for a level.
-type NormPeriodicFn = unsafe fn(Norm, *const u8, *mut u8, usize, &Periodic, usize, bool) -> usize;
+type NormPeriodicFn = unsafe fn(Norm, Span, &Periodic, usize) -> usize;
 
 fn norm_periodic_fn<A: Arch>() -> NormPeriodicFn {
-    struct Job<'a, A>(A, Norm, *const u8, *mut u8, usize, &'a Periodic, usize, bool);
+    struct Job<'a, A>(A, Norm, Span, &'a Periodic, usize);
     impl<A: Arch> NullaryFnOnce for Job<'_, A> {
         type Output = usize;
         #[inline(always)]
         fn call(self) -> usize {
-            let Job(a, k, src, dst, n, p, phase, stream) = self;
+            let Job(a, k, s, p, phase) = self;
             // SAFETY: forwarded from `entry`'s contract.
-            unsafe { a.normalize_periodic(k, src, dst, n, p, phase, stream) }
+            unsafe { a.normalize_periodic(k, s, p, phase) }
         }
     }
     /// # Safety
     ///
     /// As [`Arch::normalize_periodic`]; the CPU runs level `A`.
-    #[allow(clippy::too_many_arguments)] // Arch::normalize_periodic's
-    unsafe fn entry<A: Arch>(
-        k: Norm,
-        src: *const u8,
-        dst: *mut u8,
-        n: usize,
-        p: &Periodic,
-        phase: usize,
-        stream: bool,
-    ) -> usize {
+    unsafe fn entry<A: Arch>(k: Norm, s: Span, p: &Periodic, phase: usize) -> usize {
         // SAFETY: the caller guarantees the level.
         let a = unsafe { A::assume() };
-        a.vectorize(Job(a, k, src, dst, n, p, phase, stream))
+        a.vectorize(Job(a, k, s, p, phase))
     }
     entry::<A>
 }
@@ -231,73 +213,58 @@ fn fused_convert(op: &ElementOp, width: usize) -> Option<FusedConvert> {
 }
 
 /// [`Arch::deinterleave_convert`] compiled for a level.
-type FusedFn =
-    unsafe fn(FusedConvert, &Planar, *const u8, *mut u8, isize, usize, &[[f32; 2]; 4], RowRun, bool) -> usize;
+type FusedFn = unsafe fn(FusedConvert, &Planar, Span, isize, &[[f32; 2]; 4], RowRun) -> usize;
 
 fn fused_fn<A: Arch>() -> FusedFn {
-    struct Job<'a, A>(A, FusedConvert, &'a Planar, *const u8, *mut u8, isize, usize, &'a [[f32; 2]; 4], RowRun, bool);
+    struct Job<'a, A>(A, FusedConvert, &'a Planar, Span, isize, &'a [[f32; 2]; 4], RowRun);
     impl<A: Arch> NullaryFnOnce for Job<'_, A> {
         type Output = usize;
         #[inline(always)]
         fn call(self) -> usize {
-            let Job(a, k, t, src, dst, ps, n, params, rows, stream) = self;
+            let Job(a, k, t, s, ps, params, rows) = self;
             // SAFETY: forwarded from `entry`'s contract.
-            unsafe { a.deinterleave_convert(k, t, src, dst, ps, n, params, rows, stream) }
+            unsafe { a.deinterleave_convert(k, t, s, ps, params, rows) }
         }
     }
     /// # Safety
     ///
     /// As [`Arch::deinterleave_convert`]; the CPU runs level `A`.
-    #[allow(clippy::too_many_arguments)]
     unsafe fn entry<A: Arch>(
         k: FusedConvert,
         t: &Planar,
-        src: *const u8,
-        dst: *mut u8,
+        s: Span,
         ps: isize,
-        n: usize,
         params: &[[f32; 2]; 4],
         rows: RowRun,
-        stream: bool,
     ) -> usize {
         // SAFETY: the caller guarantees the level.
         let a = unsafe { A::assume() };
-        a.vectorize(Job(a, k, t, src, dst, ps, n, params, rows, stream))
+        a.vectorize(Job(a, k, t, s, ps, params, rows))
     }
     if A::ISA == crate::arch::Isa::Scalar { scalar_deinterleave_normalize } else { entry::<A> }
 }
 
 /// [`Arch::convert_windows`] compiled for a level.
-type WindowFn = unsafe fn(Norm, &PixelWindows, *const u8, *mut u8, usize, RowRun, WindowPairs<'_>, bool) -> usize;
+type WindowFn = unsafe fn(Norm, &PixelWindows, Span, RowRun, WindowPairs<'_>) -> usize;
 
 fn window_fn<A: Arch>() -> WindowFn {
-    struct Job<'a, A>(A, Norm, &'a PixelWindows, *const u8, *mut u8, usize, RowRun, WindowPairs<'a>, bool);
+    struct Job<'a, A>(A, Norm, &'a PixelWindows, Span, RowRun, WindowPairs<'a>);
     impl<A: Arch> NullaryFnOnce for Job<'_, A> {
         type Output = usize;
         #[inline(always)]
         fn call(self) -> usize {
-            let Job(a, k, w, src, dst, blocks, rows, pairs, stream) = self;
+            let Job(a, k, w, s, rows, pairs) = self;
             // SAFETY: forwarded from `entry`'s contract.
-            unsafe { a.convert_windows(k, w, src, dst, blocks, rows, pairs, stream) }
+            unsafe { a.convert_windows(k, w, s, rows, pairs) }
         }
     }
     /// # Safety
     ///
     /// As [`Arch::convert_windows`]; the CPU runs level `A`.
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn entry<A: Arch>(
-        k: Norm,
-        w: &PixelWindows,
-        src: *const u8,
-        dst: *mut u8,
-        blocks: usize,
-        rows: RowRun,
-        pairs: WindowPairs<'_>,
-        stream: bool,
-    ) -> usize {
+    unsafe fn entry<A: Arch>(k: Norm, w: &PixelWindows, s: Span, rows: RowRun, pairs: WindowPairs<'_>) -> usize {
         // SAFETY: the caller guarantees the level.
         let a = unsafe { A::assume() };
-        a.vectorize(Job(a, k, w, src, dst, blocks, rows, pairs, stream))
+        a.vectorize(Job(a, k, w, s, rows, pairs))
     }
     entry::<A>
 }
@@ -363,7 +330,7 @@ impl<'a> Windowed<'a> {
         };
         // SAFETY: blocks of 16 of each row's pixels from pixel 0, read as the windows were built for, whose outputs
         // follow each other from the row's `dst`; streamed only into 64-byte aligned rows.
-        16 * unsafe { (self.f)(self.k, self.w, src, dst, blocks, rows, pairs, self.stream) }
+        16 * unsafe { (self.f)(self.k, self.w, Span { src, dst, n: blocks, stream: self.stream }, rows, pairs) }
     }
 
     /// The `count` rows of a run (`steps`: input, output and pair bytes from a row to the next; the pairs the same
@@ -401,18 +368,15 @@ impl<'a> Windowed<'a> {
 /// # Safety
 ///
 /// As [`Arch::deinterleave_convert`] (nothing but plain loads and stores).
-#[allow(clippy::too_many_arguments)]
 unsafe fn scalar_deinterleave_normalize(
     k: FusedConvert,
     t: &Planar,
-    src: *const u8,
-    dst: *mut u8,
+    s: Span,
     ps: isize,
-    n: usize,
     params: &[[f32; 2]; 4],
     rows: RowRun,
-    _stream: bool,
 ) -> usize {
+    let Span { src, dst, n, .. } = s;
     // (f32 pixels: the buffered path, whose conversions are the portable ones.)
     let FusedConvert::Bytes(k) = k else { return 0 };
     let p = t.planes;
@@ -487,7 +451,9 @@ impl Converter {
                     let constant = (aux_step == 0).then(|| aux.cast::<[f32; 2]>().read_unaligned());
                     // In registers as far as the level goes, the rest through the buffer.
                     let mut i = match (fused, constant) {
-                        (Some((f, _, k)), Some([scale, bias])) => f(k, src, dst, n, scale, bias, false),
+                        (Some((f, _, k)), Some([scale, bias])) => {
+                            f(k, Span { src, dst, n, stream: false }, scale, bias)
+                        }
                         _ => 0,
                     };
                     while i < n {
@@ -520,7 +486,7 @@ impl Converter {
         // SAFETY: forwarded contract; each block's pairs start at q < period and `pairs` holds period + BLOCK.
         unsafe {
             let mut i = match fused {
-                Some((_, f, k)) => f(k, src, dst, n, pattern, phase, false),
+                Some((_, f, k)) => f(k, Span { src, dst, n, stream: false }, pattern, phase),
                 None => 0,
             };
             // (Uninitialized: each block's elements are written before they are read. Zeroing it was
@@ -598,10 +564,10 @@ impl Converter {
             let (s, d, lines) = (src.add(head * sw), dst.add(head * dw), line_elements(n - head, dw));
             let done = head
                 + match pattern {
-                    Some(p) => periodic(k, s, d, lines, p, phase + head, true),
+                    Some(p) => periodic(k, Span { src: s, dst: d, n: lines, stream: true }, p, phase + head),
                     None => {
                         let [scale, bias] = aux.cast::<[f32; 2]>().read_unaligned();
-                        run(k, s, d, lines, scale, bias, true)
+                        run(k, Span { src: s, dst: d, n: lines, stream: true }, scale, bias)
                     }
                 };
             self.apply_either(src.add(done * sw), dst.add(done * dw), n - done, aux, pattern, phase + done);
@@ -1376,7 +1342,8 @@ impl StagedPlanar<'_> {
             let first = if self.tables.reverse_channels { s.wrapping_sub((p - 1) * self.iw) } else { s };
             let d = dst.add(from * self.ow);
             // (Each row's pixels from `to` on, if any, are in bounds: `readable` may leave one more than needed.)
-            f(k, self.tables, first, d, self.ps, self.tables.readable(to - from), &params, rows, stream)
+            let span = Span { src: first, dst: d, n: self.tables.readable(to - from), stream };
+            f(k, self.tables, span, self.ps, &params, rows)
         }
     }
 }

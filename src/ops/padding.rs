@@ -308,9 +308,10 @@ impl Padding {
 /// in the same session: 552 and 399).
 const BLOCK_BYTES: u64 = 256 << 10;
 
-/// Largest output bytes of one index of the block dimension that [`blocks`] blocks by (a block must fit in L2 for
-/// its borders to find the interior there).
-const BLOCK_MAX_BYTES: u64 = 1 << 20;
+/// Largest output bytes of one index of the block dimension that [`blocks`] blocks by: a block must fit in L2 for
+/// its borders to find the interior there (512 KiB on Zen 3), and stay under the batch's parallel grain (1 MiB) for
+/// the blocks to spread over the threads (larger groups run move by move, each split across the pool).
+const BLOCK_MAX_BYTES: u64 = 512 << 10;
 
 /// Most blocks a padding is planned in (each is a few moves, proven and planned when the operator is built).
 const MAX_BLOCKS: u64 = 4096;
@@ -499,6 +500,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Which paddings run block by block, and their blocks.
+    #[test]
+    fn blocks_of_unpadded_leading_dimensions() {
+        let f32s = |sizes: &[u32]| TensorDesc::new(crate::DataType::Float32, sizes).unwrap();
+        let reflect = PaddingMode::Reflection;
+        let (start, end) = ([0, 0, 3, 3], [0, 0, 3, 3]);
+        // The public case: one plane of 274 KB per block.
+        let (x, y) = (f32s(&[1, 64, 256, 256]), f32s(&[1, 64, 262, 262]));
+        let b = blocks(&x, &y, reflect, &start, &end).unwrap();
+        assert_eq!(b.len(), 64);
+        assert_eq!(b[5], (vec![0, 5], vec![1, 1]));
+        // Small planes: several per block (256 KiB / 5200 bytes = 50), the last block the rest; every batch index.
+        let (x, y) = (f32s(&[2, 120, 30, 30]), f32s(&[2, 120, 36, 36]));
+        let b = blocks(&x, &y, reflect, &start, &end).unwrap();
+        assert_eq!(b.len(), 6);
+        assert_eq!((b[2].clone(), b[3].clone()), ((vec![0, 100], vec![1, 20]), (vec![1, 0], vec![1, 50])));
+        // No blocks: a constant (its fills need no interior), the first dimension padded, planes beyond 512 KiB,
+        // one block, and an output whose planes are not apart in memory (NHWC strides for an NCHW box).
+        assert!(blocks(&x, &y, PaddingMode::Constant, &start, &end).is_none());
+        assert!(
+            blocks(&f32s(&[1, 1, 30, 30]), &f32s(&[3, 1, 36, 36]), reflect, &[1, 0, 3, 3], &[1, 0, 3, 3]).is_none()
+        );
+        assert!(blocks(&f32s(&[1, 4, 400, 400]), &f32s(&[1, 4, 406, 406]), reflect, &start, &end).is_none());
+        assert!(blocks(&f32s(&[1, 2, 30, 30]), &f32s(&[1, 2, 36, 36]), reflect, &start, &end).is_none());
+        let nhwc =
+            TensorDesc::with_strides(crate::DataType::Float32, &[1, 64, 262, 262], &[64 * 262 * 262, 1, 262 * 64, 64]);
+        assert!(blocks(&f32s(&[1, 64, 256, 256]), &nhwc.unwrap(), reflect, &start, &end).is_none());
     }
 
     #[test]

@@ -125,27 +125,33 @@ impl Stage {
         let n = steps.len();
         let mut sets = Sets((0..n).collect());
         let bytes = steps.iter().fold(0usize, |b, s| b.saturating_add(s.program.bytes()));
-        // Writers of one output that overlap: sort by start, sweep with the furthest end so far.
+        // Writers of one output that overlap: sort by start, sweep with the furthest end so far. Each cluster of
+        // them (output, start, end, a member) spans exactly the union of its writers' bytes (each joined before the
+        // furthest end so far: no gap), and within an output the clusters are apart and ascending.
         let mut writers: Vec<usize> = (0..n).collect();
         writers.sort_by_key(|&i| (steps[i].output, steps[i].writes.start));
-        let mut current: Option<(usize, usize, usize)> = None; // (output, end so far, a member)
+        let mut clusters: Vec<(usize, usize, usize, usize)> = Vec::new();
         for &i in &writers {
             let (k, w) = (steps[i].output, &steps[i].writes);
-            match current {
-                Some((ck, end, member)) if ck == k && w.start < end => {
-                    sets.union(member, i);
-                    current = Some((k, end.max(w.end), member));
+            match clusters.last_mut() {
+                Some(c) if c.0 == k && w.start < c.2 => {
+                    sets.union(c.3, i);
+                    c.2 = c.2.max(w.end);
                 }
-                _ => current = Some((k, w.end, i)),
+                _ => clusters.push((k, w.start, w.end, i)),
             }
         }
-        // Readers of an output against its writers.
+        // Readers of an output against its writers: a reader overlapping a writer overlaps its cluster's span, and
+        // the clusters it overlaps are consecutive from the first one ending past its first byte.
+        // PERF: against every move (quadratic), a padding planned in 256 blocks of 5 moves took 2.4 ms to build,
+        // 1.5 ms so.
         for (r, step) in steps.iter().enumerate() {
             if let Source::Output(k) = step.source {
                 let reads = step.program.walk().input_range();
-                for (w, other) in steps.iter().enumerate() {
-                    if w != r && other.output == k && overlaps(&reads, &other.writes) {
-                        sets.union(r, w);
+                let first = clusters.partition_point(|c| (c.0, c.2) <= (k, reads.start));
+                for c in clusters[first..].iter().take_while(|c| c.0 == k && c.1 < reads.end) {
+                    if overlaps(&reads, &(c.1..c.2)) {
+                        sets.union(r, c.3);
                     }
                 }
             }
@@ -490,6 +496,57 @@ mod tests {
             let mut out = vec![0u8; n * 8192];
             batch.run(&[&x], &mut [&mut out[..]], &opts).unwrap();
             assert!(out == want, "{opts:?}");
+        }
+    }
+
+    /// The groups found by sweeping clusters of writers are those of testing every reader against every writer.
+    #[test]
+    fn groups_match_the_quadratic_test() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        for _ in 0..50 {
+            let n = 1 + next(60);
+            let moves: Vec<Move> = (0..n)
+                .map(|_| {
+                    let (len, out_base, in_base) = (1 + next(40), next(400), next(400));
+                    let source = if next(2) == 0 { Source::Input(0) } else { Source::Output(next(2)) };
+                    Move { source, output: next(2), plan: Plan::copy(1, in_base, out_base, vec![row(len, 1, 1)]) }
+                })
+                .collect();
+            let batch = Batch::new(1, 2, vec![moves]).unwrap();
+            let steps = &batch.stages[0].steps;
+            let mut sets = Sets((0..n).collect());
+            for i in 0..n {
+                for j in 0..n {
+                    let reads = steps[i].program.walk().input_range();
+                    let both_write = i != j && steps[i].output == steps[j].output;
+                    if both_write && overlaps(&steps[i].writes, &steps[j].writes) {
+                        sets.union(i, j);
+                    }
+                    if i != j
+                        && steps[i].source == Source::Output(steps[j].output)
+                        && overlaps(&reads, &steps[j].writes)
+                    {
+                        sets.union(i, j);
+                    }
+                }
+            }
+            let mut want: Vec<Vec<usize>> = Vec::new();
+            let mut slot = vec![usize::MAX; n];
+            for i in 0..n {
+                let root = sets.find(i);
+                if slot[root] == usize::MAX {
+                    slot[root] = want.len();
+                    want.push(Vec::new());
+                }
+                want[slot[root]].push(i);
+            }
+            assert_eq!(batch.stages[0].groups, want);
         }
     }
 

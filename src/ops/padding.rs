@@ -314,8 +314,8 @@ const BLOCK_BYTES: u64 = 256 << 10;
 const BLOCK_MAX_BYTES: u64 = 512 << 10;
 
 /// Most blocks a padding is planned in: each is a few moves, planned and proven when the operator is built (about
-/// 2.3 µs a move on the Zen 4 VM: the public case's 64 blocks of 5 moves take 0.73 ms to build, against 37 µs for
-/// the 5 moves of one pass). Past it, blocks grow up to [`BLOCK_MAX_BYTES`].
+/// 1.2–1.7 µs a move on the Zen 4 VM: the public case's 64 blocks of 5 moves take 0.54 ms to build, against 37 µs
+/// for the 5 moves of one pass). Past it, blocks grow up to [`BLOCK_MAX_BYTES`].
 const MAX_BLOCKS: u64 = 256;
 
 /// Outputs smaller than this are planned in one pass: they stay in the caches between the interior and the

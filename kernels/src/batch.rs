@@ -118,6 +118,22 @@ impl Sets {
             self.0[a.max(b)] = a.min(b);
         }
     }
+
+    /// The sets, each in ascending order, ordered by their first member.
+    fn groups(&mut self) -> Vec<Vec<usize>> {
+        let n = self.0.len();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut slot = vec![usize::MAX; n];
+        for i in 0..n {
+            let root = self.find(i);
+            if slot[root] == usize::MAX {
+                slot[root] = groups.len();
+                groups.push(Vec::new());
+            }
+            groups[slot[root]].push(i);
+        }
+        groups
+    }
 }
 
 impl Stage {
@@ -156,16 +172,7 @@ impl Stage {
                 }
             }
         }
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut slot = vec![usize::MAX; n];
-        for i in 0..n {
-            let root = sets.find(i);
-            if slot[root] == usize::MAX {
-                slot[root] = groups.len();
-                groups.push(Vec::new());
-            }
-            groups[slot[root]].push(i);
-        }
+        let groups = sets.groups();
         Stage { steps, groups, bytes }
     }
 
@@ -536,17 +543,7 @@ mod tests {
                     }
                 }
             }
-            let mut want: Vec<Vec<usize>> = Vec::new();
-            let mut slot = vec![usize::MAX; n];
-            for i in 0..n {
-                let root = sets.find(i);
-                if slot[root] == usize::MAX {
-                    slot[root] = want.len();
-                    want.push(Vec::new());
-                }
-                want[slot[root]].push(i);
-            }
-            assert_eq!(batch.stages[0].groups, want);
+            assert_eq!(batch.stages[0].groups, sets.groups());
         }
     }
 

@@ -57,7 +57,8 @@ struct Step {
     alone: bool,
 }
 
-/// A stage: moves that may run in any order, and how they group.
+/// A stage: its moves and their groups. A group runs in the order of its moves (a small one on one thread, a large
+/// one move by move, each split across the pool); groups run in any order.
 #[derive(Clone, Debug)]
 struct Stage {
     steps: Vec<Step>,

@@ -575,6 +575,7 @@ pub const MAX_SIDE: usize = 1 << 24;
 /// (in the cache) lost 1–6 %: 1280×720 → 854×480 0.523 → 0.532 / 0.468 → 0.496, 1920×1080 → 640×360 0.508 →
 /// 0.512 / 0.439 → 0.462.
 const PREFETCH_L2_SHARE: usize = 8;
+/// [`PREFETCH_L2_SHARE`] for an input from memory (`ResizeProgram::from_memory`; measured there).
 const PREFETCH_L2_SHARE_COLD: usize = 4;
 
 /// Output rows ahead whose two input rows a sampled rows-first resize of an input from memory fetches.

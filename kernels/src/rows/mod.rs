@@ -256,6 +256,8 @@ struct Run<'a, B> {
     in_step: isize,
     out_step: isize,
     len: usize,
+    /// Fence streamed stores at the end ([`Runner::unfenced`]'s callers fence themselves).
+    fence: bool,
 }
 
 impl<B: Body> NullaryFnOnce for Run<'_, B> {
@@ -263,7 +265,7 @@ impl<B: Body> NullaryFnOnce for Run<'_, B> {
 
     #[inline(always)]
     fn call(self) {
-        let Run { body, src, dst, count, in_step, out_step, len } = self;
+        let Run { body, src, dst, count, in_step, out_step, len, fence } = self;
         // SAFETY: the run's rows, in bounds by the Rows contract.
         if unsafe { body.run_many(src, dst, count, in_step, out_step, len) } {
             return;
@@ -294,7 +296,7 @@ impl<B: Body> NullaryFnOnce for Run<'_, B> {
             d = d.wrapping_offset(out_step);
         }
         #[cfg(target_arch = "x86_64")]
-        if body.streams() {
+        if fence && body.streams() {
             // SAFETY: SSE is part of the x86-64 baseline. Non-temporal stores are weakly ordered: fence them before
             // the chunk reports completion to other threads.
             unsafe { core::arch::x86_64::_mm_sfence() };
@@ -314,12 +316,26 @@ impl<B: Body> Rows for Runner<B> {
         _aux_step: isize,
     ) {
         let len = self.0.len();
-        self.0.arch().vectorize(Run { body: &self.0, src, dst, count, in_step, out_step, len });
+        self.0.arch().vectorize(Run { body: &self.0, src, dst, count, in_step, out_step, len, fence: true });
     }
 
     unsafe fn span(&self, src: *const u8, dst: *mut u8, _aux: *const u8, len: usize) {
         debug_assert!(len <= self.0.len());
-        self.0.arch().vectorize(Run { body: &self.0, src, dst, count: 1, in_step: 0, out_step: 0, len });
+        self.0.arch().vectorize(Run { body: &self.0, src, dst, count: 1, in_step: 0, out_step: 0, len, fence: true });
+    }
+}
+
+impl<B: Body> Runner<B> {
+    /// [`Rows::span`] without the closing store fence (the caller fences): the same compiled code as the runs of
+    /// rows, one copy of a body per level whoever calls it. (Not inlined: the level's function, an `#[inline]` one,
+    /// is compiled into each codegen unit that calls it, and this module's is the one of [`Rows::rows`].)
+    ///
+    /// # Safety
+    ///
+    /// As [`Rows::span`].
+    pub(crate) unsafe fn unfenced(&self, src: *const u8, dst: *mut u8, len: usize) {
+        debug_assert!(len <= self.0.len());
+        self.0.arch().vectorize(Run { body: &self.0, src, dst, count: 1, in_step: 0, out_step: 0, len, fence: false });
     }
 }
 

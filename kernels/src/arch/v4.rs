@@ -310,8 +310,22 @@ unsafe impl Arch for V4 {
     ) {
         // PERF: a strip of 32 input rows across all its columns at a time (the strip's lines in one sweep), not a
         // column of tiles down the block (every fourth line of 64-channel rows, then back for the next).
+        //
+        // Strips whose rows are one tile each and follow each other (16 channels: a strip is 2 KiB in order) fetch
+        // the strip two on: a one-tile run prefetches nothing (runs fetch the tile three on in their strip), and
+        // left to the hardware the loads of the strip's 32 lines stalled in some builds of the same code and not
+        // others. One thread, Zen 4, f32 NHWC → f16 NCHW 16 × 16 × 128² (`strider bench`, streamed), five processes
+        // each: 394–878 → 282–307 µs; tight loops 237–250 → 211–235 µs. Strips of rows apart (one-tile blocks of
+        // wider rows) lost: f32 → f16 4096² transposed 3.34–3.35 → 3.46 ms.
+        let one = nj == 16 && si == 64;
         for i in (0..ni).step_by(32) {
             let (s, d) = (src.wrapping_offset(i as isize * si), dst.wrapping_add(2 * i));
+            if one {
+                let ahead = s.wrapping_offset(64 * si);
+                for r in 0..32 {
+                    super::prefetch(ahead.wrapping_offset(r as isize * si), 0, 64, false);
+                }
+            }
             // SAFETY: forwarded contract: rows i..i + 32 ≤ ni, columns 0..nj (a multiple of 16) as a run of tiles
             // across the strip, 64 input bytes and 16 output rows apart; AVX-512 F/BW via the token.
             unsafe {

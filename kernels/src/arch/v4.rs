@@ -315,8 +315,9 @@ unsafe impl Arch for V4 {
         // the strip two on: a one-tile run prefetches nothing (runs fetch the tile three on in their strip), and
         // left to the hardware the loads of the strip's 32 lines stalled in some builds of the same code and not
         // others. One thread, Zen 4, f32 NHWC → f16 NCHW 16 × 16 × 128² (`strider bench`, streamed), five processes
-        // each: 394–878 → 282–307 µs; tight loops 237–250 → 211–235 µs. Strips of rows apart (one-tile blocks of
-        // wider rows) lost: f32 → f16 4096² transposed 3.34–3.35 → 3.46 ms.
+        // each: 394–878 → 282–307 µs; tight loops 237–272 → 211–243 µs. Strips of rows apart (one-tile blocks of
+        // wider rows: f32 → f16 4096² transposed) keep the hardware's prefetch: no gain beyond the spread between
+        // builds (3.3–3.5 ms).
         let one = nj == 16 && si == 64;
         for i in (0..ni).step_by(32) {
             let (s, d) = (src.wrapping_offset(i as isize * si), dst.wrapping_add(2 * i));

@@ -29,7 +29,7 @@ unsafe impl Arch for Scalar {
     #[inline(always)]
     fn vectorize<F: NullaryFnOnce>(self, f: F) -> F::Output {
         // One compiled copy of each job, as at the vector levels (whose target-feature functions do not inline into
-        // their callers): a run of rows and a span of the same kernel share theirs (−120 KB of `.text`).
+        // their callers): a run of rows and a span of the same kernel share theirs (−190 KB of `.text`).
         #[inline(never)]
         fn imp<F: NullaryFnOnce>(f: F) -> F::Output {
             f.call()

@@ -224,6 +224,16 @@ pub const STAGED_FIRST_ROWS: usize = 8;
 /// slower), hence the condition.
 pub const REP_MOVSB_MIN_BYTES: usize = 4 << 10;
 
+/// Contiguous runs of at least this many bytes take the string move ([`REP_MOVSB_MIN_BYTES`]'s conditions otherwise)
+/// at the vector levels even when the walk's footprint is within L2: a run this long does not sit in L1 (32 KiB
+/// here) with its input, and a batch's moves each see only their own footprint (`Join` of 32 images of 147 KiB:
+/// each move 294 KiB, the batch 9.2 MiB).
+///
+/// PERF: one thread, Zen 4 VM, tight loops, both orders, f32 copies in cache, registers → `rep movsb`, `--isa v3`:
+/// 16 KiB 110–111 → 118–120 ns, 32 KiB 366–375 → 211–214 ns, 64 KiB 695–700 → 535–545 ns, 128 KiB 1330–1337 →
+/// 1019–1035 ns; that join 94.9 → 74.7 µs (two threads 49.6 → 38.7 µs).
+pub const REP_MOVSB_NEAR_MIN_BYTES: usize = 32 << 10;
+
 /// Input row stride (bytes) from which a converting transpose with converting tiles (f32 → f16) runs them over
 /// whole strips of 32 input rows across all their columns, not over blocks the size of the staging buffer: rows a
 /// page or more apart are each a stream of their own, whose lines the tiles read in order.

@@ -1139,18 +1139,20 @@ pub(crate) unsafe fn copy<A: Arch>(a: A, src: *const u8, dst: *mut u8, bytes: us
 }
 
 /// Copies `bytes` contiguous bytes with the CPU's string move (`rep movsb`) and returns true, if the run is one it
-/// wins on (see [`params::REP_MOVSB_MIN_BYTES`](crate::params::REP_MOVSB_MIN_BYTES)): at least that long, at most
+/// wins on: at least `min` bytes long ([`params::REP_MOVSB_MIN_BYTES`](crate::params::REP_MOVSB_MIN_BYTES) for
+/// runs whose output is not already in the nearest caches,
+/// [`params::REP_MOVSB_NEAR_MIN_BYTES`](crate::params::REP_MOVSB_NEAR_MIN_BYTES) for the others), at most
 /// [`CacheSizes::rep_movsb_max`](crate::cache::CacheSizes::rep_movsb_max) (0 without fast strings), and at the same
-/// offset in a line on both sides; else copies nothing and returns false. For runs whose output is not already in
-/// the nearest caches and is not streamed: there its stores skip reading the lines they fill, which register stores
-/// must do; in L1 it runs at half the registers' speed (16 KiB: 101 against 62 ns).
+/// offset in a line on both sides; else copies nothing and returns false. Not for streamed runs. Its stores skip
+/// reading the lines they fill, which register stores must do; in L1 it runs at half the registers' speed (16 KiB:
+/// 101 against 62 ns).
 ///
 /// # Safety
 ///
 /// `src..src+bytes` readable, `dst..dst+bytes` writable, not overlapping.
 #[inline(always)]
-pub(crate) unsafe fn copy_strings(src: *const u8, dst: *mut u8, bytes: usize) -> bool {
-    let long = bytes >= crate::params::REP_MOVSB_MIN_BYTES;
+pub(crate) unsafe fn copy_strings(src: *const u8, dst: *mut u8, bytes: usize, min: usize) -> bool {
+    let long = bytes >= min;
     #[cfg(target_arch = "x86_64")]
     if long && (src as usize ^ dst as usize).is_multiple_of(64) && bytes <= crate::cache::CacheSizes::rep_movsb_max() {
         // SAFETY: forwarded contract; the CPU has ERMS (`rep_movsb_max` is 0 otherwise).

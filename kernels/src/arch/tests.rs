@@ -130,7 +130,14 @@ fn string_copies_of_long_runs() {
             let want = (src.as_ptr() as usize + so + shift) % 64;
             let at = 64 + (want + 64 - dst.as_ptr() as usize % 64) % 64;
             // SAFETY: src[so..so+len] and dst[at..at+len] are in bounds and distinct.
-            let done = unsafe { super::copy_strings(src.as_ptr().add(so), dst.as_mut_ptr().add(at), len) };
+            let done = unsafe {
+                super::copy_strings(
+                    src.as_ptr().add(so),
+                    dst.as_mut_ptr().add(at),
+                    len,
+                    crate::params::REP_MOVSB_MIN_BYTES,
+                )
+            };
             let taken = len >= min && len <= max && shift == 0;
             assert_eq!(done, taken, "len {len} so {so} shift {shift}");
             if done {

@@ -11,9 +11,9 @@ pub(crate) struct CopyBody<A> {
     pub(crate) bytes: usize,
     pub(crate) len: usize,
     pub(crate) stream: bool,
-    /// Long runs may go through the CPU's string move ([`copy_strings`]): not streamed, and the walk's footprint
-    /// beyond L2 (its output is not in the nearest caches from the last call).
-    pub(crate) strings: bool,
+    /// Runs of at least this many bytes may go through the CPU's string move ([`copy_strings`]); `None`: never
+    /// (streamed rows).
+    pub(crate) strings: Option<usize>,
 }
 
 impl<A: Arch> Body for CopyBody<A> {
@@ -24,7 +24,7 @@ impl<A: Arch> Body for CopyBody<A> {
         let bytes = len * self.bytes;
         // SAFETY: the row's bytes are in bounds in both operands, which are distinct buffers (Rows contract).
         unsafe {
-            if !(self.strings && copy_strings(src, dst, bytes)) {
+            if !self.strings.is_some_and(|min| copy_strings(src, dst, bytes, min)) {
                 copy(self.a, src, dst, bytes, self.stream)
             }
         }

@@ -384,8 +384,15 @@ pub(crate) fn build<A: Arch>(
     f: &mut dyn FnMut(&dyn Rows),
 ) {
     match req {
+        // Long runs take the string move (`arch::copy_strings`) when the walk's footprint is beyond L2, and at
+        // vector levels from `params::REP_MOVSB_NEAR_MIN_BYTES` whatever the footprint.
         Request::Copy { far } => {
-            f(&Runner(copy::CopyBody { a, bytes: width.bytes(), len, stream, strings: far && !stream }))
+            let strings = match (stream, far) {
+                (true, _) => None,
+                (false, true) => Some(crate::params::REP_MOVSB_MIN_BYTES),
+                (false, false) => (A::BYTES >= 32).then_some(crate::params::REP_MOVSB_NEAR_MIN_BYTES),
+            };
+            f(&Runner(copy::CopyBody { a, bytes: width.bytes(), len, stream, strings }))
         }
         // (Compiled for the level whose tiles this one runs: V4 for V4 + VBMI.)
         Request::Transpose { tile, ni, si, dj, cached, near } => {

@@ -69,8 +69,7 @@ fn identity_transposes_large_enough_for_tiles() {
             check_identity(&packed, &colmaj, u64::from(rows * cols));
             check_identity(&colmaj, &packed, u64::from(rows + cols));
         }
-        // NCHW <-> NHWC with 3 and 4 channels and with many channels (13: whole tiles moved back over the last
-        // channels at 32-byte levels)
+        // NCHW <-> NHWC with 3 and 4 channels and with many channels (13: a block one whole tile and 5 columns wide)
         for c in [3u32, 4, 13, 16, 33] {
             let nchw = TensorDesc::nchw(dt, [2, c, 9, 13]).unwrap();
             let nhwc = TensorDesc::nhwc(dt, [2, c, 9, 13]).unwrap();

@@ -493,13 +493,6 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         unsafe { tile_stack_by_8::<Self, N, M>(self, src, ss, dst, ds, m) }
     }
 
-    /// Whether [`Arch::tile_part`] transposes partial tiles of `N`-byte elements (else it returns `false` and
-    /// callers cover edges otherwise).
-    #[inline(always)]
-    fn part_tiles<const N: usize>() -> bool {
-        false
-    }
-
     /// Transposes `rows × cols` elements (`rows`, `cols` ≤ 16) as a partial register tile: `dst` row `c`
     /// element `r` ← `src` row `r` element `c`, nothing else touched. Returns `false`, having done nothing, on
     /// levels without a partial tile for `N` (the caller then moves the elements one at a time).

@@ -336,11 +336,6 @@ unsafe impl Arch for V4 {
     }
 
     #[inline(always)]
-    fn part_tiles<const N: usize>() -> bool {
-        N == 4
-    }
-
-    #[inline(always)]
     unsafe fn tile_part<const N: usize, M: TileMap>(
         self,
         src: *const u8,
@@ -351,7 +346,7 @@ unsafe impl Arch for V4 {
         cols: usize,
         m: M,
     ) -> bool {
-        if !Self::part_tiles::<N>() {
+        if N != 4 {
             return false;
         }
         // SAFETY: forwarded contract (rows, cols ≤ 16); AVX-512F via the token.

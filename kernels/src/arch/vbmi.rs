@@ -131,11 +131,6 @@ unsafe impl Arch for V4Vbmi {
         V4::stack_tiles::<N>()
     }
 
-    #[inline(always)]
-    fn part_tiles<const N: usize>() -> bool {
-        V4::part_tiles::<N>()
-    }
-
     /// One-byte pixels 64 at a time through byte permutes (V4's loop with [`Bytes`]); two-byte ones as V4 moves
     /// them; the rest with SSSE3.
     ///

@@ -831,35 +831,12 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
     #[inline(always)]
     unsafe fn corner(&self, rows: usize, cols: usize) {
         let (r8, c8) = (rows / 8 * 8, cols / 8 * 8);
-        let tile = |i: usize, j: usize| {
-            let (s, d) = self.at(i, j);
-            // SAFETY: rows i..i+8 ≤ rows, columns j..j+8 ≤ cols (every caller below; contract).
-            unsafe { self.a.tile8::<N, M>(s, self.si, d, self.dj, self.m) };
-        };
         for i in (0..r8).step_by(8) {
             for j in (0..c8).step_by(8) {
-                tile(i, j);
+                let (s, d) = self.at(i, j);
+                // SAFETY: rows i..i+8 ≤ rows, columns j..j+8 ≤ cols (contract).
+                unsafe { self.a.tile8::<N, M>(s, self.si, d, self.dj, self.m) };
             }
-        }
-        // 32-byte levels (no partial tiles): the last columns and rows through whole tiles moved back to end at the
-        // block's last column or row, over elements a tile already moved (the same values again: the output does
-        // not overlap the input, and the map is a function of the element).
-        //
-        // PERF: one thread, Zen 4, `--isa v3`, tight loops, both orders: f32 NHWC → NCHW with 13 channels (8 ×
-        // 100², the last 5 channels of each pixel element by element before) 192–194 → 166–167 µs; 2-D transposes
-        // of 1001 × 1003 (f32, f16, u8: edges of 1 and 3) equal. Not measured to gain at the AVX-512 level, which
-        // keeps its partial tiles of 4-byte elements and moves the edges of the other widths element by element.
-        if A::BYTES == 32 && !A::part_tiles::<N>() && rows >= 8 && cols >= 8 {
-            if c8 < cols {
-                (0..r8).step_by(8).for_each(|i| tile(i, cols - 8));
-            }
-            if r8 < rows {
-                (0..c8).step_by(8).for_each(|j| tile(rows - 8, j));
-                if c8 < cols {
-                    tile(rows - 8, cols - 8);
-                }
-            }
-            return;
         }
         for i in (0..rows).step_by(16) {
             if c8 < cols {

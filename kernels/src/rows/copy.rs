@@ -24,7 +24,12 @@ impl<A: Arch> Body for CopyBody<A> {
         let bytes = len * self.bytes;
         // SAFETY: the row's bytes are in bounds in both operands, which are distinct buffers (Rows contract).
         unsafe {
-            if !self.strings.is_some_and(|min| copy_strings(src, dst, bytes, min)) {
+            // (A `match`, not a closure: level code stays in the level's function.)
+            let strung = match self.strings {
+                Some(min) => copy_strings(src, dst, bytes, min),
+                None => false,
+            };
+            if !strung {
                 copy(self.a, src, dst, bytes, self.stream)
             }
         }

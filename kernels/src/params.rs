@@ -252,19 +252,6 @@ pub const SCRATCH_BYTES: usize = 8 << 10;
 /// Output bytes of one column super-block of a transpose (kept in L2 while its rows are swept a tile's rows at a time).
 pub const TRANSPOSE_L2_BYTES: usize = 512 << 10;
 
-/// Transposes of this many input rows (`I`) whose whole-line tiles stream, and whose output rows are not a critical
-/// stride apart, sweep all their rows at each column step instead of a tile's rows across a super-block at a time,
-/// prefetching every input row [`TRANSPOSE_PREFETCH_TILES`] tiles ahead.
-///
-/// PERF: one thread, f32 NCHW → NHWC (channels × pixels, output MiB; columns → all strips): 64 × 65536 (16, the
-/// public case) 615–651 → 487–505 µs; 256 × 16384 (16: 541–644 µs), 128 × 65536 and 512 × 16384 (32: 2.4–3.0 ms)
-/// within noise; 32 × 262144 (32) lost, 1.18 → 1.40 ms. Regular stores lost everywhere (64 × 65536: 611 → 787 µs).
-pub const TRANSPOSE_ALL_STRIPS: core::ops::RangeInclusive<usize> = 64..=512;
-
-/// Tiles ahead that [`TRANSPOSE_ALL_STRIPS`] sweeps prefetch their input rows (64 × 65536 f32: one 595 µs, two 494–505
-/// µs, four 511 µs, eight 538 µs).
-pub const TRANSPOSE_PREFETCH_TILES: usize = 2;
-
 /// Bytes of one way of the L1 data cache: x86 L1 caches are indexed by the address bits below the 4 KiB page
 /// (32–48 KiB in 8–12 ways of 64 sets on every x86 core of the last decade), so rows a multiple of 1 KiB apart fall
 /// into at most 4 of the 64 sets.

@@ -78,8 +78,12 @@ pub(crate) fn column_stacks<A: Arch, const N: usize>(ni: usize, si: isize, dj: i
 
 /// The rows of a tile whose input rows crowd into too few L1 sets (see [`crowded`]), if a block goes
 /// [`Block::through_rows`]: tiles of more than 8 rows (whole-line ones), output rows not a critical stride apart
-/// (those go through square blocks, see [`Block::tiles`]), and not a streamed sweep of all strips ([`all_strips`],
-/// which prefetches its rows and reads from memory, not from L2).
+/// (those go through square blocks, see [`Block::tiles`]), and stores that do not stream.
+///
+/// PERF: streamed blocks lost through the buffer, to the sweep of [`Block::tiles`] (one thread, f32 NCHW → NHWC,
+/// channels × pixels, Zen 4 VM, two alternations at AVX2 and at AVX-512 VBMI, `t/limit`): 16 × 1024² 1.0–1.4 →
+/// 0.70–0.74, 32 × 512² 0.9–1.3 → 0.77–0.91, 4 batches of 32 × 256² 0.96–1.28 → 0.62–0.86; at 64 rows and more,
+/// where a sweep of all strips at each column step used to take them, see [`Block::tiles`]; 520 and 600 rows tie.
 #[inline(always)]
 pub(crate) fn aliased_rows<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize, stream: bool) -> Option<usize> {
     let rows = tile_for::<A, N>(ni, si, dj, stream).shape::<N>().0;
@@ -90,7 +94,7 @@ pub(crate) fn aliased_rows<A: Arch, const N: usize>(ni: usize, si: isize, dj: is
     // Rows `si` apart start in way / gcd(si, way) distinct line-sized slots of a way (the sets).
     let sets = (way / gcd(si.unsigned_abs() % way, way)).max(1);
     let crowded = rows > 8 && rows.div_ceil(sets) > MAX_ROWS_PER_SET;
-    (crowded && !critical(dj) && !all_strips(true, stream, ni)).then_some(rows)
+    (crowded && !critical(dj) && !stream).then_some(rows)
 }
 
 /// Whether `rows` rows `stride` bytes apart put more than
@@ -169,14 +173,6 @@ fn diagonals(whole_lines: bool, si: isize, stores: Stores, l1_ways: usize) -> bo
         && critical(si)
         && (stores.stream || stores.cached)
         && l1_ways >= crate::params::TRANSPOSE_DIAGONAL_L1_WAYS
-}
-
-/// Whether a block of `ni` input rows whose output rows are not a critical stride apart sweeps all its rows at
-/// each column step (see [`Block::tiles`]): whole-line tiles that stream, and
-/// [`params::TRANSPOSE_ALL_STRIPS`](crate::params::TRANSPOSE_ALL_STRIPS) rows.
-#[inline(always)]
-fn all_strips(whole_lines: bool, stream: bool, ni: usize) -> bool {
-    whole_lines && stream && crate::params::TRANSPOSE_ALL_STRIPS.contains(&ni)
 }
 
 /// Whether rows `stride` bytes apart are a critical stride apart
@@ -676,33 +672,19 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
             // input streams are live (sweeping all ni rows per column block kept 64 streams live for a 64-channel
             // NCHW → NHWC, more than the prefetchers follow), and the output lines, completed over the successive
             // passes, are still in L2 when the next pass returns to them.
+            //
+            // PERF: streamed too. A sweep of all ni rows at each column step, each input row prefetched two tiles
+            // ahead (once measured faster on the public f32 NCHW → NHWC with 64 channels: 615–651 → 487–505 µs), lost
+            // on the Zen 4 VM at both widths (one thread, `t/limit`, medians of 2–3 alternations; AVX2 / AVX-512
+            // VBMI): 64 × 65536 2.3–3.4 / 1.2–1.4 → 0.73–0.85 / 0.68–0.81, 128 × 65536 3.6–3.8 / 3.7–4.5 → 0.96–1.03
+            // / 0.91–1.02, 96 × 40000 1.6–2.0 / 2.0–2.1 → 0.66–0.77 / 0.71–0.76, 4 batches of 64 × 16384 1.6 /
+            // 1.0–1.1 → 0.74–0.79 / 0.71–0.89; two threads alike (64 × 65536: 1.8–3.0 / 0.9 → 0.7–0.9 / 0.65–0.76).
+            // At AVX2, whose tile reads each input line in halves, it fell off a cliff (3.4 ms against 0.8 ms).
             let sj = ((crate::params::TRANSPOSE_L2_BYTES / (ni * N).max(1)) / tj * tj).max(tj);
-            // Streamed whole-line tiles leave nothing in L2 to complete between passes: with enough rows, every
-            // strip of ti input rows is swept at each column step (see params::TRANSPOSE_ALL_STRIPS), its output
-            // written in whole runs of ni elements per row, each input row prefetched a few tiles ahead (ni streams,
-            // more than the hardware prefetchers follow).
-            let all_strips = all_strips(wide, self.stores.stream, ni);
-            let ahead = crate::params::TRANSPOSE_PREFETCH_TILES * tj;
             let mut j0 = 0;
             while j0 < full {
                 let j1 = (j0 + sj).min(full);
                 let mut i = 0;
-                if all_strips {
-                    let mut j = j0;
-                    while j < j1 {
-                        // (Prefetches never fault: past the block's end they are only wasted.)
-                        let mut s = self.at(0, j + ahead).0;
-                        for _ in 0..nit {
-                            super::prefetch(s, 0, 1, false);
-                            s = s.wrapping_offset(self.si);
-                        }
-                        // SAFETY: rows 0..nit, columns j..j+tj are a column of whole tiles of the block (nit ≤ ni
-                        // is a multiple of ti, j + tj ≤ full ≤ nj).
-                        unsafe { self.tile_run::<K>((ti, tj), 0, j, nit / ti, Run::Down) };
-                        j += tj;
-                    }
-                    i = nit;
-                }
                 while i + ti <= ni {
                     // SAFETY: rows i..i+ti, columns j0..j1 are a row of whole tiles of the block (i + ti ≤ ni;
                     // j1 - j0 is a multiple of tj, j1 ≤ full ≤ nj).
@@ -1213,33 +1195,22 @@ mod tests {
         assert!(!super::diagonals(true, 8192, stores(false, true), 8));
     }
 
-    /// Pins which blocks sweep all their rows at each column step: streamed whole-line tiles, 64 to 512 rows (the
-    /// public f32 NCHW → NHWC with 64 channels).
-    #[test]
-    fn all_strip_sweeps() {
-        assert!(super::all_strips(true, true, 64));
-        assert!(super::all_strips(true, true, 512));
-        assert!(!super::all_strips(true, true, 32));
-        assert!(!super::all_strips(true, true, 513));
-        assert!(!super::all_strips(true, false, 64));
-        assert!(!super::all_strips(false, true, 64));
-    }
-
     /// Pins which blocks go through a buffer of input rows: whole-line tiles of 16 or 32 rows whose rows crowd into
-    /// an L1 set, output rows not critical, not a streamed sweep of all strips.
+    /// an L1 set, output rows not critical, stores that do not stream.
     #[test]
     fn aliased_row_blocks() {
         let rows = |ni, si, dj, stream| super::aliased_rows::<V4, 4>(ni, si, dj, stream);
         // f32 NCHW → NHWC, 16 channels of 64² (planes 16 KiB apart), 32 channels of 64 × 80 (20 KiB); with a
         // negative plane stride.
         assert_eq!(rows(16, 16384, 64, false), Some(16));
-        assert_eq!(rows(32, 20480, 128, true), Some(16));
+        assert_eq!(rows(32, 20480, 128, false), Some(16));
+        assert_eq!(rows(32, 20480, 128, true), None);
         assert_eq!(rows(16, -16384, 64, false), Some(16));
         // Planes 2 KiB apart put 8 rows into each of 2 sets; 1 KiB apart, 4 into each of 4 (fine).
         assert_eq!(rows(16, 2048 + 8192, 64, false), Some(16));
         assert_eq!(rows(16, 1024 + 8192, 64, false), None);
         // Planes 256 bytes off a way, 8×8 tiles (too few rows), output rows critical, the streamed public 64-channel
-        // case (all strips).
+        // case.
         assert_eq!(rows(16, 16640, 64, false), None);
         assert_eq!(rows(15, 16384, 64, false), None);
         assert_eq!(rows(16, 16384, 4096, false), None);

@@ -506,24 +506,40 @@ pub(crate) struct Planar {
 }
 
 /// Controls that deinterleave a block of 8 pixels of 4-byte elements (`slots` 32-byte registers, loaded from the
-/// block's lowest address) with AVX2's `vpermd` and blends: plane `i` is register 0 permuted by `idx[i][0]`, then
-/// for each further register `k`, the lanes whose `from[i][k]` is all ones taken from register `k` permuted by
-/// `idx[i][k]`.
+/// block's lowest address) with AVX2's `vpermd` and blends, in one of two forms:
+///
+/// - permute, then blend: plane `i` is register 0 permuted by `idx[i][0]`, then for each further register `k`, the
+///   lanes whose `from[i][k]` is all ones taken from register `k` permuted by `idx[i][k]`;
+/// - blend, then permute (where `blends`): register 0 with the lanes whose `mix[i][k]` is all ones taken from
+///   register `k` (same lane), then permuted by `order[i]`. It needs the plane's 8 elements in 8 distinct lanes
+///   of the registers, which holds for 3 slots (pixel `p`'s element is in lane `3p + s mod 8`, and 3 is prime to
+///   8), not for 2 or 4; one permute a plane instead of one per register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) struct Dwords8 {
     pub(crate) idx: [[[u32; 8]; 4]; 4],
     pub(crate) from: [[[u32; 8]; 4]; 4],
+    pub(crate) mix: [[[u32; 8]; 4]; 4],
+    pub(crate) order: [[u32; 8]; 4],
+    pub(crate) blends: bool,
 }
 
 impl Dwords8 {
     fn new(slots: Slots) -> Option<Dwords8> {
-        let mut d = Dwords8::default();
+        let mut d = Dwords8 { blends: true, ..Dwords8::default() };
         for i in 0..slots.planes {
+            let mut taken = 0u8;
             for q in 0..8 {
                 let e = slots.element(i, q, 8)?;
                 let (k, lane) = (e.checked_div(8)?, e.checked_rem(8)?);
-                *d.idx.get_mut(i)?.get_mut(k)?.get_mut(q)? = u32::try_from(lane).ok()?;
+                let lane32 = u32::try_from(lane).ok()?;
+                *d.idx.get_mut(i)?.get_mut(k)?.get_mut(q)? = lane32;
                 *d.from.get_mut(i)?.get_mut(k)?.get_mut(q)? = u32::MAX;
+                if taken & (1 << lane) != 0 {
+                    d.blends = false;
+                }
+                taken |= 1 << lane;
+                *d.mix.get_mut(i)?.get_mut(k)?.get_mut(lane)? = u32::MAX;
+                *d.order.get_mut(i)?.get_mut(q)? = lane32;
             }
         }
         Some(d)
@@ -1212,6 +1228,53 @@ mod tests {
         assert_eq!(Planar::build(1, 3, 3, true, true, false), None);
         assert_eq!(Planar::deinterleave(1, 3, 2, false, false), None);
         assert_eq!(Planar::deinterleave(1, 3, 5, false, false), None);
+    }
+
+    /// AVX2's dword deinterleave controls, run in plain Rust, in both forms: plane `i` lane `q` is memory pixel `q`
+    /// (or 7 − `q`), slot `lead` + channel `i`; blend-first exactly for 3 slots.
+    #[test]
+    fn dword_deinterleave_tables() {
+        let permute = |v: &[u32], idx: &[u32; 8]| -> [u32; 8] { core::array::from_fn(|q| v[idx[q] as usize]) };
+        for planes in 2..=4 {
+            for slots in planes..=4 {
+                for (rp, rc) in [(false, false), (true, false), (false, true), (true, true)] {
+                    let t = Planar::deinterleave(4, planes, slots, rp, rc).unwrap();
+                    let d = t.dwords8;
+                    let case = format!("p{planes} s{slots} rp {rp} rc {rc}");
+                    assert_eq!(d.blends, slots == 3, "{case}");
+                    let memory: Vec<u32> =
+                        (0..8 * slots as u32).map(|e| 100 * (e / slots as u32) + e % slots as u32).collect();
+                    let regs: Vec<&[u32]> = memory.chunks(8).collect();
+                    for i in 0..planes {
+                        let want: [u32; 8] = core::array::from_fn(|q| {
+                            let px = if rp { 7 - q } else { q };
+                            100 * px as u32 + (t.lead + t.channel(i)) as u32
+                        });
+                        let mut permuted = permute(regs[0], &d.idx[i][0]);
+                        for (k, reg) in regs.iter().enumerate().skip(1) {
+                            let x = permute(reg, &d.idx[i][k]);
+                            for q in 0..8 {
+                                if d.from[i][k][q] == u32::MAX {
+                                    permuted[q] = x[q];
+                                }
+                            }
+                        }
+                        assert_eq!(permuted, want, "{case} plane {i}, permute then blend");
+                        if d.blends {
+                            let mut mixed: [u32; 8] = regs[0].try_into().unwrap();
+                            for (k, reg) in regs.iter().enumerate().skip(1) {
+                                for l in 0..8 {
+                                    if d.mix[i][k][l] == u32::MAX {
+                                        mixed[l] = reg[l];
+                                    }
+                                }
+                            }
+                            assert_eq!(permute(&mixed, &d.order[i]), want, "{case} plane {i}, blend then permute");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -9,7 +9,9 @@ use std::sync::Arc;
 use crate::cache::CacheSizes;
 use crate::params;
 use crate::plan::{Dim, ElementOp};
-use crate::tables::{BlockShuffle, Periodic, PixelWindows, Planar, Shuffle, Spread, TableLanes, WideShuffle};
+use crate::tables::{
+    BlockShuffle, Periodic, PixelWindows, Planar, ShiftBlend, Shuffle, Spread, TableLanes, WideShuffle,
+};
 use crate::walk::{Geometry, PlanError, Walk};
 use crate::width::Width;
 
@@ -125,6 +127,8 @@ fn classify(iw: usize, ow: usize, in_stride: isize, out_stride: isize) -> RowKin
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Lanes {
     pub(crate) block: Option<BlockShuffle>,
+    /// Blends of shifted loads (channel swaps of adjacent three-channel pixels, 32-byte levels).
+    pub(crate) shifts: Option<ShiftBlend>,
     pub(crate) wide: Option<WideShuffle>,
     pub(crate) narrow: Option<Shuffle>,
     /// Contiguous elements into wider slots (the other direction: RGB → RGBX).
@@ -138,6 +142,7 @@ impl Lanes {
         // Likewise 64-byte lanes of four 16-byte elements ran at 0.66× the speed of the element copies.
         Lanes {
             block: BlockShuffle::new(width, k, width),
+            shifts: None,
             wide: WideShuffle::new(width, k).filter(|t| t.elems > 4),
             narrow: Shuffle::new(width, k).filter(|t| t.elems > 1),
             spread: None,
@@ -159,7 +164,7 @@ impl Lanes {
 
     /// Lanes that only spread contiguous elements into wider slots.
     fn spreading(spread: Spread) -> Lanes {
-        Lanes { block: None, wide: None, narrow: None, spread: Some(spread) }
+        Lanes { block: None, shifts: None, wide: None, narrow: None, spread: Some(spread) }
     }
 
     /// Lanes for `width`-byte elements `step` bytes apart (not a whole number of elements: RGB pixels in RGBX
@@ -169,6 +174,7 @@ impl Lanes {
     fn stepping(width: usize, step: isize) -> Option<Lanes> {
         let lanes = Lanes {
             block: None,
+            shifts: None,
             wide: WideShuffle::stepping(width, step).filter(|t| t.elems > 4),
             narrow: Shuffle::stepping(width, step).filter(|t| t.elems > 1),
             spread: None,
@@ -584,6 +590,7 @@ fn swap_lanes(pixel: usize, step: isize, unit: usize) -> Lanes {
         isize::try_from(pixel).ok().filter(|&pw| step.checked_rem(pw) == Some(0)).and_then(|pw| step.checked_div(pw));
     Lanes {
         block: k.and_then(|k| BlockShuffle::new(pixel, k, unit)),
+        shifts: ShiftBlend::new(pixel, step, unit),
         wide: WideShuffle::swapping(pixel, step, unit),
         narrow: Shuffle::swapping(pixel, step, unit),
         spread: None,

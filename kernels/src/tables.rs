@@ -333,6 +333,64 @@ pub(crate) const fn block_pair(o: usize, regs: usize, reverse: bool) -> usize {
 /// Tables for blocks of 64 elements of a [`BLOCK_WIDTHS`] width read with stride ±1 (a mirrored row of pixels, or a
 /// row whose pixels' channels are swapped): the block's input is `width` whole 64-byte registers, loaded once, and
 /// each output register is merged from one or two windows of two adjacent input registers (`vpermt2b` + blend).
+/// Channel swaps of adjacent pixels of three channels (BGR ↔ RGB of 1-, 2- or 4-byte channels) by blends of shifted
+/// loads, for 32-byte registers without byte permutes across lanes: output byte `k` of a row is input byte `k +
+/// offsets[c]`, `c` the channel of its pixel that `k` falls in (the first channel comes from the third, 2 channels
+/// on; the second stays; the third comes from the first), so each output register is the three loads of its bytes
+/// shifted by the offsets, blended by channel, with no shuffle at all. The blend masks of a register whose first
+/// byte is byte `φ` of a pixel are `select[c][φ..φ + 32]` (all ones where the byte is of channel `c`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ShiftBlend {
+    /// Pixel bytes (3, 6 or 12) and channel bytes the table was built for (pixels adjacent).
+    pub(crate) width: usize,
+    pub(crate) unit: usize,
+    /// Load offsets, by channel.
+    pub(crate) offsets: [isize; 3],
+    /// `[c][k]`: all ones where byte `k` (from a pixel's first byte) is of channel `c`.
+    pub(crate) select: [[u8; 12 + ShiftBlend::GROUP]; 3],
+}
+
+impl ShiftBlend {
+    /// Bytes of a group: three registers.
+    pub(crate) const GROUP: usize = 96;
+
+    /// The table for adjacent pixels of three `unit`-byte channels (`width` = 3·`unit`, `unit` 1, 2 or 4) read
+    /// `step` bytes apart, the channels reversed; `None` for other shapes.
+    pub(crate) fn new(width: usize, step: isize, unit: usize) -> Option<ShiftBlend> {
+        if !matches!(unit, 1 | 2 | 4) || unit.checked_mul(3) != Some(width) || step != isize::try_from(width).ok()? {
+            return None;
+        }
+        let u = unit as isize;
+        let mut t = ShiftBlend {
+            width,
+            unit,
+            offsets: [u.wrapping_mul(2), 0, u.wrapping_mul(-2)],
+            select: [[0; 12 + Self::GROUP]; 3],
+        };
+        for k in 0..12 + Self::GROUP {
+            t.select[t.channel(k)][k] = 0xFF;
+        }
+        Some(t)
+    }
+
+    /// The channel byte `k` (from a pixel's first byte) is of.
+    #[inline(always)]
+    pub(crate) fn channel(&self, k: usize) -> usize {
+        // (Width and unit are non-zero, built by `new`: the fallback is never taken.)
+        k.checked_rem(self.width).and_then(|b| b.checked_div(self.unit)).unwrap_or(0)
+    }
+
+    /// Whether the table is for `width`-byte pixels `step` bytes apart of `unit`-byte channels.
+    pub(crate) fn fits(&self, width: usize, step: isize, unit: usize) -> bool {
+        (self.width, self.unit) == (width, unit) && step == width as isize
+    }
+
+    /// Bytes a load reaches past the byte it is for, either way (the first and third channels' offsets).
+    pub(crate) fn reach(&self) -> usize {
+        self.unit.wrapping_mul(2)
+    }
+}
+
 /// Unlike [`WideShuffle`] lanes (21 three-byte pixels from two unaligned loads each), blocks read and write whole
 /// registers, once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1275,6 +1333,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The shifted-blend swap tables, run in plain Rust over rows of whole groups starting at every byte of a
+    /// pixel: each output pixel is its input pixel with the three channels reversed; only adjacent three-channel
+    /// pixels of 1-, 2- or 4-byte channels.
+    #[test]
+    fn shift_blend_tables() {
+        for unit in [1usize, 2, 4] {
+            let width = 3 * unit;
+            let t = ShiftBlend::new(width, width as isize, unit).unwrap();
+            assert!(t.fits(width, width as isize, unit) && !t.fits(width, 2 * width as isize, unit));
+            for phase in 0..width {
+                let (head, groups) = (width + phase, 4);
+                let bytes = head + groups * ShiftBlend::GROUP + t.reach();
+                let input: Vec<u8> = (0..bytes).map(|b| (b * 7 + 1) as u8).collect();
+                let mut out = vec![0u8; head + groups * ShiftBlend::GROUP];
+                for (k, o) in out.iter_mut().enumerate().take(head) {
+                    *o = input[k.checked_add_signed(t.offsets[t.channel(k)]).unwrap()];
+                }
+                for k in head..out.len() {
+                    // Byte l of register o of its group: its masks start at the group's phase.
+                    let (o, l) = ((k - head) % ShiftBlend::GROUP / 32, (k - head) % 32);
+                    let at = phase + 32 * o + l;
+                    let c: Vec<usize> = (0..3).filter(|&c| t.select[c][at] == 0xFF).collect();
+                    assert_eq!(c.len(), 1, "one channel per byte");
+                    out[k] = input[k.checked_add_signed(t.offsets[c[0]]).unwrap()];
+                }
+                for (p, pixel) in out.chunks_exact(width).enumerate() {
+                    for (j, channel) in pixel.chunks_exact(unit).enumerate() {
+                        let want = &input[p * width + (2 - j) * unit..][..unit];
+                        assert_eq!(channel, want, "unit {unit} phase {phase} pixel {p} channel {j}");
+                    }
+                }
+            }
+        }
+        assert_eq!(ShiftBlend::new(3, 6, 1), None);
+        assert_eq!(ShiftBlend::new(4, 4, 1), None);
+        assert_eq!(ShiftBlend::new(24, 24, 8), None);
     }
 
     #[test]

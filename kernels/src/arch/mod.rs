@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use pulp::NullaryFnOnce;
 
 use crate::fused::{FloatNorm, FusedConvert, Norm, NormType, RowRun, Span, WindowPairs};
-use crate::tables::{BlockShuffle, Planar, Shuffle, Spread, WideShuffle};
+use crate::tables::{BlockShuffle, Planar, ShiftBlend, Shuffle, Spread, WideShuffle};
 
 pub(crate) mod gather;
 #[cfg(target_arch = "x86_64")]
@@ -242,6 +242,18 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
     /// (their element bytes writable).
     #[inline(always)]
     unsafe fn spread_lanes(self, _t: &Spread, _src: *const u8, _dst: *mut u8, _lanes: usize) -> usize {
+        0
+    }
+
+    /// Swaps the channels of a prefix of the `n` pixels at `src` into `dst` through `t` (see [`ShiftBlend`]);
+    /// returns the pixels done, whose bytes it writes, and may write some bytes of the next pixel with their values
+    /// (0 at levels without the loop, and for rows too short for it).
+    ///
+    /// # Safety
+    ///
+    /// The row's `n` pixels are adjacent (`t` fits them), readable at `src` and writable at `dst`, not overlapping.
+    #[inline(always)]
+    unsafe fn shift_blends(self, _t: &ShiftBlend, _src: *const u8, _dst: *mut u8, _n: usize) -> usize {
         0
     }
 

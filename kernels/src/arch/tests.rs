@@ -303,6 +303,7 @@ fn check_lanes<A: Arch>(a: A) {
     fn width<A: Arch, const N: usize>(a: A) {
         for k in [-5isize, -4, -3, -2, -1, 2, 3, 4, 5] {
             let lanes = Lanes {
+                shifts: None,
                 block: BlockShuffle::new(N, k, N),
                 wide: WideShuffle::new(N, k),
                 narrow: Shuffle::new(N, k),
@@ -329,6 +330,7 @@ fn check_lanes<A: Arch>(a: A) {
         // Elements a few bytes more than their width apart (RGB pixels in RGBX slots), forwards and backwards.
         for step in [1isize, 2, 3, 5].into_iter().flat_map(|e| [N as isize + e, -(N as isize + e)]) {
             let lanes = Lanes {
+                shifts: None,
                 block: None,
                 wide: WideShuffle::stepping(N, step),
                 narrow: Shuffle::stepping(N, step),

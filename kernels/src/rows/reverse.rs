@@ -54,6 +54,12 @@ pub(crate) unsafe fn shuffled<A: Arch, const N: usize>(
             from += unsafe { a.block_lanes(t, s, 0, d, 1) } * (n - from);
         }
     }
+    if let Some(t) = lanes.shifts.as_ref().filter(|t| t.fits(N, step, unit)) {
+        let (s, d) = at(from);
+        // SAFETY: the row's pixels from `from`, adjacent (the table fits); the output does not overlap the input
+        // (swaps never run in place).
+        from += unsafe { a.shift_blends(t, s, d, n - from) };
+    }
     if let Some(t) = lanes.wide.as_ref().filter(|t| t.fits(N, step, unit) && n >= from + t.slack) {
         // Lane l starts at element from + l·E; the last one at most at n - slack (E = 64 / N).
         let elems = 64 / N;

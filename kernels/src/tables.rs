@@ -330,9 +330,6 @@ pub(crate) const fn block_pair(o: usize, regs: usize, reverse: bool) -> usize {
     if first < top { first } else { top }
 }
 
-/// Tables for blocks of 64 elements of a [`BLOCK_WIDTHS`] width read with stride ±1 (a mirrored row of pixels, or a
-/// row whose pixels' channels are swapped): the block's input is `width` whole 64-byte registers, loaded once, and
-/// each output register is merged from one or two windows of two adjacent input registers (`vpermt2b` + blend).
 /// Channel swaps of adjacent pixels of three channels (BGR ↔ RGB of 1-, 2- or 4-byte channels) by blends of shifted
 /// loads, for 32-byte registers without byte permutes across lanes: output byte `k` of a row is input byte `k +
 /// offsets[c]`, `c` the channel of its pixel that `k` falls in (the first channel comes from the third, 2 channels
@@ -391,6 +388,9 @@ impl ShiftBlend {
     }
 }
 
+/// Tables for blocks of 64 elements of a [`BLOCK_WIDTHS`] width read with stride ±1 (a mirrored row of pixels, or a
+/// row whose pixels' channels are swapped): the block's input is `width` whole 64-byte registers, loaded once, and
+/// each output register is merged from one or two windows of two adjacent input registers (`vpermt2b` + blend).
 /// Unlike [`WideShuffle`] lanes (21 three-byte pixels from two unaligned loads each), blocks read and write whole
 /// registers, once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,8 +20,9 @@ pub(super) fn stream_head<A: Arch, const N: usize>(dst: *mut u8, n: usize, strea
 
 /// Continues a contiguous-output row of `n` elements `step` bytes apart in the input (any step of at least the
 /// width: whole elements apart or not) from element `from`, each element's `unit`-byte parts written in reverse
-/// order (`unit == N`: whole elements), through the widest shuffle lanes the level has (64-byte VBMI lanes, then
-/// 16-byte `pshufb` lanes); returns the elements done (the caller finishes the tail). `far`: the walk reads from
+/// order (`unit == N`: whole elements), through the widest shuffle lanes the level has (VBMI blocks and 64-byte
+/// lanes; at 32-byte levels blends of shifted loads for swaps of adjacent three-channel pixels; then 16-byte
+/// `pshufb` lanes); returns the elements done (the caller finishes the tail). `far`: the walk reads from
 /// memory ([`Arch::wide_lanes`]).
 ///
 /// # Safety

@@ -61,10 +61,19 @@ unsafe fn put_half(p: *mut u8, v: __m256i, stream: bool) {
 /// lanes; `N` = 2: per group of 16 rows, the 16-bit network of [`avx2_tile8`] on registers whose lanes hold rows `k`
 /// and `k + 8`. PERF: they exist to stream whole lines, as AVX-512's stacks (see `tile_for` in `rows::transpose`).
 ///
+/// Out of line (one copy per width and map, called once per stack): inlined into the sweeps, the stack's 16 or 32 row
+/// addresses became induction variables of the sweep's loop, spilled to the stack and updated in memory every step (~60
+/// of the loop's ~200 instructions, their stores queued with the streamed ones). One thread, Zen 4 VM, `--isa v3`,
+/// tight loops, medians of 4 alternations, inlined → out of line: f16 NHWC → NCHW of 128² planes with 16 channels
+/// (streamed) 481 → 357 µs, 32 channels 543 → 436 µs, 64 channels 684 → 558 µs; the public rank-5 permutation (4-byte
+/// stacks down columns) tied or 5–15 % faster (193 → 184 µs in 6 alternations); f32 NHWC → NCHW with 8–24 channels tied
+/// (0.93–1.03). The 8×8 tiles out of line too: no further change (kept inline).
+///
 /// # Safety
 ///
-/// As `Arch::tile_stack` for `N` = 4 or 2; AVX2 available (and F16C for a map of f16 lanes).
-#[inline(always)]
+/// As `Arch::tile_stack` for `N` = 4 or 2; the CPU has AVX2 and F16C (the V3 token checks both).
+#[inline(never)]
+#[target_feature(enable = "avx,avx2,f16c")]
 // Index loops mirror the register names of the shuffle networks.
 #[allow(clippy::needless_range_loop)]
 pub(super) unsafe fn avx2_tile_stack<const N: usize, M: TileMap>(

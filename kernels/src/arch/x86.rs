@@ -2729,11 +2729,12 @@ pub(super) unsafe fn f16c_deinterleave_normalize(
     }
 }
 
-/// F32 pixels of `K` slots → `t.planes` planes converted in registers with AVX2, 8 pixels a step: `K` 32-byte
-/// loads, each plane one `vpermd` of every register and `K − 1` blends ([`Dwords8`](crate::tables::Dwords8)), for 3
-/// slots `K − 1` blends and one `vpermd` — or, for 4 slots, a 4×4 transpose by unpacks and one ordering `vpermd` — then `x·scale + bias` (product, then sum: never fused) with `AFFINE`, an
-/// f16 narrowing (nearest even) when `OUT` is f16, and the plane's store; returns the pixels done. The AVX-512
-/// level's `deinterleave_floats` at AVX2's width.
+/// F32 pixels of `K` slots → `t.planes` planes converted in registers with AVX2, 8 pixels a step: `K` 32-byte loads,
+/// then each plane from them ([`Dwords8`](crate::tables::Dwords8)): for 2 slots one `vpermd` of every register and
+/// `K − 1` blends, for 3 slots `K − 1` blends and one `vpermd` ([`blend_then_permute`]), for 4 slots a 4×4 transpose by
+/// unpacks and one ordering `vpermd`; then `x·scale + bias` (product, then sum: never fused) with `AFFINE`, an f16
+/// narrowing (nearest even) when `OUT` is f16, and the plane's store; returns the pixels done. The AVX-512 level's
+/// `deinterleave_floats` at AVX2's width.
 ///
 /// PERF: the buffered path deinterleaved into an L1 buffer, then converted each plane run (two passes). One thread,
 /// Zen 4, `--isa v3`, 8×128²×3 NHWC → NCHW (1.5 MiB of f32 planes): see [`f16c_deinterleave_floats`].

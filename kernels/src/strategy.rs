@@ -958,7 +958,8 @@ mod tests {
         let s = strategy(2, 14744, &dims);
         assert_eq!(s.kind(), RowKind::Table { len: 256 });
         let Movement::Table(lanes) = s.movement() else { panic!("{:?}", s.movement()) };
-        // All eight 64-byte lanes and all 32 16-byte lanes: the whole 512-byte row runs through registers.
-        assert_eq!((lanes.wide.len(), lanes.narrow.len()), (8, 32));
+        // All eight 64-byte lanes, all 32 16-byte lanes and their 16 pairs: the whole 512-byte row runs through
+        // registers.
+        assert_eq!((lanes.wide.len(), lanes.narrow.len(), lanes.pairs.len()), (8, 32, 16));
     }
 }

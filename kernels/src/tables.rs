@@ -475,10 +475,11 @@ impl BlockShuffle {
 }
 
 /// The shuffle tables of a table row whose input offsets (relative to the row's base) are known once per program:
-/// one [`WideShuffle`] per 64-byte lane of the row's contiguous output (AVX-512 VBMI) and one [`Shuffle`] per
-/// 16-byte lane (SSSE3), each a prefix of the row's lanes. Every window lies inside the row's input span (the bytes
-/// between its lowest and highest element, all inside the walk's input) and every lane's store inside the row's
-/// output, so a whole row runs through registers wherever its lanes exist; the rest goes element by element.
+/// one [`WideShuffle`] per 64-byte lane of the row's contiguous output (AVX-512 VBMI), one [`Shuffle`] per 16-byte
+/// lane (SSSE3) and one [`LanePair`] per two of those (AVX2), each a prefix of the row's lanes. Every window lies
+/// inside the row's input span (the bytes between its lowest and highest element, all inside the walk's input) and
+/// every lane's store inside the row's output, so a whole row runs through registers wherever its lanes exist; the
+/// rest goes element by element.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct TableLanes {
     /// The element width the lanes were built for.
@@ -489,6 +490,45 @@ pub(crate) struct TableLanes {
     pub(crate) wide: Vec<WideShuffle>,
     /// Lane `l` writes output bytes `[16·l, 16·l + 16)`.
     pub(crate) narrow: Vec<Shuffle>,
+    /// Pair `p` (lanes `2p` and `2p + 1` of `narrow`) writes output bytes `[32·p, 32·p + 32)`.
+    pub(crate) pairs: Vec<LanePair>,
+}
+
+/// Two consecutive 16-byte lanes of a table row run in one 32-byte register (AVX2's `vpshufb` shuffles each half on
+/// its own): window `w` of the low lane loaded into the low half and of the high lane into the high half, one
+/// shuffle by both lanes' masks side by side and one OR per window, one 32-byte store. Every pair of a row has the
+/// same window count (the most any of its lanes needs: one loop for the row's pairs); a lane with fewer repeats its
+/// first window with a mask that zeroes every byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LanePair {
+    /// Windows per lane (1..=4), the same in every pair of the row.
+    pub(crate) windows: usize,
+    /// Byte offsets from the row's base of window `w` of the low and the high lane.
+    pub(crate) off: [[isize; 2]; 4],
+    /// `pshufb` masks of window `w`: the low lane's, then the high lane's.
+    pub(crate) masks: [[u8; 32]; 4],
+}
+
+impl LanePair {
+    /// The pairs of `narrow` (a row's 16-byte lanes), as many as there are whole pairs.
+    fn pairs(narrow: &[Shuffle]) -> Vec<LanePair> {
+        let pairs = narrow.chunks_exact(2);
+        let windows = pairs.clone().flatten().map(|l| l.windows).max().unwrap_or(0);
+        let pair = |lanes: &[Shuffle]| {
+            let mut p = LanePair { windows, off: [[0; 2]; 4], masks: [[0x80; 32]; 4] };
+            for (half, lane) in lanes.iter().enumerate() {
+                for (w, (off, masks)) in p.off.iter_mut().zip(&mut p.masks).enumerate().take(windows) {
+                    let own = w < lane.windows;
+                    off[half] = lane.win_off[if own { w } else { 0 }];
+                    if let Some(mask) = masks.chunks_exact_mut(16).nth(half).filter(|_| own) {
+                        mask.copy_from_slice(&lane.masks[w]);
+                    }
+                }
+            }
+            p
+        };
+        pairs.map(pair).collect()
+    }
 }
 
 impl TableLanes {
@@ -509,11 +549,13 @@ impl TableLanes {
         let bytes: Vec<isize> =
             inputs.iter().flat_map(|&i| (0..w).map(move |b| i.checked_add(b))).collect::<Option<_>>()?;
         let lanes = |l: usize| bytes.chunks_exact(l);
+        let narrow: Vec<Shuffle> = lanes(16).map_while(|c| Shuffle::gathering(width, c, lo, hi)).collect();
         Some(TableLanes {
             width,
             len: inputs.len(),
             wide: lanes(64).map_while(|c| WideShuffle::gathering(width, c, lo, hi)).collect(),
-            narrow: lanes(16).map_while(|c| Shuffle::gathering(width, c, lo, hi)).collect(),
+            pairs: LanePair::pairs(&narrow),
+            narrow,
         })
     }
 }
@@ -864,7 +906,7 @@ impl Planar {
 
 #[cfg(test)]
 #[allow(clippy::arithmetic_side_effects)] // test arithmetic on small values
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Runs the tables in plain Rust over a row and compares with a direct strided gather; `false` when there are
@@ -1043,9 +1085,39 @@ mod tests {
         }
     }
 
+    /// Runs the lane pairs of `t` in plain Rust over one row of a table with input byte offsets `inputs` and compares
+    /// with a direct gather: one window count for all, a pair for every two 16-byte lanes, windows a lane does not
+    /// need (its first, again) take no byte.
+    fn emulate_pairs(t: &TableLanes, width: usize, inputs: &[isize]) {
+        let lo = *inputs.iter().min().unwrap();
+        let hi = inputs.iter().max().unwrap() + width as isize;
+        let src: Vec<u8> = (0..(hi - lo) as usize).map(|i| (i * 7 + 3) as u8).collect();
+        let want: Vec<u8> = inputs.iter().flat_map(|&i| src[(i - lo) as usize..][..width].iter().copied()).collect();
+        assert_eq!(t.pairs.len(), t.narrow.len() / 2);
+        let windows = t.narrow[..2 * t.pairs.len()].iter().map(|l| l.windows).max();
+        for (k, p) in t.pairs.iter().enumerate() {
+            assert_eq!(Some(p.windows), windows, "pair {k} of w{width} {inputs:?}");
+            for half in 0..2 {
+                let mut lane = [0u8; 16];
+                for w in 0..p.windows {
+                    let at = p.off[w][half] - lo;
+                    assert!(at >= 0 && at as usize + 16 <= src.len(), "window outside the row's input span");
+                    let mask = &p.masks[w][16 * half..][..16];
+                    if w >= t.narrow[2 * k + half].windows {
+                        assert!(mask.iter().all(|&m| m == 0x80), "an unneeded window takes bytes");
+                    }
+                    for (byte, &m) in lane.iter_mut().zip(mask).filter(|(_, m)| **m & 0x80 == 0) {
+                        *byte |= src[at as usize + m as usize];
+                    }
+                }
+                assert_eq!(&lane[..], &want[32 * k + 16 * half..][..16], "pair {k} half {half} of w{width} {inputs:?}");
+            }
+        }
+    }
+
     /// The input byte offsets of a table row over nested dimensions (extent, input stride in elements), the
     /// innermost last, as Walk::tabulate builds them.
-    fn table_inputs(dims: &[(usize, isize)], width: usize) -> Vec<isize> {
+    pub(crate) fn table_inputs(dims: &[(usize, isize)], width: usize) -> Vec<isize> {
         let mut inputs = vec![0isize];
         for &(extent, stride) in dims {
             inputs = inputs
@@ -1080,12 +1152,14 @@ mod tests {
                 assert_eq!((t.width, t.len), (width, inputs.len()));
                 emulate_table(&t.wide, width, &inputs);
                 emulate_table(&t.narrow, width, &inputs);
+                emulate_pairs(&t, width, &inputs);
             }
         }
         // The public rank-8 case (u16): both 64-byte lanes exist, two windows each; every 16-byte lane too.
         let t = TableLanes::new(2, &table_inputs(patterns[0], 2));
         assert_eq!(t.wide.iter().map(|s| s.windows).collect::<Vec<_>>(), [2, 2]);
         assert_eq!(t.narrow.len(), 8);
+        assert_eq!(t.pairs.iter().map(|p| p.windows).collect::<Vec<_>>(), [3; 4]);
         // A row narrower than a window has no lanes of that size.
         let t = TableLanes::new(1, &(0..16).map(|i| 15 - i).collect::<Vec<_>>());
         assert!(t.wide.is_empty());

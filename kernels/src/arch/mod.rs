@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use pulp::NullaryFnOnce;
 
 use crate::fused::{FloatNorm, FusedConvert, Norm, NormType, RowRun, Span, WindowPairs};
-use crate::tables::{BlockShuffle, Planar, ShiftBlend, Shuffle, Spread, WideShuffle};
+use crate::tables::{BlockShuffle, LanePair, Planar, ShiftBlend, Shuffle, Spread, WideShuffle};
 
 pub(crate) mod gather;
 #[cfg(target_arch = "x86_64")]
@@ -227,6 +227,28 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         _dst: *mut u8,
         _dst_step: usize,
         _lanes: usize,
+    ) -> usize {
+        0
+    }
+
+    /// Runs the lane pairs `pairs` (see [`LanePair`]: one window count for all) over `rows` rows of a table: row
+    /// `r`'s pair `k` reads its windows at `src + r·src_step + off` and stores 32 bytes at `dst + r·dst_step + 32k`.
+    /// Returns the pairs run in each row: all of them, or 0 at levels without 32-byte in-lane shuffles.
+    ///
+    /// # Safety
+    ///
+    /// In every row, every window lies inside the row's input (readable) and every store inside its output
+    /// (writable), not overlapping the input (guaranteed for the pairs of a [`crate::tables::TableLanes`] built for
+    /// the table, run over whole rows of it with `dst` at the first pair's output byte).
+    #[inline(always)]
+    unsafe fn table_pairs(
+        self,
+        _pairs: &[LanePair],
+        _src: *const u8,
+        _src_step: isize,
+        _dst: *mut u8,
+        _dst_step: usize,
+        _rows: usize,
     ) -> usize {
         0
     }

@@ -5,7 +5,8 @@
 use super::*;
 use crate::float::{f16_to_f32_scalar, f32_to_f16_scalar, f64_to_f32_odd_scalar};
 use crate::strategy::Lanes;
-use crate::tables::{BlockShuffle, Planar, Shuffle, Spread, WideShuffle};
+use crate::tables::tests::table_inputs;
+use crate::tables::{BlockShuffle, Planar, Shuffle, Spread, TableLanes, WideShuffle};
 
 /// Runs `check::<A>` on every level this CPU has.
 fn on_every_level(check: impl Fn(Level) + Copy) {
@@ -359,6 +360,60 @@ level_job!(LanesJob, check_lanes);
 #[test]
 fn shuffle_lanes_on_every_level() {
     on_every_level(|l| l.dispatch(LanesJob));
+}
+
+/// The lane pairs of table rows over runs of rows, forwards and backwards: each row's first `32·pairs` output bytes
+/// are a direct gather of its elements and nothing after them is written, no byte outside the rows' input spans is
+/// read (the run's input touches an inaccessible page at either end); levels with 32-byte registers run every pair.
+fn check_table_pairs<A: Arch>(a: A) {
+    let patterns: &[&[(usize, isize)]] = &[
+        &[(2, 512), (2, -128), (4, 16), (2, -12), (2, 3)], // the public rank-8 case, scaled to its strides
+        &[(4, 8), (16, 1)],
+        &[(8, -3), (8, 2)],
+        &[(2, 1000), (32, 1)],
+        &[(16, -2), (4, 1)],
+        &[(3, 7), (5, -1), (2, 1)],
+    ];
+    for &dims in patterns {
+        for width in [1usize, 2, 4, 8] {
+            let inputs = table_inputs(dims, width);
+            let t = TableLanes::new(width, &inputs);
+            let lo = *inputs.iter().min().unwrap();
+            let span = (inputs.iter().max().unwrap() + width as isize - lo) as usize;
+            let (row_in, row_out) = (span + 5, inputs.len() * width + 7);
+            for (rows, back, end) in [(1, false, true), (3, false, true), (3, true, false), (4, true, true)] {
+                let src = bytes(span + (rows - 1) * row_in, (rows * width) as u32);
+                let guarded = Guarded::new(&src, end);
+                // Row r's span starts r rows up from the buffer's start (back: r rows down from its end).
+                let start = |r: usize| if back { (rows - 1 - r) * row_in } else { r * row_in };
+                let base = guarded.as_ptr().wrapping_add(start(0)).wrapping_offset(-lo);
+                let step = if back { -(row_in as isize) } else { row_in as isize };
+                let mut dst = vec![SENTINEL; rows * row_out];
+                // SAFETY: whole rows of the table `row_in` bytes apart inside the guarded copy, each row's output
+                // inside `dst`: the pairs' windows lie in the rows' spans and their stores in the rows' outputs.
+                let ran =
+                    a.vectorize(|| unsafe { a.table_pairs(&t.pairs, base, step, dst.as_mut_ptr(), row_out, rows) });
+                let case = format!("{:?} w{width} {dims:?} rows {rows} back {back}", A::ISA);
+                assert!(ran == 0 || ran == t.pairs.len(), "{case}: ran {ran}");
+                if A::BYTES >= 32 {
+                    assert_eq!(ran, t.pairs.len(), "{case}");
+                }
+                for r in 0..rows {
+                    let row = &src[start(r)..];
+                    let want = inputs.iter().flat_map(|&i| row[(i - lo) as usize..][..width].iter().copied());
+                    let (got, rest) = dst[r * row_out..][..row_out].split_at(32 * ran);
+                    assert!(got.iter().copied().eq(want.take(32 * ran)), "{case}: row {r}");
+                    assert!(rest.iter().all(|&b| b == SENTINEL), "{case}: row {r} written past its pairs");
+                }
+            }
+        }
+    }
+}
+level_job!(TablePairsJob, check_table_pairs);
+
+#[test]
+fn table_pairs_on_every_level() {
+    on_every_level(|l| l.dispatch(TablePairsJob));
 }
 
 /// Spreads of contiguous elements into wider slots: every lane run lands its slots' element bytes and leaves the

@@ -79,6 +79,7 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn small_copy(self, src: *const u8, dst: *mut u8, n: usize);
         unsafe fn shuffle_lanes(self, s: &crate::tables::Shuffle, src: *const u8, src_step: isize, dst: *mut u8, dst_step: usize, lanes: usize) -> usize;
         unsafe fn shift_blends(self, t: &crate::tables::ShiftBlend, src: *const u8, dst: *mut u8, n: usize) -> usize;
+        unsafe fn table_pairs(self, pairs: &[crate::tables::LanePair], src: *const u8, src_step: isize, dst: *mut u8, dst_step: usize, rows: usize) -> usize;
         unsafe fn tile8<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, m: M);
         unsafe fn taps_pairs<G: usize>(self, src: *const i16, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]);
         unsafe fn pair_bytes(self, a: *const u8, b: *const u8, out: *mut i16);

@@ -70,6 +70,12 @@ impl<A: Arch, const N: usize> GatherTableBody<'_, A, N> {
             }
             bytes += 64;
         }
+        // (`bytes` is a multiple of 64: the pairs go on from the wide lanes.)
+        let pairs = t.pairs.get(bytes / 32..).unwrap_or_default();
+        if !pairs.is_empty() {
+            // SAFETY: as above, for the pairs of 16-byte lanes from output byte `bytes` on.
+            bytes += 32 * unsafe { a.table_pairs(pairs, src, in_step, dst.add(bytes), out_step, count) };
+        }
         for lane in t.narrow.get(bytes / 16..).unwrap_or_default() {
             // SAFETY: as above, for the 16-byte lanes.
             if unsafe { a.shuffle_lanes(lane, src, in_step, dst.add(bytes), out_step, count) } == 0 {

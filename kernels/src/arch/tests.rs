@@ -757,22 +757,25 @@ fn check_conversions<A: Arch>(a: A) {
         assert_eq!(y[i], f32_to_f16_scalar(x[i]), "{:?} f32 {:08x}", A::ISA, x[i].to_bits());
     }
     // f32 → f16 transposed through tiles (every level: the default one element at a time): blocks of 64 rows of
-    // 32 values, rows padded on both sides, the output's padding untouched.
-    let (ni, nj, si, dj) = (64usize, 32usize, 32 * 4 + 16, 64 * 2 + 64);
-    for block in x.chunks_exact(ni * nj).step_by(97).take(8) {
-        let mut src = vec![0f32; ni * si / 4];
-        for (i, row) in block.chunks(nj).enumerate() {
-            src[i * si / 4..][..nj].copy_from_slice(row);
-        }
-        let mut out = vec![0xEEEEu16; nj * dj / 2];
-        let (s, d) = (src.as_ptr().cast(), out.as_mut_ptr().cast());
-        // SAFETY: ni rows of nj f32 si bytes apart, nj rows of ni f16 dj bytes apart; multiples of every level's
-        // tiles (32 × 16 at most); regular stores.
-        a.vectorize(|| unsafe { a.tiles_f32_to_f16(s, si as isize, d, dj as isize, ni, nj, false) });
-        for (j, row) in out.chunks(dj / 2).enumerate() {
-            for (i, &h) in row.iter().enumerate() {
-                let want = if i < ni { f32_to_f16_scalar(block[i * nj + j]) } else { 0xEEEE };
-                assert_eq!(h, want, "{:?} tiles_f32_to_f16 ({i}, {j})", A::ISA);
+    // 32 values, rows padded on both sides, and of 96 packed rows of 16 (AVX2: one run down the block); the
+    // output's padding untouched.
+    let shapes = [(64usize, 32usize, 32 * 4 + 16, 64 * 2 + 64), (96, 16, 16 * 4, 96 * 2 + 64)];
+    for (ni, nj, si, dj) in shapes {
+        for block in x.chunks_exact(ni * nj).step_by(97).take(8) {
+            let mut src = vec![0f32; ni * si / 4];
+            for (i, row) in block.chunks(nj).enumerate() {
+                src[i * si / 4..][..nj].copy_from_slice(row);
+            }
+            let mut out = vec![0xEEEEu16; nj * dj / 2];
+            let (s, d) = (src.as_ptr().cast(), out.as_mut_ptr().cast());
+            // SAFETY: ni rows of nj f32 si bytes apart, nj rows of ni f16 dj bytes apart; multiples of every level's
+            // tiles (32 × 16 at most); regular stores.
+            a.vectorize(|| unsafe { a.tiles_f32_to_f16(s, si as isize, d, dj as isize, ni, nj, false) });
+            for (j, row) in out.chunks(dj / 2).enumerate() {
+                for (i, &h) in row.iter().enumerate() {
+                    let want = if i < ni { f32_to_f16_scalar(block[i * nj + j]) } else { 0xEEEE };
+                    assert_eq!(h, want, "{:?} tiles_f32_to_f16 {ni}×{nj} ({i}, {j})", A::ISA);
+                }
             }
         }
     }

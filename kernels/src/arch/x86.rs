@@ -232,7 +232,8 @@ pub(super) unsafe fn avx2_tiles16_4<M: TileMap>(
 /// `c + 8`); rows 0..16 give the first halves of the 16 destination rows, kept in registers (or spilled to L1),
 /// rows 16..32 the second halves, and each destination row (64 bytes of f16) is stored whole, its two halves one
 /// after the other (streamed with `stream`). Each tile prefetches the source lines of the tile two ahead in the
-/// run. AVX-512's converting 32×16 tile at half the width.
+/// run, unless the run's tiles follow each other's rows (one stream, left to the hardware prefetcher). AVX-512's
+/// converting 32×16 tile at half the width.
 ///
 /// PERF: one thread, Zen 4, `--isa v3`, f32 NHWC → f16 NCHW of 16 × 16 × 128² (`strider bench`'s cast case) through
 /// the buffer of converted rows 455 µs, through these 356 µs (`t/limit` 1.50 → 1.14). The same tiles without the
@@ -257,12 +258,16 @@ pub(super) unsafe fn avx2_cast_tiles32x16(
 ) {
     aligned_frame();
     let (mut s, mut d) = (src, dst);
+    // A run whose tiles follow each other's rows reads one stream, left to the hardware prefetcher.
+    let ahead = steps.0 != ss.wrapping_mul(32);
     for _ in 0..count {
         let row = |r: usize| s.wrapping_offset((r as isize).wrapping_mul(ss));
         let out = |c: usize| d.wrapping_offset((c as isize).wrapping_mul(ds));
         let next = s.wrapping_offset(steps.0.wrapping_mul(2));
-        for r in 0..32 {
-            super::prefetch(next.wrapping_offset((r as isize).wrapping_mul(ss)), 0, 64, false);
+        if ahead {
+            for r in 0..32 {
+                super::prefetch(next.wrapping_offset((r as isize).wrapping_mul(ss)), 0, 64, false);
+            }
         }
         // SAFETY: loads of the tile's 32 source rows' 16 f32 and stores of its 16 destination rows' 32 f16
         // (contract); register work otherwise.

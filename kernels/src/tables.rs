@@ -1115,6 +1115,20 @@ pub(crate) mod tests {
         }
     }
 
+    /// Table rows of up to TABLE_MAX elements as nested dimensions (extent, input stride in elements), the innermost
+    /// last ([`table_inputs`]); the first is the public rank-8 case.
+    pub(crate) const TABLE_PATTERNS: &[&[(usize, isize)]] = &[
+        &[(2, 512), (2, -128), (4, 16), (2, -12), (2, 3)], // the public rank-8 case, scaled to its strides
+        &[(4, 8), (16, 1)],
+        &[(8, -3), (8, 2)],
+        &[(2, 1000), (32, 1)],
+        &[(64, 3)],
+        &[(16, -2), (4, 1)],
+        &[(3, 7), (5, -1)],
+        &[(3, 7), (5, -1), (2, 1)],
+        &[(2, 1), (2, 1)], // repeated elements: an overlapping input is fine
+    ];
+
     /// The input byte offsets of a table row over nested dimensions (extent, input stride in elements), the
     /// innermost last, as Walk::tabulate builds them.
     pub(crate) fn table_inputs(dims: &[(usize, isize)], width: usize) -> Vec<isize> {
@@ -1130,18 +1144,7 @@ pub(crate) mod tests {
 
     #[test]
     fn table_lanes_match_a_direct_gather() {
-        // Table rows of up to TABLE_MAX elements.
-        let patterns: &[&[(usize, isize)]] = &[
-            &[(2, 512), (2, -128), (4, 16), (2, -12), (2, 3)], // the public rank-8 case, scaled to its strides
-            &[(4, 8), (16, 1)],
-            &[(8, -3), (8, 2)],
-            &[(2, 1000), (32, 1)],
-            &[(64, 3)],
-            &[(16, -2), (4, 1)],
-            &[(3, 7), (5, -1)],
-            &[(2, 1), (2, 1)], // repeated elements: an overlapping input is fine
-        ];
-        for &dims in patterns {
+        for &dims in TABLE_PATTERNS {
             for width in [1usize, 2, 4, 8, 3] {
                 let inputs = table_inputs(dims, width);
                 let t = TableLanes::new(width, &inputs);
@@ -1156,7 +1159,7 @@ pub(crate) mod tests {
             }
         }
         // The public rank-8 case (u16): both 64-byte lanes exist, two windows each; every 16-byte lane too.
-        let t = TableLanes::new(2, &table_inputs(patterns[0], 2));
+        let t = TableLanes::new(2, &table_inputs(TABLE_PATTERNS[0], 2));
         assert_eq!(t.wide.iter().map(|s| s.windows).collect::<Vec<_>>(), [2, 2]);
         assert_eq!(t.narrow.len(), 8);
         assert_eq!(t.pairs.iter().map(|p| p.windows).collect::<Vec<_>>(), [3; 4]);

@@ -5,7 +5,7 @@
 use super::*;
 use crate::float::{f16_to_f32_scalar, f32_to_f16_scalar, f64_to_f32_odd_scalar};
 use crate::strategy::Lanes;
-use crate::tables::tests::table_inputs;
+use crate::tables::tests::{TABLE_PATTERNS, table_inputs};
 use crate::tables::{BlockShuffle, Planar, Shuffle, Spread, TableLanes, WideShuffle};
 
 /// Runs `check::<A>` on every level this CPU has.
@@ -366,15 +366,7 @@ fn shuffle_lanes_on_every_level() {
 /// are a direct gather of its elements and nothing after them is written, no byte outside the rows' input spans is
 /// read (the run's input touches an inaccessible page at either end); levels with 32-byte registers run every pair.
 fn check_table_pairs<A: Arch>(a: A) {
-    let patterns: &[&[(usize, isize)]] = &[
-        &[(2, 512), (2, -128), (4, 16), (2, -12), (2, 3)], // the public rank-8 case, scaled to its strides
-        &[(4, 8), (16, 1)],
-        &[(8, -3), (8, 2)],
-        &[(2, 1000), (32, 1)],
-        &[(16, -2), (4, 1)],
-        &[(3, 7), (5, -1), (2, 1)],
-    ];
-    for &dims in patterns {
+    for &dims in TABLE_PATTERNS {
         for width in [1usize, 2, 4, 8] {
             let inputs = table_inputs(dims, width);
             let t = TableLanes::new(width, &inputs);

@@ -934,7 +934,7 @@ pub(super) unsafe fn shuffle_lanes(
 /// apart): the public u16 rank-8 case (runs of 3 rows of 32 lanes of 3 windows each) took 7,500 instructions an
 /// operation in its lanes (callgrind), 63 a lane and run, half of them the lane's set-up (a jump on its window
 /// count, masks, offsets). In pairs of one window count: 3,600. One thread, Zen 4, `--isa v3`, tight loops:
-/// 570–830 → 400–470 ns (AVX-512 without VBMI, which runs this too: 790 → 420 ns); the i16 rank-6 slices of 64 KiB
+/// 570–830 → 390–470 ns (AVX-512 without VBMI, which runs this too: 790 → 420 ns); the i16 rank-6 slices of 64 KiB
 /// (rows of 64 elements) 2.8–4.3 → 2.1–2.6 µs. Row by row (each pair's tables loaded again in every row: 1.7 times
 /// the loads, the same instructions) was up to 1.6 times slower on those. Out of line, one copy for every level and
 /// element width (called once per run of rows): inlined into every level's table rows the binary's text grew by

@@ -508,6 +508,8 @@ fn check_tiles<A: Arch, const N: usize, M: TileMap + core::fmt::Debug>(a: A, m: 
             (3, true, true, wrapped(false)),
             (3, false, false, wrapped(true)),
             (2, false, true, wrapped(false)),
+            (3, true, false, wrapped(false)),
+            (2, true, false, wrapped(true)),
         ] {
             let (rows, cols) = if down { (3 * tr, tc) } else { (tr, 3 * tc) };
             let ss = (3 * tc + 3) * N;

@@ -177,6 +177,9 @@ pub(super) unsafe fn avx2_tile_stack<const N: usize, M: TileMap>(
 /// instead of the four networks: 0.58 ms tight, and f32 NCHW → NHWC with 64 channels 784 → 646 µs for these: a
 /// stack reads each source line in quarters, and rows a critical stride apart (one L1 set) are evicted between.
 ///
+/// Regular stores go through [`tiles16_4`] (rows addressed through [`Rows16`], each half of the tile its own code),
+/// streamed ones through [`streamed_tiles16_4`].
+///
 /// Out of line (one copy per map, called once per run of tiles): inlined into every 4-byte transposing kernel of the
 /// AVX2 level it took 52 KB more text, and no measured time.
 ///
@@ -197,6 +200,59 @@ pub(super) unsafe fn avx2_tiles16_4<M: TileMap>(
     stream: bool,
     m: M,
 ) {
+    if stream {
+        // (`stream` as a value the compiler cannot see, so that the tiles keep testing it between their stores: see
+        // `streamed_tiles16_4`.)
+        // SAFETY: forwarded contract.
+        unsafe { streamed_tiles16_4(src, ss, wrap, dst, ds, count, steps, core::hint::black_box(stream), m) };
+        return;
+    }
+    aligned_frame();
+    // Wrapped tiles (the first, or every one with `wrap.every`) apart, so that the others compute no row offsets.
+    let wrapped = if wrap.rows == 0 {
+        0
+    } else if wrap.every {
+        count
+    } else {
+        count.min(1)
+    };
+    let skip = |step: isize| step.wrapping_mul(wrapped as isize);
+    // SAFETY: forwarded contract, for tiles 0..wrapped and wrapped..count of the run.
+    unsafe {
+        tiles16_4::<M, true>(src, ss, wrap, dst, ds, wrapped, steps, m);
+        let (s, d) = (src.wrapping_offset(skip(steps.0)), dst.wrapping_offset(skip(steps.1)));
+        tiles16_4::<M, false>(s, ss, Wrap::NONE, d, ds, count - wrapped, steps, m);
+    }
+}
+
+/// [`avx2_tiles16_4`] with streamed stores (`stream`, true): the tile loop as it was before [`tiles16_4`], rows
+/// addressed as `first + r·stride` (LLVM keeps the 16 offsets in stack slots, see [`Rows16`]), the 16 first halves
+/// held across both halves of the tile, and `stream` tested at every pair of stores.
+///
+/// PERF: `--isa v3`, f32 2048² (square blocks down columns of tiles, rows 8 KiB apart, streamed), two threads,
+/// interleaved rounds, `t/limit` medians of 6: the code before these changes 0.82–0.90 (five runs); with
+/// [`tiles16_4`]'s loop (36 % fewer instructions) 0.97–1.00 (two), this loop with `stream` a constant (its tests gone
+/// from between the streamed stores, 17 % fewer instructions) 0.91–0.96 (four), as here 0.82–0.84 (two); one thread
+/// 1.12–1.19 in all. Not explained beyond that: the streamed stores leave the core at a pace the two threads'
+/// memory traffic prefers.
+///
+/// # Safety
+///
+/// As [`avx2_tiles16_4`].
+#[inline(never)]
+#[target_feature(enable = "avx,avx2,f16c")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn streamed_tiles16_4<M: TileMap>(
+    src: *const u8,
+    ss: isize,
+    wrap: Wrap,
+    dst: *mut u8,
+    ds: isize,
+    count: usize,
+    steps: (isize, isize),
+    stream: bool,
+    m: M,
+) {
     let (mut s, mut d, mut wrap) = (src, dst, wrap);
     for _ in 0..count {
         let row = |r: usize| s.wrapping_offset((r as isize).wrapping_mul(ss).wrapping_add(wrap.of(r)));
@@ -205,16 +261,12 @@ pub(super) unsafe fn avx2_tiles16_4<M: TileMap>(
         for r in 0..16 {
             super::prefetch(next.wrapping_offset((r as isize).wrapping_mul(ss)), 0, 1, false);
         }
-        // SAFETY: loads of the tile's 16 source rows' 16 elements and stores of its 16 destination rows' 16
-        // (contract); register work otherwise.
+        // SAFETY: loads of the tile's 16 source rows' 16 elements and streamed stores of its 16 destination rows'
+        // 16 (contract); register work otherwise.
         unsafe {
-            // Columns 8q..8q+8 of 8 source rows from row `r0` (`r0` + 8 ≤ 16, q < 2).
-            let eight = |r0: usize, q: usize| {
-                net8_ps(core::array::from_fn(|k| _mm256_loadu_ps(row(r0 + k).add(32 * q).cast())))
-            };
-            let top = [eight(0, 0), eight(0, 1)];
+            let top = [eight8_ps(&row, 0, 0), eight8_ps(&row, 0, 1)];
             for (q, first) in top.iter().enumerate() {
-                let second = eight(8, q);
+                let second = eight8_ps(&row, 8, q);
                 for c in 0..8 {
                     let o = out(8 * q + c);
                     put_half(o, m.m256(_mm256_castps_si256(first[c])), stream);
@@ -224,6 +276,137 @@ pub(super) unsafe fn avx2_tiles16_4<M: TileMap>(
         }
         (s, d, wrap) = (s.wrapping_offset(steps.0), d.wrapping_offset(steps.1), wrap.rest());
     }
+}
+
+/// [`avx2_tiles16_4`]'s loop with regular stores, source rows offset by `wrap` in every tile when `WRAP` (else `wrap`
+/// is ignored); rows addressed through [`Rows16`], each half of the destination rows a function of a constant half.
+///
+/// PERF: callgrind, `--isa v3`, f32 128 × 512 transposed (256 KiB, tiles from the buffer of `through_rows`): 437 →
+/// 224 instructions a tile, 159 k → 105 k an operation; one thread, tight loops, minimum of 5 alternations: 11.2 →
+/// 7.3 µs, 256² 9.0 → 7.2 µs, 512² 50 → 48 µs, a 32-channel 64² NCHW → NHWC 22.9 → 14.8 µs (AVX-512 VBMI on the same
+/// machine: 8.4, 6.7, 38, 15 µs). f32 2048² with regular stores (`--streaming off`) one thread 2.2 → 1.7 ms.
+///
+/// # Safety
+///
+/// As [`avx2_tiles16_4`] without `stream`, `wrap` applying to every tile of the run when `WRAP`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn tiles16_4<M: TileMap, const WRAP: bool>(
+    src: *const u8,
+    ss: isize,
+    wrap: Wrap,
+    dst: *mut u8,
+    ds: isize,
+    count: usize,
+    steps: (isize, isize),
+    m: M,
+) {
+    let (mut s, mut d) = (src, dst);
+    let (ss3, ds3) = (ss.wrapping_mul(3), ds.wrapping_mul(3));
+    for _ in 0..count {
+        let rows = Rows16::new(s, ss, ss3);
+        let outs = Rows16::new(d, ds, ds3);
+        let row = |r: usize| if WRAP { rows.at(r).wrapping_offset(wrap.of(r)) } else { rows.at(r) };
+        let ahead = Rows16::new(s.wrapping_offset(steps.0.wrapping_mul(2)), ss, ss3);
+        for r in 0..16 {
+            super::prefetch(ahead.at(r), 0, 1, false);
+        }
+        // SAFETY: loads of the tile's 16 source rows' 16 elements and stores of its 16 destination rows' 16
+        // (contract).
+        unsafe {
+            // Source rows 0..8 read whole (both halves of their lines) before rows 8..16: rows a multiple of 4 KiB
+            // apart share one L1 set, and 16 lines live at once would not fit its 8 ways.
+            let first = [eight8_ps(&row, 0, 0), eight8_ps(&row, 0, 1)];
+            tile16_4_half::<0, M>(first[0], &row, &outs, m);
+            tile16_4_half::<1, M>(first[1], &row, &outs, m);
+        }
+        (s, d) = (s.wrapping_offset(steps.0), d.wrapping_offset(steps.1));
+    }
+}
+
+/// Columns `8q..8q + 8` of source rows `r0..r0 + 8` through the 8×8 network: register `c` is destination row
+/// `8q + c`'s elements `r0..r0 + 8`.
+///
+/// # Safety
+///
+/// Source rows `row(r0..r0 + 8)` have `8q + 8` readable elements; AVX available.
+#[inline(always)]
+unsafe fn eight8_ps(row: &impl Fn(usize) -> *const u8, r0: usize, q: usize) -> [__m256; 8] {
+    // SAFETY: the loads of the contract; register work otherwise.
+    unsafe { net8_ps(core::array::from_fn(|k| _mm256_loadu_ps(row(r0 + k).add(32 * q).cast()))) }
+}
+
+/// Half `Q` of a 16×16 tile of 4-byte elements: destination rows `8Q..8Q + 8`, whole, from `first` (their elements
+/// 0..8, [`eight8_ps`] of source rows 0..8) and columns `8Q..8Q + 8` of source rows 8..16. (A constant `Q`, so that
+/// each half's addresses are constant displacements from the rows' registers.)
+///
+/// # Safety
+///
+/// Source rows `row(8..16)` have 16 readable elements and destination rows `outs.at(0..16)` 16 writable ones; AVX2
+/// available.
+#[inline(always)]
+unsafe fn tile16_4_half<const Q: usize, M: TileMap>(
+    first: [__m256; 8],
+    row: &impl Fn(usize) -> *const u8,
+    outs: &Rows16,
+    m: M,
+) {
+    // SAFETY: the loads and stores of the contract; register work otherwise.
+    unsafe {
+        let second = eight8_ps(row, 8, Q);
+        for c in 0..8 {
+            let o = outs.at(8 * Q + c).cast_mut();
+            _mm256_storeu_si256(o.cast(), m.m256(_mm256_castps_si256(first[c])));
+            _mm256_storeu_si256(o.add(32).cast(), m.m256(_mm256_castps_si256(second[c])));
+        }
+    }
+}
+
+/// Sixteen rows `stride` bytes apart from a first, addressed from four bases (rows 0, 4, 8 and 12) the optimizer
+/// cannot see through, plus 0, 1, 2 or 3 strides: a few registers and the CPU's address arithmetic. PERF: with row
+/// `r` written `first + r·stride`, LLVM hoisted the 16 offsets out of the tile loop and spilled them (32 with the
+/// destination's rows), reloading one before every load and store: AVX2's 16×16 f32 tiles ran 383 instructions a
+/// tile that way, 260 through these (callgrind).
+#[derive(Clone, Copy)]
+struct Rows16 {
+    bases: [*const u8; 4],
+    stride: isize,
+    stride3: isize,
+}
+
+impl Rows16 {
+    /// The rows from `first`, `stride` bytes apart (`stride3` = 3·`stride`).
+    #[inline(always)]
+    fn new<T>(first: *const T, stride: isize, stride3: isize) -> Rows16 {
+        let b0 = opaque(first.cast::<u8>());
+        let b1 = opaque(b0.wrapping_offset(stride.wrapping_mul(4)));
+        let b2 = opaque(b1.wrapping_offset(stride.wrapping_mul(4)));
+        let b3 = opaque(b2.wrapping_offset(stride.wrapping_mul(4)));
+        Rows16 { bases: [b0, b1, b2, b3], stride, stride3 }
+    }
+
+    /// Row `r` (< 16).
+    #[inline(always)]
+    fn at(&self, r: usize) -> *const u8 {
+        let b = self.bases[r / 4];
+        match r % 4 {
+            0 => b,
+            1 => b.wrapping_offset(self.stride),
+            2 => b.wrapping_offset(self.stride.wrapping_mul(2)),
+            _ => b.wrapping_offset(self.stride3),
+        }
+    }
+}
+
+/// `p`, as a value the optimizer cannot see through (so it cannot rewrite addresses computed from it into other
+/// forms; see [`Rows16`]).
+#[inline(always)]
+// The template never dereferences the pointer: `nomem` is the truth, and what lets the compiler keep it in a register.
+#[allow(clippy::pointers_in_nomem_asm_block)]
+fn opaque(mut p: *const u8) -> *const u8 {
+    // SAFETY: an empty instruction template: it reads and writes only the named register, touches no memory.
+    unsafe { core::arch::asm!("/* {0} */", inout(reg) p, options(pure, nomem, nostack, preserves_flags)) };
+    p
 }
 
 /// `count` 32×16 tiles converting f32 into f16 (nearest even) as they transpose (`Arch::tiles_f32_to_f16`), tile `k`

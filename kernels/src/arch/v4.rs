@@ -616,8 +616,9 @@ unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8,
             core::array::from_fn(|i| (_mm512_set1_ps(params[i][0]), _mm512_set1_ps(params[i][1])));
         for r in 0..rows.count as isize {
             let (win, dst) = (t.window(src.wrapping_offset(r * rows.in_step)), dst.wrapping_offset(r * rows.out_step));
+            let at = t.steps(win, 16, 4 * K);
             for j in (0..steps).map(|s| 16 * s) {
-                let px = PlanarRegs::<K>::pixels(t.step_base(win, j, 16, 4 * K));
+                let px = PlanarRegs::<K>::pixels(at.at(j));
                 for i in 0..K {
                     if i >= planes {
                         break;
@@ -1412,9 +1413,9 @@ unsafe fn deinterleave_blocks<P: WidePermute, const N: usize, const K: usize, co
     // from its lowest address are readable (contract) and elements j.. of every plane writable.
     unsafe {
         let regs = PlanarRegs::<K>::load(&t.wide);
-        let win = t.window(src);
+        let at = t.steps(t.window(src), e, K * N);
         while j + e <= n {
-            let px = PlanarRegs::<K>::pixels(t.step_base(win, j, e, K * N));
+            let px = PlanarRegs::<K>::pixels(at.at(j));
             for i in 0..Q {
                 let v = P::register(&regs, i, px);
                 _mm512_storeu_si512(dst.wrapping_offset(i as isize * plane_stride).add(j * N).cast(), v);

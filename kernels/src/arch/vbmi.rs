@@ -738,8 +738,9 @@ unsafe fn normalize_f16_by_table<const K: usize, const STREAM: bool>(
         let planes = t.planes;
         for r in 0..rows.count as isize {
             let (win, dst) = (t.window(src.wrapping_offset(r * rows.in_step)), dst.wrapping_offset(r * rows.out_step));
+            let at = t.steps(win, 64, K);
             for j in (0..blocks).map(|b| 64 * b) {
-                let px = super::v4::PlanarRegs::<K>::pixels(t.step_base(win, j, 64, K));
+                let px = super::v4::PlanarRegs::<K>::pixels(at.at(j));
                 for (i, (lo, hi)) in tables.iter().enumerate() {
                     if i >= planes {
                         break;
@@ -801,8 +802,9 @@ unsafe fn planes_by_table<const K: usize, const STREAM: bool>(
         let planes = t.planes;
         for r in 0..rows.count as isize {
             let (win, dst) = (t.window(src.wrapping_offset(r * rows.in_step)), dst.wrapping_offset(r * rows.out_step));
+            let at = t.steps(win, 64, K);
             for j in (0..blocks).map(|b| 64 * b) {
-                let px = super::v4::PlanarRegs::<K>::pixels(t.step_base(win, j, 64, K));
+                let px = super::v4::PlanarRegs::<K>::pixels(at.at(j));
                 for (i, table) in tables.iter().enumerate() {
                     if i >= planes {
                         break;

@@ -724,13 +724,13 @@ pub(super) unsafe fn ssse3_deinterleave<const N: usize, const S: usize, const P:
             unsafe { _mm_loadu_si128(t.masks[k][i].as_ptr().cast()) }
         })
     });
-    let win = t.window(src);
+    let at = t.steps(t.window(src), step, N * S);
     let mut j = 0;
     while j + step <= n {
         // SAFETY: the windows of output pixels j..j+step (S·16 bytes from the step's lowest address) are readable
         // and element j.. of every plane writable.
         unsafe {
-            let base = t.step_base(win, j, step, N * S);
+            let base = at.at(j);
             let c: [__m128i; S] = core::array::from_fn(|k| _mm_loadu_si128(base.add(16 * k).cast()));
             for i in 0..P {
                 let mut acc = _mm_shuffle_epi8(c[0], m[0][i]);
@@ -1303,13 +1303,13 @@ pub(super) unsafe fn avx2_deinterleave<const N: usize, const S: usize, const P: 
     let step = 16 / N;
     // SAFETY: AVX2 (contract).
     let m = unsafe { lane_masks::<S>(t) };
-    let win = t.window(src);
+    let at = t.steps(t.window(src), step, N * S);
     let mut j = 0;
     while j + 2 * step <= n {
         // SAFETY: the windows of output pixels j..j+2·step (two steps of S·16 bytes from their lowest addresses)
         // are readable and elements j..j+2·step of every plane writable; AVX2 (contract).
         unsafe {
-            let (b0, b1) = (t.step_base(win, j, step, N * S), t.step_base(win, j + step, step, N * S));
+            let (b0, b1) = (at.at(j), at.at(j + step));
             let mut c = [_mm256_setzero_si256(); S];
             for k in 0..S {
                 c[k] = _mm256_loadu2_m128i(b1.add(16 * k).cast(), b0.add(16 * k).cast());
@@ -1378,10 +1378,10 @@ unsafe fn avx2_dwords3<const P: usize>(
                 mix[i][k] = _mm256_loadu_si256(d.mix[i][k].as_ptr().cast());
             }
         }
-        let win = t.window(src);
+        let at = t.steps(t.window(src), 8, 12);
         let mut j = 0;
         while j + 8 <= n {
-            let base = t.step_base(win, j, 8, 12);
+            let base = at.at(j);
             let mut v = [_mm256_setzero_si256(); 3];
             for k in 0..3 {
                 v[k] = _mm256_loadu_si256(base.add(32 * k).cast());
@@ -3104,8 +3104,9 @@ unsafe fn avx2_deinterleave_floats<const K: usize, const AFFINE: bool, const OUT
         let planes = t.planes;
         for r in 0..rows.count as isize {
             let (win, dst) = (t.window(src.wrapping_offset(r * rows.in_step)), dst.wrapping_offset(r * rows.out_step));
+            let at = t.steps(win, 8, 4 * K);
             for j in (0..steps).map(|s| 8 * s) {
-                let base = t.step_base(win, j, 8, 4 * K);
+                let base = at.at(j);
                 let mut v = [_mm256_setzero_si256(); K];
                 for k in 0..K {
                     v[k] = _mm256_loadu_si256(base.add(32 * k).cast());

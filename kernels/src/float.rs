@@ -85,7 +85,7 @@ pub(crate) fn byte_result(x: i32, scale: f32, bias: f32, signed_out: bool) -> i3
 /// A normalization of one-byte integers into one-byte integers in fixed point: `x ↦ (x·mult + add) >> shift` in
 /// i32 (an arithmetic shift: the floor of the quotient), then saturated to the output's range — for every one-byte
 /// `x` exactly the byte the float arithmetic gives (`x·scale + bias` in f32, rounded to nearest even, saturated),
-/// which [`FixedAffine::new`] checks for all 256 inputs before it returns one. No intermediate value leaves i32.
+/// which [`FixedAffine::at`] checks for all 256 inputs before it returns one. No intermediate value leaves i32.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct FixedAffine {
     pub(crate) mult: i32,

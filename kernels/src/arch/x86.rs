@@ -2700,7 +2700,7 @@ macro_rules! by_bytes_to_floats {
 }
 pub(super) use by_bytes_to_floats;
 
-/// Calls `$f::<C>$args` for the channel count of a [`PixelWindows`](crate::tables::PixelWindows) (1, 3 or 4: the
+/// Calls `$f::<C>$args` for the channel count of a [`PixelWindows`] (1, 3 or 4: the
 /// counts `PixelWindows::new` builds tables for); 0 blocks done for others.
 macro_rules! by_window_channels {
     ($channels:expr, $f:ident $args:tt) => {
@@ -3011,7 +3011,7 @@ pub(super) unsafe fn f16c_normalize_periodic(
     }
 }
 
-/// [`Arch::deinterleave_convert`] of one-byte pixels with AVX2 and F16C.
+/// [`Arch::deinterleave_convert`](super::Arch::deinterleave_convert) of one-byte pixels with AVX2 and F16C.
 ///
 /// # Safety
 ///

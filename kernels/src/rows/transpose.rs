@@ -156,7 +156,7 @@ pub(crate) struct Stores {
     pub(crate) cached: bool,
 }
 
-/// Whether a block goes [`through_buffer`]: 8×8 tiles of 1- or 2-byte elements, input and output rows both a
+/// Whether a block goes [`Block::through_buffer`]: 8×8 tiles of 1- or 2-byte elements, input and output rows both a
 /// critical stride apart.
 #[inline(always)]
 pub(crate) fn buffered<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize, stream: bool) -> bool {
@@ -182,11 +182,11 @@ pub(crate) fn critical(stride: isize) -> bool {
     stride.unsigned_abs().is_multiple_of(crate::params::TRANSPOSE_CRITICAL_STRIDE)
 }
 
-/// Widest element [`through_buffer`] takes (its buffer is sized for it). Wider elements lost through the buffer
+/// Widest element [`Block::through_buffer`] takes (its buffer is sized for it). Wider elements lost through the buffer
 /// (one thread, 8×8 tiles, 2048²: f32 on AVX2 1.27 → 2.19 ms, f64 2.6 → 3.7 ms).
 const MAX_BUFFERED: usize = 2;
 
-/// Side (elements) of the square blocks [`through_buffer`] moves (u8 2048², one thread: 32 410 µs, 64 288 µs, 128
+/// Side (elements) of the square blocks [`Block::through_buffer`] moves (u8 2048², one thread: 32 410 µs, 64 288 µs, 128
 /// 305 µs; 4096²: 64 2.9 ms, 128 7.0 ms).
 const BUFFER_SIDE: usize = 64;
 

@@ -470,30 +470,17 @@ pub(crate) unsafe trait Arch: Copy + Send + Sync + fmt::Debug + 'static {
         unsafe { self.tile8::<N, M>(src, ss, dst, ds, m) }
     }
 
-    /// Transposes `count` tiles of [`Arch::tile`], tile `k` at `src + k·steps.0` and `dst + k·steps.1` (a column
-    /// or a row of tiles of a block), the first `wrap.rows` source rows of the first or every tile (see [`Wrap`])
-    /// `wrap.offset` bytes past their strided place. Where the level has registers for it, each tile's stores are
-    /// interleaved with the next tile's loads; the default is one [`Arch::tile`] after the other.
+    /// Transposes the [`TileRun`] `run` of tiles of [`Arch::tile`] (a column or a row of tiles of a block). Where
+    /// the level has registers for it, each tile's stores are interleaved with the next tile's loads; the default is
+    /// one [`Arch::tile`] after the other.
     ///
     /// # Safety
     ///
-    /// As [`Arch::tile`], for each of the `count` tiles with its rows wrapped.
+    /// As [`Arch::tile`], for each of the run's tiles with its rows wrapped.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn tile_run<const N: usize, M: TileMap>(
-        self,
-        src: *const u8,
-        ss: isize,
-        wrap: Wrap,
-        dst: *mut u8,
-        ds: isize,
-        count: usize,
-        steps: (isize, isize),
-        stream: bool,
-        m: M,
-    ) {
+    unsafe fn tile_run<const N: usize, M: TileMap>(self, run: TileRun, stream: bool, m: M) {
         // SAFETY: forwarded contract.
-        unsafe { tile_run_by_one::<Self, N, M>(self, src, ss, wrap, dst, ds, count, steps, stream, m) }
+        unsafe { tile_run_by_one::<Self, N, M>(self, run, stream, m) }
     }
 
     /// Whether [`Arch::tile_stack`] moves `N`-byte elements in one register pass (else it is [`Arch::tile8`]s
@@ -789,19 +776,8 @@ pub(crate) static RAMP: [u8; 256] = {
 ///
 /// As [`Arch::tile_run`].
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn tile_run_by_one<A: Arch, const N: usize, M: TileMap>(
-    a: A,
-    src: *const u8,
-    ss: isize,
-    wrap: Wrap,
-    dst: *mut u8,
-    ds: isize,
-    count: usize,
-    steps: (isize, isize),
-    stream: bool,
-    m: M,
-) {
+pub(super) unsafe fn tile_run_by_one<A: Arch, const N: usize, M: TileMap>(a: A, run: TileRun, stream: bool, m: M) {
+    let TileRun { src, ss, wrap, dst, ds, count, steps } = run;
     let (mut s, mut d, mut wrap) = (src, dst, wrap);
     for _ in 0..count {
         // SAFETY: forwarded contract, for tile k (wrapped rows one element at a time: the transposes wrap rows
@@ -1065,6 +1041,37 @@ impl Wrap {
     #[inline(always)]
     pub(crate) fn of(self, r: usize) -> isize {
         if r < self.rows { self.offset } else { 0 }
+    }
+}
+
+/// A run of `count` whole tiles ([`Arch::tile_run`]): tile `k`'s source rows from `src + k·steps.0`, `ss` bytes
+/// apart, the first `wrap.rows` of the first tile (of every tile with `wrap.every`) `wrap.offset` bytes past their
+/// strided place; its destination rows from `dst + k·steps.1`, `ds` bytes apart.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TileRun {
+    pub(crate) src: *const u8,
+    pub(crate) ss: isize,
+    pub(crate) wrap: Wrap,
+    pub(crate) dst: *mut u8,
+    pub(crate) ds: isize,
+    pub(crate) count: usize,
+    pub(crate) steps: (isize, isize),
+}
+
+impl TileRun {
+    /// One tile, no row wrapped.
+    #[inline(always)]
+    pub(crate) fn one(src: *const u8, ss: isize, dst: *mut u8, ds: isize) -> TileRun {
+        TileRun { src, ss, wrap: Wrap::NONE, dst, ds, count: 1, steps: (0, 0) }
+    }
+
+    /// The run's first `k` tiles (`k ≤ count`) and the rest.
+    #[inline(always)]
+    pub(crate) fn split(self, k: usize) -> (TileRun, TileRun) {
+        let skip = |step: isize| step.wrapping_mul(k as isize);
+        let (src, dst) = (self.src.wrapping_offset(skip(self.steps.0)), self.dst.wrapping_offset(skip(self.steps.1)));
+        let wrap = if k == 0 { self.wrap } else { self.wrap.rest() };
+        (TileRun { count: k, ..self }, TileRun { src, dst, wrap, count: self.count - k, ..self })
     }
 }
 

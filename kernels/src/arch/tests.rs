@@ -525,7 +525,11 @@ fn check_tiles<A: Arch, const N: usize, M: TileMap + core::fmt::Debug>(a: A, m: 
             // destination, on line boundaries when streamed.
             a.vectorize(|| unsafe {
                 let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
-                a.tile_run::<N, M>(s, ss as isize, wrap, d, ds as isize, count, steps, stream, m);
+                a.tile_run::<N, M>(
+                    TileRun { src: s, ss: ss as isize, wrap, dst: d, ds: ds as isize, count, steps },
+                    stream,
+                    m,
+                );
                 core::arch::x86_64::_mm_sfence();
             });
             let (rows, cols) = if count == 0 { (0, 0) } else { (rows.min(count * tr), cols.min(count * tc)) };

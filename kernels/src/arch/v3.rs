@@ -210,7 +210,7 @@ unsafe impl Arch for V3 {
         // `stream`); AVX2 (and F16C) via the token.
         unsafe {
             if N == 4 {
-                super::x86::avx2_tiles16_4::<M>(src, ss, super::Wrap::NONE, dst, ds, 1, (0, 0), stream, m)
+                super::x86::avx2_tiles16_4::<M>(super::TileRun::one(src, ss, dst, ds), stream, m)
             } else {
                 super::x86::avx2_tile8::<N, M>(src, ss, dst, ds, m)
             }
@@ -218,24 +218,13 @@ unsafe impl Arch for V3 {
     }
 
     #[inline(always)]
-    unsafe fn tile_run<const N: usize, M: super::TileMap>(
-        self,
-        src: *const u8,
-        ss: isize,
-        wrap: super::Wrap,
-        dst: *mut u8,
-        ds: isize,
-        count: usize,
-        steps: (isize, isize),
-        stream: bool,
-        m: M,
-    ) {
+    unsafe fn tile_run<const N: usize, M: super::TileMap>(self, run: super::TileRun, stream: bool, m: M) {
         // SAFETY: forwarded contract, for the shape `tile_shape::<N>()` reports; AVX2 (and F16C) via the token.
         unsafe {
             if N == 4 {
-                super::x86::avx2_tiles16_4::<M>(src, ss, wrap, dst, ds, count, steps, stream, m)
+                super::x86::avx2_tiles16_4::<M>(run, stream, m)
             } else {
-                super::tile_run_by_one::<Self, N, M>(self, src, ss, wrap, dst, ds, count, steps, stream, m)
+                super::tile_run_by_one::<Self, N, M>(self, run, stream, m)
             }
         }
     }

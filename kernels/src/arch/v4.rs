@@ -11,7 +11,7 @@ use super::x86::{
     by_window_channels, convert_windows, lane_reverse_mask, normalize_periodic, normalize_run, ramp16, ty_width,
     window_bytes_fit,
 };
-use super::{Arch, FloatNorm, FusedConvert, Ident, Isa, Norm, RowRun, Span, TileMap, WindowPairs, Wrap};
+use super::{Arch, FloatNorm, FusedConvert, Ident, Isa, Norm, RowRun, Span, TileMap, TileRun, WindowPairs, Wrap};
 use crate::tables::{Periodic, Planar};
 
 /// Proof that the CPU runs x86-64-v4 (pulp's `V4`: AVX-512 F/BW/CD/DQ/VL on top of x86-64-v3).
@@ -242,32 +242,21 @@ unsafe impl Arch for V4 {
         // with `stream`); AVX2 and AVX-512 F/BW via the token.
         unsafe {
             match N {
-                4 => whole_tiles::<Tile16x4, M>(src, ss, Wrap::NONE, dst, ds, 1, (0, 0), stream, m),
-                2 => whole_tiles::<Tile32x16x2, M>(src, ss, Wrap::NONE, dst, ds, 1, (0, 0), stream, m),
+                4 => whole_tiles::<Tile16x4, M>(TileRun::one(src, ss, dst, ds), stream, m),
+                2 => whole_tiles::<Tile32x16x2, M>(TileRun::one(src, ss, dst, ds), stream, m),
                 _ => super::x86::avx2_tile8::<N, M>(src, ss, dst, ds, m),
             }
         }
     }
 
     #[inline(always)]
-    unsafe fn tile_run<const N: usize, M: TileMap>(
-        self,
-        src: *const u8,
-        ss: isize,
-        wrap: Wrap,
-        dst: *mut u8,
-        ds: isize,
-        count: usize,
-        steps: (isize, isize),
-        stream: bool,
-        m: M,
-    ) {
+    unsafe fn tile_run<const N: usize, M: TileMap>(self, run: TileRun, stream: bool, m: M) {
         // SAFETY: forwarded contract, for the shape `tile_shape::<N>()` reports; AVX-512 F/BW via the token.
         unsafe {
             match N {
-                4 => whole_tiles::<Tile16x4, M>(src, ss, wrap, dst, ds, count, steps, stream, m),
-                2 => whole_tiles::<Tile32x16x2, M>(src, ss, wrap, dst, ds, count, steps, stream, m),
-                _ => super::tile_run_by_one::<Self, N, M>(self, src, ss, wrap, dst, ds, count, steps, stream, m),
+                4 => whole_tiles::<Tile16x4, M>(run, stream, m),
+                2 => whole_tiles::<Tile32x16x2, M>(run, stream, m),
+                _ => super::tile_run_by_one::<Self, N, M>(self, run, stream, m),
             }
         }
     }
@@ -330,7 +319,11 @@ unsafe impl Arch for V4 {
             // SAFETY: forwarded contract: rows i..i + 32 ≤ ni, columns 0..nj (a multiple of 16) as a run of tiles
             // across the strip, 64 input bytes and 16 output rows apart; AVX-512 F/BW via the token.
             unsafe {
-                whole_tiles::<CastTile32x16, Ident>(s, si, Wrap::NONE, d, dj, nj / 16, (64, 16 * dj), stream, Ident)
+                whole_tiles::<CastTile32x16, Ident>(
+                    TileRun { count: nj / 16, steps: (64, 16 * dj), ..TileRun::one(s, si, d, dj) },
+                    stream,
+                    Ident,
+                )
             };
         }
     }
@@ -1000,8 +993,8 @@ impl WholeTile for CastTile32x16 {
     }
 }
 
-/// Transposes `count` whole tiles of `T`, tile `k` at `src + k·steps.0` and `dst + k·steps.1`, storing each tile's
-/// destination rows between the loads of the next tile's source rows.
+/// Transposes the [`TileRun`] `run` of whole tiles of `T`, storing each tile's destination rows between the loads of
+/// the next tile's source rows.
 ///
 /// PERF: the tiles' loads cannot pass the previous tile's stores on their own (the compiler cannot tell the
 /// buffers apart), and a burst of 16 loads then 16 stores moved the lines of a 2048² f32 transpose 15–25% slower
@@ -1015,18 +1008,8 @@ impl WholeTile for CastTile32x16 {
 /// apart, writable, not overlapping any source row; AVX-512 F/BW available; with `stream`, every destination row
 /// starts on a 64-byte boundary.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn whole_tiles<T: WholeTile, M: TileMap>(
-    src: *const u8,
-    ss: isize,
-    wrap: Wrap,
-    dst: *mut u8,
-    ds: isize,
-    count: usize,
-    steps: (isize, isize),
-    stream: bool,
-    m: M,
-) {
+unsafe fn whole_tiles<T: WholeTile, M: TileMap>(run: TileRun, stream: bool, m: M) {
+    let TileRun { src, ss, wrap, dst, ds, count, steps } = run;
     if count == 0 {
         return;
     }

@@ -89,7 +89,7 @@ unsafe impl Arch for V4Vbmi {
         unsafe fn tile16x32_u8(self, src: *const u8, ss: isize, dst: *mut u8);
         unsafe fn tile<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool, m: M);
         unsafe fn tile_stack<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool, m: M);
-        unsafe fn tile_run<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, wrap: super::Wrap, dst: *mut u8, ds: isize, count: usize, steps: (isize, isize), stream: bool, m: M);
+        unsafe fn tile_run<N: usize; M: super::TileMap>(self, run: super::TileRun, stream: bool, m: M);
         unsafe fn tile_part<N: usize; M: super::TileMap>(self, src: *const u8, ss: isize, dst: *mut u8, ds: isize, rows: usize, cols: usize, m: M) -> bool;
         unsafe fn tiles_f32_to_f16(self, src: *const u8, si: isize, dst: *mut u8, dj: isize, ni: usize, nj: usize, stream: bool);
         unsafe fn f16_to_f32(self, src: *const u8, dst: *mut u8, n: usize) -> usize;

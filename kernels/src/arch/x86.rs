@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 
 use super::lanes::{Bytes, Lanes16, Put, deinterleave_normalize};
 use super::wide::{self, Ints};
-use super::{Norm, RowRun, TileMap, WindowPairs, Wrap, tile8_elements};
+use super::{Norm, RowRun, TileMap, TileRun, WindowPairs, tile8_elements};
 use crate::tables::{LanePair, PatternLanes, Periodic, PixelWindows, Planar, Shuffle};
 
 /// Realigns the stack frame of the function it is inlined into to 64 bytes, so that the 32-byte registers it
@@ -160,9 +160,8 @@ pub(super) unsafe fn avx2_tile_stack<const N: usize, M: TileMap>(
     }
 }
 
-/// `count` 16×16 tiles of 4-byte elements (AVX2's wide tile, `Arch::tile_run`), tile `k` at `src + k·steps.0` and
-/// `dst + k·steps.1`, the first `wrap.rows` source rows of the first tile (of every tile with `wrap.every`)
-/// `wrap.offset` bytes past their place. Each tile is four 8×8 networks: source rows 0..8 (both halves of their
+/// The [`TileRun`] `run` of 16×16 tiles of 4-byte elements (AVX2's wide tile, `Arch::tile_run`). Each tile is four
+/// 8×8 networks: source rows 0..8 (both halves of their
 /// lines, one after the other) give the first halves of the 16 destination rows, kept in registers (or spilled to
 /// L1), rows 8..16 the second halves, and each destination row is stored whole, its two halves one after the other
 /// (a streamed row is a whole line written at once, with `stream`).
@@ -188,40 +187,28 @@ pub(super) unsafe fn avx2_tile_stack<const N: usize, M: TileMap>(
 /// As `Arch::tile_run` for `N` = 4 and a shape of 16×16; the CPU has AVX2 and F16C (the V3 token checks both).
 #[inline(never)]
 #[target_feature(enable = "avx,avx2,f16c")]
-#[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn avx2_tiles16_4<M: TileMap>(
-    src: *const u8,
-    ss: isize,
-    wrap: Wrap,
-    dst: *mut u8,
-    ds: isize,
-    count: usize,
-    steps: (isize, isize),
-    stream: bool,
-    m: M,
-) {
+pub(super) unsafe fn avx2_tiles16_4<M: TileMap>(run: TileRun, stream: bool, m: M) {
     if stream {
         // (`stream` as a value the compiler cannot see, so that the tiles keep testing it between their stores: see
         // `streamed_tiles16_4`.)
         // SAFETY: forwarded contract.
-        unsafe { streamed_tiles16_4(src, ss, wrap, dst, ds, count, steps, core::hint::black_box(stream), m) };
+        unsafe { streamed_tiles16_4(run, core::hint::black_box(stream), m) };
         return;
     }
     aligned_frame();
     // Wrapped tiles (the first, or every one with `wrap.every`) apart, so that the others compute no row offsets.
-    let wrapped = if wrap.rows == 0 {
+    let w = run.wrap;
+    let (wrapped, rest) = run.split(if w.rows == 0 {
         0
-    } else if wrap.every {
-        count
+    } else if w.every {
+        run.count
     } else {
-        count.min(1)
-    };
-    let skip = |step: isize| step.wrapping_mul(wrapped as isize);
-    // SAFETY: forwarded contract, for tiles 0..wrapped and wrapped..count of the run.
+        run.count.min(1)
+    });
+    // SAFETY: forwarded contract, for tiles 0..wrapped and wrapped..count of the run (`rest` wraps no row).
     unsafe {
-        tiles16_4::<M, true>(src, ss, wrap, dst, ds, wrapped, steps, m);
-        let (s, d) = (src.wrapping_offset(skip(steps.0)), dst.wrapping_offset(skip(steps.1)));
-        tiles16_4::<M, false>(s, ss, Wrap::NONE, d, ds, count - wrapped, steps, m);
+        tiles16_4::<M, true>(wrapped, m);
+        tiles16_4::<M, false>(rest, m);
     }
 }
 
@@ -241,18 +228,8 @@ pub(super) unsafe fn avx2_tiles16_4<M: TileMap>(
 /// As [`avx2_tiles16_4`].
 #[inline(never)]
 #[target_feature(enable = "avx,avx2,f16c")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn streamed_tiles16_4<M: TileMap>(
-    src: *const u8,
-    ss: isize,
-    wrap: Wrap,
-    dst: *mut u8,
-    ds: isize,
-    count: usize,
-    steps: (isize, isize),
-    stream: bool,
-    m: M,
-) {
+unsafe fn streamed_tiles16_4<M: TileMap>(run: TileRun, stream: bool, m: M) {
+    let TileRun { src, ss, wrap, dst, ds, count, steps } = run;
     let (mut s, mut d, mut wrap) = (src, dst, wrap);
     for _ in 0..count {
         let row = |r: usize| s.wrapping_offset((r as isize).wrapping_mul(ss).wrapping_add(wrap.of(r)));
@@ -290,17 +267,8 @@ unsafe fn streamed_tiles16_4<M: TileMap>(
 ///
 /// As [`avx2_tiles16_4`] without `stream`, `wrap` applying to every tile of the run when `WRAP`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn tiles16_4<M: TileMap, const WRAP: bool>(
-    src: *const u8,
-    ss: isize,
-    wrap: Wrap,
-    dst: *mut u8,
-    ds: isize,
-    count: usize,
-    steps: (isize, isize),
-    m: M,
-) {
+unsafe fn tiles16_4<M: TileMap, const WRAP: bool>(run: TileRun, m: M) {
+    let TileRun { src, ss, wrap, dst, ds, count, steps } = run;
     let (mut s, mut d) = (src, dst);
     let (ss3, ds3) = (ss.wrapping_mul(3), ds.wrapping_mul(3));
     for _ in 0..count {

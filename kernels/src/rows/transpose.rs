@@ -3,7 +3,7 @@
 //! 64-byte lines: 16×16 for 4-byte elements, 32×16 for 2-byte ones) in cache-blocked sweeps.
 
 use super::{Body, Rows, Runner};
-use crate::arch::{Arch, Ident, TileMap, Wrap, to_line};
+use crate::arch::{Arch, Ident, TileMap, TileRun, Wrap, to_line};
 use crate::params::{
     TRANSPOSE_OUT_ROW_BYTES as OUT_ROW_BYTES, TRANSPOSE_OUT_ROWS as OUT_ROWS,
     TRANSPOSE_ROWS_CHUNK_BYTES as ROWS_CHUNK_BYTES, TRANSPOSE_ROWS_PER_SET as MAX_ROWS_PER_SET,
@@ -756,7 +756,13 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
             let ((s, d), (s1, d1)) = (self.at(i, j), self.at(i + di, j + dj));
             let steps = ((s1 as isize).wrapping_sub(s as isize), (d1 as isize).wrapping_sub(d as isize));
             // SAFETY: forwarded contract; tile k of the run is at (i + k·di, j + k·dj), `steps` apart.
-            unsafe { self.a.tile_run::<N, M>(s, self.si, wrap, d, self.dj, count, steps, self.stores.stream, self.m) };
+            unsafe {
+                self.a.tile_run::<N, M>(
+                    TileRun { src: s, ss: self.si, wrap, dst: d, ds: self.dj, count, steps },
+                    self.stores.stream,
+                    self.m,
+                )
+            };
             return;
         }
         for k in 0..count {

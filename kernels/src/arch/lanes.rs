@@ -425,13 +425,12 @@ pub(super) unsafe fn deinterleave_normalize<
         // Hoisted: the compiler cannot prove that the stores leave the tables alone.
         let win = w.win;
         let planes = t.planes;
-        let delta = if t.reverse_pixels { -16 * P as isize } else { 16 * P as isize };
         let steps = n / 16;
         for r in 0..rows.count as isize {
             let dst = dst.wrapping_offset(r * rows.out_step);
-            let mut base = t.step_base(t.window(src.wrapping_offset(r * rows.in_step)), 0, 16, P);
+            let at = t.steps(t.window(src.wrapping_offset(r * rows.in_step)), 16, P);
             for j in (0..steps).map(|s| 16 * s) {
-                let b = L::windows(base, win);
+                let b = L::windows(at.at(j), win);
                 macro_rules! plane {
                     ($i:expr) => {
                         if $i < P && $i < planes {
@@ -457,7 +456,6 @@ pub(super) unsafe fn deinterleave_normalize<
                         plane!(i);
                     }
                 }
-                base = base.wrapping_offset(delta);
             }
         }
         16 * steps

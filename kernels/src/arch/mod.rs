@@ -1065,13 +1065,21 @@ impl TileRun {
         TileRun { src, ss, wrap: Wrap::NONE, dst, ds, count: 1, steps: (0, 0) }
     }
 
-    /// The run's first `k` tiles (`k ≤ count`) and the rest.
+    /// The run's tiles with wrapped rows (none, the first, or all of them with `wrap.every`) and the rest, which
+    /// wrap none.
     #[inline(always)]
-    pub(crate) fn split(self, k: usize) -> (TileRun, TileRun) {
+    pub(crate) fn split_wrapped(self) -> (TileRun, TileRun) {
+        let w = self.wrap;
+        let k = if w.rows == 0 {
+            0
+        } else if w.every {
+            self.count
+        } else {
+            self.count.min(1)
+        };
         let skip = |step: isize| step.wrapping_mul(k as isize);
         let (src, dst) = (self.src.wrapping_offset(skip(self.steps.0)), self.dst.wrapping_offset(skip(self.steps.1)));
-        let wrap = if k == 0 { self.wrap } else { self.wrap.rest() };
-        (TileRun { count: k, ..self }, TileRun { src, dst, wrap, count: self.count - k, ..self })
+        (TileRun { count: k, ..self }, TileRun { src, dst, wrap: Wrap::NONE, count: self.count - k, ..self })
     }
 }
 

@@ -161,10 +161,9 @@ pub(super) unsafe fn avx2_tile_stack<const N: usize, M: TileMap>(
 }
 
 /// The [`TileRun`] `run` of 16×16 tiles of 4-byte elements (AVX2's wide tile, `Arch::tile_run`). Each tile is four
-/// 8×8 networks: source rows 0..8 (both halves of their
-/// lines, one after the other) give the first halves of the 16 destination rows, kept in registers (or spilled to
-/// L1), rows 8..16 the second halves, and each destination row is stored whole, its two halves one after the other
-/// (a streamed row is a whole line written at once, with `stream`).
+/// 8×8 networks: source rows 0..8 (both halves of their lines, one after the other) give the first halves of the 16
+/// destination rows, kept in registers (or spilled to L1), rows 8..16 the second halves, and each destination row is
+/// stored whole, its two halves one after the other (a streamed row is a whole line written at once, with `stream`).
 ///
 /// Each tile prefetches the source lines of the tile two ahead in the run (the 16 loads of AVX-512's tile are in
 /// flight at once; these come 8 at a time).
@@ -196,15 +195,8 @@ pub(super) unsafe fn avx2_tiles16_4<M: TileMap>(run: TileRun, stream: bool, m: M
         return;
     }
     aligned_frame();
-    // Wrapped tiles (the first, or every one with `wrap.every`) apart, so that the others compute no row offsets.
-    let w = run.wrap;
-    let (wrapped, rest) = run.split(if w.rows == 0 {
-        0
-    } else if w.every {
-        run.count
-    } else {
-        run.count.min(1)
-    });
+    // Wrapped tiles apart, so that the others compute no row offsets.
+    let (wrapped, rest) = run.split_wrapped();
     // SAFETY: forwarded contract, for tiles 0..wrapped and wrapped..count of the run (`rest` wraps no row).
     unsafe {
         tiles16_4::<M, true>(wrapped, m);

@@ -10,7 +10,7 @@ use crate::arch::{Arch, Isa, Job, Level};
 use crate::measure::{Pick, StoreProbe};
 use crate::nest::nest;
 use crate::params;
-use crate::plan::{Dim, Plan};
+use crate::plan::{Dim, ElementOp, Plan};
 use crate::rows::{Rows, with_rows};
 use crate::strategy::{RowKind, StoreChoice, Strategy};
 use crate::walk::{PlanError, Walk};
@@ -273,6 +273,8 @@ pub struct Program {
     strategy: Strategy,
     /// Times of its calls near the streaming threshold, where the store kind is measured (`measure`).
     probe: StoreProbe,
+    /// The whole walk element by element when it is that small ([`Strategy::tiny`]).
+    tiny: Option<Tiny>,
 }
 
 impl Program {
@@ -294,10 +296,15 @@ impl Program {
             let walk = Walk::new(&split)?;
             let strategy = Strategy::choose(&walk)?;
             if matches!(strategy.kind(), RowKind::Table { .. }) {
-                return Ok(Program { walk, strategy, probe: StoreProbe::default() });
+                return Ok(Program::with(walk, strategy));
             }
         }
-        Ok(Program { walk, strategy, probe: StoreProbe::default() })
+        Ok(Program::with(walk, strategy))
+    }
+
+    fn with(walk: Walk, strategy: Strategy) -> Program {
+        let tiny = strategy.tiny().and_then(|table| Tiny::new(&walk, table));
+        Program { walk, strategy, probe: StoreProbe::default(), tiny }
     }
 
     /// The proven walk.
@@ -353,10 +360,9 @@ impl Program {
         }
         let level = level(opts)?;
         let pool = pool(opts)?;
-        if let Some(table) = self.strategy.tiny() {
+        if let Some(tiny) = &self.tiny {
             // PERF: a whole walk of at most TINY_MAX elements (see there).
-            run_tiny(self.walk.plan(), table, src, dst);
-            return Ok(());
+            return tiny.run(self.walk.plan().op(), src, dst);
         }
         // A sequence's input addresses are its indices, counted from a null base and never read.
         let src = if sequence { core::ptr::null() } else { src.as_ptr() };
@@ -513,40 +519,80 @@ fn split_for_table(walk: &Walk) -> Option<Plan> {
     (split.len() <= crate::plan::MAX_RANK).then(|| Plan::new(*plan.op(), plan.in_base(), plan.out_base(), split))
 }
 
-/// Moves the elements of a one-row table walk one at a time with bounds-checked slice copies (no SIMD, no
-/// `unsafe`): the buffers' lengths were checked against the walk, and every offset is one of its proven elements.
-fn run_tiny(plan: &Plan, table: &crate::walk::Table, src: &[u8], dst: &mut [u8]) {
-    let (ib, ob) = (plan.in_base() as isize, plan.out_base() as isize);
-    let op = plan.op();
-    let (iw, ow) = (op.in_width(), op.out_width());
-    let at = |base: isize, off: isize| (base + off) as usize;
-    if !op.is_copy() {
-        for &(i, o) in table.pairs() {
-            let (i, o) = (at(ib, i), at(ob, o));
-            op.apply_one(&src[i..i + iw], &mut dst[o..o + ow]);
-        }
-        return;
+/// A whole walk of at most [`params::TINY_MAX`] elements ([`Strategy::tiny`]): the byte offsets of each element in
+/// the input and the output buffer.
+///
+/// PERF: the spec's 4×4 example (4 elements) took 178 instructions a call in [`Program::run`] with the offsets
+/// relative to the bases and each element copy a bounds-checked slice (40 of them the checks' arithmetic).
+#[derive(Clone, Debug)]
+struct Tiny {
+    /// (input, output) byte offsets, from the start of the buffers.
+    pairs: Box<[(usize, usize)]>,
+    /// The least input and output buffer lengths that hold every element.
+    ends: (usize, usize),
+    /// The element width of a copy, 0 for other operations (decided once, not on every call).
+    copy: usize,
+}
+
+impl Tiny {
+    /// The table of `walk` with its bases added (`None` if an offset overflows, never expected of a proven walk).
+    fn new(walk: &Walk, table: &crate::walk::Table) -> Option<Tiny> {
+        let plan = walk.plan();
+        let (iw, ow) = (plan.op().in_width(), plan.op().out_width());
+        let mut ends = (0, 0);
+        let pairs = table.pairs().iter().map(|&(i, o)| {
+            let (i, o) = (plan.in_base().checked_add_signed(i)?, plan.out_base().checked_add_signed(o)?);
+            ends = (ends.0.max(i.checked_add(iw)?), ends.1.max(o.checked_add(ow)?));
+            Some((i, o))
+        });
+        let pairs = pairs.collect::<Option<_>>()?;
+        Some(Tiny { pairs, ends, copy: if plan.op().is_copy() { iw } else { 0 } })
     }
-    macro_rules! fixed {
-        ($n:literal) => {
-            for &(i, o) in table.pairs() {
-                let (i, o) = (at(ib, i), at(ob, o));
-                let v: [u8; $n] = src[i..i + $n].try_into().expect("a slice of the element's width");
-                dst[o..o + $n].copy_from_slice(&v);
+
+    /// Moves the elements by `op` (the walk's), from `src` into `dst`: copies of 1, 2, 4 and 8 bytes without a
+    /// bounds check each, once both buffers are known to hold every element.
+    fn run(&self, op: &ElementOp, src: &[u8], dst: &mut [u8]) -> Result<(), RunError> {
+        if src.len() < self.ends.0 || dst.len() < self.ends.1 {
+            // (Never after `Program::run`'s checks: the walk's elements lie inside the bytes it needs.)
+            let (operand, required, actual) = if src.len() < self.ends.0 {
+                ("input", self.ends.0, src.len())
+            } else {
+                ("output", self.ends.1, dst.len())
+            };
+            return Err(RunError::BufferTooSmall { operand, required, actual });
+        }
+        if self.copy == 0 {
+            let (iw, ow) = (op.in_width(), op.out_width());
+            for &(i, o) in &self.pairs {
+                op.apply_one(&src[i..i + iw], &mut dst[o..o + ow]);
             }
-        };
-    }
-    match iw {
-        1 => fixed!(1),
-        2 => fixed!(2),
-        4 => fixed!(4),
-        8 => fixed!(8),
-        _ => {
-            for &(i, o) in table.pairs() {
-                let (i, o) = (at(ib, i), at(ob, o));
-                dst[o..o + iw].copy_from_slice(&src[i..i + iw]);
+            return Ok(());
+        }
+        /// # Safety
+        ///
+        /// `i + N ≤ src.len()` and `o + N ≤ dst.len()` for every pair `(i, o)`.
+        unsafe fn copies<const N: usize>(pairs: &[(usize, usize)], src: &[u8], dst: &mut [u8]) {
+            let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+            for &(i, o) in pairs {
+                // SAFETY: in bounds by the contract; `src` and `dst` are distinct borrows.
+                unsafe { core::ptr::copy_nonoverlapping(s.add(i), d.add(o), N) }
             }
         }
+        // SAFETY: every pair's element ends by `self.ends` (`Tiny::new`), which both buffers hold (checked above).
+        unsafe {
+            match self.copy {
+                1 => copies::<1>(&self.pairs, src, dst),
+                2 => copies::<2>(&self.pairs, src, dst),
+                4 => copies::<4>(&self.pairs, src, dst),
+                8 => copies::<8>(&self.pairs, src, dst),
+                w => {
+                    for &(i, o) in &self.pairs {
+                        dst[o..o + w].copy_from_slice(&src[i..i + w]);
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -797,6 +843,56 @@ fn schedule(
 mod tests {
     use super::*;
     use crate::CacheSizes;
+
+    /// Walks of at most `TINY_MAX` elements run element by element ([`Tiny`]): copies of the element widths, a
+    /// cast and a scale-bias, rows read backwards and columns with stride 2, both bases set, equal to the obvious
+    /// loop over coordinates with the bytes between elements untouched; a buffer shorter than the elements is
+    /// refused with nothing written.
+    #[test]
+    fn tiny_walks_match_the_obvious_loop() {
+        use crate::ElemType;
+        // (16-byte elements take the strided row kernel.)
+        let mut ops: Vec<ElementOp> = [1, 2, 3, 4, 6, 8, 12].map(|width| ElementOp::Copy { width }).to_vec();
+        ops.push(ElementOp::Cast { from: ElemType::F32, to: ElemType::F16 });
+        ops.push(ElementOp::Cast { from: ElemType::U8, to: ElemType::U8 });
+        ops.push(ElementOp::ScaleBias { ty: ElemType::F32, scale: 0.5, bias: -3.0 });
+        for op in ops {
+            let (iw, ow) = (op.in_width() as isize, op.out_width() as isize);
+            // 3 rows of 5: input rows 12 elements apart read last first, columns 2 apart; output column-major.
+            let dims = [(3, -12 * iw, ow), (5, 2 * iw, 3 * ow)];
+            let (in_base, out_base) = (24 * iw as usize + 5, ow as usize);
+            let plan = Plan::new(
+                op,
+                in_base,
+                out_base,
+                dims.iter().map(|&(extent, in_stride, out_stride)| Dim { extent, in_stride, out_stride }).collect(),
+            );
+            let program = Program::new(&plan).unwrap();
+            assert!(program.tiny.is_some(), "{op:?}: {:?}", program.kind());
+            let src: Vec<u8> = (0..in_base + 10 * iw as usize).map(|i| (i * 37 % 251) as u8).collect();
+            let out_len = out_base + 15 * ow as usize + 3;
+            let mut want = vec![0xA5u8; out_len];
+            for r in 0..3 {
+                for c in 0..5 {
+                    let i = (in_base as isize + r * dims[0].1 + c * dims[1].1) as usize;
+                    let o = (out_base as isize + r * dims[0].2 + c * dims[1].2) as usize;
+                    assert!(op.apply_one(&src[i..i + iw as usize], &mut want[o..o + ow as usize]));
+                }
+            }
+            for opts in [ExecOptions::sequential(), ExecOptions::default().with_isa(crate::Isa::Scalar)] {
+                let mut got = vec![0xA5u8; out_len];
+                program.run(&src, &mut got, &opts).unwrap();
+                assert_eq!(got, want, "{op:?}");
+            }
+            let tiny = program.tiny.as_ref().unwrap();
+            let mut short = vec![0xA5u8; tiny.ends.1 - 1];
+            let e = tiny.run(&op, &src, &mut short).unwrap_err();
+            assert!(matches!(e, RunError::BufferTooSmall { operand: "output", .. }), "{e:?}");
+            assert!(short.iter().all(|&b| b == 0xA5), "nothing written");
+            let e = tiny.run(&op, &src[..tiny.ends.0 - 1], &mut vec![0; out_len]).unwrap_err();
+            assert!(matches!(e, RunError::BufferTooSmall { operand: "input", .. }), "{e:?}");
+        }
+    }
 
     /// Short rows whose next dimension is too long for a table are gathered into tables of whole rows by cutting
     /// that dimension at a divisor; a transpose keeps its tiles, and a dimension without a fitting divisor stays.

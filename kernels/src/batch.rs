@@ -95,6 +95,8 @@ pub struct Batch {
     stages: Vec<Stage>,
     in_need: Vec<usize>,
     out_need: Vec<usize>,
+    /// One stage of one move from input 0 into output 0, the batch's only operands ([`Batch::single`]).
+    single: bool,
 }
 
 fn overlaps(a: &Range<usize>, b: &Range<usize>) -> bool {
@@ -226,7 +228,9 @@ impl Batch {
             }
             proven.push(Stage::new(steps));
         }
-        Ok(Batch { inputs, outputs, stages: proven, in_need, out_need })
+        let single = matches!((&proven[..], inputs, outputs), ([stage], 1, 1)
+            if matches!(&stage.steps[..], [step] if matches!(step.source, Source::Input(0)) && step.output == 0));
+        Ok(Batch { inputs, outputs, stages: proven, in_need, out_need, single })
     }
 
     /// Bytes input `i` must hold (0 for an input no move reads).
@@ -250,13 +254,8 @@ impl Batch {
     ///
     /// PERF: a 4-element walk (the spec's 4×4 example) spent 80 of its 400 instructions a call in those checks.
     pub fn single(&self) -> Option<&Program> {
-        match (&self.stages[..], self.inputs, self.outputs) {
-            ([stage], 1, 1) => match &stage.steps[..] {
-                [step] if matches!(step.source, Source::Input(0)) && step.output == 0 => Some(&step.program),
-                _ => None,
-            },
-            _ => None,
-        }
+        // (Decided once: operators of one move take this on every call.)
+        self.single.then(|| &self.stages[0].steps[0].program)
     }
 
     /// Runs every stage in order.

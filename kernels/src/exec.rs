@@ -523,7 +523,8 @@ fn split_for_table(walk: &Walk) -> Option<Plan> {
 /// the input and the output buffer.
 ///
 /// PERF: the spec's 4×4 example (4 elements) took 178 instructions a call in [`Program::run`] with the offsets
-/// relative to the bases and each element copy a bounds-checked slice (40 of them the checks' arithmetic).
+/// relative to the bases, each element copy a bounds-checked slice (40 of them the checks' arithmetic) and the
+/// operation matched per call; 95 with these.
 #[derive(Clone, Debug)]
 struct Tiny {
     /// (input, output) byte offsets, from the start of the buffers.

@@ -482,18 +482,7 @@ impl Builder {
                 return Err(internal(format!("a move reaches beyond output {k}")));
             }
         }
-        let single = self.indexed.is_none()
-            && self.resized.is_none()
-            && batch.single().is_some()
-            && (self.inputs.len(), self.outputs.len()) == (1, 1);
-        Ok(Engine {
-            inputs: self.inputs,
-            outputs: self.outputs,
-            batch,
-            indexed: self.indexed,
-            resized: self.resized,
-            single,
-        })
+        Ok(Engine { inputs: self.inputs, outputs: self.outputs, batch, indexed: self.indexed, resized: self.resized })
     }
 }
 
@@ -543,8 +532,6 @@ pub(crate) struct Engine {
     batch: Batch,
     indexed: Option<Indexed>,
     resized: Option<Resized>,
-    /// Nothing but one move of the one input into the one output ([`Batch::single`]): `execute_many`'s fast path.
-    single: bool,
 }
 
 impl Engine {
@@ -721,7 +708,8 @@ impl Engine {
     ) -> Result<(), Error> {
         // PERF: one move of one input into one output, the most common operator, straight to its program after
         // its two buffers' checks (the spec's 4×4 example: 110 instructions a call outside the program before).
-        if self.single
+        if self.indexed.is_none()
+            && self.resized.is_none()
             && let (Some(program), [src], [dst]) = (self.batch.single(), inputs, &mut *outputs)
         {
             check_buffer(Operand::Input, &self.inputs[0], src)?;
@@ -736,10 +724,7 @@ impl Engine {
             return r.program.run(inputs[0], outputs[0], opts).map_err(run_error);
         }
         let Some(ix) = &self.indexed else {
-            // One move: straight to its program (the buffers were checked above).
-            if let (Some(program), [src], [dst]) = (self.batch.single(), inputs, &mut *outputs) {
-                return program.run(src, dst, opts).map_err(run_error);
-            }
+            // (One move went straight to its program above.)
             return self.batch.run(inputs, outputs, opts).map_err(run_error);
         };
         // The indices first: an invalid one writes nothing.

@@ -572,25 +572,29 @@ impl Tiny {
         /// # Safety
         ///
         /// `i + N ≤ src.len()` and `o + N ≤ dst.len()` for every pair `(i, o)`.
-        unsafe fn copies<const N: usize>(pairs: &[(usize, usize)], src: &[u8], dst: &mut [u8]) {
+        unsafe fn copies<const N: usize>(pairs: &[(usize, usize)], src: &[u8], dst: &mut [u8]) -> bool {
             let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
             for &(i, o) in pairs {
                 // SAFETY: in bounds by the contract; `src` and `dst` are distinct borrows.
                 unsafe { core::ptr::copy_nonoverlapping(s.add(i), d.add(o), N) }
             }
+            true
         }
-        // SAFETY: every pair's element ends by `self.ends` (`Tiny::new`), which both buffers hold (checked above).
-        unsafe {
+        // SAFETY: (each call) every pair's element ends by `self.ends` (`Tiny::new`), which both buffers hold
+        // (checked above).
+        let fixed = unsafe {
             match self.copy {
                 1 => copies::<1>(&self.pairs, src, dst),
                 2 => copies::<2>(&self.pairs, src, dst),
                 4 => copies::<4>(&self.pairs, src, dst),
                 8 => copies::<8>(&self.pairs, src, dst),
-                w => {
-                    for &(i, o) in &self.pairs {
-                        dst[o..o + w].copy_from_slice(&src[i..i + w]);
-                    }
-                }
+                _ => false,
+            }
+        };
+        if !fixed {
+            let w = self.copy;
+            for &(i, o) in &self.pairs {
+                dst[o..o + w].copy_from_slice(&src[i..i + w]);
             }
         }
         Ok(())

@@ -186,8 +186,8 @@ pub(crate) fn critical(stride: isize) -> bool {
 /// (one thread, 8×8 tiles, 2048²: f32 on AVX2 1.27 → 2.19 ms, f64 2.6 → 3.7 ms).
 const MAX_BUFFERED: usize = 2;
 
-/// Side (elements) of the square blocks [`Block::through_buffer`] moves (u8 2048², one thread: 32 410 µs, 64 288 µs, 128
-/// 305 µs; 4096²: 64 2.9 ms, 128 7.0 ms).
+/// Side (elements) of the square blocks [`Block::through_buffer`] moves (u8 2048², one thread: 32 410 µs, 64 288 µs,
+/// 128 305 µs; 4096²: 64 2.9 ms, 128 7.0 ms).
 const BUFFER_SIDE: usize = 64;
 
 /// A block's transpose written to a buffer whose rows are a line more than a block row apart.

@@ -1,154 +1,268 @@
-//! Sixteen 32-bit lanes: the register vocabulary of the fused conversions (Normalize, and the one-byte pixels of a
-//! deinterleave fused with it), and those conversions written once over it.
+//! Sixteen 32-bit lanes ([`Lanes16`], over the level's registers: [`Simd`]) and the fused conversions written once
+//! over them (Normalize, and the one-byte pixels of a deinterleave fused with it).
 //!
 //! The conversions' unit of work is 16 elements (their tables, [`Widen`](crate::tables::Widen)'s windows and the
 //! [`Norm16`] steps, are built for 16 pixels), so the vocabulary's unit is 16 lanes: one register at AVX-512
-//! ([`Avx512Lanes`](super::v4::Avx512Lanes)), two at AVX2 ([`Avx2Lanes`](super::x86::Avx2Lanes)). A level
-//! implements [`Lanes16`] once; [`Put`], [`Bytes`], [`put_plane`] and [`deinterleave_normalize`] are written once
-//! and compiled per level. What a level does on its own stays in its file, with the reason: AVX2's fixed-point
-//! bytes (`Avx2Fixed`, where `vpmulld` beats two conversions), AVX-512's dword permutes of f32 pixels.
+//! ([`Avx512`](super::v4::Avx512)), two at AVX2 ([`Avx2`](super::x86::Avx2)). [`Lanes16`], [`Put`], [`Bytes`],
+//! [`put_plane`] and [`deinterleave_normalize`] are written once and compiled per level. What a level does on its
+//! own stays in its file, with the reason: AVX2's fixed-point bytes (`Avx2Fixed`, where `vpmulld` beats two
+//! conversions), AVX-512's dword permutes of f32 pixels.
 
 use super::RowRun;
+use super::simd::Simd;
 use super::x86::{Norm16, TY_F16, TY_F32, TY_I8, TY_U8, byte_top, ty_width};
 use crate::tables::Planar;
 
-/// Sixteen 32-bit lanes in the registers of one x86 level, and the operations the fused conversions use on them.
+/// 16 f32 lanes in the registers of level `R`.
+pub(super) type F16<R> = <R as Simd>::Group<<R as Simd>::F>;
+/// 16 i32 lanes in the registers of level `R`.
+pub(super) type I16<R> = <R as Simd>::Group<<R as Simd>::I>;
+
+/// Sixteen 32-bit lanes in the registers of one x86 level ([`Simd::HALVES`] of them), and the operations the fused
+/// conversions use on them: written once over [`Simd`] (each a loop over the registers, unrolled), for every level.
 ///
 /// Every method requires the level's target features to be enabled in the code it is inlined into (hence
-/// `unsafe`); implementors are zero-sized and carry no proof of that: the level's token does.
-pub(super) trait Lanes16: Copy + Default {
-    /// Registers per 16 lanes (2 at AVX2, 1 at AVX-512).
-    const HALVES: usize;
-    /// 16 f32.
-    type F: Copy;
-    /// 16 i32.
-    type I: Copy;
-    /// Four 16-byte windows of input (64 bytes).
-    type Bytes: Copy;
-    /// A byte shuffle of [`Lanes16::Bytes`] into 16 lanes: one plane's masks (window `g` gives lanes `4g..4g+4`).
-    type Masks: Copy;
-
+/// `unsafe`).
+pub(super) trait Lanes16: Simd {
     /// `x` in every lane.
     ///
     /// # Safety
     ///
     /// The level's features are enabled (as for every method).
-    unsafe fn splat(x: f32) -> Self::F;
+    #[inline(always)]
+    unsafe fn splat(x: f32) -> F16<Self> {
+        // SAFETY: the level's features (contract).
+        Self::group(unsafe { Self::splat_ps(x) })
+    }
+
     /// 16 f32 from `p` (any alignment).
     ///
     /// # Safety
     ///
     /// 64 readable bytes at `p`.
-    unsafe fn load_f32(p: *const u8) -> Self::F;
+    #[inline(always)]
+    unsafe fn load_f32(p: *const u8) -> F16<Self> {
+        // SAFETY: register h reads bytes h·BYTES.. of the 64 at p (contract).
+        unsafe {
+            let mut x = Self::group(Self::load_ps(p));
+            for h in 1..Self::HALVES {
+                x.as_mut()[h] = Self::load_ps(p.add(h * Self::BYTES));
+            }
+            x
+        }
+    }
+
     /// 16 f16 (bits) from `p`, widened exactly.
     ///
     /// # Safety
     ///
     /// 32 readable bytes at `p`; F16C.
-    unsafe fn load_f16(p: *const u8) -> Self::F;
+    #[inline(always)]
+    unsafe fn load_f16(p: *const u8) -> F16<Self> {
+        // SAFETY: register h reads bytes h·BYTES/2.. of the 32 at p (contract).
+        unsafe {
+            let mut x = Self::group(Self::load_ph(p));
+            for h in 1..Self::HALVES {
+                x.as_mut()[h] = Self::load_ph(p.add(h * Self::BYTES / 2));
+            }
+            x
+        }
+    }
+
     /// 16 bytes from `p` (i8 when `SIGNED`, else u8), widened exactly to i32.
     ///
     /// # Safety
     ///
     /// 16 readable bytes at `p`.
-    unsafe fn load_bytes<const SIGNED: bool>(p: *const u8) -> Self::I;
-    /// 16 lanes from two AVX2 registers of 8 (`d[0]` lanes 0–7).
+    #[inline(always)]
+    unsafe fn load_bytes<const SIGNED: bool>(p: *const u8) -> I16<Self> {
+        // SAFETY: register h reads bytes h·BYTES/4.. of the 16 at p (contract).
+        unsafe {
+            let mut x = Self::group(Self::widen_bytes::<SIGNED>(p));
+            for h in 1..Self::HALVES {
+                x.as_mut()[h] = Self::widen_bytes::<SIGNED>(p.add(h * Self::BYTES / 4));
+            }
+            x
+        }
+    }
+
+    /// A plane's byte-shuffle masks (window `g`'s in bytes `16g..16g + 16`) in registers.
     ///
     /// # Safety
     ///
     /// As every method.
-    unsafe fn from_halves(d: [core::arch::x86_64::__m256i; 2]) -> Self::I;
-    /// i32 → f32 (exact for the inputs the conversions give it: bytes).
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn to_f32(x: Self::I) -> Self::F;
-    /// Lane-wise `a·b`, rounded to nearest even (never fused with an add).
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn mul(a: Self::F, b: Self::F) -> Self::F;
-    /// Lane-wise `a + b`, rounded to nearest even.
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn add(a: Self::F, b: Self::F) -> Self::F;
-    /// Lane-wise `min(a, b)` (`b` when either is NaN, as `minps`).
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn min(a: Self::F, b: Self::F) -> Self::F;
-    /// NaN lanes set to +0, the others unchanged.
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn nan_to_zero(x: Self::F) -> Self::F;
-    /// f32 → i32 rounded to nearest even (the default rounding; lanes outside i32 give `i32::MIN`).
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn round(x: Self::F) -> Self::I;
-    /// f32 → i32 rounded toward zero (lanes outside i32, and NaN, give `i32::MIN`).
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn truncate(x: Self::F) -> Self::I;
+    #[inline(always)]
+    unsafe fn masks(m: &[[u8; 16]; 4]) -> I16<Self> {
+        // SAFETY: the 64 bytes of `m`, register h bytes h·BYTES..; the level's features (contract).
+        unsafe {
+            let p = m.as_ptr().cast::<u8>();
+            let mut x = Self::group(Self::load(p));
+            for h in 1..Self::HALVES {
+                x.as_mut()[h] = Self::load(p.add(h * Self::BYTES));
+            }
+            x
+        }
+    }
+
     /// Stores 16 f32 at `p` (64 bytes), non-temporally with `STREAM`.
     ///
     /// # Safety
     ///
     /// 64 writable bytes at `p`, aligned to 64 with `STREAM`.
-    unsafe fn store_f32<const STREAM: bool>(x: Self::F, p: *mut u8);
-    /// Stores 16 f16 at `p` (32 bytes) rounded to nearest even whatever MXCSR says, non-temporally with `STREAM`.
-    ///
-    /// # Safety
-    ///
-    /// 32 writable bytes at `p`, aligned to 32 with `STREAM`; F16C.
-    unsafe fn store_f16<const STREAM: bool>(x: Self::F, p: *mut u8);
-    /// Stores 16 i32 saturated to bytes of `KIND` (`TY_I8` or `TY_U8`) at `p`, non-temporally with `STREAM`.
-    ///
-    /// # Safety
-    ///
-    /// 16 writable bytes at `p`, aligned to 16 with `STREAM`.
-    unsafe fn store_bytes<const KIND: u8, const STREAM: bool>(x: Self::I, p: *mut u8);
-    /// [`Lanes16::store_bytes`] of 32 i32 (`a` the first 16) into 32 bytes.
-    ///
-    /// # Safety
-    ///
-    /// 32 writable bytes at `p`, aligned to 32 with `STREAM`.
-    unsafe fn store_bytes2<const KIND: u8, const STREAM: bool>(a: Self::I, b: Self::I, p: *mut u8);
-    /// The 16-byte windows at `base + win[g]`, `g < 4`.
-    ///
-    /// # Safety
-    ///
-    /// The four windows are readable.
-    unsafe fn windows(base: *const u8, win: [usize; 4]) -> Self::Bytes;
-    /// A plane's masks in registers.
+    #[inline(always)]
+    unsafe fn store_f32<const STREAM: bool>(x: F16<Self>, p: *mut u8) {
+        // SAFETY: register h writes bytes h·BYTES.. of the 64 at p (contract).
+        unsafe {
+            for h in 0..Self::HALVES {
+                Self::store_ps::<STREAM>(x.as_ref()[h], p.add(h * Self::BYTES));
+            }
+        }
+    }
+
+    /// i32 → f32 (exact for the inputs the conversions give it: bytes).
     ///
     /// # Safety
     ///
     /// As every method.
-    unsafe fn masks(m: &[[u8; 16]; 4]) -> Self::Masks;
-    /// `vpshufb` of each window by its mask (a mask byte with its top bit set gives 0): the bytes put into lanes.
+    #[inline(always)]
+    unsafe fn to_f32(x: I16<Self>) -> F16<Self> {
+        // SAFETY: the level's features (contract).
+        unsafe {
+            let mut y = Self::group(Self::to_ps(x.as_ref()[0]));
+            for h in 1..Self::HALVES {
+                y.as_mut()[h] = Self::to_ps(x.as_ref()[h]);
+            }
+            y
+        }
+    }
+
+    /// Lane-wise `a·b`, rounded to nearest even (never fused with an add).
     ///
     /// # Safety
     ///
     /// As every method.
-    unsafe fn shuffle(b: Self::Bytes, m: Self::Masks) -> Self::I;
+    #[inline(always)]
+    unsafe fn mul(a: F16<Self>, b: F16<Self>) -> F16<Self> {
+        let mut y = a;
+        for h in 0..Self::HALVES {
+            // SAFETY: the level's features (contract).
+            y.as_mut()[h] = unsafe { Self::mul_ps(a.as_ref()[h], b.as_ref()[h]) };
+        }
+        y
+    }
+
+    /// Lane-wise `a + b`, rounded to nearest even.
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    #[inline(always)]
+    unsafe fn add(a: F16<Self>, b: F16<Self>) -> F16<Self> {
+        let mut y = a;
+        for h in 0..Self::HALVES {
+            // SAFETY: the level's features (contract).
+            y.as_mut()[h] = unsafe { Self::add_ps(a.as_ref()[h], b.as_ref()[h]) };
+        }
+        y
+    }
+
+    /// Lane-wise `min(a, b)` (`b` when either is NaN, as `minps`).
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    #[inline(always)]
+    unsafe fn min(a: F16<Self>, b: F16<Self>) -> F16<Self> {
+        let mut y = a;
+        for h in 0..Self::HALVES {
+            // SAFETY: the level's features (contract).
+            y.as_mut()[h] = unsafe { Self::min_ps(a.as_ref()[h], b.as_ref()[h]) };
+        }
+        y
+    }
+
+    /// NaN lanes set to +0, the others unchanged.
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    #[inline(always)]
+    unsafe fn nan_to_zero(x: F16<Self>) -> F16<Self> {
+        let mut y = x;
+        for h in 0..Self::HALVES {
+            // SAFETY: the level's features (contract).
+            y.as_mut()[h] = unsafe { Self::nan_to_zero_ps(x.as_ref()[h]) };
+        }
+        y
+    }
+
+    /// f32 → i32 rounded to nearest even (the default rounding; lanes outside i32 give `i32::MIN`).
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    #[inline(always)]
+    unsafe fn round(x: F16<Self>) -> I16<Self> {
+        // SAFETY: the level's features (contract).
+        unsafe {
+            let mut y = Self::group(Self::round_ps(x.as_ref()[0]));
+            for h in 1..Self::HALVES {
+                y.as_mut()[h] = Self::round_ps(x.as_ref()[h]);
+            }
+            y
+        }
+    }
+
+    /// f32 → i32 rounded toward zero (lanes outside i32, and NaN, give `i32::MIN`).
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    #[inline(always)]
+    unsafe fn truncate(x: F16<Self>) -> I16<Self> {
+        // SAFETY: the level's features (contract).
+        unsafe {
+            let mut y = Self::group(Self::trunc_ps(x.as_ref()[0]));
+            for h in 1..Self::HALVES {
+                y.as_mut()[h] = Self::trunc_ps(x.as_ref()[h]);
+            }
+            y
+        }
+    }
+
+    /// `vpshufb` of the windows by a plane's masks (a mask byte with its top bit set gives 0): the bytes put into
+    /// lanes.
+    ///
+    /// # Safety
+    ///
+    /// As every method.
+    #[inline(always)]
+    unsafe fn shuffle(b: I16<Self>, m: I16<Self>) -> I16<Self> {
+        let mut y = b;
+        for h in 0..Self::HALVES {
+            // SAFETY: the level's features (contract).
+            y.as_mut()[h] = unsafe { Self::shuffle_bytes(b.as_ref()[h], m.as_ref()[h]) };
+        }
+        y
+    }
+
     /// Each lane's top byte, sign-extended (an arithmetic shift right by 24).
     ///
     /// # Safety
     ///
     /// As every method.
-    unsafe fn top_byte_signed(x: Self::I) -> Self::I;
+    #[inline(always)]
+    unsafe fn top_byte_signed(x: I16<Self>) -> I16<Self> {
+        let mut y = x;
+        for h in 0..Self::HALVES {
+            // SAFETY: the level's features (contract).
+            y.as_mut()[h] = unsafe { Self::sra32_24(x.as_ref()[h]) };
+        }
+        y
+    }
 }
+
+impl<R: Simd> Lanes16 for R {}
 
 /// Stores 16 f32 results at `d` as type `OUT`: f16 rounded to nearest even (32 bytes), f32 (64 bytes), or one-byte
 /// integers rounded to nearest even and saturated (16 bytes) — for results inside i32 only (see
@@ -158,13 +272,13 @@ pub(super) trait Lanes16: Copy + Default {
 ///
 /// The bytes at `d` are writable; with `STREAM`, `d` is aligned to their count (32 at most); the level's features.
 #[inline(always)]
-pub(super) unsafe fn put_plane<L: Lanes16, const OUT: u8, const STREAM: bool>(y: L::F, d: *mut u8) {
+pub(super) unsafe fn put_plane<L: Lanes16, const OUT: u8, const STREAM: bool>(y: F16<L>, d: *mut u8) {
     // SAFETY: stores of the bytes at d, and the level's features (contract).
     unsafe {
         match OUT {
-            TY_F16 => L::store_f16::<STREAM>(y, d),
+            TY_F16 => L::store_ph16::<STREAM>(y, d),
             TY_F32 => L::store_f32::<STREAM>(y, d),
-            _ => L::store_bytes::<OUT, STREAM>(L::round(y), d),
+            _ => L::narrow16::<OUT, STREAM>(L::round(y), d),
         }
     }
 }
@@ -186,9 +300,14 @@ pub(super) unsafe fn u8_half_up<L: Lanes16>(src: *const u8, dst: *mut u8, n: usi
     // SAFETY: (whole block) elements i..i + 32 of both ranges while i + 32 ≤ n; the level's features (contract).
     unsafe {
         let (top, half) = (L::splat(255.0), L::splat(0.5));
-        let one = |at: usize| L::truncate(L::add(L::min(top, L::load_f32(src.add(4 * at))), half));
+        // (A macro: a closure may be compiled out of line, without the level's target features.)
+        macro_rules! one {
+            ($at:expr) => {
+                L::truncate(L::add(L::min(top, L::load_f32(src.add(4 * $at))), half))
+            };
+        }
         while i + 32 <= n {
-            L::store_bytes2::<TY_U8, false>(one(i), one(i + 16), dst.add(i));
+            L::narrow32::<TY_U8, false>(one!(i), one!(i + 16), dst.add(i));
             i += 32;
         }
     }
@@ -202,7 +321,7 @@ pub(super) unsafe fn u8_half_up<L: Lanes16>(src: *const u8, dst: *mut u8, n: usi
 pub(super) struct Put<L, const FROM: u8, const KIND: u8>(L);
 
 impl<L: Lanes16, const FROM: u8, const KIND: u8> Norm16 for Put<L, FROM, KIND> {
-    type P = (L::F, L::F);
+    type P = (F16<L>, F16<L>);
     type Word = f32;
     const IN: usize = ty_width(FROM);
     const OUT: usize = ty_width(KIND);
@@ -229,7 +348,7 @@ impl<L: Lanes16, const FROM: u8, const KIND: u8> Norm16 for Put<L, FROM, KIND> {
     #[inline(always)]
     unsafe fn put_dwords<const STREAM: bool>(self, d: [core::arch::x86_64::__m256i; 2], p: Self::P, dst: *mut u8) {
         // SAFETY: forwarded contract.
-        unsafe { Self::finish::<STREAM>(L::to_f32(L::from_halves(d)), p, dst) }
+        unsafe { Self::finish::<STREAM>(L::to_f32(L::join_halves(d)), p, dst) }
     }
 
     const PAIRS: bool = matches!(KIND, TY_U8 | TY_I8);
@@ -241,7 +360,7 @@ impl<L: Lanes16, const FROM: u8, const KIND: u8> Norm16 for Put<L, FROM, KIND> {
             if matches!(KIND, TY_U8 | TY_I8) {
                 let (a, b) =
                     (Self::rounded(Self::load(src), p0), Self::rounded(Self::load(src.add(16 * Self::IN)), p1));
-                L::store_bytes2::<KIND, STREAM>(a, b, dst)
+                L::narrow32::<KIND, STREAM>(a, b, dst)
             } else {
                 self.put::<STREAM>(src, p0, dst);
                 self.put::<STREAM>(src.add(16 * Self::IN), p1, dst.add(16 * Self::OUT));
@@ -257,7 +376,7 @@ impl<L: Lanes16, const FROM: u8, const KIND: u8> Put<L, FROM, KIND> {
     ///
     /// `16·IN` readable bytes at `src`; the level's features.
     #[inline(always)]
-    unsafe fn load(src: *const u8) -> L::F {
+    unsafe fn load(src: *const u8) -> F16<L> {
         // SAFETY: forwarded contract.
         unsafe {
             match FROM {
@@ -282,7 +401,7 @@ impl<L: Lanes16, const FROM: u8, const KIND: u8> Put<L, FROM, KIND> {
     ///
     /// The level's features.
     #[inline(always)]
-    unsafe fn rounded(x: L::F, (s, b): (L::F, L::F)) -> L::I {
+    unsafe fn rounded(x: F16<L>, (s, b): (F16<L>, F16<L>)) -> I16<L> {
         // SAFETY: the level's features (contract).
         unsafe {
             let y = L::add(L::mul(x, s), b);
@@ -297,11 +416,11 @@ impl<L: Lanes16, const FROM: u8, const KIND: u8> Put<L, FROM, KIND> {
     ///
     /// As [`Norm16::put`] for `dst`.
     #[inline(always)]
-    unsafe fn finish<const STREAM: bool>(x: L::F, p: (L::F, L::F), dst: *mut u8) {
+    unsafe fn finish<const STREAM: bool>(x: F16<L>, p: (F16<L>, F16<L>), dst: *mut u8) {
         // SAFETY: 16·OUT bytes at dst and the level's features (contract).
         unsafe {
             match KIND {
-                TY_U8 | TY_I8 => L::store_bytes::<KIND, STREAM>(Self::rounded(x, p), dst),
+                TY_U8 | TY_I8 => L::narrow16::<KIND, STREAM>(Self::rounded(x, p), dst),
                 _ => put_plane::<L, KIND, STREAM>(L::add(L::mul(x, p.0), p.1), dst),
             }
         }
@@ -311,7 +430,7 @@ impl<L: Lanes16, const FROM: u8, const KIND: u8> Put<L, FROM, KIND> {
 /// [`Norm16`] of one-byte integers (`i8` when `SIGNED`, else `u8`) into one-byte integers (`KIND`) whose results
 /// all pass [`byte_results_fit_i32`](crate::float::byte_results_fit_i32): no float clamp — the conversion to i32
 /// rounds to nearest even exactly and the narrowing saturates — and 32 elements a step where the level narrows
-/// two registers' worth at once ([`Lanes16::store_bytes2`]).
+/// two registers' worth at once ([`Simd::narrow32`]).
 #[derive(Clone, Copy, Default)]
 pub(super) struct Bytes<L, const SIGNED: bool, const KIND: u8>(L);
 
@@ -322,7 +441,7 @@ impl<L: Lanes16, const SIGNED: bool, const KIND: u8> Bytes<L, SIGNED, KIND> {
     ///
     /// 16 readable bytes at `src`; the level's features.
     #[inline(always)]
-    unsafe fn rounded(src: *const u8, (s, b): (L::F, L::F)) -> L::I {
+    unsafe fn rounded(src: *const u8, (s, b): (F16<L>, F16<L>)) -> I16<L> {
         // SAFETY: forwarded contract.
         unsafe { Self::rounded_lanes(L::load_bytes::<SIGNED>(src), (s, b)) }
     }
@@ -333,14 +452,14 @@ impl<L: Lanes16, const SIGNED: bool, const KIND: u8> Bytes<L, SIGNED, KIND> {
     ///
     /// The level's features.
     #[inline(always)]
-    unsafe fn rounded_lanes(x: L::I, (s, b): (L::F, L::F)) -> L::I {
+    unsafe fn rounded_lanes(x: I16<L>, (s, b): (F16<L>, F16<L>)) -> I16<L> {
         // SAFETY: the level's features (contract).
         unsafe { L::round(L::add(L::mul(L::to_f32(x), s), b)) }
     }
 }
 
 impl<L: Lanes16, const SIGNED: bool, const KIND: u8> Norm16 for Bytes<L, SIGNED, KIND> {
-    type P = (L::F, L::F);
+    type P = (F16<L>, F16<L>);
     type Word = f32;
     const IN: usize = 1;
     const OUT: usize = 1;
@@ -362,24 +481,24 @@ impl<L: Lanes16, const SIGNED: bool, const KIND: u8> Norm16 for Bytes<L, SIGNED,
     #[inline(always)]
     unsafe fn put<const STREAM: bool>(self, src: *const u8, p: Self::P, dst: *mut u8) {
         // SAFETY: 16 bytes at src and at dst, the level's features (contract).
-        unsafe { L::store_bytes::<KIND, STREAM>(Self::rounded(src, p), dst) }
+        unsafe { L::narrow16::<KIND, STREAM>(Self::rounded(src, p), dst) }
     }
 
     #[inline(always)]
     unsafe fn put_dwords<const STREAM: bool>(self, d: [core::arch::x86_64::__m256i; 2], p: Self::P, dst: *mut u8) {
         // SAFETY: 16 bytes at dst, the level's features (contract).
-        unsafe { L::store_bytes::<KIND, STREAM>(Self::rounded_lanes(L::from_halves(d), p), dst) }
+        unsafe { L::narrow16::<KIND, STREAM>(Self::rounded_lanes(L::join_halves(d), p), dst) }
     }
 
     #[inline(always)]
     unsafe fn put2<const STREAM: bool>(self, src: *const u8, p0: Self::P, p1: Self::P, dst: *mut u8) {
         // SAFETY: 32 bytes at src and at dst (32-byte aligned when streaming), the level's features (contract).
-        unsafe { L::store_bytes2::<KIND, STREAM>(Self::rounded(src, p0), Self::rounded(src.add(16), p1), dst) }
+        unsafe { L::narrow32::<KIND, STREAM>(Self::rounded(src, p0), Self::rounded(src.add(16), p1), dst) }
     }
 }
 
 /// Pixels of `P` one-byte slots (`t.planes` of them used) → `t.planes` normalized planes of type `OUT`, 16 pixels
-/// per step: four 16-byte windows ([`Lanes16::windows`]), one byte shuffle per plane widening the bytes straight into
+/// per step: four 16-byte windows ([`Simd::windows`]), one byte shuffle per plane widening the bytes straight into
 /// 32-bit lanes ([`Widen`](crate::tables::Widen): into the top byte of each lane when `SIGNED`, then an arithmetic
 /// shift; into the bottom otherwise), `x·scale + bias` and the store ([`put_plane`]); returns the pixels done — none
 /// into one-byte integers unless every plane's results fit i32 (the narrowing saturates, no clamp).

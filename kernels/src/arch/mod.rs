@@ -22,6 +22,8 @@ mod lanes;
 mod map;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
+mod simd;
+#[cfg(target_arch = "x86_64")]
 mod v3;
 #[cfg(target_arch = "x86_64")]
 mod v4;

@@ -336,7 +336,7 @@ unsafe impl Arch for V3 {
     #[inline(always)]
     unsafe fn f32_to_u8_half_up(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
         // SAFETY: forwarded contract; AVX2 via the token.
-        unsafe { super::lanes::u8_half_up::<super::x86::Avx2Lanes>(src, dst, n) }
+        unsafe { super::lanes::u8_half_up::<super::x86::Avx2>(src, dst, n) }
     }
 
     #[inline(always)]

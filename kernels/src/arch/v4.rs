@@ -4,8 +4,9 @@ use core::arch::x86_64::*;
 
 use pulp::NullaryFnOnce;
 
-use super::lanes::{self, Bytes, Lanes16, Put, deinterleave_normalize};
-use super::wide::{self, Ints};
+use super::lanes::{self, Bytes, Put, deinterleave_normalize};
+use super::simd::Simd;
+use super::wide;
 use super::x86::{
     FloatArgs, TY_I8, WindowArgs, WordPairs, by_byte_types, by_bytes_to_floats, by_float_kind, by_planes, by_types,
     by_window_channels, convert_windows, lane_reverse_mask, normalize_periodic, normalize_run, ramp16, ty_width,
@@ -426,7 +427,7 @@ unsafe impl Arch for V4 {
     #[inline(always)]
     unsafe fn f32_to_u8_half_up(self, src: *const u8, dst: *mut u8, n: usize) -> usize {
         // SAFETY: forwarded contract; AVX-512F/BW via the token.
-        unsafe { lanes::u8_half_up::<Avx512Lanes>(src, dst, n) }
+        unsafe { lanes::u8_half_up::<Avx512>(src, dst, n) }
     }
 
     #[inline(always)]
@@ -509,12 +510,7 @@ unsafe impl Arch for V4 {
         unsafe {
             match k {
                 FusedConvert::Bytes(k) if t.width == 1 => {
-                    by_planes!(
-                        k,
-                        t.slots,
-                        stream,
-                        deinterleave_normalize::<Avx512Lanes>(t, src, dst, ps, n, params, rows)
-                    )
+                    by_planes!(k, t.slots, stream, deinterleave_normalize::<Avx512>(t, src, dst, ps, n, params, rows))
                 }
                 FusedConvert::Floats(k) if t.width == 4 && !t.interleave => {
                     let a = (t, src, dst, ps, n, params, rows);
@@ -618,8 +614,8 @@ unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8,
                     }
                     let v = _mm512_castsi512_ps(Dwords::register(&regs, i, px));
                     let y = if AFFINE { _mm512_add_ps(_mm512_mul_ps(v, p[i].0), p[i].1) } else { v };
-                    lanes::put_plane::<Avx512Lanes, OUT, STREAM>(
-                        y,
+                    lanes::put_plane::<Avx512, OUT, STREAM>(
+                        [y],
                         dst.wrapping_offset(i as isize * plane_stride).add(j * out),
                     );
                 }
@@ -629,38 +625,54 @@ unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8,
     16 * steps
 }
 
-/// [`Lanes16`] at AVX-512 F/BW: one register.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Avx512Lanes;
+/// [`Simd`] at AVX-512 F/BW: 64-byte registers, 16 lanes in one.
+#[derive(Clone, Copy, Default, Debug)]
+pub(super) struct Avx512;
 
-impl Lanes16 for Avx512Lanes {
-    const HALVES: usize = 1;
-    type F = __m512;
+impl Simd for Avx512 {
+    const BYTES: usize = 64;
     type I = __m512i;
-    type Bytes = __m512i;
-    type Masks = __m512i;
+    type F = __m512;
+    type Group<T: Copy> = [T; 1];
 
     #[inline(always)]
-    unsafe fn splat(x: f32) -> __m512 {
+    fn group<T: Copy>(x: T) -> [T; 1] {
+        [x]
+    }
+
+    #[inline(always)]
+    unsafe fn zero() -> __m512i {
         // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_set1_ps(x) }
+        unsafe { _mm512_setzero_si512() }
     }
 
     #[inline(always)]
-    unsafe fn load_f32(p: *const u8) -> __m512 {
-        // SAFETY: 64 bytes at p; AVX-512F (contract).
-        unsafe { _mm512_loadu_ps(p.cast()) }
+    unsafe fn splat16(x: i16) -> __m512i {
+        // SAFETY: AVX-512BW (contract).
+        unsafe { _mm512_set1_epi16(x) }
     }
 
     #[inline(always)]
-    unsafe fn load_f16(p: *const u8) -> __m512 {
-        // SAFETY: 32 bytes at p; AVX-512F (contract).
-        unsafe { _mm512_cvtph_ps(_mm256_loadu_si256(p.cast())) }
+    unsafe fn splat32(x: i32) -> __m512i {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_set1_epi32(x) }
     }
 
     #[inline(always)]
-    unsafe fn load_bytes<const SIGNED: bool>(p: *const u8) -> __m512i {
-        // SAFETY: 16 bytes at p; AVX-512F (contract).
+    unsafe fn load(p: *const u8) -> __m512i {
+        // SAFETY: 64 readable bytes at p; AVX-512F (contract).
+        unsafe { _mm512_loadu_si512(p.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(v: __m512i, p: *mut u8) {
+        // SAFETY: 64 writable bytes at p; AVX-512F (contract).
+        unsafe { _mm512_storeu_si512(p.cast(), v) }
+    }
+
+    #[inline(always)]
+    unsafe fn widen_bytes<const SIGNED: bool>(p: *const u8) -> __m512i {
+        // SAFETY: 16 readable bytes at p; AVX-512F (contract).
         unsafe {
             let v = _mm_loadu_si128(p.cast());
             if SIGNED { _mm512_cvtepi8_epi32(v) } else { _mm512_cvtepu8_epi32(v) }
@@ -668,62 +680,150 @@ impl Lanes16 for Avx512Lanes {
     }
 
     #[inline(always)]
-    unsafe fn from_halves([lo, hi]: [__m256i; 2]) -> __m512i {
+    unsafe fn and(a: __m512i, b: __m512i) -> __m512i {
         // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi) }
+        unsafe { _mm512_and_si512(a, b) }
     }
 
     #[inline(always)]
-    unsafe fn to_f32(x: __m512i) -> __m512 {
+    unsafe fn shr16_8(a: __m512i) -> __m512i {
+        // SAFETY: AVX-512BW (contract).
+        unsafe { _mm512_srli_epi16::<8>(a) }
+    }
+
+    #[inline(always)]
+    unsafe fn sra32_24(a: __m512i) -> __m512i {
         // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_cvtepi32_ps(x) }
+        unsafe { _mm512_srai_epi32::<24>(a) }
     }
 
     #[inline(always)]
-    unsafe fn mul(a: __m512, b: __m512) -> __m512 {
+    unsafe fn sra32(a: __m512i, count: __m128i) -> __m512i {
         // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_mul_ps(a, b) }
+        unsafe { _mm512_sra_epi32(a, count) }
     }
 
     #[inline(always)]
-    unsafe fn add(a: __m512, b: __m512) -> __m512 {
+    unsafe fn unpack16(a: __m512i, b: __m512i) -> (__m512i, __m512i) {
+        // SAFETY: AVX-512BW (contract).
+        unsafe { (_mm512_unpacklo_epi16(a, b), _mm512_unpackhi_epi16(a, b)) }
+    }
+
+    #[inline(always)]
+    unsafe fn unpack32(a: __m512i, b: __m512i) -> (__m512i, __m512i) {
         // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_add_ps(a, b) }
+        unsafe { (_mm512_unpacklo_epi32(a, b), _mm512_unpackhi_epi32(a, b)) }
     }
 
     #[inline(always)]
-    unsafe fn min(a: __m512, b: __m512) -> __m512 {
+    unsafe fn madd16(a: __m512i, w: __m512i) -> __m512i {
+        // SAFETY: AVX-512BW (contract).
+        unsafe { _mm512_madd_epi16(a, w) }
+    }
+
+    #[inline(always)]
+    unsafe fn add32(a: __m512i, b: __m512i) -> __m512i {
         // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_min_ps(a, b) }
+        unsafe { _mm512_add_epi32(a, b) }
     }
 
     #[inline(always)]
-    unsafe fn nan_to_zero(x: __m512) -> __m512 {
-        // SAFETY: AVX-512F (contract). A NaN compares unordered with itself.
-        unsafe { _mm512_maskz_mov_ps(_mm512_cmp_ps_mask::<_CMP_ORD_Q>(x, x), x) }
+    unsafe fn packs32(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512BW (contract).
+        unsafe { _mm512_packs_epi32(a, b) }
     }
 
     #[inline(always)]
-    unsafe fn round(x: __m512) -> __m512i {
+    unsafe fn zip128(a: __m512i, b: __m512i) -> (__m512i, __m512i) {
         // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_cvtps_epi32(x) }
+        unsafe {
+            let first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+            let second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+            (_mm512_permutex2var_epi64(a, first, b), _mm512_permutex2var_epi64(a, second, b))
+        }
     }
 
     #[inline(always)]
-    unsafe fn truncate(x: __m512) -> __m512i {
+    unsafe fn shuffle_bytes(a: __m512i, m: __m512i) -> __m512i {
+        // SAFETY: AVX-512BW (contract).
+        unsafe { _mm512_shuffle_epi8(a, m) }
+    }
+
+    #[inline(always)]
+    unsafe fn splat_ps(x: f32) -> __m512 {
         // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_cvttps_epi32(x) }
+        unsafe { _mm512_set1_ps(x) }
     }
 
     #[inline(always)]
-    unsafe fn store_f32<const STREAM: bool>(x: __m512, p: *mut u8) {
+    unsafe fn load_ps(p: *const u8) -> __m512 {
+        // SAFETY: 64 bytes at p; AVX-512F (contract).
+        unsafe { _mm512_loadu_ps(p.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_ph(p: *const u8) -> __m512 {
+        // SAFETY: 32 bytes at p; AVX-512F (contract).
+        unsafe { _mm512_cvtph_ps(_mm256_loadu_si256(p.cast())) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_ps<const STREAM: bool>(x: __m512, p: *mut u8) {
         // SAFETY: 64 bytes at p (64-aligned when streaming: the callers' outputs are whole lines); AVX-512F
         // (contract).
         unsafe { if STREAM { _mm512_stream_ps(p.cast(), x) } else { _mm512_storeu_ps(p.cast(), x) } }
     }
 
     #[inline(always)]
-    unsafe fn store_f16<const STREAM: bool>(x: __m512, p: *mut u8) {
+    unsafe fn to_ps(x: __m512i) -> __m512 {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_cvtepi32_ps(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn mul_ps(a: __m512, b: __m512) -> __m512 {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_mul_ps(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn add_ps(a: __m512, b: __m512) -> __m512 {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_add_ps(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn min_ps(a: __m512, b: __m512) -> __m512 {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_min_ps(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn nan_to_zero_ps(x: __m512) -> __m512 {
+        // SAFETY: AVX-512F (contract). A NaN compares unordered with itself.
+        unsafe { _mm512_maskz_mov_ps(_mm512_cmp_ps_mask::<_CMP_ORD_Q>(x, x), x) }
+    }
+
+    #[inline(always)]
+    unsafe fn round_ps(x: __m512) -> __m512i {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_cvtps_epi32(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn trunc_ps(x: __m512) -> __m512i {
+        // SAFETY: AVX-512F (contract).
+        unsafe { _mm512_cvttps_epi32(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn join_halves([lo, hi]: [__m256i; 2]) -> [__m512i; 1] {
+        // SAFETY: AVX-512F (contract).
+        unsafe { [_mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)] }
+    }
+
+    #[inline(always)]
+    unsafe fn store_ph16<const STREAM: bool>([x]: [__m512; 1], p: *mut u8) {
         // SAFETY: 32 bytes at p; AVX-512F (contract).
         unsafe {
             let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x);
@@ -732,7 +832,7 @@ impl Lanes16 for Avx512Lanes {
     }
 
     #[inline(always)]
-    unsafe fn store_bytes<const KIND: u8, const STREAM: bool>(x: __m512i, p: *mut u8) {
+    unsafe fn narrow16<const KIND: u8, const STREAM: bool>([x]: [__m512i; 1], p: *mut u8) {
         // SAFETY: 16 bytes at p; AVX-512F (contract). `vpmovusdb` reads its lanes unsigned, hence a signed maximum
         // with 0 before it.
         unsafe {
@@ -746,7 +846,7 @@ impl Lanes16 for Avx512Lanes {
     }
 
     #[inline(always)]
-    unsafe fn store_bytes2<const KIND: u8, const STREAM: bool>(a: __m512i, b: __m512i, p: *mut u8) {
+    unsafe fn narrow32<const KIND: u8, const STREAM: bool>([a]: [__m512i; 1], [b]: [__m512i; 1], p: *mut u8) {
         // SAFETY: 32 bytes at p; AVX-512F/BW (contract).
         unsafe {
             // Words [a 4L..4L+4, b 4L..4L+4] in lane L, then bytes (the lanes packed with themselves): dwords
@@ -760,39 +860,21 @@ impl Lanes16 for Avx512Lanes {
     }
 
     #[inline(always)]
-    unsafe fn windows(base: *const u8, win: [usize; 4]) -> __m512i {
+    unsafe fn windows(base: *const u8, win: [usize; 4]) -> [__m512i; 1] {
         // SAFETY: the four 16-byte windows (contract); AVX-512F.
         unsafe {
             let l = |g: usize| _mm_loadu_si128(base.add(win[g]).cast());
             let z = _mm512_inserti32x4::<1>(_mm512_castsi128_si512(l(0)), l(1));
-            _mm512_inserti32x4::<3>(_mm512_inserti32x4::<2>(z, l(2)), l(3))
+            [_mm512_inserti32x4::<3>(_mm512_inserti32x4::<2>(z, l(2)), l(3))]
         }
-    }
-
-    #[inline(always)]
-    unsafe fn masks(m: &[[u8; 16]; 4]) -> __m512i {
-        // SAFETY: the 64 bytes of the masks; AVX-512F (contract).
-        unsafe { _mm512_loadu_si512(m.as_ptr().cast()) }
-    }
-
-    #[inline(always)]
-    unsafe fn shuffle(b: __m512i, m: __m512i) -> __m512i {
-        // SAFETY: AVX-512BW (contract).
-        unsafe { _mm512_shuffle_epi8(b, m) }
-    }
-
-    #[inline(always)]
-    unsafe fn top_byte_signed(x: __m512i) -> __m512i {
-        // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_srai_epi32::<24>(x) }
     }
 }
 
 /// [`Put`] at AVX-512.
-type Avx512Put<const FROM: u8, const KIND: u8> = Put<Avx512Lanes, FROM, KIND>;
+type Avx512Put<const FROM: u8, const KIND: u8> = Put<Avx512, FROM, KIND>;
 
 /// [`Bytes`] at AVX-512.
-type Avx512Bytes<const SIGNED: bool, const KIND: u8> = Bytes<Avx512Lanes, SIGNED, KIND>;
+type Avx512Bytes<const SIGNED: bool, const KIND: u8> = Bytes<Avx512, SIGNED, KIND>;
 
 /// A register tile of AVX-512 whose 16 destination rows are whole 64-byte lines: 16 input registers, a shuffle
 /// network, 16 output registers (output `c` is destination row `c`).
@@ -1467,99 +1549,6 @@ unsafe fn interleave_blocks<P: WidePermute, const N: usize, const K: usize>(
     j
 }
 
-/// [`Ints`] at AVX-512 F/BW.
-impl Ints for __m512i {
-    const BYTES: usize = 64;
-
-    #[inline(always)]
-    unsafe fn zero() -> Self {
-        // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_setzero_si512() }
-    }
-
-    #[inline(always)]
-    unsafe fn splat32(x: i32) -> Self {
-        // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_set1_epi32(x) }
-    }
-
-    #[inline(always)]
-    unsafe fn splat16(x: i16) -> Self {
-        // SAFETY: AVX-512BW (contract).
-        unsafe { _mm512_set1_epi16(x) }
-    }
-
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: 64 readable bytes at p; AVX-512F (contract).
-        unsafe { _mm512_loadu_si512(p.cast()) }
-    }
-
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: 64 writable bytes at p; AVX-512F (contract).
-        unsafe { _mm512_storeu_si512(p.cast(), self) }
-    }
-
-    #[inline(always)]
-    unsafe fn and(self, b: Self) -> Self {
-        // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_and_si512(self, b) }
-    }
-
-    #[inline(always)]
-    unsafe fn shr16_8(self) -> Self {
-        // SAFETY: AVX-512BW (contract).
-        unsafe { _mm512_srli_epi16::<8>(self) }
-    }
-
-    #[inline(always)]
-    unsafe fn unpack16(self, b: Self) -> (Self, Self) {
-        // SAFETY: AVX-512BW (contract).
-        unsafe { (_mm512_unpacklo_epi16(self, b), _mm512_unpackhi_epi16(self, b)) }
-    }
-
-    #[inline(always)]
-    unsafe fn unpack32(self, b: Self) -> (Self, Self) {
-        // SAFETY: AVX-512F (contract).
-        unsafe { (_mm512_unpacklo_epi32(self, b), _mm512_unpackhi_epi32(self, b)) }
-    }
-
-    #[inline(always)]
-    unsafe fn madd16(self, w: Self) -> Self {
-        // SAFETY: AVX-512BW (contract).
-        unsafe { _mm512_madd_epi16(self, w) }
-    }
-
-    #[inline(always)]
-    unsafe fn add32(self, b: Self) -> Self {
-        // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_add_epi32(self, b) }
-    }
-
-    #[inline(always)]
-    unsafe fn sra32(self, count: __m128i) -> Self {
-        // SAFETY: AVX-512F (contract).
-        unsafe { _mm512_sra_epi32(self, count) }
-    }
-
-    #[inline(always)]
-    unsafe fn packs32(self, b: Self) -> Self {
-        // SAFETY: AVX-512BW (contract).
-        unsafe { _mm512_packs_epi32(self, b) }
-    }
-
-    #[inline(always)]
-    unsafe fn zip128(self, b: Self) -> (Self, Self) {
-        // SAFETY: AVX-512F (contract).
-        unsafe {
-            let first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
-            let second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
-            (_mm512_permutex2var_epi64(self, first, b), _mm512_permutex2var_epi64(self, second, b))
-        }
-    }
-}
-
 /// [`Arch::rows_u8_q7`] with AVX-512: [`wide::rows_u8_q7`] over 64-byte registers; rows shorter than 64 bytes
 /// through the AVX2 registers.
 ///
@@ -1573,7 +1562,7 @@ unsafe fn avx512_rows_u8_q7(src: *const u8, step: isize, w: super::RowWeights<'_
         if n < 64 {
             super::x86::avx2_rows_u8_q7(src, step, w, n, out)
         } else {
-            wide::rows_u8_q7::<__m512i>(src, step, w, n, out)
+            wide::rows_u8_q7::<Avx512>(src, step, w, n, out)
         }
     }
 }

@@ -1,106 +1,8 @@
-//! Whole integer registers of any width ([`Ints`]: AVX2's 32 bytes, AVX-512's 64), and the integer kernels written
-//! once over them: a resize's vertical taps over u8 rows ([`rows_u8_q7`]).
-//!
-//! Operations that work within 128-bit lanes (unpacks, packs) keep that meaning at every width; [`Ints::zip128`] is
-//! the one cross-lane step the kernels need to put such results back in element order.
-
-use core::arch::x86_64::__m128i;
+//! Integer kernels written once over a level's whole registers ([`Simd`]: AVX2's 32 bytes, AVX-512's 64): a
+//! resize's vertical taps over u8 rows ([`rows_u8_q7`]).
 
 use super::RowWeights;
-
-/// A whole integer register of one x86 level, lanes of 16 or 32 bits.
-///
-/// Every method requires the level's target features to be enabled in the code it is inlined into (hence `unsafe`).
-pub(super) trait Ints: Copy {
-    /// Bytes per register.
-    const BYTES: usize;
-
-    /// All lanes 0.
-    ///
-    /// # Safety
-    ///
-    /// The level's features are enabled (as for every method).
-    unsafe fn zero() -> Self;
-    /// `x` in every 32-bit lane.
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn splat32(x: i32) -> Self;
-    /// `x` in every 16-bit lane.
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn splat16(x: i16) -> Self;
-    /// `BYTES` bytes from `p` (any alignment).
-    ///
-    /// # Safety
-    ///
-    /// `p..p + BYTES` is readable.
-    unsafe fn load(p: *const u8) -> Self;
-    /// Stores `BYTES` bytes at `p` (any alignment).
-    ///
-    /// # Safety
-    ///
-    /// `p..p + BYTES` is writable.
-    unsafe fn store(self, p: *mut u8);
-    /// Bitwise and.
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn and(self, b: Self) -> Self;
-    /// Each 16-bit lane shifted right by 8, zeros in.
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn shr16_8(self) -> Self;
-    /// The 16-bit lanes of `self` and `b` interleaved within each 128-bit lane: (the low halves', the high halves').
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn unpack16(self, b: Self) -> (Self, Self);
-    /// [`Ints::unpack16`] of 32-bit lanes.
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn unpack32(self, b: Self) -> (Self, Self);
-    /// Adjacent products of i16 lanes summed into i32 lanes (`vpmaddwd`).
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn madd16(self, w: Self) -> Self;
-    /// Lane-wise i32 sum (wrapping).
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn add32(self, b: Self) -> Self;
-    /// Each i32 lane shifted right arithmetically by the count in the low 64 bits of `count`.
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn sra32(self, count: __m128i) -> Self;
-    /// i32 lanes of `self` then `b` narrowed to i16 with signed saturation, within each 128-bit lane
-    /// (`vpackssdw`).
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn packs32(self, b: Self) -> Self;
-    /// The 128-bit lanes of `self` and `b` interleaved: (`self`₀ `b`₀ `self`₁ `b`₁ …, the rest in the same order).
-    ///
-    /// # Safety
-    ///
-    /// As every method.
-    unsafe fn zip128(self, b: Self) -> (Self, Self);
-}
+use super::simd::Simd;
 
 /// The exact sums of `K` chunks of `BYTES` consecutive elements of `taps` u8 rows `step` apart (weights in pairs
 /// as in `Arch::rows_u8_q7`), each chunk in element order but split across 128-bit lanes: elements 0..4 of every
@@ -118,7 +20,7 @@ pub(super) trait Ints: Copy {
 /// `p + t·step .. + K·BYTES` is readable for every `t < taps`; `pairs` holds `⌈taps/2⌉` pairs; the sums fit i32;
 /// the level's features.
 #[inline(always)]
-unsafe fn sums<R: Ints, const K: usize>(p: *const u8, step: isize, pairs: &[i32], taps: usize) -> [[R; 4]; K] {
+unsafe fn sums<R: Simd, const K: usize>(p: *const u8, step: isize, pairs: &[i32], taps: usize) -> [[R::I; 4]; K] {
     // SAFETY: (whole body) every load reads BYTES bytes of a tap row t < taps (contract); the level's features.
     unsafe {
         let even = R::splat16(0xFF);
@@ -129,13 +31,13 @@ unsafe fn sums<R: Ints, const K: usize>(p: *const u8, step: isize, pairs: &[i32]
         // (A macro: a closure here may be compiled without the level's target features.)
         macro_rules! add {
             ($k:expr, $a:expr, $b:expr, $w:expr) => {{
-                let (a, b, w): (R, R, R) = ($a, $b, $w);
+                let (a, b, w): (R::I, R::I, R::I) = ($a, $b, $w);
                 let acc = &mut acc[$k];
-                let (lo, hi) = a.unpack16(b);
-                acc[0] = acc[0].add32(lo.and(even).madd16(w));
-                acc[1] = acc[1].add32(lo.shr16_8().madd16(w));
-                acc[2] = acc[2].add32(hi.and(even).madd16(w));
-                acc[3] = acc[3].add32(hi.shr16_8().madd16(w));
+                let (lo, hi) = R::unpack16(a, b);
+                acc[0] = R::add32(acc[0], R::madd16(R::and(lo, even), w));
+                acc[1] = R::add32(acc[1], R::madd16(R::shr16_8(lo), w));
+                acc[2] = R::add32(acc[2], R::madd16(R::and(hi, even), w));
+                acc[3] = R::add32(acc[3], R::madd16(R::shr16_8(hi), w));
             }};
         }
         for &w in &pairs[..whole] {
@@ -154,8 +56,8 @@ unsafe fn sums<R: Ints, const K: usize>(p: *const u8, step: isize, pairs: &[i32]
         }
         let mut out = [[R::zero(); 4]; K];
         for k in 0..K {
-            let (a, b) = acc[k][0].unpack32(acc[k][1]);
-            let (c, d) = acc[k][2].unpack32(acc[k][3]);
+            let (a, b) = R::unpack32(acc[k][0], acc[k][1]);
+            let (c, d) = R::unpack32(acc[k][2], acc[k][3]);
             out[k] = [a, b, c, d];
         }
         out
@@ -165,7 +67,7 @@ unsafe fn sums<R: Ints, const K: usize>(p: *const u8, step: isize, pairs: &[i32]
 /// `Arch::rows_u8_q7` for rows of at least `BYTES` elements: `2·BYTES` elements at a time (two chunks of [`sums`] per
 /// weight broadcast and loop step), the rest `BYTES` at a time, the last chunk ending at `n` (overlapping the one
 /// before: its elements computed twice alike); the sums rounded, shifted, packed with saturation and put back in
-/// order ([`Ints::zip128`]).
+/// order ([`Simd::zip128`]).
 ///
 /// PERF (one thread, Zen 4 VM, u8 RGB bilinear resizes filtered rows first, ms): two chunks per step against one,
 /// AVX2 1920×1080 → 224² 0.502 → 0.472, 2560×1600 → 320×200 0.83 → 0.745, 640×480 → 341×256 0.234 → 0.227;
@@ -175,7 +77,7 @@ unsafe fn sums<R: Ints, const K: usize>(p: *const u8, step: isize, pairs: &[i32]
 ///
 /// As `Arch::rows_u8_q7`, with `n ≥ BYTES`; the level's features.
 #[inline(always)]
-pub(super) unsafe fn rows_u8_q7<R: Ints>(src: *const u8, step: isize, w: RowWeights<'_>, n: usize, out: *mut i16) {
+pub(super) unsafe fn rows_u8_q7<R: Simd>(src: *const u8, step: isize, w: RowWeights<'_>, n: usize, out: *mut i16) {
     let width = R::BYTES;
     // SAFETY: (whole body) the sums read BYTES bytes of each tap row inside the contract's range (x + BYTES ≤ n,
     // n ≥ BYTES); every store BYTES/2 i16 of the output; the level's features (contract).
@@ -184,14 +86,14 @@ pub(super) unsafe fn rows_u8_q7<R: Ints>(src: *const u8, step: isize, w: RowWeig
         let (half, count) = (R::splat32(1 << s.wrapping_sub(1)), core::arch::x86_64::_mm_cvtsi32_si128(s as i32));
         macro_rules! put {
             ($x:expr, $q:expr) => {{
-                let mut q: [R; 4] = $q;
+                let mut q: [R::I; 4] = $q;
                 for v in &mut q {
-                    *v = v.add32(half).sra32(count);
+                    *v = R::sra32(R::add32(*v, half), count);
                 }
                 // Packed, the words are 0..8 | 16..24 | … and 8..16 | 24..32 | …: zipped, in order.
-                let (a, b) = q[0].packs32(q[1]).zip128(q[2].packs32(q[3]));
-                a.store(out.add($x).cast());
-                b.store(out.add($x + width / 2).cast());
+                let (a, b) = R::zip128(R::packs32(q[0], q[1]), R::packs32(q[2], q[3]));
+                R::store(a, out.add($x).cast());
+                R::store(b, out.add($x + width / 2).cast());
             }};
         }
         let mut x = 0;

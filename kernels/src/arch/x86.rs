@@ -3,8 +3,9 @@
 
 use core::arch::x86_64::*;
 
-use super::lanes::{Bytes, Lanes16, Put, deinterleave_normalize};
-use super::wide::{self, Ints};
+use super::lanes::{Bytes, Put, deinterleave_normalize};
+use super::simd::Simd;
+use super::wide;
 use super::{Norm, RowRun, TileMap, TileRun, WindowPairs, tile8_elements};
 use crate::tables::{LanePair, PatternLanes, Periodic, PixelWindows, Planar, Shuffle};
 
@@ -1524,95 +1525,6 @@ pub(super) unsafe fn avx2_pair_bytes(a: *const u8, b: *const u8, out: *mut i16) 
     }
 }
 
-/// [`Ints`] at AVX2.
-impl Ints for __m256i {
-    const BYTES: usize = 32;
-
-    #[inline(always)]
-    unsafe fn zero() -> Self {
-        // SAFETY: AVX (contract).
-        unsafe { _mm256_setzero_si256() }
-    }
-
-    #[inline(always)]
-    unsafe fn splat32(x: i32) -> Self {
-        // SAFETY: AVX (contract).
-        unsafe { _mm256_set1_epi32(x) }
-    }
-
-    #[inline(always)]
-    unsafe fn splat16(x: i16) -> Self {
-        // SAFETY: AVX (contract).
-        unsafe { _mm256_set1_epi16(x) }
-    }
-
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: 32 readable bytes at p; AVX (contract).
-        unsafe { _mm256_loadu_si256(p.cast()) }
-    }
-
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: 32 writable bytes at p; AVX (contract).
-        unsafe { _mm256_storeu_si256(p.cast(), self) }
-    }
-
-    #[inline(always)]
-    unsafe fn and(self, b: Self) -> Self {
-        // SAFETY: AVX2 (contract).
-        unsafe { _mm256_and_si256(self, b) }
-    }
-
-    #[inline(always)]
-    unsafe fn shr16_8(self) -> Self {
-        // SAFETY: AVX2 (contract).
-        unsafe { _mm256_srli_epi16::<8>(self) }
-    }
-
-    #[inline(always)]
-    unsafe fn unpack16(self, b: Self) -> (Self, Self) {
-        // SAFETY: AVX2 (contract).
-        unsafe { (_mm256_unpacklo_epi16(self, b), _mm256_unpackhi_epi16(self, b)) }
-    }
-
-    #[inline(always)]
-    unsafe fn unpack32(self, b: Self) -> (Self, Self) {
-        // SAFETY: AVX2 (contract).
-        unsafe { (_mm256_unpacklo_epi32(self, b), _mm256_unpackhi_epi32(self, b)) }
-    }
-
-    #[inline(always)]
-    unsafe fn madd16(self, w: Self) -> Self {
-        // SAFETY: AVX2 (contract).
-        unsafe { _mm256_madd_epi16(self, w) }
-    }
-
-    #[inline(always)]
-    unsafe fn add32(self, b: Self) -> Self {
-        // SAFETY: AVX2 (contract).
-        unsafe { _mm256_add_epi32(self, b) }
-    }
-
-    #[inline(always)]
-    unsafe fn sra32(self, count: __m128i) -> Self {
-        // SAFETY: AVX2 (contract).
-        unsafe { _mm256_sra_epi32(self, count) }
-    }
-
-    #[inline(always)]
-    unsafe fn packs32(self, b: Self) -> Self {
-        // SAFETY: AVX2 (contract).
-        unsafe { _mm256_packs_epi32(self, b) }
-    }
-
-    #[inline(always)]
-    unsafe fn zip128(self, b: Self) -> (Self, Self) {
-        // SAFETY: AVX2 (contract).
-        unsafe { (_mm256_permute2x128_si256::<0x20>(self, b), _mm256_permute2x128_si256::<0x31>(self, b)) }
-    }
-}
-
 /// [`Arch::rows_u8_q7`](super::Arch::rows_u8_q7) with AVX2: [`wide::rows_u8_q7`] over 32-byte registers; rows
 /// shorter than 32 bytes one element at a time.
 ///
@@ -1626,7 +1538,7 @@ pub(super) unsafe fn avx2_rows_u8_q7(src: *const u8, step: isize, w: super::RowW
         if n < 32 {
             super::rows_u8_q7_elements(src, step, w, n, out)
         } else {
-            wide::rows_u8_q7::<__m256i>(src, step, w, n, out)
+            wide::rows_u8_q7::<Avx2>(src, step, w, n, out)
         }
     }
 }
@@ -1963,112 +1875,199 @@ pub(super) const fn byte_top(out: u8) -> f32 {
     if out == TY_I8 { 127.0 } else { 255.0 }
 }
 
-/// [`Lanes16`] at AVX2 (and F16C for f16): two 8-lane registers, lanes 0–7 first.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Avx2Lanes;
+/// [`Simd`] at AVX2 (and F16C for f16): 32-byte registers, 16 lanes in two.
+#[derive(Clone, Copy, Default, Debug)]
+pub(super) struct Avx2;
 
-impl Lanes16 for Avx2Lanes {
-    const HALVES: usize = 2;
-    type F = [__m256; 2];
-    type I = [__m256i; 2];
-    /// Windows 0, 1 and windows 2, 3.
-    type Bytes = [__m256i; 2];
-    type Masks = [__m256i; 2];
+impl Simd for Avx2 {
+    const BYTES: usize = 32;
+    type I = __m256i;
+    type F = __m256;
+    type Group<T: Copy> = [T; 2];
 
     #[inline(always)]
-    unsafe fn splat(x: f32) -> Self::F {
+    fn group<T: Copy>(x: T) -> [T; 2] {
+        [x; 2]
+    }
+
+    #[inline(always)]
+    unsafe fn zero() -> __m256i {
         // SAFETY: AVX (contract).
-        unsafe { [_mm256_set1_ps(x); 2] }
+        unsafe { _mm256_setzero_si256() }
     }
 
     #[inline(always)]
-    unsafe fn load_f32(p: *const u8) -> Self::F {
-        // SAFETY: 64 bytes at p; AVX (contract).
-        unsafe { [_mm256_loadu_ps(p.cast()), _mm256_loadu_ps(p.add(32).cast())] }
+    unsafe fn splat16(x: i16) -> __m256i {
+        // SAFETY: AVX (contract).
+        unsafe { _mm256_set1_epi16(x) }
     }
 
     #[inline(always)]
-    unsafe fn load_f16(p: *const u8) -> Self::F {
-        // SAFETY: 32 bytes at p; F16C (contract).
-        unsafe { [_mm256_cvtph_ps(_mm_loadu_si128(p.cast())), _mm256_cvtph_ps(_mm_loadu_si128(p.add(16).cast()))] }
+    unsafe fn splat32(x: i32) -> __m256i {
+        // SAFETY: AVX (contract).
+        unsafe { _mm256_set1_epi32(x) }
     }
 
     #[inline(always)]
-    unsafe fn load_bytes<const SIGNED: bool>(p: *const u8) -> Self::I {
-        // SAFETY: two 8-byte loads of the 16 at p; AVX2 (contract).
+    unsafe fn load(p: *const u8) -> __m256i {
+        // SAFETY: 32 readable bytes at p; AVX (contract).
+        unsafe { _mm256_loadu_si256(p.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(v: __m256i, p: *mut u8) {
+        // SAFETY: 32 writable bytes at p; AVX (contract).
+        unsafe { _mm256_storeu_si256(p.cast(), v) }
+    }
+
+    #[inline(always)]
+    unsafe fn widen_bytes<const SIGNED: bool>(p: *const u8) -> __m256i {
+        // SAFETY: 8 readable bytes at p; AVX2 (contract).
         unsafe {
-            let (lo, hi) = (_mm_loadl_epi64(p.cast()), _mm_loadl_epi64(p.add(8).cast()));
-            if SIGNED {
-                [_mm256_cvtepi8_epi32(lo), _mm256_cvtepi8_epi32(hi)]
-            } else {
-                [_mm256_cvtepu8_epi32(lo), _mm256_cvtepu8_epi32(hi)]
-            }
+            let v = _mm_loadl_epi64(p.cast());
+            if SIGNED { _mm256_cvtepi8_epi32(v) } else { _mm256_cvtepu8_epi32(v) }
         }
     }
 
     #[inline(always)]
-    unsafe fn from_halves(d: [__m256i; 2]) -> Self::I {
+    unsafe fn and(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_and_si256(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn shr16_8(a: __m256i) -> __m256i {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_srli_epi16::<8>(a) }
+    }
+
+    #[inline(always)]
+    unsafe fn sra32_24(a: __m256i) -> __m256i {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_srai_epi32::<24>(a) }
+    }
+
+    #[inline(always)]
+    unsafe fn sra32(a: __m256i, count: __m128i) -> __m256i {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_sra_epi32(a, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn unpack16(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+        // SAFETY: AVX2 (contract).
+        unsafe { (_mm256_unpacklo_epi16(a, b), _mm256_unpackhi_epi16(a, b)) }
+    }
+
+    #[inline(always)]
+    unsafe fn unpack32(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+        // SAFETY: AVX2 (contract).
+        unsafe { (_mm256_unpacklo_epi32(a, b), _mm256_unpackhi_epi32(a, b)) }
+    }
+
+    #[inline(always)]
+    unsafe fn madd16(a: __m256i, w: __m256i) -> __m256i {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_madd_epi16(a, w) }
+    }
+
+    #[inline(always)]
+    unsafe fn add32(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_add_epi32(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn packs32(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_packs_epi32(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn zip128(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+        // SAFETY: AVX2 (contract).
+        unsafe { (_mm256_permute2x128_si256::<0x20>(a, b), _mm256_permute2x128_si256::<0x31>(a, b)) }
+    }
+
+    #[inline(always)]
+    unsafe fn shuffle_bytes(a: __m256i, m: __m256i) -> __m256i {
+        // SAFETY: AVX2 (contract).
+        unsafe { _mm256_shuffle_epi8(a, m) }
+    }
+
+    #[inline(always)]
+    unsafe fn splat_ps(x: f32) -> __m256 {
+        // SAFETY: AVX (contract).
+        unsafe { _mm256_set1_ps(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_ps(p: *const u8) -> __m256 {
+        // SAFETY: 32 readable bytes at p; AVX (contract).
+        unsafe { _mm256_loadu_ps(p.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_ph(p: *const u8) -> __m256 {
+        // SAFETY: 16 readable bytes at p; F16C (contract).
+        unsafe { _mm256_cvtph_ps(_mm_loadu_si128(p.cast())) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_ps<const STREAM: bool>(x: __m256, p: *mut u8) {
+        // SAFETY: 32 writable bytes at p, 32-aligned when streaming; AVX (contract).
+        unsafe { if STREAM { _mm256_stream_ps(p.cast(), x) } else { _mm256_storeu_ps(p.cast(), x) } }
+    }
+
+    #[inline(always)]
+    unsafe fn to_ps(x: __m256i) -> __m256 {
+        // SAFETY: AVX (contract).
+        unsafe { _mm256_cvtepi32_ps(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn mul_ps(a: __m256, b: __m256) -> __m256 {
+        // SAFETY: AVX (contract).
+        unsafe { _mm256_mul_ps(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn add_ps(a: __m256, b: __m256) -> __m256 {
+        // SAFETY: AVX (contract).
+        unsafe { _mm256_add_ps(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn min_ps(a: __m256, b: __m256) -> __m256 {
+        // SAFETY: AVX (contract).
+        unsafe { _mm256_min_ps(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn nan_to_zero_ps(x: __m256) -> __m256 {
+        // SAFETY: AVX (contract). A NaN compares unordered with itself.
+        unsafe { _mm256_and_ps(x, _mm256_cmp_ps::<_CMP_ORD_Q>(x, x)) }
+    }
+
+    #[inline(always)]
+    unsafe fn round_ps(x: __m256) -> __m256i {
+        // SAFETY: AVX (contract).
+        unsafe { _mm256_cvtps_epi32(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn trunc_ps(x: __m256) -> __m256i {
+        // SAFETY: AVX (contract).
+        unsafe { _mm256_cvttps_epi32(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn join_halves(d: [__m256i; 2]) -> [__m256i; 2] {
         d
     }
 
     #[inline(always)]
-    unsafe fn to_f32([lo, hi]: Self::I) -> Self::F {
-        // SAFETY: AVX (contract).
-        unsafe { [_mm256_cvtepi32_ps(lo), _mm256_cvtepi32_ps(hi)] }
-    }
-
-    #[inline(always)]
-    unsafe fn mul(a: Self::F, b: Self::F) -> Self::F {
-        // SAFETY: AVX (contract).
-        unsafe { [_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])] }
-    }
-
-    #[inline(always)]
-    unsafe fn add(a: Self::F, b: Self::F) -> Self::F {
-        // SAFETY: AVX (contract).
-        unsafe { [_mm256_add_ps(a[0], b[0]), _mm256_add_ps(a[1], b[1])] }
-    }
-
-    #[inline(always)]
-    unsafe fn min(a: Self::F, b: Self::F) -> Self::F {
-        // SAFETY: AVX (contract).
-        unsafe { [_mm256_min_ps(a[0], b[0]), _mm256_min_ps(a[1], b[1])] }
-    }
-
-    #[inline(always)]
-    unsafe fn nan_to_zero(x: Self::F) -> Self::F {
-        // SAFETY: AVX (contract). A NaN compares unordered with itself.
-        unsafe { x.map(|v| _mm256_and_ps(v, _mm256_cmp_ps::<_CMP_ORD_Q>(v, v))) }
-    }
-
-    #[inline(always)]
-    unsafe fn round(x: Self::F) -> Self::I {
-        // SAFETY: AVX (contract).
-        unsafe { [_mm256_cvtps_epi32(x[0]), _mm256_cvtps_epi32(x[1])] }
-    }
-
-    #[inline(always)]
-    unsafe fn truncate(x: Self::F) -> Self::I {
-        // SAFETY: AVX (contract).
-        unsafe { [_mm256_cvttps_epi32(x[0]), _mm256_cvttps_epi32(x[1])] }
-    }
-
-    #[inline(always)]
-    unsafe fn store_f32<const STREAM: bool>([lo, hi]: Self::F, p: *mut u8) {
-        // SAFETY: 64 bytes at p, 32-aligned when streaming; AVX (contract).
-        unsafe {
-            if STREAM {
-                _mm256_stream_ps(p.cast(), lo);
-                _mm256_stream_ps(p.add(32).cast(), hi);
-            } else {
-                _mm256_storeu_ps(p.cast(), lo);
-                _mm256_storeu_ps(p.add(32).cast(), hi);
-            }
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn store_f16<const STREAM: bool>([lo, hi]: Self::F, p: *mut u8) {
+    unsafe fn store_ph16<const STREAM: bool>([lo, hi]: [__m256; 2], p: *mut u8) {
         // SAFETY: 32 bytes at p, 32-aligned when streaming; AVX and F16C (contract). Two conversions joined into one
         // store (see `f16c_from_f32`).
         unsafe {
@@ -2078,55 +2077,34 @@ impl Lanes16 for Avx2Lanes {
     }
 
     #[inline(always)]
-    unsafe fn store_bytes<const KIND: u8, const STREAM: bool>(x: Self::I, p: *mut u8) {
+    unsafe fn narrow16<const KIND: u8, const STREAM: bool>(x: [__m256i; 2], p: *mut u8) {
         // SAFETY: forwarded contract.
         unsafe { store16::<KIND, STREAM>(x, p) }
     }
 
     #[inline(always)]
-    unsafe fn store_bytes2<const KIND: u8, const STREAM: bool>(a: Self::I, b: Self::I, p: *mut u8) {
+    unsafe fn narrow32<const KIND: u8, const STREAM: bool>(a: [__m256i; 2], b: [__m256i; 2], p: *mut u8) {
         // SAFETY: forwarded contract.
         unsafe { store32::<KIND, STREAM>([a[0], a[1], b[0], b[1]], p) }
     }
 
     #[inline(always)]
-    unsafe fn windows(base: *const u8, win: [usize; 4]) -> Self::Bytes {
+    unsafe fn windows(base: *const u8, win: [usize; 4]) -> [__m256i; 2] {
         // SAFETY: the four 16-byte windows (contract); AVX.
         unsafe {
             let l = |g: usize| _mm_loadu_si128(base.add(win[g]).cast());
             [_mm256_set_m128i(l(1), l(0)), _mm256_set_m128i(l(3), l(2))]
         }
     }
-
-    #[inline(always)]
-    unsafe fn masks(m: &[[u8; 16]; 4]) -> Self::Masks {
-        // SAFETY: 16-byte loads of the masks; AVX (contract).
-        unsafe {
-            let l = |g: usize| _mm_loadu_si128(m[g].as_ptr().cast());
-            [_mm256_set_m128i(l(1), l(0)), _mm256_set_m128i(l(3), l(2))]
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn shuffle(b: Self::Bytes, m: Self::Masks) -> Self::I {
-        // SAFETY: AVX2 (contract).
-        unsafe { [_mm256_shuffle_epi8(b[0], m[0]), _mm256_shuffle_epi8(b[1], m[1])] }
-    }
-
-    #[inline(always)]
-    unsafe fn top_byte_signed(x: Self::I) -> Self::I {
-        // SAFETY: AVX2 (contract).
-        unsafe { [_mm256_srai_epi32::<24>(x[0]), _mm256_srai_epi32::<24>(x[1])] }
-    }
 }
 
 /// [`Put`] at AVX2.
-pub(super) type Avx2Put<const FROM: u8, const KIND: u8> = Put<Avx2Lanes, FROM, KIND>;
+pub(super) type Avx2Put<const FROM: u8, const KIND: u8> = Put<Avx2, FROM, KIND>;
 
 /// [`Bytes`] at AVX2, and its fixed-point forms ([`Avx2Fixed`]).
-pub(super) type Avx2Bytes<const SIGNED: bool, const KIND: u8> = Bytes<Avx2Lanes, SIGNED, KIND>;
+pub(super) type Avx2Bytes<const SIGNED: bool, const KIND: u8> = Bytes<Avx2, SIGNED, KIND>;
 
-impl<const SIGNED: bool, const KIND: u8> Bytes<Avx2Lanes, SIGNED, KIND> {
+impl<const SIGNED: bool, const KIND: u8> Bytes<Avx2, SIGNED, KIND> {
     /// [`normalize_run`] of these types, in fixed point ([`Avx2Fixed`]) where the run is long enough to try its
     /// pair's form ([`FIXED_RUN_MIN`](super::FIXED_RUN_MIN)) and the form gives this kernel's bytes for every input
     /// byte (both run over [`RAMP`](super::RAMP) and compared).
@@ -2989,7 +2967,7 @@ pub(super) unsafe fn f16c_deinterleave_normalize(
     let super::Span { src, dst, n, stream } = s;
     // SAFETY: forwarded contract; the features are enabled here.
     unsafe {
-        by_planes!(k, t.slots, stream, deinterleave_normalize::<Avx2Lanes>(t, src, dst, plane_stride, n, params, rows))
+        by_planes!(k, t.slots, stream, deinterleave_normalize::<Avx2>(t, src, dst, plane_stride, n, params, rows))
     }
 }
 

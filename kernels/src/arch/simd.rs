@@ -228,6 +228,13 @@ pub(super) trait Simd: Copy + Default {
         b: Self::Group<Self::I>,
         p: *mut u8,
     );
+    /// Stores 16 i32 lanes whose 128-bit quarters hold lanes 0–3, 8–11, 4–7, 12–15 (the sums of a block of
+    /// `Arch::taps_pairs`: [`PAIR_ORDER`](super::PAIR_ORDER)) at `p` in lane order.
+    ///
+    /// # Safety
+    ///
+    /// 64 writable bytes at `p`.
+    unsafe fn store_pair_order(x: Self::Group<Self::I>, p: *mut i32);
     /// The 16-byte windows at `base + win[g]`, `g < 4`: window `g` in bytes `16g..16g + 16` of the group.
     ///
     /// # Safety

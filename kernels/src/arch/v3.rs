@@ -177,7 +177,7 @@ unsafe impl Arch for V3 {
     #[inline(always)]
     unsafe fn taps_pairs<const G: usize>(self, src: *const i16, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
         // SAFETY: forwarded contract; AVX2 via the token.
-        unsafe { super::x86::avx2_taps_pairs::<G>(src, step, pairs, out) }
+        unsafe { super::wide::taps_pairs::<super::x86::Avx2, G>(src, step, pairs, out) }
     }
 
     #[inline(always)]

@@ -163,7 +163,7 @@ unsafe impl Arch for V4 {
     #[inline(always)]
     unsafe fn taps_pairs<const G: usize>(self, src: *const i16, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
         // SAFETY: forwarded contract; AVX-512 F/BW via the token.
-        unsafe { avx512_taps_pairs::<G>(src, step, pairs, out) }
+        unsafe { wide::taps_pairs::<Avx512, G>(src, step, pairs, out) }
     }
 
     /// 128 bytes of the tap rows per step (AVX2's loop at four times the width: a quarter of the instructions of
@@ -857,6 +857,12 @@ impl Simd for Avx512 {
             let v = _mm512_castsi512_si256(_mm512_permutexvar_epi32(order, v));
             if STREAM { _mm256_stream_si256(p.cast(), v) } else { _mm256_storeu_si256(p.cast(), v) }
         }
+    }
+
+    #[inline(always)]
+    unsafe fn store_pair_order([x]: [__m512i; 1], p: *mut i32) {
+        // SAFETY: 64 bytes at p (contract); AVX-512F.
+        unsafe { _mm512_storeu_si512(p.cast(), _mm512_shuffle_i64x2::<0xD8>(x, x)) }
     }
 
     #[inline(always)]
@@ -1563,32 +1569,6 @@ unsafe fn avx512_rows_u8_q7(src: *const u8, step: isize, w: super::RowWeights<'_
             super::x86::avx2_rows_u8_q7(src, step, w, n, out)
         } else {
             wide::rows_u8_q7::<Avx512>(src, step, w, n, out)
-        }
-    }
-}
-
-/// As `Arch::taps_pairs`: per block and channel, one 64-byte load multiplied by the broadcast weight pair
-/// (`vpmaddwd`) into the 16 lanes' sums, whose 128-bit quarters hold lanes 0–3, 8–11, 4–7 and 12–15
-/// ([`PAIR_ORDER`](super::PAIR_ORDER)), put back in order at the end.
-///
-/// # Safety
-///
-/// As `Arch::taps_pairs`; AVX-512 F/BW available.
-#[inline(always)]
-unsafe fn avx512_taps_pairs<const G: usize>(src: *const i16, step: usize, pairs: &[i32], out: &mut [[i32; 16]; G]) {
-    // SAFETY: each block of channel c is 32 i16 at p + 32c (contract); AVX-512 F/BW (contract).
-    unsafe {
-        let mut acc = [_mm512_setzero_si512(); G];
-        let mut p = src;
-        for &w in pairs {
-            let w = _mm512_set1_epi32(w);
-            for (c, acc) in acc.iter_mut().enumerate() {
-                *acc = _mm512_add_epi32(*acc, _mm512_madd_epi16(_mm512_loadu_si512(p.add(c * 32).cast()), w));
-            }
-            p = p.add(step);
-        }
-        for (o, acc) in out.iter_mut().zip(acc) {
-            _mm512_storeu_si512(o.as_mut_ptr().cast(), _mm512_shuffle_i64x2::<0xD8>(acc, acc));
         }
     }
 }

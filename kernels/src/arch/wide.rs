@@ -1,5 +1,5 @@
 //! Integer kernels written once over a level's whole registers ([`Simd`]: AVX2's 32 bytes, AVX-512's 64): a
-//! resize's vertical taps over u8 rows ([`rows_u8_q7`]).
+//! resize's vertical taps over u8 rows ([`rows_u8_q7`]) and its horizontal taps over pairs ([`taps_pairs`]).
 
 use super::RowWeights;
 use super::simd::Simd;
@@ -108,6 +108,42 @@ pub(super) unsafe fn rows_u8_q7<R: Simd>(src: *const u8, step: isize, w: RowWeig
             let [q] = sums::<R, 1>(src.add(at), step, w.pairs, w.taps);
             put!(at, q);
             x += width;
+        }
+    }
+}
+
+/// `Arch::taps_pairs` over the level's registers: per pair of taps and channel, the block's 32 i16 (16 lanes' pairs)
+/// in [`Simd::HALVES`] loads, each multiplied by the broadcast weight pair (`vpmaddwd`) into the lanes' sums, put back
+/// in lane order at the end ([`Simd::store_pair_order`]).
+///
+/// # Safety
+///
+/// As `Arch::taps_pairs`; the level's features.
+#[inline(always)]
+pub(super) unsafe fn taps_pairs<R: Simd, const G: usize>(
+    src: *const i16,
+    step: usize,
+    pairs: &[i32],
+    out: &mut [[i32; 16]; G],
+) {
+    // SAFETY: each block of channel c is the 64 bytes at p + 32c i16 (contract): load h reads bytes h·BYTES.. of
+    // them; the level's features (contract).
+    unsafe {
+        let mut acc = [R::group(R::zero()); G];
+        let mut p = src;
+        for &w in pairs {
+            let w = R::splat32(w);
+            for (c, acc) in acc.iter_mut().enumerate() {
+                let block = p.add(32 * c).cast::<u8>();
+                for h in 0..R::HALVES {
+                    let v = R::madd16(R::load(block.add(h * R::BYTES)), w);
+                    acc.as_mut()[h] = R::add32(acc.as_ref()[h], v);
+                }
+            }
+            p = p.add(step);
+        }
+        for (o, acc) in out.iter_mut().zip(acc) {
+            R::store_pair_order(acc, o.as_mut_ptr());
         }
     }
 }

@@ -1438,10 +1438,10 @@ pub(super) unsafe fn avx2_tile16x32_u8(src: *const u8, ss: isize, dst: *mut u8) 
     }
 }
 
-/// The body of `Arch::taps_pairs` and `Arch::taps_i16` with AVX2: per pair of taps and channel, the two registers
-/// of the 16 lanes' taps side by side (`$pair` of the pair's first element), multiplied by their weight pair
-/// (`vpmaddwd`), the sums put back in lane order at the end (the registers hold lanes 0–3 and 8–11, then 4–7 and
-/// 12–15: [`PAIR_ORDER`](super::PAIR_ORDER)). (A macro: a closure here may be compiled without the level's target
+/// The body of `Arch::taps_i16` with AVX2: per pair of taps and channel, the two registers of the 16 lanes' taps
+/// side by side (`$pair` of the pair's first element), multiplied by their weight pair (`vpmaddwd`), the sums put
+/// back in lane order at the end (the registers hold lanes 0–3 and 8–11, then 4–7 and 12–15:
+/// [`PAIR_ORDER`](super::PAIR_ORDER)). (A macro: a closure here may be compiled without the level's target
 /// features.)
 macro_rules! avx2_taps {
     ($src:expr, $advance:expr, $pairs:expr, $out:expr, |$p:ident, $c:ident| $pair:expr) => {{
@@ -1464,27 +1464,6 @@ macro_rules! avx2_taps {
             _mm256_storeu_si256(o.add(1), _mm256_permute2x128_si256::<0x31>(lo[c], hi[c]));
         }
     }};
-}
-
-/// As `Arch::taps_pairs`: each block's two registers loaded as they are ([`avx2_taps`]).
-///
-/// # Safety
-///
-/// As `Arch::taps_pairs`; AVX2 available.
-#[inline(always)]
-pub(super) unsafe fn avx2_taps_pairs<const G: usize>(
-    src: *const i16,
-    step: usize,
-    pairs: &[i32],
-    out: &mut [[i32; 16]; G],
-) {
-    // SAFETY: forwarded contract; each block of channel c is 32 i16 at p + 32c.
-    unsafe {
-        avx2_taps!(src, step, pairs, out, |p, c| {
-            let b = p.add(c * 32);
-            (_mm256_loadu_si256(b.cast()), _mm256_loadu_si256(b.add(16).cast()))
-        })
-    }
 }
 
 /// As `Arch::taps_i16`: per pair of taps and channel, the 16 lanes of both taps interleaved into i16 pairs
@@ -2086,6 +2065,16 @@ impl Simd for Avx2 {
     unsafe fn narrow32<const KIND: u8, const STREAM: bool>(a: [__m256i; 2], b: [__m256i; 2], p: *mut u8) {
         // SAFETY: forwarded contract.
         unsafe { store32::<KIND, STREAM>([a[0], a[1], b[0], b[1]], p) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_pair_order([lo, hi]: [__m256i; 2], p: *mut i32) {
+        // SAFETY: 64 bytes at p (contract); AVX2.
+        unsafe {
+            let (a, b) = Self::zip128(lo, hi);
+            _mm256_storeu_si256(p.cast(), a);
+            _mm256_storeu_si256(p.add(8).cast(), b);
+        }
     }
 
     #[inline(always)]

@@ -1,7 +1,7 @@
 //! Code generation for `strider-kernels`.
 //!
-//! Three function-like macros, each a pipeline `parse → valid → expand` over `proc_macro2` so every stage is
-//! unit-testable; bad input becomes spanned `syn::Error`s, never a panic.
+//! Three function-like macros and an attribute. The macros are each a pipeline `parse → valid → expand` over
+//! `proc_macro2` so every stage is unit-testable; bad input becomes spanned `syn::Error`s, never a panic.
 //!
 //! * [`loop_nests!`](macro@loop_nests) emits the rank-specialized loop nests that walk the outer dimensions of a
 //!   copy plan with pointer bumps and call a row kernel once per row.
@@ -9,11 +9,14 @@
 //!   specialized for and its dispatch onto a const-generic visitor.
 //! * [`element_types!`](macro@element_types) emits the element-type enum and, for every (source, destination)
 //!   pair, the conversion route (which helper steps, through f32 where f16 is involved) and its dispatch table.
+//! * [`#[selftests]`](macro@selftests) makes a test module's `#[test]` functions callable from outside a test build
+//!   and lists them, so that one build of the kernels crate serves its own tests and everyone else's.
 
 use proc_macro::TokenStream;
 
 mod expand;
 mod parse;
+mod selftest;
 mod valid;
 
 /// Emits `nest_0 … nest_R` (one function per outer rank, explicit nested loops) and the dispatcher `nest`.
@@ -68,4 +71,22 @@ pub fn element_types(input: TokenStream) -> TokenStream {
         .map(expand::types)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
+}
+
+/// On a test module of `strider-kernels` (under `#[cfg(feature = "selftest")]`): removes the `#[test]` attributes,
+/// makes those functions and the module `pub(crate)` and appends `fn tests()`, the list of `(path, function)` the
+/// crate's `tests/unit.rs` runs. The crate is then compiled once for every test of the workspace, not a second
+/// time with `--test` for its own.
+///
+/// ```text
+/// #[cfg(feature = "selftest")]
+/// #[strider_kernels_macros::selftests]
+/// mod tests {
+///     #[test]
+///     fn adds() { assert_eq!(1 + 1, 2) }
+/// }
+/// ```
+#[proc_macro_attribute]
+pub fn selftests(attr: TokenStream, item: TokenStream) -> TokenStream {
+    selftest::expand(attr.into(), item.into()).unwrap_or_else(syn::Error::into_compile_error).into()
 }

@@ -411,7 +411,8 @@ impl Buffers<'_> {
     }
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::*;
     use crate::convert::ElemType;

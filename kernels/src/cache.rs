@@ -255,7 +255,8 @@ fn count_cpus(list: &str) -> Option<usize> {
     (n > 0).then_some(n)
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::*;
 

@@ -429,7 +429,8 @@ pub(crate) fn sequence_one(ty: ElemType, start: u64, delta: u64, index: u64, dst
     unsafe { cast_fn::<Scalar>(from, ty)(wide.to_le_bytes().as_ptr(), dst.as_mut_ptr(), 1) };
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::*;
 

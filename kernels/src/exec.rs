@@ -334,7 +334,7 @@ impl Program {
     }
 
     /// Moves `src` into `dst` as planned. Bytes of `dst` that the plan does not address are not written. A
-    /// sequence ([`ElementOp::Sequence`](crate::ElementOp::Sequence)) reads nothing: `src` may be empty.
+    /// sequence ([`ElementOp::Sequence`]) reads nothing: `src` may be empty.
     ///
     /// # Errors
     ///
@@ -844,7 +844,8 @@ fn schedule(
     Schedule { chunks: chunks.min(rows * pieces), pieces }
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::*;
     use crate::CacheSizes;

@@ -159,7 +159,8 @@ impl FixedAffine {
     }
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::FixedAffine;
 

@@ -1242,8 +1242,9 @@ index_read!(U32Ix, u32, |v, bound| (u64::from(v) < bound).then_some(u64::from(v)
 index_read!(I64Ix, i64, |v, bound| normalize_signed(v, bound));
 index_read!(U64Ix, u64, |v, bound| (v < bound).then_some(v));
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
 #[allow(clippy::arithmetic_side_effects)] // test arithmetic on small values
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::*;
 

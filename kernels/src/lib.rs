@@ -65,6 +65,32 @@ mod team;
 mod walk;
 mod width;
 
+/// The crate's own tests, each one's path and function, for `tests/unit.rs` to run. Compiled with the `selftest`
+/// feature, which only the crate's dev-dependency on itself turns on: one build of the crate then serves its own
+/// tests and every other test of the workspace (a `--test` build would compile the whole crate a second time).
+#[cfg(feature = "selftest")]
+#[doc(hidden)]
+pub fn selftests() -> Vec<(&'static str, fn())> {
+    [
+        arch::selftests(),
+        rows::selftests(),
+        batch::tests::tests(),
+        cache::tests::tests(),
+        convert::tests::tests(),
+        exec::tests::tests(),
+        float::tests::tests(),
+        indexed::tests::tests(),
+        measure::tests::tests(),
+        overlap::tests::tests(),
+        resize::tests::tests(),
+        strategy::tests::tests(),
+        tables::tests::tests(),
+        team::tests::tests(),
+        walk::tests::tests(),
+    ]
+    .concat()
+}
+
 pub use arch::Isa;
 pub use batch::{Batch, Move, Source};
 pub use cache::CacheSizes;

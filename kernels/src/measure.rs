@@ -68,7 +68,7 @@ impl StoreProbe {
     }
 
     /// The calls counted so far on one thread or `split`.
-    #[cfg(test)]
+    #[cfg(feature = "selftest")]
     pub(crate) fn calls(&self, split: bool) -> u64 {
         self.slots[usize::from(split)].calls.load(Relaxed)
     }
@@ -97,7 +97,8 @@ fn decide(n: u64, rule: bool, best: [u64; 2]) -> Pick {
     Pick { stream: rule ^ faster, timed: false }
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::*;
 

@@ -243,8 +243,9 @@ fn ceil_div(n: i128, d: i128) -> Option<i128> {
     n.checked_neg()?.checked_div_euclid(d)?.checked_neg()
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
 #[allow(clippy::arithmetic_side_effects)] // test arithmetic on small values
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::*;
 

@@ -2013,7 +2013,8 @@ unsafe fn write(ty: ElemType, p: *mut u8, v: f32) {
     }
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::*;
 

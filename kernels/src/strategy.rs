@@ -734,8 +734,9 @@ fn transpose(walk: &Walk, iw: usize, ow: usize, op: &ElementOp) -> Option<(Geome
     None
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
 #[allow(clippy::arithmetic_side_effects)] // test arithmetic on small values
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::*;
     use crate::plan::Plan;

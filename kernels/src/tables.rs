@@ -935,8 +935,9 @@ impl Planar {
     }
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
 #[allow(clippy::arithmetic_side_effects)] // test arithmetic on small values
+#[strider_kernels_macros::selftests]
 pub(crate) mod tests {
     use super::*;
 

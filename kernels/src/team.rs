@@ -141,7 +141,7 @@ thread_local! {
 /// Keeps a helper that just ran chunks for `worked` polling its pool for new work for a while (proportional to
 /// `worked`, bounded); a job found that is not another split's helper ends it.
 fn linger(worked: Duration) {
-    #[cfg(test)]
+    #[cfg(feature = "selftest")]
     tests::lingered();
     if let Some(renewed) = LINGER.get() {
         LINGER.set(Some(renewed.max(Some(worked))));
@@ -172,7 +172,8 @@ fn pause() {
     }
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::*;
 
@@ -185,12 +186,15 @@ mod tests {
         ran.iter().map(|r| r.load(Ordering::Relaxed)).collect()
     }
 
-    /// The names of the threads that started to linger (test pools name their threads).
+    /// The names of the threads of this test's pools that started to linger. (The hook runs in every test of the
+    /// workspace's build, which has this module: other threads are not recorded.)
     static LINGERED: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
     pub(super) fn lingered() {
         let name = std::thread::current().name().unwrap_or("").to_string();
-        LINGERED.lock().unwrap_or_else(|p| p.into_inner()).push(name);
+        if name.starts_with("linger-") {
+            LINGERED.lock().unwrap_or_else(|p| p.into_inner()).push(name);
+        }
     }
 
     #[test]

@@ -479,8 +479,9 @@ impl Geometry {
     }
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
 #[allow(clippy::arithmetic_side_effects)] // test arithmetic on small values
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::*;
     use crate::{ElemType, Params};

@@ -1,6 +1,7 @@
 //! The kernels crate's layers hold: each module uses only the modules listed before it in the table of
 //! `src/lib.rs` (read from the table itself, so the documentation and this check cannot drift apart), and every
-//! module of the crate has a row there. Test code (`#[cfg(test)]` items and `tests.rs` files) may use anything.
+//! module of the crate has a row there. Test code (items under `#[cfg(feature = "selftest")]` and `tests.rs` files)
+//! may use anything. And every unit test is run: in a `#[selftests]` module, listed by `selftests()`.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fs;
@@ -27,8 +28,14 @@ fn declared_modules(lib: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// The source without comments and without the items under `#[cfg(test)]` (the attribute's next item: one line
-/// ending in `;`, or everything up to its balanced closing brace).
+/// Whether a line is the attribute that compiles an item only with the crate's unit tests.
+fn is_test_cfg(line: &str) -> bool {
+    let line = line.trim();
+    line.starts_with("#[cfg(feature = \"selftest\")") || line.starts_with("#[cfg(all(feature = \"selftest\"")
+}
+
+/// The source without comments and without the items under `#[cfg(feature = "selftest")]` (the attribute's next
+/// item: one line ending in `;`, or everything up to its balanced closing brace).
 fn non_test_code(src: &str) -> String {
     let mut out = String::new();
     let mut lines = src.lines().map(|l| match l.find("//") {
@@ -36,7 +43,7 @@ fn non_test_code(src: &str) -> String {
         None => l,
     });
     while let Some(line) = lines.next() {
-        if line.trim() != "#[cfg(test)]" {
+        if !is_test_cfg(line) {
             out.push_str(line);
             out.push('\n');
             continue;
@@ -150,8 +157,35 @@ fn the_checker_sees_what_it_must() {
     let used: Vec<_> = crate_uses(code).into_iter().collect();
     assert_eq!(used, ["arch", "exec", "plan", "tables", "walk"]);
     let stripped = non_test_code(
-        "use crate::a;\n// use crate::b;\n#[cfg(test)]\nuse crate::c;\n#[cfg(test)]\n#[allow(x)]\nmod t {\n  use crate::d;\n  fn g() {}\n}\nuse crate::e;\n",
+        "use crate::a;\n// use crate::b;\n#[cfg(feature = \"selftest\")]\nuse crate::c;\n#[cfg(all(feature = \"selftest\", x))]\n\
+         #[allow(x)]\nmod t {\n  use crate::d;\n  fn g() {}\n}\nuse crate::e;\n",
     );
     assert_eq!(crate_uses(&stripped).into_iter().collect::<Vec<_>>(), ["a", "e"]);
     assert_eq!(table_order("//! | `a`, `b/` | x |\n//! |---|---|\n//! | `c` | y |\n"), ["a", "b", "c"]);
+}
+
+/// Every `#[test]` of the crate's sources runs: the library has no `--test` build, so a test outside a
+/// `#[selftests]` module, or a module missing from `selftests()`, would never be compiled or run.
+#[test]
+fn every_unit_test_is_run() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut written = 0;
+    for (_, path) in sources(&src) {
+        let code = fs::read_to_string(&path).expect("source");
+        let tests = code.lines().filter(|l| l.trim() == "#[test]").count();
+        written += tests;
+        assert!(!code.contains("#[cfg(test)]"), "{}: `#[cfg(test)]` code is never built here", path.display());
+        assert!(
+            tests == 0 || code.contains("#[strider_kernels_macros::selftests]"),
+            "{}: its tests are in no `#[selftests]` module",
+            path.display()
+        );
+    }
+    let listed = strider_kernels::selftests().len();
+    // The transposes' tests are x86-only; elsewhere fewer are listed than written.
+    if cfg!(target_arch = "x86_64") {
+        assert_eq!(listed, written, "`#[test]`s in src/ against those `selftests()` lists");
+    } else {
+        assert!(listed <= written && listed > 0, "{listed} listed, {written} written");
+    }
 }

@@ -491,7 +491,8 @@ unsafe fn stream_avx512(src: *const u8, dst: *mut u8, n: usize) -> usize {
     n
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::*;
     use crate::Isa;

@@ -214,7 +214,8 @@ impl TileMap for AffineF16 {
     }
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::*;
 

@@ -36,7 +36,7 @@ mod x86;
 
 pub(crate) use map::{AffineF16, AffineF32, Ident, TileMap};
 pub(crate) use scalar::Scalar;
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(all(feature = "selftest", target_arch = "x86_64"))]
 pub(crate) use {v3::V3, v4::V4, vbmi::V4Vbmi};
 
 /// An instruction-set level the kernels are compiled for. The best available one is picked at run time; tests and
@@ -1579,5 +1579,11 @@ pub(crate) fn best() -> Level {
     *BEST.get_or_init(detect)
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
 mod tests;
+
+/// This module's tests and its files' (see `crate::selftests`).
+#[cfg(feature = "selftest")]
+pub(crate) fn selftests() -> Vec<(&'static str, fn())> {
+    [tests::cases::tests(), gather::tests::tests(), map::tests::tests()].concat()
+}

@@ -2717,7 +2717,7 @@ pub(super) unsafe fn f16c_normalize_run(
 /// # Safety
 ///
 /// As `Arch::normalize_run` for one-byte integers into one-byte integers; the CPU has AVX2.
-#[cfg(test)]
+#[cfg(feature = "selftest")]
 #[target_feature(enable = "avx,avx2")]
 pub(super) unsafe fn avx2_fixed_run(
     k: Norm,

@@ -46,7 +46,7 @@ mod transpose;
 
 pub(crate) use transpose::Stores;
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
 pub(crate) use reverse::shuffled;
 
 /// A row kernel, type-erased: what the generated nests call.
@@ -485,7 +485,17 @@ pub(crate) fn with_rows<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: &mu
     build(a, req, strategy.width(), row.extent, stream, f)
 }
 
-#[cfg(test)]
+/// This module's tests and its files' (see `crate::selftests`).
+#[cfg(feature = "selftest")]
+pub(crate) fn selftests() -> Vec<(&'static str, fn())> {
+    let mut all = [tests::tests(), staged::tests::tests()].concat();
+    #[cfg(target_arch = "x86_64")]
+    all.extend(transpose::tests::tests());
+    all
+}
+
+#[cfg(feature = "selftest")]
+#[strider_kernels_macros::selftests]
 mod tests {
     #[test]
     fn rows_ahead_for_short_rows_that_jump() {

@@ -1930,7 +1930,8 @@ pub(super) fn build_staged<A: Arch>(a: A, strategy: &Strategy, stream: bool, f: 
     }
 }
 
-#[cfg(test)]
+#[cfg(feature = "selftest")]
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::{TileMapOf, block_shape, tile_map};
     use crate::arch::{AffineF16, AffineF32};

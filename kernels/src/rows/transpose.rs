@@ -1067,7 +1067,8 @@ pub(crate) fn out_rows_of<A: Arch>(
         }
 }
 
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(all(feature = "selftest", target_arch = "x86_64"))]
+#[strider_kernels_macros::selftests]
 mod tests {
     use super::{Tile, buffered, tile_for};
     use crate::arch::{Scalar, V3, V4, V4Vbmi};

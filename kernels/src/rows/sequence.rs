@@ -217,7 +217,7 @@ pub(super) fn build_sequence<A: Arch>(a: A, strategy: &Strategy, stream: bool, f
     let step = row.in_stride as u64;
     let rows = SequenceRows {
         generate: gen_fn::<A>(float),
-        convert: (!own).then(|| cast_fn::<A>(wide, ty)),
+        convert: (!own).then(|| cast_fn::<A::Base>(wide, ty)),
         start,
         delta,
         step,

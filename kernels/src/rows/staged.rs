@@ -113,7 +113,7 @@ fn bytes_to_f16_fn<A: Arch, const SIGNED: bool>() -> CastFn {
             unsafe {
                 let i = a.normalize_run(k, Span { src, dst, n, stream: false }, 1.0, 0.0);
                 let from = if SIGNED { ElemType::I8 } else { ElemType::U8 };
-                cast_fn::<A>(from, ElemType::F16)(src.add(i), dst.add(2 * i), n - i);
+                cast_fn::<A::Base>(from, ElemType::F16)(src.add(i), dst.add(2 * i), n - i);
             }
         }
     }
@@ -405,23 +405,26 @@ unsafe fn scalar_deinterleave_normalize(
 }
 
 impl Converter {
+    /// The conversion of `op` at level `A`: casts and scale/bias compiled for `A::Base` (VBMI changes none of them:
+    /// its own conversions start from one-byte inputs, which casts take through `bytes_to_f16_fn` and Normalize
+    /// through `norm_fn`), the fused normalizations for `A`.
     fn of<A: Arch>(op: &ElementOp) -> Converter {
         match *op {
             ElementOp::Cast { from, to } => Converter::Cast(match (from, to) {
                 (ElemType::U8, ElemType::F16) => bytes_to_f16_fn::<A, false>(),
                 (ElemType::I8, ElemType::F16) => bytes_to_f16_fn::<A, true>(),
-                _ => cast_fn::<A>(from, to),
+                _ => cast_fn::<A::Base>(from, to),
             }),
             ElementOp::ScaleBias { ty, scale, bias } => Converter::Affine(
-                affine_fn::<A>(ty).expect("Walk::new admits scale/bias of float types only"),
+                affine_fn::<A::Base>(ty).expect("Walk::new admits scale/bias of float types only"),
                 scale,
                 bias,
             ),
             ElementOp::Normalize { from, to } => Converter::Normalize {
-                to_f32: cast_fn::<A>(from, ElemType::F32),
-                affine: affine_fn::<A>(ElemType::F32).expect("f32 is a float type"),
-                affine_var: affine_var_fn::<A>(),
-                from_f32: nearest_fn::<A>(to),
+                to_f32: cast_fn::<A::Base>(from, ElemType::F32),
+                affine: affine_fn::<A::Base>(ElemType::F32).expect("f32 is a float type"),
+                affine_var: affine_var_fn::<A::Base>(),
+                from_f32: nearest_fn::<A::Base>(to),
                 sw: from.width(),
                 dw: to.width(),
                 fused: norm_kind(op).map(|k| (norm_fn::<A>(), norm_periodic_fn::<A>(), k)),

@@ -9,17 +9,37 @@
 //! conversions), AVX-512's dword permutes of f32 pixels.
 
 use super::RowRun;
-use super::simd::Simd;
+use super::simd::{Pair, Simd};
 use super::x86::{Norm16, TY_F16, TY_F32, TY_I8, TY_U8, byte_top, ty_width};
 use crate::tables::Planar;
 
 /// 16 f32 lanes in the registers of level `R`.
-pub(super) type F16<R> = <R as Simd>::Group<<R as Simd>::F>;
+pub(super) type F16<R> = Pair<<R as Simd>::F>;
 /// 16 i32 lanes in the registers of level `R`.
-pub(super) type I16<R> = <R as Simd>::Group<<R as Simd>::I>;
+pub(super) type I16<R> = Pair<<R as Simd>::I>;
 
-/// Sixteen 32-bit lanes in the registers of one x86 level ([`Simd::HALVES`] of them), and the operations the fused
-/// conversions use on them: written once over [`Simd`] (each a loop over the registers, unrolled), for every level.
+/// A [`Pair`] from `$e` with `$h` = 0 and, at a level of two registers per 16 lanes, `$h` = 1 (else a copy of the
+/// first). Straight-line code: the level's count is a constant the compiler folds.
+macro_rules! pair {
+    ($l:ty, $h:ident => $e:expr) => {{
+        let first = {
+            let $h = 0usize;
+            $e
+        };
+        [
+            first,
+            if <$l as Simd>::HALVES > 1 {
+                let $h = 1usize;
+                $e
+            } else {
+                first
+            },
+        ]
+    }};
+}
+
+/// Sixteen 32-bit lanes in the registers of one x86 level ([`Simd::HALVES`] of them, a [`Pair`]), and the
+/// operations the fused conversions use on them: written once over [`Simd`], for every level.
 ///
 /// Every method requires the level's target features to be enabled in the code it is inlined into (hence
 /// `unsafe`).
@@ -32,7 +52,7 @@ pub(super) trait Lanes16: Simd {
     #[inline(always)]
     unsafe fn splat(x: f32) -> F16<Self> {
         // SAFETY: the level's features (contract).
-        Self::group(unsafe { Self::splat_ps(x) })
+        [unsafe { Self::splat_ps(x) }; 2]
     }
 
     /// 16 f32 from `p` (any alignment).
@@ -43,13 +63,7 @@ pub(super) trait Lanes16: Simd {
     #[inline(always)]
     unsafe fn load_f32(p: *const u8) -> F16<Self> {
         // SAFETY: register h reads bytes h·BYTES.. of the 64 at p (contract).
-        unsafe {
-            let mut x = Self::group(Self::load_ps(p));
-            for h in 1..Self::HALVES {
-                x.as_mut()[h] = Self::load_ps(p.add(h * Self::BYTES));
-            }
-            x
-        }
+        pair!(Self, h => unsafe { Self::load_ps(p.add(h * Self::BYTES)) })
     }
 
     /// 16 f16 (bits) from `p`, widened exactly.
@@ -60,13 +74,7 @@ pub(super) trait Lanes16: Simd {
     #[inline(always)]
     unsafe fn load_f16(p: *const u8) -> F16<Self> {
         // SAFETY: register h reads bytes h·BYTES/2.. of the 32 at p (contract).
-        unsafe {
-            let mut x = Self::group(Self::load_ph(p));
-            for h in 1..Self::HALVES {
-                x.as_mut()[h] = Self::load_ph(p.add(h * Self::BYTES / 2));
-            }
-            x
-        }
+        pair!(Self, h => unsafe { Self::load_ph(p.add(h * Self::BYTES / 2)) })
     }
 
     /// 16 bytes from `p` (i8 when `SIGNED`, else u8), widened exactly to i32.
@@ -77,13 +85,7 @@ pub(super) trait Lanes16: Simd {
     #[inline(always)]
     unsafe fn load_bytes<const SIGNED: bool>(p: *const u8) -> I16<Self> {
         // SAFETY: register h reads bytes h·BYTES/4.. of the 16 at p (contract).
-        unsafe {
-            let mut x = Self::group(Self::widen_bytes::<SIGNED>(p));
-            for h in 1..Self::HALVES {
-                x.as_mut()[h] = Self::widen_bytes::<SIGNED>(p.add(h * Self::BYTES / 4));
-            }
-            x
-        }
+        pair!(Self, h => unsafe { Self::widen_bytes::<SIGNED>(p.add(h * Self::BYTES / 4)) })
     }
 
     /// A plane's byte-shuffle masks (window `g`'s in bytes `16g..16g + 16`) in registers.
@@ -93,15 +95,9 @@ pub(super) trait Lanes16: Simd {
     /// As every method.
     #[inline(always)]
     unsafe fn masks(m: &[[u8; 16]; 4]) -> I16<Self> {
+        let p = m.as_ptr().cast::<u8>();
         // SAFETY: the 64 bytes of `m`, register h bytes h·BYTES..; the level's features (contract).
-        unsafe {
-            let p = m.as_ptr().cast::<u8>();
-            let mut x = Self::group(Self::load(p));
-            for h in 1..Self::HALVES {
-                x.as_mut()[h] = Self::load(p.add(h * Self::BYTES));
-            }
-            x
-        }
+        pair!(Self, h => unsafe { Self::load(p.add(h * Self::BYTES)) })
     }
 
     /// Stores 16 f32 at `p` (64 bytes), non-temporally with `STREAM`.
@@ -113,8 +109,9 @@ pub(super) trait Lanes16: Simd {
     unsafe fn store_f32<const STREAM: bool>(x: F16<Self>, p: *mut u8) {
         // SAFETY: register h writes bytes h·BYTES.. of the 64 at p (contract).
         unsafe {
-            for h in 0..Self::HALVES {
-                Self::store_ps::<STREAM>(x.as_ref()[h], p.add(h * Self::BYTES));
+            Self::store_ps::<STREAM>(x[0], p);
+            if Self::HALVES > 1 {
+                Self::store_ps::<STREAM>(x[1], p.add(Self::BYTES));
             }
         }
     }
@@ -127,13 +124,7 @@ pub(super) trait Lanes16: Simd {
     #[inline(always)]
     unsafe fn to_f32(x: I16<Self>) -> F16<Self> {
         // SAFETY: the level's features (contract).
-        unsafe {
-            let mut y = Self::group(Self::to_ps(x.as_ref()[0]));
-            for h in 1..Self::HALVES {
-                y.as_mut()[h] = Self::to_ps(x.as_ref()[h]);
-            }
-            y
-        }
+        pair!(Self, h => unsafe { Self::to_ps(x[h]) })
     }
 
     /// Lane-wise `a·b`, rounded to nearest even (never fused with an add).
@@ -143,12 +134,8 @@ pub(super) trait Lanes16: Simd {
     /// As every method.
     #[inline(always)]
     unsafe fn mul(a: F16<Self>, b: F16<Self>) -> F16<Self> {
-        let mut y = a;
-        for h in 0..Self::HALVES {
-            // SAFETY: the level's features (contract).
-            y.as_mut()[h] = unsafe { Self::mul_ps(a.as_ref()[h], b.as_ref()[h]) };
-        }
-        y
+        // SAFETY: the level's features (contract).
+        pair!(Self, h => unsafe { Self::mul_ps(a[h], b[h]) })
     }
 
     /// Lane-wise `a + b`, rounded to nearest even.
@@ -158,12 +145,8 @@ pub(super) trait Lanes16: Simd {
     /// As every method.
     #[inline(always)]
     unsafe fn add(a: F16<Self>, b: F16<Self>) -> F16<Self> {
-        let mut y = a;
-        for h in 0..Self::HALVES {
-            // SAFETY: the level's features (contract).
-            y.as_mut()[h] = unsafe { Self::add_ps(a.as_ref()[h], b.as_ref()[h]) };
-        }
-        y
+        // SAFETY: the level's features (contract).
+        pair!(Self, h => unsafe { Self::add_ps(a[h], b[h]) })
     }
 
     /// Lane-wise `min(a, b)` (`b` when either is NaN, as `minps`).
@@ -173,12 +156,8 @@ pub(super) trait Lanes16: Simd {
     /// As every method.
     #[inline(always)]
     unsafe fn min(a: F16<Self>, b: F16<Self>) -> F16<Self> {
-        let mut y = a;
-        for h in 0..Self::HALVES {
-            // SAFETY: the level's features (contract).
-            y.as_mut()[h] = unsafe { Self::min_ps(a.as_ref()[h], b.as_ref()[h]) };
-        }
-        y
+        // SAFETY: the level's features (contract).
+        pair!(Self, h => unsafe { Self::min_ps(a[h], b[h]) })
     }
 
     /// NaN lanes set to +0, the others unchanged.
@@ -188,12 +167,8 @@ pub(super) trait Lanes16: Simd {
     /// As every method.
     #[inline(always)]
     unsafe fn nan_to_zero(x: F16<Self>) -> F16<Self> {
-        let mut y = x;
-        for h in 0..Self::HALVES {
-            // SAFETY: the level's features (contract).
-            y.as_mut()[h] = unsafe { Self::nan_to_zero_ps(x.as_ref()[h]) };
-        }
-        y
+        // SAFETY: the level's features (contract).
+        pair!(Self, h => unsafe { Self::nan_to_zero_ps(x[h]) })
     }
 
     /// f32 → i32 rounded to nearest even (the default rounding; lanes outside i32 give `i32::MIN`).
@@ -204,13 +179,7 @@ pub(super) trait Lanes16: Simd {
     #[inline(always)]
     unsafe fn round(x: F16<Self>) -> I16<Self> {
         // SAFETY: the level's features (contract).
-        unsafe {
-            let mut y = Self::group(Self::round_ps(x.as_ref()[0]));
-            for h in 1..Self::HALVES {
-                y.as_mut()[h] = Self::round_ps(x.as_ref()[h]);
-            }
-            y
-        }
+        pair!(Self, h => unsafe { Self::round_ps(x[h]) })
     }
 
     /// f32 → i32 rounded toward zero (lanes outside i32, and NaN, give `i32::MIN`).
@@ -221,13 +190,7 @@ pub(super) trait Lanes16: Simd {
     #[inline(always)]
     unsafe fn truncate(x: F16<Self>) -> I16<Self> {
         // SAFETY: the level's features (contract).
-        unsafe {
-            let mut y = Self::group(Self::trunc_ps(x.as_ref()[0]));
-            for h in 1..Self::HALVES {
-                y.as_mut()[h] = Self::trunc_ps(x.as_ref()[h]);
-            }
-            y
-        }
+        pair!(Self, h => unsafe { Self::trunc_ps(x[h]) })
     }
 
     /// `vpshufb` of the windows by a plane's masks (a mask byte with its top bit set gives 0): the bytes put into
@@ -238,12 +201,8 @@ pub(super) trait Lanes16: Simd {
     /// As every method.
     #[inline(always)]
     unsafe fn shuffle(b: I16<Self>, m: I16<Self>) -> I16<Self> {
-        let mut y = b;
-        for h in 0..Self::HALVES {
-            // SAFETY: the level's features (contract).
-            y.as_mut()[h] = unsafe { Self::shuffle_bytes(b.as_ref()[h], m.as_ref()[h]) };
-        }
-        y
+        // SAFETY: the level's features (contract).
+        pair!(Self, h => unsafe { Self::shuffle_bytes(b[h], m[h]) })
     }
 
     /// Each lane's top byte, sign-extended (an arithmetic shift right by 24).
@@ -253,12 +212,8 @@ pub(super) trait Lanes16: Simd {
     /// As every method.
     #[inline(always)]
     unsafe fn top_byte_signed(x: I16<Self>) -> I16<Self> {
-        let mut y = x;
-        for h in 0..Self::HALVES {
-            // SAFETY: the level's features (contract).
-            y.as_mut()[h] = unsafe { Self::sra32_24(x.as_ref()[h]) };
-        }
-        y
+        // SAFETY: the level's features (contract).
+        pair!(Self, h => unsafe { Self::sra32_24(x[h]) })
     }
 }
 

@@ -10,6 +10,12 @@
 
 use core::arch::x86_64::{__m128i, __m256i};
 
+/// 16 32-bit lanes in the registers of a level: element 0 holds lanes 0–7 at AVX2 and all 16 at AVX-512, element 1
+/// lanes 8–15 at AVX2 (at AVX-512 unused: a copy of element 0, never stored). A fixed array rather than one sized
+/// by the level: straight-line code for the compiler (a group sized by an associated type, with loops over it,
+/// cost 15 s of the crate's release build).
+pub(super) type Pair<T> = [T; 2];
+
 /// The registers of one x86 level and the operations the register-generic algorithms use on them.
 ///
 /// Every method requires the level's target features to be enabled in the code it is inlined into (hence `unsafe`);
@@ -17,18 +23,12 @@ use core::arch::x86_64::{__m128i, __m256i};
 pub(super) trait Simd: Copy + Default {
     /// Bytes per register.
     const BYTES: usize;
-    /// Registers per 16 32-bit lanes (the fused conversions' unit): 2 at AVX2, 1 at AVX-512.
+    /// Registers per 16 32-bit lanes (the fused conversions' unit, a [`Pair`]): 2 at AVX2, 1 at AVX-512.
     const HALVES: usize = 64 / Self::BYTES;
     /// An integer register.
     type I: Copy;
     /// A register of f32.
     type F: Copy;
-    /// [`Simd::HALVES`] registers: 16 32-bit lanes, the lowest in element 0.
-    type Group<T: Copy>: Copy + AsRef<[T]> + AsMut<[T]>;
-
-    /// `x` in every register of a group.
-    fn group<T: Copy>(x: T) -> Self::Group<T>;
-
     /// All lanes 0.
     ///
     /// # Safety
@@ -204,41 +204,37 @@ pub(super) trait Simd: Copy + Default {
     /// # Safety
     ///
     /// As every method.
-    unsafe fn join_halves(d: [__m256i; 2]) -> Self::Group<Self::I>;
+    unsafe fn join_halves(d: [__m256i; 2]) -> Pair<Self::I>;
     /// Stores 16 f32 as f16 at `p` (32 bytes) rounded to nearest even whatever MXCSR says, non-temporally with
     /// `STREAM`.
     ///
     /// # Safety
     ///
     /// 32 writable bytes at `p`, aligned to 32 with `STREAM`; F16C.
-    unsafe fn store_ph16<const STREAM: bool>(x: Self::Group<Self::F>, p: *mut u8);
+    unsafe fn store_ph16<const STREAM: bool>(x: Pair<Self::F>, p: *mut u8);
     /// Stores 16 i32 saturated to bytes of `KIND` (`TY_I8` or `TY_U8`) at `p`, non-temporally with `STREAM`.
     ///
     /// # Safety
     ///
     /// 16 writable bytes at `p`, aligned to 16 with `STREAM`.
-    unsafe fn narrow16<const KIND: u8, const STREAM: bool>(x: Self::Group<Self::I>, p: *mut u8);
+    unsafe fn narrow16<const KIND: u8, const STREAM: bool>(x: Pair<Self::I>, p: *mut u8);
     /// [`Simd::narrow16`] of 32 i32 (`a` the first 16) into 32 bytes.
     ///
     /// # Safety
     ///
     /// 32 writable bytes at `p`, aligned to 32 with `STREAM`.
-    unsafe fn narrow32<const KIND: u8, const STREAM: bool>(
-        a: Self::Group<Self::I>,
-        b: Self::Group<Self::I>,
-        p: *mut u8,
-    );
+    unsafe fn narrow32<const KIND: u8, const STREAM: bool>(a: Pair<Self::I>, b: Pair<Self::I>, p: *mut u8);
     /// Stores 16 i32 lanes whose 128-bit quarters hold lanes 0–3, 8–11, 4–7, 12–15 (the sums of a block of
     /// `Arch::taps_pairs`: [`PAIR_ORDER`](super::PAIR_ORDER)) at `p` in lane order.
     ///
     /// # Safety
     ///
     /// 64 writable bytes at `p`.
-    unsafe fn store_pair_order(x: Self::Group<Self::I>, p: *mut i32);
+    unsafe fn store_pair_order(x: Pair<Self::I>, p: *mut i32);
     /// The 16-byte windows at `base + win[g]`, `g < 4`: window `g` in bytes `16g..16g + 16` of the group.
     ///
     /// # Safety
     ///
     /// The four windows are readable.
-    unsafe fn windows(base: *const u8, win: [usize; 4]) -> Self::Group<Self::I>;
+    unsafe fn windows(base: *const u8, win: [usize; 4]) -> Pair<Self::I>;
 }

@@ -615,7 +615,7 @@ unsafe fn deinterleave_floats<const K: usize, const AFFINE: bool, const OUT: u8,
                     let v = _mm512_castsi512_ps(Dwords::register(&regs, i, px));
                     let y = if AFFINE { _mm512_add_ps(_mm512_mul_ps(v, p[i].0), p[i].1) } else { v };
                     lanes::put_plane::<Avx512, OUT, STREAM>(
-                        [y],
+                        [y; 2],
                         dst.wrapping_offset(i as isize * plane_stride).add(j * out),
                     );
                 }
@@ -633,13 +633,6 @@ impl Simd for Avx512 {
     const BYTES: usize = 64;
     type I = __m512i;
     type F = __m512;
-    type Group<T: Copy> = [T; 1];
-
-    #[inline(always)]
-    fn group<T: Copy>(x: T) -> [T; 1] {
-        [x]
-    }
-
     #[inline(always)]
     unsafe fn zero() -> __m512i {
         // SAFETY: AVX-512F (contract).
@@ -817,13 +810,13 @@ impl Simd for Avx512 {
     }
 
     #[inline(always)]
-    unsafe fn join_halves([lo, hi]: [__m256i; 2]) -> [__m512i; 1] {
+    unsafe fn join_halves([lo, hi]: [__m256i; 2]) -> [__m512i; 2] {
         // SAFETY: AVX-512F (contract).
-        unsafe { [_mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)] }
+        unsafe { [_mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi); 2] }
     }
 
     #[inline(always)]
-    unsafe fn store_ph16<const STREAM: bool>([x]: [__m512; 1], p: *mut u8) {
+    unsafe fn store_ph16<const STREAM: bool>([x, _]: [__m512; 2], p: *mut u8) {
         // SAFETY: 32 bytes at p; AVX-512F (contract).
         unsafe {
             let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x);
@@ -832,7 +825,7 @@ impl Simd for Avx512 {
     }
 
     #[inline(always)]
-    unsafe fn narrow16<const KIND: u8, const STREAM: bool>([x]: [__m512i; 1], p: *mut u8) {
+    unsafe fn narrow16<const KIND: u8, const STREAM: bool>([x, _]: [__m512i; 2], p: *mut u8) {
         // SAFETY: 16 bytes at p; AVX-512F (contract). `vpmovusdb` reads its lanes unsigned, hence a signed maximum
         // with 0 before it.
         unsafe {
@@ -846,7 +839,7 @@ impl Simd for Avx512 {
     }
 
     #[inline(always)]
-    unsafe fn narrow32<const KIND: u8, const STREAM: bool>([a]: [__m512i; 1], [b]: [__m512i; 1], p: *mut u8) {
+    unsafe fn narrow32<const KIND: u8, const STREAM: bool>([a, _]: [__m512i; 2], [b, _]: [__m512i; 2], p: *mut u8) {
         // SAFETY: 32 bytes at p; AVX-512F/BW (contract).
         unsafe {
             // Words [a 4L..4L+4, b 4L..4L+4] in lane L, then bytes (the lanes packed with themselves): dwords
@@ -860,18 +853,18 @@ impl Simd for Avx512 {
     }
 
     #[inline(always)]
-    unsafe fn store_pair_order([x]: [__m512i; 1], p: *mut i32) {
+    unsafe fn store_pair_order([x, _]: [__m512i; 2], p: *mut i32) {
         // SAFETY: 64 bytes at p (contract); AVX-512F.
         unsafe { _mm512_storeu_si512(p.cast(), _mm512_shuffle_i64x2::<0xD8>(x, x)) }
     }
 
     #[inline(always)]
-    unsafe fn windows(base: *const u8, win: [usize; 4]) -> [__m512i; 1] {
+    unsafe fn windows(base: *const u8, win: [usize; 4]) -> [__m512i; 2] {
         // SAFETY: the four 16-byte windows (contract); AVX-512F.
         unsafe {
             let l = |g: usize| _mm_loadu_si128(base.add(win[g]).cast());
             let z = _mm512_inserti32x4::<1>(_mm512_castsi128_si512(l(0)), l(1));
-            [_mm512_inserti32x4::<3>(_mm512_inserti32x4::<2>(z, l(2)), l(3))]
+            [_mm512_inserti32x4::<3>(_mm512_inserti32x4::<2>(z, l(2)), l(3)); 2]
         }
     }
 }

@@ -129,15 +129,15 @@ pub(super) unsafe fn taps_pairs<R: Simd, const G: usize>(
     // SAFETY: each block of channel c is the 64 bytes at p + 32c i16 (contract): load h reads bytes h·BYTES.. of
     // them; the level's features (contract).
     unsafe {
-        let mut acc = [R::group(R::zero()); G];
+        let mut acc = [[R::zero(); 2]; G];
         let mut p = src;
         for &w in pairs {
             let w = R::splat32(w);
             for (c, acc) in acc.iter_mut().enumerate() {
                 let block = p.add(32 * c).cast::<u8>();
-                for h in 0..R::HALVES {
-                    let v = R::madd16(R::load(block.add(h * R::BYTES)), w);
-                    acc.as_mut()[h] = R::add32(acc.as_ref()[h], v);
+                acc[0] = R::add32(acc[0], R::madd16(R::load(block), w));
+                if R::HALVES > 1 {
+                    acc[1] = R::add32(acc[1], R::madd16(R::load(block.add(R::BYTES)), w));
                 }
             }
             p = p.add(step);

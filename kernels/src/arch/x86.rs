@@ -1862,13 +1862,6 @@ impl Simd for Avx2 {
     const BYTES: usize = 32;
     type I = __m256i;
     type F = __m256;
-    type Group<T: Copy> = [T; 2];
-
-    #[inline(always)]
-    fn group<T: Copy>(x: T) -> [T; 2] {
-        [x; 2]
-    }
-
     #[inline(always)]
     unsafe fn zero() -> __m256i {
         // SAFETY: AVX (contract).

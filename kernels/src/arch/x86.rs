@@ -1438,36 +1438,10 @@ pub(super) unsafe fn avx2_tile16x32_u8(src: *const u8, ss: isize, dst: *mut u8) 
     }
 }
 
-/// The body of `Arch::taps_i16` with AVX2: per pair of taps and channel, the two registers of the 16 lanes' taps
-/// side by side (`$pair` of the pair's first element), multiplied by their weight pair (`vpmaddwd`), the sums put
-/// back in lane order at the end (the registers hold lanes 0–3 and 8–11, then 4–7 and 12–15:
-/// [`PAIR_ORDER`](super::PAIR_ORDER)). (A macro: a closure here may be compiled without the level's target
-/// features.)
-macro_rules! avx2_taps {
-    ($src:expr, $advance:expr, $pairs:expr, $out:expr, |$p:ident, $c:ident| $pair:expr) => {{
-        let (src, advance, pairs, out) = ($src, $advance, $pairs, $out);
-        let mut lo = [_mm256_setzero_si256(); G];
-        let mut hi = [_mm256_setzero_si256(); G];
-        let mut $p = src;
-        for &w in pairs {
-            let w = _mm256_set1_epi32(w);
-            for $c in 0..G {
-                let (a, b) = $pair;
-                lo[$c] = _mm256_add_epi32(lo[$c], _mm256_madd_epi16(a, w));
-                hi[$c] = _mm256_add_epi32(hi[$c], _mm256_madd_epi16(b, w));
-            }
-            $p = $p.add(advance);
-        }
-        for c in 0..G {
-            let o = out[c].as_mut_ptr().cast::<__m256i>();
-            _mm256_storeu_si256(o, _mm256_permute2x128_si256::<0x20>(lo[c], hi[c]));
-            _mm256_storeu_si256(o.add(1), _mm256_permute2x128_si256::<0x31>(lo[c], hi[c]));
-        }
-    }};
-}
-
-/// As `Arch::taps_i16`: per pair of taps and channel, the 16 lanes of both taps interleaved into i16 pairs
-/// ([`avx2_taps`]).
+/// As `Arch::taps_i16`: per pair of taps and channel, the 16 lanes of both taps interleaved into i16 pairs within
+/// 128-bit lanes (registers of lanes 0–3 and 8–11, then 4–7 and 12–15: [`PAIR_ORDER`](super::PAIR_ORDER)),
+/// multiplied by their weight pair (`vpmaddwd`), the sums put back in lane order at the end
+/// ([`Simd::store_pair_order`]). AVX-512 takes this one: a 64-byte register would hold two channels' lanes.
 ///
 /// # Safety
 ///
@@ -1479,12 +1453,23 @@ pub(super) unsafe fn avx2_taps_i16<const G: usize>(
     pairs: &[i32],
     out: &mut [[i32; 16]; G],
 ) {
-    // SAFETY: forwarded contract; each load reads the 16 i16 of a channel's lanes of taps 2i and 2i + 1.
+    // SAFETY: forwarded contract; each load reads the 16 i16 of a channel's lanes of taps 2i and 2i + 1; AVX2.
     unsafe {
-        avx2_taps!(src, 2 * step, pairs, out, |p, c| {
-            let (a, b) = (_mm256_loadu_si256(p.add(c * 16).cast()), _mm256_loadu_si256(p.add(step + c * 16).cast()));
-            (_mm256_unpacklo_epi16(a, b), _mm256_unpackhi_epi16(a, b))
-        })
+        let mut acc = [[Avx2::zero(); 2]; G];
+        let mut p = src;
+        for &w in pairs {
+            let w = Avx2::splat32(w);
+            for (c, acc) in acc.iter_mut().enumerate() {
+                let (a, b) = (Avx2::load(p.add(c * 16).cast()), Avx2::load(p.add(step + c * 16).cast()));
+                let (lo, hi) = Avx2::unpack16(a, b);
+                acc[0] = Avx2::add32(acc[0], Avx2::madd16(lo, w));
+                acc[1] = Avx2::add32(acc[1], Avx2::madd16(hi, w));
+            }
+            p = p.add(2 * step);
+        }
+        for (o, acc) in out.iter_mut().zip(acc) {
+            Avx2::store_pair_order(acc, o.as_mut_ptr());
+        }
     }
 }
 

@@ -243,8 +243,8 @@ unsafe impl Arch for V4 {
         // with `stream`); AVX2 and AVX-512 F/BW via the token.
         unsafe {
             match N {
-                4 => whole_tiles::<Tile16x4, M>(TileRun::one(src, ss, dst, ds), stream, m),
-                2 => whole_tiles::<Tile32x16x2, M>(TileRun::one(src, ss, dst, ds), stream, m),
+                4 => tiles_out_of_line::<Tile16x4, M>(TileRun::one(src, ss, dst, ds), stream, m),
+                2 => tiles_out_of_line::<Tile32x16x2, M>(TileRun::one(src, ss, dst, ds), stream, m),
                 _ => super::x86::avx2_tile8::<N, M>(src, ss, dst, ds, m),
             }
         }
@@ -255,8 +255,8 @@ unsafe impl Arch for V4 {
         // SAFETY: forwarded contract, for the shape `tile_shape::<N>()` reports; AVX-512 F/BW via the token.
         unsafe {
             match N {
-                4 => whole_tiles::<Tile16x4, M>(run, stream, m),
-                2 => whole_tiles::<Tile32x16x2, M>(run, stream, m),
+                4 => tiles_out_of_line::<Tile16x4, M>(run, stream, m),
+                2 => tiles_out_of_line::<Tile32x16x2, M>(run, stream, m),
                 _ => super::tile_run_by_one::<Self, N, M>(self, run, stream, m),
             }
         }
@@ -280,8 +280,8 @@ unsafe impl Arch for V4 {
         // SAFETY: forwarded contract; AVX-512 F/BW/DQ via the token.
         unsafe {
             match N {
-                4 => tile_stack_4(src, ss, dst, ds, stream, m),
-                2 => tile_stack_2(src, ss, dst, ds, stream, m),
+                4 => stack_out_of_line::<4, M>(src, ss, dst, ds, stream, m),
+                2 => stack_out_of_line::<2, M>(src, ss, dst, ds, stream, m),
                 _ => super::tile_stack_by_8::<Self, N, M>(self, src, ss, dst, ds, m),
             }
         }
@@ -1172,6 +1172,45 @@ fn part_mask(lo: usize, hi: usize) -> u64 {
 unsafe fn put_line(p: *mut u8, v: __m512i, stream: bool) {
     // SAFETY: forwarded contract.
     unsafe { if stream { _mm512_stream_si512(p.cast(), v) } else { _mm512_storeu_si512(p.cast(), v) } }
+}
+
+/// [`whole_tiles`] out of line: one copy per tile kind and map, which every sweep of a transposing kernel calls
+/// (once per run of tiles, or per tile where it sweeps diagonals).
+///
+/// Inlined into every sweep of every transposing kernel (with [`stack_out_of_line`]'s stacks), the AVX-512
+/// level's transposes took 97 KB more text; the public transposes ran the same instructions at `--isa v3` and the
+/// same times at this level (one thread, min of 4 alternations, within the VM's noise).
+///
+/// # Safety
+///
+/// As [`whole_tiles`]; the CPU has what the V4 token checks.
+#[inline(never)]
+#[target_feature(enable = "avx,avx2,bmi1,bmi2,fma,lzcnt,f16c,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
+unsafe fn tiles_out_of_line<T: WholeTile, M: TileMap>(run: TileRun, stream: bool, m: M) {
+    // SAFETY: forwarded contract; the features are enabled here.
+    unsafe { whole_tiles::<T, M>(run, stream, m) }
+}
+
+/// [`tile_stack_4`] (`N` = 4) or [`tile_stack_2`] (`N` = 2) out of line: one copy per width and map, called once
+/// per stack, as AVX2's stacks (`avx2_tile_stack`).
+///
+/// # Safety
+///
+/// As `Arch::tile_stack` for `N` = 4 or 2; the CPU has what the V4 token checks.
+#[inline(never)]
+#[target_feature(enable = "avx,avx2,bmi1,bmi2,fma,lzcnt,f16c,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
+unsafe fn stack_out_of_line<const N: usize, M: TileMap>(
+    src: *const u8,
+    ss: isize,
+    dst: *mut u8,
+    ds: isize,
+    stream: bool,
+    m: M,
+) {
+    // SAFETY: forwarded contract; the features are enabled here.
+    unsafe {
+        if N == 4 { tile_stack_4(src, ss, dst, ds, stream, m) } else { tile_stack_2(src, ss, dst, ds, stream, m) }
+    }
 }
 
 /// Transposes two 8×8 tiles of 4-byte elements stacked vertically in one pass of 64-byte registers: register `k`

@@ -788,7 +788,7 @@ pub(super) unsafe fn tile_run_by_one<A: Arch, const N: usize, M: TileMap>(a: A, 
             if wrap.rows == 0 {
                 a.tile::<N, M>(s, ss, d, ds, stream, m)
             } else {
-                tile_elements::<N, M>(A::tile_shape::<N>(), s, ss, wrap, d, ds, m)
+                elements_out_of_line::<N, M>(A::tile_shape::<N>(), s, ss, wrap, d, ds, m)
             }
         };
         (s, d, wrap) = (s.wrapping_offset(steps.0), d.wrapping_offset(steps.1), wrap.rest());
@@ -1013,6 +1013,30 @@ pub(crate) unsafe fn tile_elements<const N: usize, M: TileMap>(
             }
         }
     }
+}
+
+/// [`tile_elements`] out of line: one copy per element size and map, shared by every level, for the elements the
+/// transposes move one at a time where a tile does not fit (corners, wrapped rows, parts of tiles).
+///
+/// PERF: inlined (and unrolled) wherever a sweep of a transposing kernel leaves such elements, these loops took
+/// 379 KB of text over the levels; they move a few elements per block (the public transposes: the same
+/// instructions at `--isa v3`).
+///
+/// # Safety
+///
+/// As [`tile_elements`].
+#[inline(never)]
+pub(crate) unsafe fn elements_out_of_line<const N: usize, M: TileMap>(
+    shape: (usize, usize),
+    src: *const u8,
+    ss: isize,
+    wrap: Wrap,
+    dst: *mut u8,
+    ds: isize,
+    m: M,
+) {
+    // SAFETY: forwarded contract.
+    unsafe { tile_elements::<N, M>(shape, src, ss, wrap, dst, ds, m) }
 }
 
 /// The first source rows of the tiles of a run that lie elsewhere than their stride says: rows `0..rows` at

@@ -852,13 +852,18 @@ impl<A: Arch, const N: usize, M: TileMap> Block<A, N, M> {
         if unsafe { self.a.tile_part::<N, M>(self.src, self.si, self.dst, self.dj, rows, cols, self.m) } {
             return;
         }
-        for i in 0..rows {
-            for j in 0..cols {
-                let (s, d) = self.at(i, j);
-                // SAFETY: element (i, j), in bounds by the contract.
-                unsafe { d.cast::<[u8; N]>().write_unaligned(self.m.element(s.cast::<[u8; N]>().read_unaligned())) };
-            }
-        }
+        // SAFETY: forwarded contract (element (i, j) at src + i·si + j·N, dst + i·N + j·dj).
+        unsafe {
+            crate::arch::elements_out_of_line::<N, M>(
+                (rows, cols),
+                self.src,
+                self.si,
+                Wrap::NONE,
+                self.dst,
+                self.dj,
+                self.m,
+            )
+        };
     }
 }
 

@@ -412,6 +412,47 @@ fn scatter_nd_matches_onnx() {
     }
 }
 
+/// Unsigned indices have no negative values: u32 values of 2³¹ and more and u64 values of 2⁶³ and more are out of
+/// range (not counted from the end as their signed bits would be), while signed −1 is the last element; at every
+/// instruction set and thread count, as the reference.
+#[test]
+fn one_hot_unsigned_indices_never_count_from_the_end() {
+    let f = DataType::Float32;
+    let values: Vec<u8> = [0.0f32, 1.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let hot = |cols: [Option<usize>; 4]| -> Vec<u8> {
+        (0..12).flat_map(|k| if cols[k / 3] == Some(k % 3) { 1.0f32 } else { 0.0 }.to_le_bytes()).collect()
+    };
+    let of = |dt: DataType, v: &[i128]| -> Vec<u8> {
+        let w = dt.size_in_bytes();
+        v.iter().flat_map(|&x| x.to_le_bytes()[..w].to_vec()).collect()
+    };
+    let cases = [
+        (
+            DataType::Uint32,
+            of(DataType::Uint32, &[2, 0x8000_0000, 0xFFFF_FFFF, 0xFFFF_FFFE]),
+            [Some(2), None, None, None],
+        ),
+        (DataType::Int32, of(DataType::Int32, &[2, -1, -3, -4]), [Some(2), Some(2), Some(0), None]),
+        (
+            DataType::Uint64,
+            of(DataType::Uint64, &[1, 1 << 63, (1 << 64) - 1, (1 << 64) - 3]),
+            [Some(1), None, None, None],
+        ),
+        (DataType::Int64, of(DataType::Int64, &[0, -1, -2, i128::from(i64::MIN)]), [Some(0), Some(2), Some(1), None]),
+    ];
+    for (case, (it, ix, cols)) in cases.into_iter().enumerate() {
+        let op = OneHot::new(&t(it, &[4, 1]), &t(f, &[1, 2]), &t(f, &[4, 3]), 1).unwrap();
+        check_op(
+            f,
+            &hot(cols),
+            case,
+            &|| format!("one-hot of {it:?} indices"),
+            |y| op.execute_reference(&ix, &values, y),
+            |dst, opts| op.execute_with(&ix, &values, dst, opts),
+        );
+    }
+}
+
 #[test]
 fn one_hot_matches_onnx() {
     note_isas();

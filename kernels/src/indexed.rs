@@ -776,20 +776,12 @@ impl IndexProgram {
             ($put:expr) => {
                 match p.index_type {
                     // SAFETY: the caller's contract.
-                    IndexType::I32 => unsafe {
-                        self.positions_with::<I32Ix>(range, ix, ib, sb, db, src, dst, level, stream, $put)
+                    IndexType::I32 | IndexType::U32 => unsafe {
+                        self.positions_with::<Ix32>(range, ix, ib, sb, db, src, dst, level, stream, $put)
                     },
                     // SAFETY: the caller's contract.
-                    IndexType::U32 => unsafe {
-                        self.positions_with::<U32Ix>(range, ix, ib, sb, db, src, dst, level, stream, $put)
-                    },
-                    // SAFETY: the caller's contract.
-                    IndexType::I64 => unsafe {
-                        self.positions_with::<I64Ix>(range, ix, ib, sb, db, src, dst, level, stream, $put)
-                    },
-                    // SAFETY: the caller's contract.
-                    IndexType::U64 => unsafe {
-                        self.positions_with::<U64Ix>(range, ix, ib, sb, db, src, dst, level, stream, $put)
+                    IndexType::I64 | IndexType::U64 => unsafe {
+                        self.positions_with::<Ix64>(range, ix, ib, sb, db, src, dst, level, stream, $put)
                     },
                 }
             };
@@ -860,6 +852,7 @@ impl IndexProgram {
             src: src.wrapping_offset(sb),
             dst: dst.wrapping_offset(db),
             src_end: src.wrapping_add(self.src_need),
+            signed: matches!(self.plan.index_type, IndexType::I32 | IndexType::I64),
         };
         // The side and the tuple's length are decided once per call, not per element.
         // SAFETY: the caller's contract (each arm).
@@ -898,7 +891,8 @@ impl IndexProgram {
         let ahead = if SOURCE && self.block_bytes >= 64 { PREFETCH_POSITIONS } else { 0 };
         let fetch = self.block_bytes.min(PREFETCH_BLOCK_BYTES) as isize;
         // SAFETY: (offset) every tuple lies inside the index footprint (the caller's contract).
-        let offset = |i: isize| unsafe { tuple_offset::<X, ONE>(w.ix, i, c0, comps, cs) };
+        let neg0 = X::negative(w.signed, c0.bound);
+        let offset = |i: isize| unsafe { tuple_offset::<X, ONE>(w.ix, i, (c0, neg0), comps, cs, w.signed) };
         // Element gathers whose runs each read one small window (a row of the source picked from by a row of
         // indices: `np.take_along_axis` along the last axis) fetch the next run's window while the hardware gathers
         // wait on this one's.
@@ -999,10 +993,11 @@ unsafe fn index_run<X: IndexRead, const SOURCE: bool, const ONE: bool>(
     cs: isize,
     put: &impl Fn(*const u8, *mut u8),
 ) {
-    let Walk { ix, src, dst, .. } = w;
+    let Walk { ix, src, dst, signed, .. } = w;
+    let neg0 = X::negative(signed, c0.bound);
     for _ in 0..n {
         // SAFETY: the tuple lies inside the index footprint (the caller's contract).
-        if let Some(add) = unsafe { tuple_offset::<X, ONE>(ix, i, c0, comps, cs) } {
+        if let Some(add) = unsafe { tuple_offset::<X, ONE>(ix, i, (c0, neg0), comps, cs, signed) } {
             let (s, d) = if SOURCE { (s.wrapping_add(add), d) } else { (s, d.wrapping_add(add)) };
             // Offsets inside the bounded footprints (a valid index, a position in range): `put`'s contract.
             put(src.wrapping_offset(s), dst.wrapping_offset(d));
@@ -1011,8 +1006,9 @@ unsafe fn index_run<X: IndexRead, const SOURCE: bool, const ONE: bool>(
     }
 }
 
-/// The bytes the index tuple at `ix + i` adds on the indexed side (`ONE`: the single index of component `c0`;
-/// else the components `comps`, `cs` bytes apart); `None` when an index is invalid.
+/// The bytes the index tuple at `ix + i` adds on the indexed side (`ONE`: the single index of component `c0`,
+/// whose [`IndexRead::negative`] is `neg0`; else the components `comps`, `cs` bytes apart, of `signed` indices);
+/// `None` when an index is invalid.
 ///
 /// # Safety
 ///
@@ -1021,19 +1017,21 @@ unsafe fn index_run<X: IndexRead, const SOURCE: bool, const ONE: bool>(
 unsafe fn tuple_offset<X: IndexRead, const ONE: bool>(
     ix: *const u8,
     i: isize,
-    c0: Component,
+    (c0, neg0): (Component, i64),
     comps: &[Component],
     cs: isize,
+    signed: bool,
 ) -> Option<isize> {
     if ONE {
         // SAFETY: the caller's contract.
         let v = unsafe { X::load(ix.wrapping_offset(i)) };
-        X::normalize(v, c0.bound).map(|u| (u as isize).wrapping_mul(c0.step))
+        normalize_read(v, c0.bound, neg0).map(|u| (u as isize).wrapping_mul(c0.step))
     } else {
         comps.iter().enumerate().try_fold(0isize, |sum, (j, c)| {
             // SAFETY: the caller's contract, component j of the tuple.
             let v = unsafe { X::load(ix.wrapping_offset(i.wrapping_add((j as isize).wrapping_mul(cs)))) };
-            Some(sum.wrapping_add((X::normalize(v, c.bound)? as isize).wrapping_mul(c.step)))
+            let u = normalize_read(v, c.bound, X::negative(signed, c.bound))?;
+            Some(sum.wrapping_add((u as isize).wrapping_mul(c.step)))
         })
     }
 }
@@ -1046,6 +1044,8 @@ struct Walk {
     dst: *mut u8,
     /// The end of the source's readable bytes.
     src_end: *const u8,
+    /// Whether the indices are signed (negative values count from the end).
+    signed: bool,
 }
 
 /// How many positions ahead a gather of blocks prefetches its source, and how much of each block.
@@ -1203,44 +1203,54 @@ fn each_row(dims: &[IndexDim], mut f: impl FnMut(isize, Option<IndexDim>)) {
     }
 }
 
-/// Reading one index type in the hot loop.
+/// Reading indices of one width in the hot loop, signed or not: the value is sign-extended, and a negative one
+/// becomes valid only through the walk's [`IndexRead::negative`] (see [`normalize_read`]).
+///
+/// PERF: one instance of the walks per width, not per index type: the four types' instances of every block copy
+/// and walk were 135 KB of `.text` more, for a register added instead of a constant.
 trait IndexRead {
-    type Raw: Copy;
+    /// What a negative value read is offset by: `bound` for signed indices (counting from the end), 2³² for
+    /// unsigned 32-bit ones (their true value), 0 for unsigned 64-bit ones (at least 2⁶³, past any bound).
+    const UNSIGNED_NEGATIVE: i64;
+
+    /// The index at `p`, sign-extended.
+    ///
     /// # Safety
+    ///
     /// `p` addresses the index's bytes.
-    unsafe fn load(p: *const u8) -> Self::Raw;
-    fn normalize(v: Self::Raw, bound: u64) -> Option<u64>;
+    unsafe fn load(p: *const u8) -> i64;
+
+    /// The offset [`normalize_read`] adds to a negative value of this width read for a component of `bound`.
+    #[inline(always)]
+    fn negative(signed: bool, bound: u64) -> i64 {
+        if signed { bound as i64 } else { Self::UNSIGNED_NEGATIVE }
+    }
 }
 
 macro_rules! index_read {
-    ($name:ident, $t:ty, |$v:ident, $bound:ident| $normalize:expr) => {
+    ($name:ident, $t:ty, $unsigned_negative:expr) => {
         struct $name;
         impl IndexRead for $name {
-            type Raw = $t;
+            const UNSIGNED_NEGATIVE: i64 = $unsigned_negative;
             #[inline(always)]
-            unsafe fn load(p: *const u8) -> $t {
+            unsafe fn load(p: *const u8) -> i64 {
                 // SAFETY: the caller's contract; unaligned reads.
-                <$t>::from_le(unsafe { p.cast::<$t>().read_unaligned() })
-            }
-            #[inline(always)]
-            fn normalize($v: $t, $bound: u64) -> Option<u64> {
-                $normalize
+                i64::from(<$t>::from_le(unsafe { p.cast::<$t>().read_unaligned() }))
             }
         }
     };
 }
 
-/// A signed index: negative values count from the end (`bound` ≤ i64::MAX, checked by `IndexProgram::new`: the
-/// sum cannot overflow).
-fn normalize_signed(v: i64, bound: u64) -> Option<u64> {
-    let u = if v < 0 { v.wrapping_add(bound as i64) } else { v };
+/// A value `v` read by an [`IndexRead`] as an index into `bound` elements, a negative one offset by `negative`
+/// first (`bound` ≤ i64::MAX, checked by `IndexProgram::new`: the sums cannot overflow).
+#[inline(always)]
+fn normalize_read(v: i64, bound: u64, negative: i64) -> Option<u64> {
+    let u = if v < 0 { v.wrapping_add(negative) } else { v };
     (u >= 0 && (u as u64) < bound).then_some(u as u64)
 }
 
-index_read!(I32Ix, i32, |v, bound| normalize_signed(i64::from(v), bound));
-index_read!(U32Ix, u32, |v, bound| (u64::from(v) < bound).then_some(u64::from(v)));
-index_read!(I64Ix, i64, |v, bound| normalize_signed(v, bound));
-index_read!(U64Ix, u64, |v, bound| (v < bound).then_some(v));
+index_read!(Ix32, i32, 1 << 32);
+index_read!(Ix64, i64, 0);
 
 #[cfg(feature = "selftest")]
 #[allow(clippy::arithmetic_side_effects)] // test arithmetic on small values

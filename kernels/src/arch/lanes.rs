@@ -9,7 +9,7 @@
 //! conversions), AVX-512's dword permutes of f32 pixels.
 
 use super::RowRun;
-use super::simd::{Pair, Simd};
+use super::simd::{Pair, Simd, pair};
 use super::x86::{Norm16, TY_F16, TY_F32, TY_I8, TY_U8, byte_top, ty_width};
 use crate::tables::Planar;
 
@@ -17,26 +17,6 @@ use crate::tables::Planar;
 pub(super) type F16<R> = Pair<<R as Simd>::F>;
 /// 16 i32 lanes in the registers of level `R`.
 pub(super) type I16<R> = Pair<<R as Simd>::I>;
-
-/// A [`Pair`] from `$e` with `$h` = 0 and, at a level of two registers per 16 lanes, `$h` = 1 (else a copy of the
-/// first). Straight-line code: the level's count is a constant the compiler folds.
-macro_rules! pair {
-    ($l:ty, $h:ident => $e:expr) => {{
-        let first = {
-            let $h = 0usize;
-            $e
-        };
-        [
-            first,
-            if <$l as Simd>::HALVES > 1 {
-                let $h = 1usize;
-                $e
-            } else {
-                first
-            },
-        ]
-    }};
-}
 
 /// Sixteen 32-bit lanes in the registers of one x86 level ([`Simd::HALVES`] of them, a [`Pair`]), and the
 /// operations the fused conversions use on them: written once over [`Simd`], for every level.

@@ -16,6 +16,27 @@ use core::arch::x86_64::{__m128i, __m256i};
 /// cost 15 s of the crate's release build).
 pub(super) type Pair<T> = [T; 2];
 
+/// A [`Pair`] from `$e` with `$h` = 0 and, at a level of two registers per 16 lanes, `$h` = 1 (else a copy of the
+/// first). Straight-line code: the level's count is a constant the compiler folds.
+macro_rules! pair {
+    ($l:ty, $h:ident => $e:expr) => {{
+        let first = {
+            let $h = 0usize;
+            $e
+        };
+        [
+            first,
+            if <$l as Simd>::HALVES > 1 {
+                let $h = 1usize;
+                $e
+            } else {
+                first
+            },
+        ]
+    }};
+}
+pub(super) use pair;
+
 /// The registers of one x86 level and the operations the register-generic algorithms use on them.
 ///
 /// Every method requires the level's target features to be enabled in the code it is inlined into (hence `unsafe`);

@@ -2,7 +2,7 @@
 //! resize's vertical taps over u8 rows ([`rows_u8_q7`]) and its horizontal taps over pairs ([`taps_pairs`]).
 
 use super::RowWeights;
-use super::simd::Simd;
+use super::simd::{Simd, pair};
 
 /// The exact sums of `K` chunks of `BYTES` consecutive elements of `taps` u8 rows `step` apart (weights in pairs
 /// as in `Arch::rows_u8_q7`), each chunk in element order but split across 128-bit lanes: elements 0..4 of every
@@ -135,10 +135,7 @@ pub(super) unsafe fn taps_pairs<R: Simd, const G: usize>(
             let w = R::splat32(w);
             for (c, acc) in acc.iter_mut().enumerate() {
                 let block = p.add(32 * c).cast::<u8>();
-                acc[0] = R::add32(acc[0], R::madd16(R::load(block), w));
-                if R::HALVES > 1 {
-                    acc[1] = R::add32(acc[1], R::madd16(R::load(block.add(R::BYTES)), w));
-                }
+                *acc = pair!(R, h => R::add32(acc[h], R::madd16(R::load(block.add(h * R::BYTES)), w)));
             }
             p = p.add(step);
         }

@@ -890,8 +890,8 @@ impl IndexProgram {
         // positions and 2 KiB ahead (8 and 1 KiB the same; 16 and 256 bytes, 8 and one line less).
         let ahead = if SOURCE && self.block_bytes >= 64 { PREFETCH_POSITIONS } else { 0 };
         let fetch = self.block_bytes.min(PREFETCH_BLOCK_BYTES) as isize;
-        // SAFETY: (offset) every tuple lies inside the index footprint (the caller's contract).
         let neg0 = X::negative(w.signed, c0.bound);
+        // SAFETY: (offset) every tuple lies inside the index footprint (the caller's contract).
         let offset = |i: isize| unsafe { tuple_offset::<X, ONE>(w.ix, i, (c0, neg0), comps, cs, w.signed) };
         // Element gathers whose runs each read one small window (a row of the source picked from by a row of
         // indices: `np.take_along_axis` along the last axis) fetch the next run's window while the hardware gathers

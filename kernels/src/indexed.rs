@@ -1207,10 +1207,11 @@ fn each_row(dims: &[IndexDim], mut f: impl FnMut(isize, Option<IndexDim>)) {
 /// becomes valid only through the walk's [`IndexRead::negative`] (see [`normalize_read`]).
 ///
 /// PERF: one instance of the walks per width, not per index type: the four types' instances of every block copy
-/// and walk were 135 KB of `.text` more, for a register added instead of a constant.
+/// and walk were 116 KB of `.text` more, for a register added instead of a constant.
 trait IndexRead {
-    /// What a negative value read is offset by: `bound` for signed indices (counting from the end), 2³² for
-    /// unsigned 32-bit ones (their true value), 0 for unsigned 64-bit ones (at least 2⁶³, past any bound).
+    /// What a negative value read from an unsigned index of this width is offset by: 2³² for 32-bit ones (their
+    /// true value), 0 for 64-bit ones (at least 2⁶³, past any bound). Signed ones are offset by the component's
+    /// bound (counting from the end): see [`IndexRead::negative`].
     const UNSIGNED_NEGATIVE: i64;
 
     /// The index at `p`, sign-extended.

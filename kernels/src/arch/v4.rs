@@ -280,8 +280,8 @@ unsafe impl Arch for V4 {
         // SAFETY: forwarded contract; AVX-512 F/BW/DQ via the token.
         unsafe {
             match N {
-                4 => stack_out_of_line::<4, M>(src, ss, dst, ds, stream, m),
-                2 => stack_out_of_line::<2, M>(src, ss, dst, ds, stream, m),
+                4 => tile_stack_4(src, ss, dst, ds, stream, m),
+                2 => tile_stack_2(src, ss, dst, ds, stream, m),
                 _ => super::tile_stack_by_8::<Self, N, M>(self, src, ss, dst, ds, m),
             }
         }
@@ -1182,8 +1182,8 @@ unsafe fn put_line(p: *mut u8, v: __m512i, stream: bool) {
 /// [`whole_tiles`] out of line: one copy per tile kind and map, which every sweep of a transposing kernel calls
 /// (once per run of tiles, or per tile where it sweeps diagonals).
 ///
-/// Inlined into every sweep of every transposing kernel (with [`stack_out_of_line`]'s stacks), the AVX-512
-/// level's transposes took 97 KB more text; the public transposes ran the same instructions at `--isa v3` and the
+/// Inlined into every sweep of every transposing kernel (with the stacks, [`tile_stack_4`] and [`tile_stack_2`]),
+/// the AVX-512 level's transposes took 97 KB more text; the public transposes ran the same instructions at `--isa v3` and the
 /// same times at this level (one thread, min of 4 alternations, within the VM's noise).
 ///
 /// # Safety
@@ -1194,28 +1194,6 @@ unsafe fn put_line(p: *mut u8, v: __m512i, stream: bool) {
 unsafe fn tiles_out_of_line<T: WholeTile, M: TileMap>(run: TileRun, stream: bool, m: M) {
     // SAFETY: forwarded contract; the features are enabled here.
     unsafe { whole_tiles::<T, M>(run, stream, m) }
-}
-
-/// [`tile_stack_4`] (`N` = 4) or [`tile_stack_2`] (`N` = 2) out of line: one copy per width and map, called once
-/// per stack, as AVX2's stacks (`avx2_tile_stack`).
-///
-/// # Safety
-///
-/// As `Arch::tile_stack` for `N` = 4 or 2; the CPU has what the V4 token checks.
-#[inline(never)]
-#[target_feature(enable = "avx,avx2,bmi1,bmi2,fma,lzcnt,f16c,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
-unsafe fn stack_out_of_line<const N: usize, M: TileMap>(
-    src: *const u8,
-    ss: isize,
-    dst: *mut u8,
-    ds: isize,
-    stream: bool,
-    m: M,
-) {
-    // SAFETY: forwarded contract; the features are enabled here.
-    unsafe {
-        if N == 4 { tile_stack_4(src, ss, dst, ds, stream, m) } else { tile_stack_2(src, ss, dst, ds, stream, m) }
-    }
 }
 
 /// Transposes two 8×8 tiles of 4-byte elements stacked vertically in one pass of 64-byte registers: register `k`
@@ -1230,8 +1208,11 @@ unsafe fn stack_out_of_line<const N: usize, M: TileMap>(
 ///
 /// # Safety
 ///
-/// As `Arch::tile_stack` for `N` = 4; AVX-512 F/DQ available.
-#[inline(always)]
+/// As `Arch::tile_stack` for `N` = 4; the CPU has what the V4 token checks.
+///
+/// Out of line, as [`tile_stack_2`] and AVX2's stacks (`avx2_tile_stack`): one copy per map, called once per stack.
+#[inline(never)]
+#[target_feature(enable = "avx,avx2,bmi1,bmi2,fma,lzcnt,f16c,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
 // Index loops mirror the register names of the shuffle network.
 #[allow(clippy::needless_range_loop)]
 unsafe fn tile_stack_4<M: TileMap>(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool, m: M) {
@@ -1287,8 +1268,11 @@ unsafe fn tile_stack_4<M: TileMap>(src: *const u8, ss: isize, dst: *mut u8, ds: 
 ///
 /// # Safety
 ///
-/// As `Arch::tile_stack` for `N` = 2; AVX-512 F/BW available.
-#[inline(always)]
+/// As `Arch::tile_stack` for `N` = 2; the CPU has what the V4 token checks.
+///
+/// Out of line, as AVX2's stacks (`avx2_tile_stack`): one copy per map, called once per stack.
+#[inline(never)]
+#[target_feature(enable = "avx,avx2,bmi1,bmi2,fma,lzcnt,f16c,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
 // Index loops mirror the register names of the shuffle network.
 #[allow(clippy::needless_range_loop)]
 unsafe fn tile_stack_2<M: TileMap>(src: *const u8, ss: isize, dst: *mut u8, ds: isize, stream: bool, m: M) {

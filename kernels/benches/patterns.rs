@@ -9,9 +9,12 @@
 //! remaining time is the kernel's. Orders that the kernels do not use (a transpose's tiles in diagonals rather than
 //! columns, whole-line against half-line moves) are timed beside them, so the choice of order is measured too.
 //!
-//! `cargo bench -p strider-kernels --bench patterns [-- FILTER] [--threads=1,2]`: at one and two threads (the
-//! operator with the pool's default split at two, each pattern's outermost loop and the limit copy halved), best and
-//! median of 7 alternating rounds, each the median of as many runs as fit 40 ms. x86-64 with AVX-512 only.
+//! `cargo bench -p strider-kernels --bench patterns [-- FILTER] [--threads=1,2] [--isa=v3]`: at one and two threads
+//! (the operator with the pool's default split at two, each pattern's outermost loop and the limit copy halved), best
+//! and median of 7 alternating rounds, each the median of as many runs as fit 40 ms. The patterns move lines through
+//! the registers of the level the operator runs at: AVX-512 where the CPU has it, AVX2 otherwise or with `--isa=v3`
+//! (or `STRIDER_MAX_ISA=v3`), which also runs the operator at that level — what an AVX2 machine (most laptops and
+//! desktops, AMD before Zen 4) gets. x86-64 only.
 
 fn main() {
     #[cfg(target_arch = "x86_64")]
@@ -20,7 +23,7 @@ fn main() {
     println!("the patterns are written for x86-64: nothing to measure here");
 }
 
-/// The cases and their patterns (AVX-512 line moves).
+/// The cases and their patterns (line moves through AVX-512 or AVX2 registers).
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::hint::black_box;
@@ -28,7 +31,9 @@ mod x86 {
 
     use core::arch::x86_64::*;
 
-    use strider::{Cast, DataType, ExecOptions, Identity, Slice1, TensorDesc};
+    use strider::{
+        Cast, DataType, ExecOptions, IMAGENET_MEAN, IMAGENET_STD, Identity, Isa, Normalize, Slice1, TensorDesc,
+    };
 
     /// A 64-byte-aligned byte buffer.
     struct Buf {
@@ -52,20 +57,154 @@ mod x86 {
         }
     }
 
-    /// Moves `N` bytes (a line for N = 64, a tile row's share of one for less) from `s` to `d` through one register.
+    /// The register moves a pattern is written with, at one width: AVX-512's 64-byte registers or AVX2's 32-byte
+    /// ones (a line in two).
     ///
-    /// # Safety
+    /// # Safety (of every method)
     ///
-    /// `N` ≤ 64 readable bytes at `s`, writable at `d`; AVX-512F available.
-    #[inline(always)]
-    unsafe fn mv<const N: usize>(s: *const u8, d: *mut u8) {
-        // SAFETY: the function's contract (the masks cover the first N bytes).
-        unsafe {
-            match N {
-                64 => _mm512_storeu_si512(d.cast(), _mm512_loadu_si512(s.cast())),
-                32 => _mm256_storeu_si256(d.cast(), _mm256_loadu_si256(s.cast())),
-                16 => _mm_storeu_si128(d.cast(), _mm_loadu_si128(s.cast())),
-                _ => unreachable!("moves of 16, 32 or 64 bytes"),
+    /// The level's features are enabled in the caller (the patterns run inside [`run_avx512`] or [`run_avx2`]).
+    trait Lines {
+        /// Moves `N` bytes (a line for N = 64, a tile row's share of one for less) from `s` to `d`.
+        ///
+        /// # Safety
+        ///
+        /// `N` (16, 32 or 64) readable bytes at `s`, writable at `d`.
+        unsafe fn mv<const N: usize>(s: *const u8, d: *mut u8);
+
+        /// Stores into the line at `d` the bitwise or of the `K` lines at `s` (a gather's `K` input lines per output
+        /// line, their picks left out), regularly or streamed.
+        ///
+        /// # Safety
+        ///
+        /// 64 readable bytes at each of `s`, writable at `d` (aligned to 64 when `STREAM`).
+        unsafe fn line<const K: usize, const STREAM: bool>(s: [*const u8; K], d: *mut u8);
+
+        /// The 32 f32 at `s` converted to f16 (nearest even) into the line at `d`, regularly or streamed.
+        ///
+        /// # Safety
+        ///
+        /// 128 readable bytes at `s`, 64 writable at `d` (aligned to 64 when `STREAM`).
+        unsafe fn f16_line<const STREAM: bool>(s: *const u8, d: *mut u8);
+
+        /// The 32 bytes at `s` as u8, `x·scale + bias` in f32 (product, then sum), converted to f16 (nearest even)
+        /// into the line at `d`: Normalize's arithmetic into f16 without its deinterleave.
+        ///
+        /// # Safety
+        ///
+        /// 32 readable bytes at `s`, 64 writable at `d`.
+        unsafe fn normalized_f16_line(s: *const u8, scale: f32, bias: f32, d: *mut u8);
+    }
+
+    /// [`Lines`] with AVX-512 F/BW.
+    struct Avx512;
+
+    impl Lines for Avx512 {
+        #[inline(always)]
+        unsafe fn mv<const N: usize>(s: *const u8, d: *mut u8) {
+            // SAFETY: the method's contract.
+            unsafe {
+                match N {
+                    64 => _mm512_storeu_si512(d.cast(), _mm512_loadu_si512(s.cast())),
+                    32 => _mm256_storeu_si256(d.cast(), _mm256_loadu_si256(s.cast())),
+                    16 => _mm_storeu_si128(d.cast(), _mm_loadu_si128(s.cast())),
+                    _ => unreachable!("moves of 16, 32 or 64 bytes"),
+                }
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn line<const K: usize, const STREAM: bool>(s: [*const u8; K], d: *mut u8) {
+            // SAFETY: the method's contract.
+            unsafe {
+                let v = s.iter().fold(_mm512_setzero_si512(), |v, &p| _mm512_or_si512(v, _mm512_loadu_si512(p.cast())));
+                if STREAM { _mm512_stream_si512(d.cast(), v) } else { _mm512_storeu_si512(d.cast(), v) }
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn f16_line<const STREAM: bool>(s: *const u8, d: *mut u8) {
+            // SAFETY: the method's contract.
+            unsafe {
+                let half =
+                    |k: usize| _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm512_loadu_ps(s.add(64 * k).cast()));
+                let v = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(half(0)), half(1));
+                if STREAM { _mm512_stream_si512(d.cast(), v) } else { _mm512_storeu_si512(d.cast(), v) }
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn normalized_f16_line(s: *const u8, scale: f32, bias: f32, d: *mut u8) {
+            // SAFETY: the method's contract.
+            unsafe {
+                let (m, b) = (_mm512_set1_ps(scale), _mm512_set1_ps(bias));
+                let half = |k: usize| {
+                    let x = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128(s.add(16 * k).cast())));
+                    _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm512_add_ps(_mm512_mul_ps(x, m), b))
+                };
+                _mm512_storeu_si512(d.cast(), _mm512_inserti64x4::<1>(_mm512_castsi256_si512(half(0)), half(1)));
+            }
+        }
+    }
+
+    /// [`Lines`] with AVX2 and F16C: a line in two registers.
+    struct Avx2;
+
+    impl Lines for Avx2 {
+        #[inline(always)]
+        unsafe fn mv<const N: usize>(s: *const u8, d: *mut u8) {
+            // SAFETY: the method's contract.
+            unsafe {
+                match N {
+                    64 => {
+                        _mm256_storeu_si256(d.cast(), _mm256_loadu_si256(s.cast()));
+                        _mm256_storeu_si256(d.add(32).cast(), _mm256_loadu_si256(s.add(32).cast()));
+                    }
+                    32 => _mm256_storeu_si256(d.cast(), _mm256_loadu_si256(s.cast())),
+                    16 => _mm_storeu_si128(d.cast(), _mm_loadu_si128(s.cast())),
+                    _ => unreachable!("moves of 16, 32 or 64 bytes"),
+                }
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn line<const K: usize, const STREAM: bool>(s: [*const u8; K], d: *mut u8) {
+            // SAFETY: the method's contract (two halves of each line).
+            unsafe {
+                for h in [0, 32] {
+                    let v = s
+                        .iter()
+                        .fold(_mm256_setzero_si256(), |v, &p| _mm256_or_si256(v, _mm256_loadu_si256(p.add(h).cast())));
+                    let to = d.add(h).cast();
+                    if STREAM { _mm256_stream_si256(to, v) } else { _mm256_storeu_si256(to, v) }
+                }
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn f16_line<const STREAM: bool>(s: *const u8, d: *mut u8) {
+            // SAFETY: the method's contract.
+            unsafe {
+                let q = |k: usize| _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(s.add(32 * k).cast()));
+                for h in 0..2 {
+                    let v = _mm256_set_m128i(q(2 * h + 1), q(2 * h));
+                    let to = d.add(32 * h).cast();
+                    if STREAM { _mm256_stream_si256(to, v) } else { _mm256_storeu_si256(to, v) }
+                }
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn normalized_f16_line(s: *const u8, scale: f32, bias: f32, d: *mut u8) {
+            // SAFETY: the method's contract.
+            unsafe {
+                let (m, b) = (_mm256_set1_ps(scale), _mm256_set1_ps(bias));
+                let q = |k: usize| {
+                    let x = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(s.add(8 * k).cast())));
+                    _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_add_ps(_mm256_mul_ps(x, m), b))
+                };
+                for h in 0..2 {
+                    _mm256_storeu_si256(d.add(32 * h).cast(), _mm256_set_m128i(q(2 * h + 1), q(2 * h)));
+                }
             }
         }
     }
@@ -97,14 +236,83 @@ mod x86 {
         }
     }
 
-    /// A pattern: what it is, and one run of one part of it from an input into an output of its case's sizes.
+    /// A case's pattern: what it is, and which ([`run`]).
+    type Pattern = (&'static str, Pat);
+
+    /// The patterns, each a function below.
+    #[derive(Clone, Copy)]
+    enum Pat {
+        Rank5Tiles,
+        Rank5Lines,
+        TransposeColumns,
+        TransposeDiagonals,
+        NhwcTiles,
+        NhwcLines,
+        CastLines,
+        CastLinesStreamed,
+        Stride3,
+        HwStride2,
+        Crop384,
+        PaddedRows,
+        PaddedRowsStreamed,
+        HflipLines,
+        HflipPieces,
+        NormalizeF16,
+    }
+
+    /// One run of one part of pattern `p` from an input into an output of its case's sizes, with the moves of `L`.
     ///
-    /// # Safety (of calling it)
+    /// # Safety
     ///
-    /// AVX-512F is available; the input holds the case's `in_len` readable bytes, the output `out_len` writable ones,
-    /// both aligned to 64 (every offset a pattern touches is inside its case's sizes, by construction); parts run
-    /// at the same time write disjoint output bytes.
-    type Pattern = (&'static str, unsafe fn(*const u8, *mut u8, Part));
+    /// `L`'s features are enabled; the input holds the case's `in_len` readable bytes, the output `out_len` writable
+    /// ones, both aligned to 64 (every offset a pattern touches is inside its case's sizes, by construction); parts
+    /// run at the same time write disjoint output bytes.
+    #[inline(always)]
+    unsafe fn run<L: Lines>(p: Pat, src: *const u8, dst: *mut u8, part: Part) {
+        // SAFETY: forwarded contract.
+        unsafe {
+            match p {
+                Pat::Rank5Tiles => rank5::<L, 32>(src, dst, part),
+                Pat::Rank5Lines => rank5::<L, 64>(src, dst, part),
+                Pat::TransposeColumns => transpose::<L, false>(src, dst, part),
+                Pat::TransposeDiagonals => transpose::<L, true>(src, dst, part),
+                Pat::NhwcTiles => nhwc_tiles::<L>(src, dst, part),
+                Pat::NhwcLines => nhwc_lines::<L>(src, dst, part),
+                Pat::CastLines => cast_lines::<L, false>(src, dst, part),
+                Pat::CastLinesStreamed => cast_lines::<L, true>(src, dst, part),
+                Pat::Stride3 => stride3::<L>(src, dst, part),
+                Pat::HwStride2 => hw_stride2::<L>(src, dst, part),
+                Pat::Crop384 => crop384::<L>(src, dst, part),
+                Pat::PaddedRows => padded_rows::<L, false>(src, dst, part),
+                Pat::PaddedRowsStreamed => padded_rows::<L, true>(src, dst, part),
+                Pat::HflipLines => hflip_lines::<L>(src, dst, part),
+                Pat::HflipPieces => hflip_pieces::<L>(src, dst, part),
+                Pat::NormalizeF16 => normalize_f16::<L>(src, dst, part),
+            }
+        }
+    }
+
+    /// [`run`] with AVX-512 F/BW.
+    ///
+    /// # Safety
+    ///
+    /// As [`run`]; the CPU has AVX-512 F and BW.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn run_avx512(p: Pat, src: *const u8, dst: *mut u8, part: Part) {
+        // SAFETY: forwarded contract; the features are enabled here.
+        unsafe { run::<Avx512>(p, src, dst, part) }
+    }
+
+    /// [`run`] with AVX2 and F16C.
+    ///
+    /// # Safety
+    ///
+    /// As [`run`]; the CPU has AVX2 and F16C.
+    #[target_feature(enable = "avx,avx2,f16c")]
+    unsafe fn run_avx2(p: Pat, src: *const u8, dst: *mut u8, part: Part) {
+        // SAFETY: forwarded contract; the features are enabled here.
+        unsafe { run::<Avx2>(p, src, dst, part) }
+    }
 
     /// The operator of a case with the given options (sequential at one thread, the pool's threads at two).
     type Operator = Box<dyn Fn(&[u8], &mut [u8], &ExecOptions) + Sync>;
@@ -158,9 +366,9 @@ mod x86 {
     ///
     /// # Safety
     ///
-    /// As [`Pattern`] (4 MiB each way).
-    #[target_feature(enable = "avx512f")]
-    unsafe fn rank5<const N: usize>(src: *const u8, dst: *mut u8, part: Part) {
+    /// As [`run`] (4 MiB each way).
+    #[inline(always)]
+    unsafe fn rank5<L: Lines, const N: usize>(src: *const u8, dst: *mut u8, part: Part) {
         for d0 in part.range(8) {
             for d2 in 0..32 {
                 for d1 in 0..16 {
@@ -168,7 +376,7 @@ mod x86 {
                     for t in 0..128 / N {
                         for r in 0..8 {
                             // SAFETY: below 4 MiB on both sides (d0 < 8, the rest of each offset < 512 KiB).
-                            unsafe { mv::<N>(src.add(s + 8 * N * t + N * r), dst.add(d + r * 65536 + N * t)) };
+                            unsafe { L::mv::<N>(src.add(s + 8 * N * t + N * r), dst.add(d + r * 65536 + N * t)) };
                         }
                     }
                 }
@@ -181,9 +389,9 @@ mod x86 {
     ///
     /// # Safety
     ///
-    /// As [`Pattern`] (16 MiB each way).
-    #[target_feature(enable = "avx512f")]
-    unsafe fn transpose<const DIAGONAL: bool>(src: *const u8, dst: *mut u8, part: Part) {
+    /// As [`run`] (16 MiB each way).
+    #[inline(always)]
+    unsafe fn transpose<L: Lines, const DIAGONAL: bool>(src: *const u8, dst: *mut u8, part: Part) {
         const B: usize = 512 / 16;
         for jb in part.range(4).map(|k| 512 * k) {
             for ib in (0..2048).step_by(512) {
@@ -195,15 +403,15 @@ mod x86 {
                             // SAFETY: rows and columns below 2048 of 4-byte elements, rows 8 KiB apart; output lines
                             // aligned (the buffer is, and i·4 is a multiple of 64).
                             unsafe {
-                                let v = _mm512_loadu_si512(src.add((i + k) * 8192 + j * 4).cast());
-                                _mm512_stream_si512(dst.add((j + k) * 8192 + i * 4).cast(), v);
-                            }
+                                L::line::<1, true>([src.add((i + k) * 8192 + j * 4)], dst.add((j + k) * 8192 + i * 4))
+                            };
                         }
                     }
                 }
             }
         }
-        _mm_sfence();
+        // SAFETY: SSE, part of every x86-64.
+        unsafe { _mm_sfence() };
     }
 
     /// `f16_nhwc_16x128x128x16_to_nchw` as the kernel moves it: 8×8 tiles (8 pixels × 8 channels, 16 bytes each way)
@@ -212,9 +420,9 @@ mod x86 {
     ///
     /// # Safety
     ///
-    /// As [`Pattern`] (8 MiB each way).
-    #[target_feature(enable = "avx512f")]
-    unsafe fn nhwc_tiles(src: *const u8, dst: *mut u8, part: Part) {
+    /// As [`run`] (8 MiB each way).
+    #[inline(always)]
+    unsafe fn nhwc_tiles<L: Lines>(src: *const u8, dst: *mut u8, part: Part) {
         for b in part.range(16) {
             for p0 in (0..16384).step_by(128) {
                 let (s, d) = (b * 524288 + p0 * 32, b * 524288 + p0 * 2);
@@ -223,7 +431,7 @@ mod x86 {
                         for k in 0..8 {
                             // SAFETY: pixel p0 + 8t + k < 16384 of batch b (32 bytes each), plane 8u + k < 16.
                             unsafe {
-                                mv::<16>(
+                                L::mv::<16>(
                                     src.add(s + (8 * t + k) * 32 + 16 * u),
                                     dst.add(d + (8 * u + k) * 32768 + 16 * t),
                                 )
@@ -239,15 +447,15 @@ mod x86 {
     ///
     /// # Safety
     ///
-    /// As [`Pattern`] (8 MiB each way).
-    #[target_feature(enable = "avx512f")]
-    unsafe fn nhwc_lines(src: *const u8, dst: *mut u8, part: Part) {
+    /// As [`run`] (8 MiB each way).
+    #[inline(always)]
+    unsafe fn nhwc_lines<L: Lines>(src: *const u8, dst: *mut u8, part: Part) {
         for b in part.range(16) {
             for p in (0..16384).step_by(32) {
                 let (s, d) = (b * 524288 + p * 32, b * 524288 + p * 2);
                 for c in 0..16 {
                     // SAFETY: pixels p..p + 32 ≤ 16384 of batch b, plane c < 16.
-                    unsafe { mv::<64>(src.add(s + c * 64), dst.add(d + c * 32768)) };
+                    unsafe { L::mv::<64>(src.add(s + c * 64), dst.add(d + c * 32768)) };
                 }
             }
         }
@@ -259,29 +467,21 @@ mod x86 {
     ///
     /// # Safety
     ///
-    /// As [`Pattern`] (16 MiB in, 8 MiB out).
-    #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn cast_lines<const STREAM: bool>(src: *const u8, dst: *mut u8, part: Part) {
+    /// As [`run`] (16 MiB in, 8 MiB out).
+    #[inline(always)]
+    unsafe fn cast_lines<L: Lines, const STREAM: bool>(src: *const u8, dst: *mut u8, part: Part) {
         for b in part.range(16) {
             for p in (0..16384).step_by(32) {
                 let (s, d) = (src.wrapping_add(b * 1048576 + p * 64), dst.wrapping_add(b * 524288 + p * 2));
                 for c in 0..16 {
                     // SAFETY: pixels p..p + 32 ≤ 16384 of batch b (2 KiB from s), plane c < 16 (aligned lines: the
                     // buffer is, and p·2 is a multiple of 64).
-                    unsafe {
-                        let half = |k: usize| {
-                            _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm512_loadu_ps(
-                                s.add(128 * c + 64 * k).cast(),
-                            ))
-                        };
-                        let v = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(half(0)), half(1));
-                        let to = d.add(c * 32768).cast();
-                        if STREAM { _mm512_stream_si512(to, v) } else { _mm512_storeu_si512(to, v) }
-                    }
+                    unsafe { L::f16_line::<STREAM>(s.add(128 * c), d.add(c * 32768)) };
                 }
             }
         }
-        _mm_sfence();
+        // SAFETY: SSE, part of every x86-64.
+        unsafe { _mm_sfence() };
     }
 
     /// `i8_4096x4096_inner_stride3`: every line of each 4 KiB input row read, three per output line (as the
@@ -289,20 +489,18 @@ mod x86 {
     ///
     /// # Safety
     ///
-    /// As [`Pattern`] (16 MiB in, 4096 × 1366 bytes out).
-    #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn stride3(src: *const u8, dst: *mut u8, part: Part) {
+    /// As [`run`] (16 MiB in, 4096 × 1366 bytes out).
+    #[inline(always)]
+    unsafe fn stride3<L: Lines>(src: *const u8, dst: *mut u8, part: Part) {
         for r in part.range(4096) {
             let (s, d) = (src.wrapping_add(r * 4096), dst.wrapping_add(r * 1366));
             // SAFETY: lines 0..63 of input row r < 4096; bytes 0..1366 of output row r.
             unsafe {
                 for k in 0..21 {
-                    let line = |j: usize| _mm512_loadu_si512(s.add(192 * k + 64 * j).cast());
-                    let v = _mm512_or_si512(_mm512_or_si512(line(0), line(1)), line(2));
-                    _mm512_storeu_si512(d.add(64 * k).cast(), v);
+                    let at = s.add(192 * k);
+                    L::line::<3, false>([at, at.add(64), at.add(128)], d.add(64 * k));
                 }
-                let last = _mm512_loadu_si512(s.add(4032).cast());
-                _mm512_mask_storeu_epi8(d.add(1344).cast(), (1 << 22) - 1, last);
+                core::ptr::copy_nonoverlapping(s.add(4032), d.add(1344), 22);
             }
         }
     }
@@ -312,18 +510,16 @@ mod x86 {
     ///
     /// # Safety
     ///
-    /// Rows of `128·pairs` readable bytes at `src + r·step`, `rows·64·pairs` writable bytes at `dst`; AVX-512F.
+    /// Rows of `128·pairs` readable bytes at `src + r·step`, `rows·64·pairs` writable bytes at `dst`; `L`'s features.
     #[inline(always)]
-    unsafe fn gather_rows(src: *const u8, dst: *mut u8, rows: usize, step: usize, pairs: usize) {
+    unsafe fn gather_rows<L: Lines>(src: *const u8, dst: *mut u8, rows: usize, step: usize, pairs: usize) {
         let mut d = dst;
         for r in 0..rows {
             let s = src.wrapping_add(r * step);
             for k in 0..pairs {
                 // SAFETY: the function's contract.
                 unsafe {
-                    let (a, b) =
-                        (_mm512_loadu_si512(s.add(128 * k).cast()), _mm512_loadu_si512(s.add(128 * k + 64).cast()));
-                    _mm512_storeu_si512(d.cast(), _mm512_or_si512(a, b));
+                    L::line::<2, false>([s.add(128 * k), s.add(128 * k + 64)], d);
                     d = d.add(64);
                 }
             }
@@ -334,12 +530,12 @@ mod x86 {
     ///
     /// # Safety
     ///
-    /// As [`Pattern`] (16 MiB in, 4 MiB out).
-    #[target_feature(enable = "avx512f")]
-    unsafe fn hw_stride2(src: *const u8, dst: *mut u8, part: Part) {
+    /// As [`run`] (16 MiB in, 4 MiB out).
+    #[inline(always)]
+    unsafe fn hw_stride2<L: Lines>(src: *const u8, dst: *mut u8, part: Part) {
         for c in part.range(64) {
             // SAFETY: rows 0, 2, …, 254 of plane c < 64; output plane c of 64 KiB.
-            unsafe { gather_rows(src.add(c * 262144), dst.add(c * 65536), 128, 2048, 8) };
+            unsafe { gather_rows::<L>(src.add(c * 262144), dst.add(c * 65536), 128, 2048, 8) };
         }
     }
 
@@ -348,13 +544,13 @@ mod x86 {
     ///
     /// # Safety
     ///
-    /// As [`Pattern`] (48 MiB in, 6.75 MiB out).
-    #[target_feature(enable = "avx512f")]
-    unsafe fn crop384(src: *const u8, dst: *mut u8, part: Part) {
+    /// As [`run`] (48 MiB in, 6.75 MiB out).
+    #[inline(always)]
+    unsafe fn crop384<L: Lines>(src: *const u8, dst: *mut u8, part: Part) {
         for p in part.range(48) {
             // SAFETY: rows 64..446 of plane p < 48 from byte 256 (1.5 KiB of each 2 KiB row); output plane p of
             // 144 KiB.
-            unsafe { gather_rows(src.add(p * 1048576 + 64 * 2048 + 256), dst.add(p * 147456), 192, 4096, 12) };
+            unsafe { gather_rows::<L>(src.add(p * 1048576 + 64 * 2048 + 256), dst.add(p * 147456), 192, 4096, 12) };
         }
     }
 
@@ -364,20 +560,77 @@ mod x86 {
     ///
     /// # Safety
     ///
-    /// As [`Pattern`] (1440 rows of 11 KiB in, of 10 KiB out).
-    #[target_feature(enable = "avx512f")]
-    unsafe fn padded_rows<const STREAM: bool>(src: *const u8, dst: *mut u8, part: Part) {
+    /// As [`run`] (1440 rows of 11 KiB in, of 10 KiB out).
+    #[inline(always)]
+    unsafe fn padded_rows<L: Lines, const STREAM: bool>(src: *const u8, dst: *mut u8, part: Part) {
         for r in part.range(1440) {
             for k in 0..160 {
                 // SAFETY: line k < 160 of input row r < 1440 (11264 bytes apart), of output row r (10240 apart).
+                unsafe { L::line::<1, STREAM>([src.add(r * 11264 + 64 * k)], dst.add(r * 10240 + 64 * k)) };
+            }
+        }
+        // SAFETY: SSE, part of every x86-64.
+        unsafe { _mm_sfence() };
+    }
+
+    /// `u8_hwc1080p_hflip` (rows of 1920 3-byte pixels, 5760 bytes, mirrored): each output row's 90 lines from the
+    /// input row's lines in the mirrored order, whole (the reversal within them left out).
+    ///
+    /// # Safety
+    ///
+    /// As [`run`] (1080 rows of 5760 bytes each way).
+    #[inline(always)]
+    unsafe fn hflip_lines<L: Lines>(src: *const u8, dst: *mut u8, part: Part) {
+        for r in part.range(1080) {
+            for k in 0..90 {
+                // SAFETY: lines k and 89 − k of row r < 1080.
+                unsafe { L::mv::<64>(src.add(r * 5760 + 64 * (89 - k)), dst.add(r * 5760 + 64 * k)) };
+            }
+        }
+    }
+
+    /// The same as AVX2's reversal of 3-byte pixels moves it: 10 pixels (30 bytes) a step, each 16-byte lane holding
+    /// 5 of them, stored as two 16-byte pieces 15 bytes apart (its shuffles left out; the last 30 bytes of a row
+    /// left out too).
+    ///
+    /// # Safety
+    ///
+    /// As [`run`] (1080 rows of 5760 bytes each way).
+    #[inline(always)]
+    unsafe fn hflip_pieces<L: Lines>(src: *const u8, dst: *mut u8, part: Part) {
+        for r in part.range(1080) {
+            let (s, d) = (src.wrapping_add(r * 5760), dst.wrapping_add(r * 5760));
+            for j in (0..5730).step_by(30) {
+                // SAFETY: bytes 5729 − j .. 5760 − j of input row r and j .. j + 31 of output row r (j ≤ 5700).
                 unsafe {
-                    let v = _mm512_loadu_si512(src.add(r * 11264 + 64 * k).cast());
-                    let to = dst.add(r * 10240 + 64 * k).cast();
-                    if STREAM { _mm512_stream_si512(to, v) } else { _mm512_storeu_si512(to, v) }
+                    L::mv::<16>(s.add(5744 - j), d.add(j));
+                    L::mv::<16>(s.add(5729 - j), d.add(j + 15));
                 }
             }
         }
-        _mm_sfence();
+    }
+
+    /// `normalize_u8_nhwc_to_f16_nchw_32x3x224x224` with Normalize's arithmetic and none of its deinterleave: each
+    /// image's 224² pixels of 3 bytes read in order, 32 pixels (96 bytes) a step, each third of them widened,
+    /// normalized (`x·scale + bias`, product then sum) and converted to f16 as if it were one channel's, into one
+    /// line of that plane (the three planes 98 KiB apart).
+    ///
+    /// # Safety
+    ///
+    /// As [`run`] (32 × 150528 bytes in, twice as many out).
+    #[inline(always)]
+    unsafe fn normalize_f16<L: Lines>(src: *const u8, dst: *mut u8, part: Part) {
+        const PARAMS: [(f32, f32); 3] = [(0.017125, -2.1179), (0.017507, -2.0357), (0.017429, -1.8044)];
+        for n in part.range(32) {
+            let (s, d) = (src.wrapping_add(n * 150528), dst.wrapping_add(n * 301056));
+            for p in (0..50176).step_by(32) {
+                for (c, (scale, bias)) in PARAMS.into_iter().enumerate() {
+                    // SAFETY: pixels p..p + 32 ≤ 50176 of image n < 32 (3 bytes each); plane c < 3 of its output
+                    // (100352 bytes each).
+                    unsafe { L::normalized_f16_line(s.add(3 * p + 32 * c), scale, bias, d.add(c * 100352 + 2 * p)) };
+                }
+            }
+        }
     }
 
     fn cases() -> Vec<Case> {
@@ -393,7 +646,10 @@ mod x86 {
                 in_len: 4 << 20,
                 out_len: 4 << 20,
                 must_move: 8 << 20,
-                patterns: vec![("32-byte moves (8×8 tiles)", rank5::<32>), ("whole lines (stacks)", rank5::<64>)],
+                patterns: vec![
+                    ("32-byte moves (8×8 tiles)", Pat::Rank5Tiles),
+                    ("whole lines (stacks)", Pat::Rank5Lines),
+                ],
             },
             Case {
                 name: "f32_transpose_2048x2048",
@@ -404,7 +660,10 @@ mod x86 {
                 in_len: 16 << 20,
                 out_len: 16 << 20,
                 must_move: 32 << 20,
-                patterns: vec![("columns, streamed", transpose::<false>), ("diagonals, streamed", transpose::<true>)],
+                patterns: vec![
+                    ("columns, streamed", Pat::TransposeColumns),
+                    ("diagonals, streamed", Pat::TransposeDiagonals),
+                ],
             },
             Case {
                 name: "f16_nhwc_16x128x128x16_to_nchw",
@@ -415,7 +674,10 @@ mod x86 {
                 in_len: 8 << 20,
                 out_len: 8 << 20,
                 must_move: 16 << 20,
-                patterns: vec![("16-byte moves (8×8 tiles)", nhwc_tiles), ("whole lines (32×16 tiles)", nhwc_lines)],
+                patterns: vec![
+                    ("16-byte moves (8×8 tiles)", Pat::NhwcTiles),
+                    ("whole lines (32×16 tiles)", Pat::NhwcLines),
+                ],
             },
             Case {
                 name: "f32_nchw_1x64x256x256_hw_stride2",
@@ -423,7 +685,7 @@ mod x86 {
                 in_len: 16 << 20,
                 out_len: 4 << 20,
                 must_move: 12 << 20,
-                patterns: vec![("line pairs of the even rows", hw_stride2)],
+                patterns: vec![("line pairs of the even rows", Pat::HwStride2)],
             },
             Case {
                 name: "f32_nchw_16x3x512x512_crop384_hw_stride2",
@@ -431,7 +693,7 @@ mod x86 {
                 in_len: 48 << 20,
                 out_len: 27 << 18,
                 must_move: (27 << 19) + (27 << 18),
-                patterns: vec![("line pairs of the rows read", crop384)],
+                patterns: vec![("line pairs of the rows read", Pat::Crop384)],
             },
             Case {
                 name: "i8_4096x4096_inner_stride3",
@@ -444,7 +706,7 @@ mod x86 {
                 in_len: 16 << 20,
                 out_len: 4096 * 1366,
                 must_move: (16 << 20) + 4096 * 1366,
-                patterns: vec![("line triples of every row", stride3)],
+                patterns: vec![("line triples of every row", Pat::Stride3)],
             },
             Case {
                 name: "f32_padded_rows_pitch2816_to_packed_1440x2560",
@@ -455,7 +717,7 @@ mod x86 {
                 in_len: 1440 * 11264,
                 out_len: 1440 * 10240,
                 must_move: 2 * 1440 * 10240,
-                patterns: vec![("rows, regular stores", padded_rows::<false>), ("rows, streamed", padded_rows::<true>)],
+                patterns: vec![("rows, regular stores", Pat::PaddedRows), ("rows, streamed", Pat::PaddedRowsStreamed)],
             },
             Case {
                 name: "cast_f32_nhwc_to_f16_nchw_16x16x128x128",
@@ -467,9 +729,43 @@ mod x86 {
                 out_len: 8 << 20,
                 must_move: 24 << 20,
                 patterns: vec![
-                    ("conversions into plane lines", cast_lines::<false>),
-                    ("the same, streamed", cast_lines::<true>),
+                    ("conversions into plane lines", Pat::CastLines),
+                    ("the same, streamed", Pat::CastLinesStreamed),
                 ],
+            },
+            Case {
+                name: "u8_hwc1080p_hflip",
+                op: {
+                    let u8s = |sizes: &[u32]| TensorDesc::new(DataType::Uint8, sizes).unwrap();
+                    let frame = u8s(&[1080, 1920, 3]);
+                    let op = Slice1::new(&frame, &frame, &[0; 3], &[1080, 1920, 3], &[1, -1, 1]).unwrap();
+                    Box::new(move |s, d, o| op.execute_with(s, d, o).unwrap())
+                },
+                in_len: 1080 * 5760,
+                out_len: 1080 * 5760,
+                must_move: 2 * 1080 * 5760,
+                patterns: vec![
+                    ("whole lines, mirrored", Pat::HflipLines),
+                    ("16-byte pieces 15 apart (AVX2's)", Pat::HflipPieces),
+                ],
+            },
+            Case {
+                name: "normalize_u8_nhwc_to_f16_nchw_32x3x224x224",
+                op: {
+                    let input =
+                        TensorDesc::with_strides(DataType::Uint8, &[32, 3, 224, 224], &[150528, 1, 672, 3]).unwrap();
+                    let output = TensorDesc::new(f16, &[32, 3, 224, 224]).unwrap();
+                    let (scale, bias) =
+                        strider::mean_std_to_scale_bias(DataType::Uint8, &IMAGENET_MEAN, &IMAGENET_STD, 3).unwrap();
+                    let (sizes, strides) = ([32, 3, 224, 224], [1; 4]);
+                    let op =
+                        Normalize::new(&input, &output, &[0; 4], &sizes, &strides, Some(1), &scale, &bias).unwrap();
+                    Box::new(move |s, d, o| op.execute_with(s, d, o).unwrap())
+                },
+                in_len: 32 * 150528,
+                out_len: 32 * 301056,
+                must_move: 32 * 451584,
+                patterns: vec![("Normalize's arithmetic, no deinterleave", Pat::NormalizeF16)],
             },
         ]
     }
@@ -482,10 +778,25 @@ mod x86 {
             None => vec![1, 2],
         };
         assert!(threads.iter().all(|t| (1..=2).contains(t)), "the patterns split into one or two parts");
-        if !std::arch::is_x86_feature_detected!("avx512f") || !std::arch::is_x86_feature_detected!("avx512bw") {
-            println!("the patterns move lines through AVX-512 registers, which this CPU lacks: nothing to measure");
-            return;
-        }
+        // The level: `--isa=NAME` or the best one available (`Isa::best` honours `STRIDER_MAX_ISA`); the patterns
+        // move lines through its registers (AVX-512 from v4 on, AVX2 at v3) and the operator runs at it.
+        let isa = match args.iter().find_map(|a| a.strip_prefix("--isa=")) {
+            Some(name) => *Isa::available()
+                .iter()
+                .find(|i| i.name() == name)
+                .unwrap_or_else(|| panic!("--isa={name}: not a level this CPU runs ({:?})", Isa::available())),
+            None => Isa::best(),
+        };
+        // `Isa::is_available` checked the features each entry point enables.
+        let level: unsafe fn(Pat, *const u8, *mut u8, Part) = match isa {
+            Isa::V4 | Isa::V4Vbmi => run_avx512,
+            Isa::V3 => run_avx2,
+            _ => {
+                println!("the patterns move lines through AVX2 or AVX-512 registers, which this CPU lacks");
+                return;
+            }
+        };
+        println!("level: {isa}");
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a pool of two threads");
         println!(
             "µs: best / median of 7 alternating rounds; ×op = pattern ÷ operator, ×limit = ÷ limit copy (the same \
@@ -500,7 +811,7 @@ mod x86 {
                 let mut rows: Vec<(String, Vec<f64>)> =
                     vec![("operator".into(), vec![]), ("limit copy".into(), vec![])];
                 rows.extend(case.patterns.iter().map(|(name, _)| (format!("pattern: {name}"), vec![])));
-                let opts = if t == 1 { ExecOptions::sequential() } else { ExecOptions::default() };
+                let opts = if t == 1 { ExecOptions::sequential() } else { ExecOptions::default() }.with_isa(isa);
                 for _ in 0..7 {
                     let (src, dst) = (input.slice(case.in_len), output.slice_mut(case.out_len));
                     rows[0].1.push(time(&mut || on(&pool, t, || (case.op)(src, &mut *dst, &opts))));
@@ -515,9 +826,9 @@ mod x86 {
                     }));
                     for (k, (_, pattern)) in case.patterns.iter().enumerate() {
                         let (s, d) = (src.as_ptr() as usize, output.slice_mut(case.out_len).as_mut_ptr() as usize);
-                        // SAFETY: AVX-512 F/BW checked above; buffers of the case's sizes, aligned to 64 (`Buf`);
-                        // the parts write disjoint output bytes.
-                        let run = |part| unsafe { pattern(black_box(s as *const u8), d as *mut u8, part) };
+                        // SAFETY: the level's features (available, checked above); buffers of the case's sizes,
+                        // aligned to 64 (`Buf`); the parts write disjoint output bytes.
+                        let run = |part| unsafe { level(*pattern, black_box(s as *const u8), d as *mut u8, part) };
                         rows[2 + k].1.push(time(&mut || in_parts(&pool, t, &run)));
                     }
                 }

@@ -271,6 +271,24 @@ fn identity_transposes_with_crowded_output_rows() {
     }
 }
 
+/// Blocks one 8×8 tile wide of 4-byte elements (8 channels of NHWC pixels into NCHW planes, the public rank-5
+/// permutation's 32 × 8 blocks), which go down their column in line-wide stacks where the output rows are a multiple
+/// of a line apart (`rows::transpose::column_stacks`) and in 8×8 tiles otherwise: row counts around a stack's 16
+/// (partial stacks, leftover rows), planes a line apart or not, at every level with regular and streamed stores.
+#[test]
+fn identity_transposes_blocks_one_tile_wide() {
+    let f32s = DataType::Float32;
+    for (hw, plane) in [(16u32, 16u32), (17, 32), (31, 48), (32, 32), (48, 64), (100, 112), (100, 101), (33, 35)] {
+        let input = TensorDesc::with_strides(f32s, &[8, hw], &[1, 8]).unwrap();
+        let output = TensorDesc::with_strides(f32s, &[8, hw], &[plane, 1]).unwrap();
+        check_identity(&input, &output, u64::from(hw + plane));
+    }
+    // The public rank-5 permutation (0, 4, 2, 1, 3) at a smaller size.
+    let sizes = [2, 3, 32, 32, 8];
+    let output = TensorDesc::with_strides(f32s, &sizes, &[24576, 32, 96, 1, 3072]).unwrap();
+    check_identity(&TensorDesc::new(f32s, &sizes).unwrap(), &output, 5);
+}
+
 #[test]
 fn identity_padded_and_packed() {
     for dt in WIDTH_TYPES {

@@ -39,7 +39,7 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize, M: TileMap>(
     unsafe {
         if buffered::<A, N>(ni, si, dj, stores.stream) {
             block.through_buffer(ni, nj)
-        } else if nj == 8 && column_stacks::<A, N>(ni, si, dj, stores.stream) {
+        } else if nj == 8 && column_stacks::<A, N>(ni, si, dj) {
             block.column_of_stacks(ni)
         } else if nj == 8 && tile_for::<A, N>(ni, si, dj, stores.stream) == Tile::Small {
             // PERF: a block one 8×8 tile wide goes down its column of tiles (and the last rows) without the sweeps,
@@ -67,13 +67,16 @@ pub(crate) unsafe fn transpose_block<A: Arch, const N: usize, M: TileMap>(
 /// permutation (4096 blocks of 32 rows × 8 columns, output rows 64 KiB apart) 219 → 188 µs (6), two threads 115 →
 /// 95 µs (6); f32 NHWC → NCHW with 8 channels, 16 × 128² 359 → 323 µs (6), 4 × 100² 31.4 → 28.1 µs (6), 32 × 112²
 /// 502 → 494 µs (4); two threads ties. (Through the general sweep, stacks with regular stores lost: see
-/// [`tile_for`]; its code around the tiles is what a column of them does without.) At 32-byte levels only streamed
-/// (`stream`), where they were measured: `--isa v3`, one thread, f32 NHWC → NCHW with 8 channels, 32 × 128² 1.73–1.94
-/// → 0.83–0.87 ms; the public rank-5 permutation 1.74 → 1.80 `t/limit` (medians of four alternations: noise).
+/// [`tile_for`]; its code around the tiles is what a column of them does without.) At 32-byte levels the same
+/// (`--isa v3`, one thread): streamed, f32 NHWC → NCHW with 8 channels, 32 × 128² 1.73–1.94 → 0.83–0.87 ms; with
+/// regular stores (min of 6–8 alternations, tight loops) the public rank-5 permutation 176 → 151 µs, median 204 →
+/// 168 µs, two threads 93–114 → 92–108 µs — its access pattern alone (`cargo bench --bench patterns -- rank5
+/// --isa=v3`) takes 145 µs in 32-byte pieces and 118 µs in whole lines — with 22 % more instructions (callgrind:
+/// 1.31 → 1.59 M a call; a stack's 16 rows go through two 8×8 register tiles); f32 NHWC → NCHW with 8 channels
+/// 0.90–1.03 of its time (16 × 128², 4 × 100², 32 × 112²; 1 % fewer instructions).
 #[inline(always)]
-pub(crate) fn column_stacks<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize, stream: bool) -> bool {
-    let measured = A::BYTES == 64 || stream;
-    N == 4 && measured && A::stack_tiles::<N>() && fits::<N>(ni, si, dj, (64 / N, 8)) && !crowded(64 / N, si)
+pub(crate) fn column_stacks<A: Arch, const N: usize>(ni: usize, si: isize, dj: isize) -> bool {
+    N == 4 && A::stack_tiles::<N>() && fits::<N>(ni, si, dj, (64 / N, 8)) && !crowded(64 / N, si)
 }
 
 /// The rows of a tile whose input rows crowd into too few L1 sets (see [`crowded`]), if a block goes
@@ -1285,19 +1288,20 @@ mod tests {
     #[test]
     fn column_stack_blocks() {
         use super::column_stacks;
-        use crate::arch::{V3, V4, V4Vbmi};
+        use crate::arch::{Scalar, V3, V4, V4Vbmi};
         // (ni, si, dj)
-        assert!(column_stacks::<V4, 4>(32, 32, 65536, false), "the public rank-5 permutation's blocks");
-        assert!(column_stacks::<V4Vbmi, 4>(16384, 32, 65536, false), "NHWC → NCHW with 8 channels");
-        assert!(column_stacks::<V4, 4>(16, -64, 448, false), "negative input rows, output rows 7 lines apart");
-        assert!(!column_stacks::<V4, 4>(8, 32, 65536, false), "fewer rows than a stack");
-        assert!(!column_stacks::<V4, 4>(32, 36, 65536, false), "input rows not a stack row apart");
-        assert!(!column_stacks::<V4, 4>(32, 32, 400, false), "output rows not a multiple of a line apart");
-        assert!(!column_stacks::<V4, 4>(32, 4096, 65536, false), "input rows crowding an L1 set");
-        assert!(!column_stacks::<V4, 2>(64, 16, 65536, false), "measured for 4-byte elements");
-        assert!(column_stacks::<V3, 4>(16384, 32, 65536, true), "AVX2, streamed: NHWC → NCHW with 8 channels");
-        assert!(!column_stacks::<V3, 4>(16384, 32, 65536, false), "AVX2 with regular stores: measured on AVX-512 only");
-        assert!(!column_stacks::<V3, 4>(32, 4096, 65536, true), "AVX2, input rows crowding an L1 set");
+        assert!(column_stacks::<V4, 4>(32, 32, 65536), "the public rank-5 permutation's blocks");
+        assert!(column_stacks::<V4Vbmi, 4>(16384, 32, 65536), "NHWC → NCHW with 8 channels");
+        assert!(column_stacks::<V4, 4>(16, -64, 448), "negative input rows, output rows 7 lines apart");
+        assert!(!column_stacks::<V4, 4>(8, 32, 65536), "fewer rows than a stack");
+        assert!(!column_stacks::<V4, 4>(32, 36, 65536), "input rows not a stack row apart");
+        assert!(!column_stacks::<V4, 4>(32, 32, 400), "output rows not a multiple of a line apart");
+        assert!(!column_stacks::<V4, 4>(32, 4096, 65536), "input rows crowding an L1 set");
+        assert!(!column_stacks::<V4, 2>(64, 16, 65536), "measured for 4-byte elements");
+        assert!(column_stacks::<V3, 4>(16384, 32, 65536), "AVX2: NHWC → NCHW with 8 channels");
+        assert!(column_stacks::<V3, 4>(32, 32, 65536), "AVX2: the public rank-5 permutation's blocks");
+        assert!(!column_stacks::<V3, 4>(32, 4096, 65536), "AVX2, input rows crowding an L1 set");
+        assert!(!column_stacks::<Scalar, 4>(32, 32, 65536), "no stacks at the portable level");
     }
 
     /// Pins which blocks go through the buffer: 8×8 tiles of 1- or 2-byte elements with both strides critical.

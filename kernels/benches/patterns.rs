@@ -64,12 +64,24 @@ mod x86 {
     ///
     /// The level's features are enabled in the caller (the patterns run inside [`run_avx512`] or [`run_avx2`]).
     trait Lines {
-        /// Moves `N` bytes (a line for N = 64, a tile row's share of one for less) from `s` to `d`.
+        /// Moves `N` bytes (a line for N = 64, a tile row's share of one for less) from `s` to `d` (the same 16- and
+        /// 32-byte moves at both levels).
         ///
         /// # Safety
         ///
         /// `N` (16, 32 or 64) readable bytes at `s`, writable at `d`.
-        unsafe fn mv<const N: usize>(s: *const u8, d: *mut u8);
+        #[inline(always)]
+        unsafe fn mv<const N: usize>(s: *const u8, d: *mut u8) {
+            // SAFETY: the method's contract (AVX at both levels).
+            unsafe {
+                match N {
+                    64 => Self::line::<1, false>([s], d),
+                    32 => _mm256_storeu_si256(d.cast(), _mm256_loadu_si256(s.cast())),
+                    16 => _mm_storeu_si128(d.cast(), _mm_loadu_si128(s.cast())),
+                    _ => unreachable!("moves of 16, 32 or 64 bytes"),
+                }
+            }
+        }
 
         /// Stores into the line at `d` the bitwise or of the `K` lines at `s` (a gather's `K` input lines per output
         /// line, their picks left out), regularly or streamed.
@@ -99,19 +111,6 @@ mod x86 {
     struct Avx512;
 
     impl Lines for Avx512 {
-        #[inline(always)]
-        unsafe fn mv<const N: usize>(s: *const u8, d: *mut u8) {
-            // SAFETY: the method's contract.
-            unsafe {
-                match N {
-                    64 => _mm512_storeu_si512(d.cast(), _mm512_loadu_si512(s.cast())),
-                    32 => _mm256_storeu_si256(d.cast(), _mm256_loadu_si256(s.cast())),
-                    16 => _mm_storeu_si128(d.cast(), _mm_loadu_si128(s.cast())),
-                    _ => unreachable!("moves of 16, 32 or 64 bytes"),
-                }
-            }
-        }
-
         #[inline(always)]
         unsafe fn line<const K: usize, const STREAM: bool>(s: [*const u8; K], d: *mut u8) {
             // SAFETY: the method's contract.
@@ -150,22 +149,6 @@ mod x86 {
     struct Avx2;
 
     impl Lines for Avx2 {
-        #[inline(always)]
-        unsafe fn mv<const N: usize>(s: *const u8, d: *mut u8) {
-            // SAFETY: the method's contract.
-            unsafe {
-                match N {
-                    64 => {
-                        _mm256_storeu_si256(d.cast(), _mm256_loadu_si256(s.cast()));
-                        _mm256_storeu_si256(d.add(32).cast(), _mm256_loadu_si256(s.add(32).cast()));
-                    }
-                    32 => _mm256_storeu_si256(d.cast(), _mm256_loadu_si256(s.cast())),
-                    16 => _mm_storeu_si128(d.cast(), _mm_loadu_si128(s.cast())),
-                    _ => unreachable!("moves of 16, 32 or 64 bytes"),
-                }
-            }
-        }
-
         #[inline(always)]
         unsafe fn line<const K: usize, const STREAM: bool>(s: [*const u8; K], d: *mut u8) {
             // SAFETY: the method's contract (two halves of each line).

@@ -67,6 +67,18 @@ impl IndexType {
     fn signed(self) -> bool {
         matches!(self, IndexType::I32 | IndexType::I64)
     }
+
+    /// What the vector gathers add to an index read sign-extended at its width that comes out negative, for a
+    /// dimension of `bound`: the bound for signed indices (counting from the end), 2³² for unsigned 32-bit ones
+    /// (their true value), 0 for unsigned 64-bit ones (2⁶³ or more: past any bound, invalid). One form for every
+    /// type, so that the gather loops hold no branch on it.
+    fn negative_offset(self, bound: u64) -> i64 {
+        match self {
+            IndexType::I32 | IndexType::I64 => bound as i64,
+            IndexType::U32 => 1 << 32,
+            IndexType::U64 => 0,
+        }
+    }
 }
 
 /// The value of one index (`bytes` holds exactly its width).
@@ -157,10 +169,31 @@ fn dwords_readable(r: &ElementRun) -> bool {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn avx2<const W: usize>(lanes: IndexType, r: &ElementRun) -> usize {
+    let off = lanes.negative_offset(r.bound);
+    // SAFETY: forwarded contract; AVX2 enabled here.
+    unsafe { if lanes.width() == 4 { avx2_run::<W, true>(off, r) } else { avx2_run::<W, false>(off, r) } }
+}
+
+/// [`avx2`] for indices of 4 bytes (`NARROW`, sign-extended) or 8, each negative one offset by `off`
+/// ([`IndexType::negative_offset`]).
+///
+/// PERF: `--isa v3`, 4096×1024 gathered along rows by int64 indices: with the index type's match and its sign test
+/// inside the loop (where LLVM left them) 45.3 M instructions a call for f16, 43.4 M for f32 (callgrind); here
+/// 35.1 M and 34.3 M. One thread, Zen 4 VM, tight loops, min of 10 alternations: 0.96–0.97 of the time (the
+/// gathers wait on memory), two threads 0.97–0.98; 2.3 KB more code.
+///
+/// # Safety
+///
+/// As [`avx2`] (AVX2 is available).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_run<const W: usize, const NARROW: bool>(off: i64, r: &ElementRun) -> usize {
     // Streamed, whole lines only: the caller's regular stores of the rest then start on a line (see
     // `super::stream_lines`).
     let n = if r.stream { super::line_elements(r.n, W) } else { r.n / 4 * 4 };
     let zero = _mm256_setzero_si256();
+    let off = _mm256_set1_epi64x(off);
     let bound = _mm256_set1_epi64x(r.bound as i64);
     let step = _mm256_set1_epi64x(r.step as i64);
     let ss = r.src_stride as i64;
@@ -176,15 +209,15 @@ unsafe fn avx2<const W: usize>(lanes: IndexType, r: &ElementRun) -> usize {
         next.line();
         // SAFETY: indices k..k+4 are readable (the caller's contract).
         let v = unsafe {
-            match lanes {
-                IndexType::I32 => _mm256_cvtepi32_epi64(_mm_loadu_si128(r.index.add(k * 4).cast())),
-                IndexType::U32 => _mm256_cvtepu32_epi64(_mm_loadu_si128(r.index.add(k * 4).cast())),
-                IndexType::I64 | IndexType::U64 => _mm256_loadu_si256(r.index.add(k * 8).cast()),
+            if NARROW {
+                _mm256_cvtepi32_epi64(_mm_loadu_si128(r.index.add(k * 4).cast()))
+            } else {
+                _mm256_loadu_si256(r.index.add(k * 8).cast())
             }
         };
-        // Negative signed indices count from the end; unsigned ones above i64::MAX stay negative: invalid.
-        let neg = _mm256_cmpgt_epi64(zero, v);
-        let v = if lanes.signed() { _mm256_add_epi64(v, _mm256_and_si256(neg, bound)) } else { v };
+        // Negative lanes offset: signed ones count from the end, unsigned 32-bit ones get their true value back,
+        // unsigned 64-bit ones above i64::MAX stay negative: invalid.
+        let v = _mm256_add_epi64(v, _mm256_and_si256(_mm256_cmpgt_epi64(zero, v), off));
         let valid = _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, v), _mm256_cmpgt_epi64(bound, v));
         // Valid lanes are below the bound (< 2^32): the low halves multiply exactly.
         let offsets = _mm256_add_epi64(_mm256_mul_epu32(v, step), base);
@@ -233,9 +266,25 @@ unsafe fn avx2<const W: usize>(lanes: IndexType, r: &ElementRun) -> usize {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl")]
 unsafe fn avx512<const W: usize>(lanes: IndexType, r: &ElementRun) -> usize {
+    let off = lanes.negative_offset(r.bound);
+    // SAFETY: forwarded contract; the features enabled here.
+    unsafe { if lanes.width() == 4 { avx512_run::<W, true>(off, r) } else { avx512_run::<W, false>(off, r) } }
+}
+
+/// [`avx512`] for indices of 4 bytes (`NARROW`, sign-extended) or 8, each negative one offset by `off` (as
+/// [`avx2_run`]).
+///
+/// # Safety
+///
+/// As [`avx512`] (AVX-512 F, DQ and VL are available).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl")]
+unsafe fn avx512_run<const W: usize, const NARROW: bool>(off: i64, r: &ElementRun) -> usize {
     // Streamed, whole lines only (as `avx2`).
     let n = if r.stream { super::line_elements(r.n, W) } else { r.n / 8 * 8 };
     let zero = _mm512_setzero_si512();
+    let off = _mm512_set1_epi64(off);
     let bound = _mm512_set1_epi64(r.bound as i64);
     let step = _mm512_set1_epi64(r.step as i64);
     let ss = r.src_stride as i64;
@@ -248,13 +297,13 @@ unsafe fn avx512<const W: usize>(lanes: IndexType, r: &ElementRun) -> usize {
         next.line();
         // SAFETY: indices k..k+8 are readable (the caller's contract).
         let v = unsafe {
-            match lanes {
-                IndexType::I32 => _mm512_cvtepi32_epi64(_mm256_loadu_si256(r.index.add(k * 4).cast())),
-                IndexType::U32 => _mm512_cvtepu32_epi64(_mm256_loadu_si256(r.index.add(k * 4).cast())),
-                IndexType::I64 | IndexType::U64 => _mm512_loadu_si512(r.index.add(k * 8).cast()),
+            if NARROW {
+                _mm512_cvtepi32_epi64(_mm256_loadu_si256(r.index.add(k * 4).cast()))
+            } else {
+                _mm512_loadu_si512(r.index.add(k * 8).cast())
             }
         };
-        let v = if lanes.signed() { _mm512_mask_add_epi64(v, _mm512_cmplt_epi64_mask(v, zero), v, bound) } else { v };
+        let v = _mm512_mask_add_epi64(v, _mm512_cmplt_epi64_mask(v, zero), v, off);
         // Unsigned: negative leftovers and unsigned values above i64::MAX compare above the bound.
         let valid = _mm512_cmplt_epu64_mask(v, bound);
         let offsets = _mm512_add_epi64(_mm512_mullo_epi64(v, step), base);
@@ -512,7 +561,14 @@ mod tests {
                         let values: Vec<i64> = (0..n as i64)
                             .map(|k| {
                                 if Some(k as usize) == invalid {
-                                    if signed { -38 } else { 37 }
+                                    // Unsigned: past the bound, or the type's largest value (−1 read
+                                    // sign-extended: counted from the end, it would be element 36).
+                                    match (signed, n % 2, iw) {
+                                        (true, _, _) => -38,
+                                        (false, 1, _) => 37,
+                                        (false, _, 4) => i64::from(u32::MAX),
+                                        _ => -1,
+                                    }
                                 } else if signed {
                                     (k * 7) % 74 - 37
                                 } else {
@@ -550,7 +606,14 @@ mod tests {
                                 }
                                 for k in 0..done {
                                     let v = values[k];
-                                    let u = if v < 0 { v + 37 } else { v };
+                                    // (A negative unsigned value is the u64 above i64::MAX: invalid.)
+                                    let u = if v >= 0 {
+                                        v
+                                    } else if signed {
+                                        v + 37
+                                    } else {
+                                        -1
+                                    };
                                     let got = &out[start + k * width..][..width];
                                     if (0..37).contains(&u) {
                                         let at = 16 + k * 24 + u as usize * 8;

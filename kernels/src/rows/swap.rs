@@ -34,10 +34,19 @@ impl<A: Arch, const N: usize> Body for SwapBody<'_, A, N> {
             let s = lo.wrapping_offset(i as isize * step);
             // SAFETY: as above, pixel i; unaligned accesses.
             let pixel = unsafe { s.cast::<[u8; N]>().read_unaligned() };
-            let mut out = [0u8; N];
-            for (o, c) in out.chunks_exact_mut(unit).zip(pixel.chunks_exact(unit).rev()) {
-                o.copy_from_slice(c);
-            }
+            let out = match unit {
+                1 => reversed::<N, 1>(pixel),
+                2 => reversed::<N, 2>(pixel),
+                4 => reversed::<N, 4>(pixel),
+                8 => reversed::<N, 8>(pixel),
+                _ => {
+                    let mut out = [0u8; N];
+                    for (o, c) in out.chunks_exact_mut(unit).zip(pixel.chunks_exact(unit).rev()) {
+                        o.copy_from_slice(c);
+                    }
+                    out
+                }
+            };
             // SAFETY: as above.
             unsafe { dst.add(i * N).cast::<[u8; N]>().write_unaligned(out) };
         }
@@ -49,4 +58,22 @@ impl<A: Arch, const N: usize> Body for SwapBody<'_, A, N> {
         let below = (N - self.unit) as isize;
         (a - below, b - below)
     }
+}
+
+/// `pixel`'s channels of `U` bytes in reverse order: byte moves of constant positions (the channels of a runtime
+/// width were `copy_from_slice` calls of `memcpy`, one per channel).
+///
+/// PERF: `--isa scalar` (where every pixel takes this loop), u8 720p BGR → RGB: 87 → 31 M instructions a call
+/// (callgrind; a `memcpy` call per channel before), one thread, min of 4: 8.09 → 1.38 ms; Normalize of the same frame
+/// with BGR → RGB into f32 NHWC 8.24 → 2.27 ms.
+#[inline(always)]
+fn reversed<const N: usize, const U: usize>(pixel: [u8; N]) -> [u8; N] {
+    let mut out = [0u8; N];
+    let k = N / U;
+    for c in 0..k {
+        for b in 0..U {
+            out[c * U + b] = pixel[(k - 1 - c) * U + b];
+        }
+    }
+    out
 }

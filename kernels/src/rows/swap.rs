@@ -3,7 +3,7 @@
 //! byte-shuffle tables (`pshufb` lanes, 64-byte VBMI lanes), the tail moves pixels one at a time.
 
 use super::{Body, lead_bytes};
-use crate::arch::Arch;
+use crate::arch::{Arch, Isa};
 use crate::rows::reverse::shuffled;
 use crate::strategy::Lanes;
 
@@ -34,11 +34,13 @@ impl<A: Arch, const N: usize> Body for SwapBody<'_, A, N> {
             let s = lo.wrapping_offset(i as isize * step);
             // SAFETY: as above, pixel i; unaligned accesses.
             let pixel = unsafe { s.cast::<[u8; N]>().read_unaligned() };
+            // (Constant widths at the portable level only, where every pixel comes here: the vector levels' tails
+            // are shorter than a register, and the widths cost 13 KB of code there.)
             let out = match unit {
-                1 => reversed::<N, 1>(pixel),
-                2 => reversed::<N, 2>(pixel),
-                4 => reversed::<N, 4>(pixel),
-                8 => reversed::<N, 8>(pixel),
+                1 if A::ISA == Isa::Scalar => reversed::<N, 1>(pixel),
+                2 if A::ISA == Isa::Scalar => reversed::<N, 2>(pixel),
+                4 if A::ISA == Isa::Scalar => reversed::<N, 4>(pixel),
+                8 if A::ISA == Isa::Scalar => reversed::<N, 8>(pixel),
                 _ => {
                     let mut out = [0u8; N];
                     for (o, c) in out.chunks_exact_mut(unit).zip(pixel.chunks_exact(unit).rev()) {

@@ -1183,8 +1183,8 @@ unsafe fn put_line(p: *mut u8, v: __m512i, stream: bool) {
 /// (once per run of tiles, or per tile where it sweeps diagonals).
 ///
 /// Inlined into every sweep of every transposing kernel (with the stacks, [`tile_stack_4`] and [`tile_stack_2`]),
-/// the AVX-512 level's transposes took 97 KB more text; the public transposes ran the same instructions at `--isa v3` and the
-/// same times at this level (one thread, min of 4 alternations, within the VM's noise).
+/// the AVX-512 level's transposes took 97 KB more text; the public transposes ran the same instructions at `--isa v3`
+/// and the same times at this level (one thread, min of 4 alternations, within the VM's noise).
 ///
 /// # Safety
 ///

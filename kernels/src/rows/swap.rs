@@ -36,11 +36,11 @@ impl<A: Arch, const N: usize> Body for SwapBody<'_, A, N> {
             let pixel = unsafe { s.cast::<[u8; N]>().read_unaligned() };
             // (Constant widths at the portable level only, where every pixel comes here: the vector levels' tails
             // are shorter than a register, and the widths cost 13 KB of code there.)
-            let out = match unit {
-                1 if A::ISA == Isa::Scalar => reversed::<N, 1>(pixel),
-                2 if A::ISA == Isa::Scalar => reversed::<N, 2>(pixel),
-                4 if A::ISA == Isa::Scalar => reversed::<N, 4>(pixel),
-                8 if A::ISA == Isa::Scalar => reversed::<N, 8>(pixel),
+            let out = match (A::ISA == Isa::Scalar, unit) {
+                (true, 1) => reversed::<N, 1>(pixel),
+                (true, 2) => reversed::<N, 2>(pixel),
+                (true, 4) => reversed::<N, 4>(pixel),
+                (true, 8) => reversed::<N, 8>(pixel),
                 _ => {
                     let mut out = [0u8; N];
                     for (o, c) in out.chunks_exact_mut(unit).zip(pixel.chunks_exact(unit).rev()) {

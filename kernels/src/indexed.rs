@@ -852,7 +852,7 @@ impl IndexProgram {
             src: src.wrapping_offset(sb),
             dst: dst.wrapping_offset(db),
             src_end: src.wrapping_add(self.src_need),
-            signed: matches!(self.plan.index_type, IndexType::I32 | IndexType::I64),
+            ty: self.plan.index_type,
         };
         // The side and the tuple's length are decided once per call, not per element.
         // SAFETY: the caller's contract (each arm).
@@ -890,9 +890,9 @@ impl IndexProgram {
         // positions and 2 KiB ahead (8 and 1 KiB the same; 16 and 256 bytes, 8 and one line less).
         let ahead = if SOURCE && self.block_bytes >= 64 { PREFETCH_POSITIONS } else { 0 };
         let fetch = self.block_bytes.min(PREFETCH_BLOCK_BYTES) as isize;
-        let neg0 = X::negative(w.signed, c0.bound);
+        let neg0 = w.ty.negative_offset(c0.bound);
         // SAFETY: (offset) every tuple lies inside the index footprint (the caller's contract).
-        let offset = |i: isize| unsafe { tuple_offset::<X, ONE>(w.ix, i, (c0, neg0), comps, cs, w.signed) };
+        let offset = |i: isize| unsafe { tuple_offset::<X, ONE>(w.ix, i, (c0, neg0), comps, cs, w.ty) };
         // Element gathers whose runs each read one small window (a row of the source picked from by a row of
         // indices: `np.take_along_axis` along the last axis) fetch the next run's window while the hardware gathers
         // wait on this one's.
@@ -993,11 +993,11 @@ unsafe fn index_run<X: IndexRead, const SOURCE: bool, const ONE: bool>(
     cs: isize,
     put: &impl Fn(*const u8, *mut u8),
 ) {
-    let Walk { ix, src, dst, signed, .. } = w;
-    let neg0 = X::negative(signed, c0.bound);
+    let Walk { ix, src, dst, ty, .. } = w;
+    let neg0 = ty.negative_offset(c0.bound);
     for _ in 0..n {
         // SAFETY: the tuple lies inside the index footprint (the caller's contract).
-        if let Some(add) = unsafe { tuple_offset::<X, ONE>(ix, i, (c0, neg0), comps, cs, signed) } {
+        if let Some(add) = unsafe { tuple_offset::<X, ONE>(ix, i, (c0, neg0), comps, cs, ty) } {
             let (s, d) = if SOURCE { (s.wrapping_add(add), d) } else { (s, d.wrapping_add(add)) };
             // Offsets inside the bounded footprints (a valid index, a position in range): `put`'s contract.
             put(src.wrapping_offset(s), dst.wrapping_offset(d));
@@ -1007,7 +1007,7 @@ unsafe fn index_run<X: IndexRead, const SOURCE: bool, const ONE: bool>(
 }
 
 /// The bytes the index tuple at `ix + i` adds on the indexed side (`ONE`: the single index of component `c0`,
-/// whose [`IndexRead::negative`] is `neg0`; else the components `comps`, `cs` bytes apart, of `signed` indices);
+/// whose [`IndexType::negative_offset`] is `neg0`; else the components `comps`, `cs` bytes apart, of type `ty`);
 /// `None` when an index is invalid.
 ///
 /// # Safety
@@ -1020,7 +1020,7 @@ unsafe fn tuple_offset<X: IndexRead, const ONE: bool>(
     (c0, neg0): (Component, i64),
     comps: &[Component],
     cs: isize,
-    signed: bool,
+    ty: IndexType,
 ) -> Option<isize> {
     if ONE {
         // SAFETY: the caller's contract.
@@ -1030,7 +1030,7 @@ unsafe fn tuple_offset<X: IndexRead, const ONE: bool>(
         comps.iter().enumerate().try_fold(0isize, |sum, (j, c)| {
             // SAFETY: the caller's contract, component j of the tuple.
             let v = unsafe { X::load(ix.wrapping_offset(i.wrapping_add((j as isize).wrapping_mul(cs)))) };
-            let u = normalize_read(v, c.bound, X::negative(signed, c.bound))?;
+            let u = normalize_read(v, c.bound, ty.negative_offset(c.bound))?;
             Some(sum.wrapping_add((u as isize).wrapping_mul(c.step)))
         })
     }
@@ -1044,8 +1044,8 @@ struct Walk {
     dst: *mut u8,
     /// The end of the source's readable bytes.
     src_end: *const u8,
-    /// Whether the indices are signed (negative values count from the end).
-    signed: bool,
+    /// The indices' type (which negative values count from the end: [`IndexType::negative_offset`]).
+    ty: IndexType,
 }
 
 /// How many positions ahead a gather of blocks prefetches its source, and how much of each block.
@@ -1204,35 +1204,23 @@ fn each_row(dims: &[IndexDim], mut f: impl FnMut(isize, Option<IndexDim>)) {
 }
 
 /// Reading indices of one width in the hot loop, signed or not: the value is sign-extended, and a negative one
-/// becomes valid only through the walk's [`IndexRead::negative`] (see [`normalize_read`]).
+/// becomes valid only through its type's [`IndexType::negative_offset`] (see [`normalize_read`]).
 ///
 /// PERF: one instance of the walks per width, not per index type: the four types' instances of every block copy
 /// and walk were 116 KB of `.text` more, for a register added instead of a constant.
 trait IndexRead {
-    /// What a negative value read from an unsigned index of this width is offset by: 2³² for 32-bit ones (their
-    /// true value), 0 for 64-bit ones (at least 2⁶³, past any bound). Signed ones are offset by the component's
-    /// bound (counting from the end): see [`IndexRead::negative`].
-    const UNSIGNED_NEGATIVE: i64;
-
     /// The index at `p`, sign-extended.
     ///
     /// # Safety
     ///
     /// `p` addresses the index's bytes.
     unsafe fn load(p: *const u8) -> i64;
-
-    /// The offset [`normalize_read`] adds to a negative value of this width read for a component of `bound`.
-    #[inline(always)]
-    fn negative(signed: bool, bound: u64) -> i64 {
-        if signed { bound as i64 } else { Self::UNSIGNED_NEGATIVE }
-    }
 }
 
 macro_rules! index_read {
-    ($name:ident, $t:ty, $unsigned_negative:expr) => {
+    ($name:ident, $t:ty) => {
         struct $name;
         impl IndexRead for $name {
-            const UNSIGNED_NEGATIVE: i64 = $unsigned_negative;
             #[inline(always)]
             unsafe fn load(p: *const u8) -> i64 {
                 // SAFETY: the caller's contract; unaligned reads.
@@ -1250,8 +1238,8 @@ fn normalize_read(v: i64, bound: u64, negative: i64) -> Option<u64> {
     (u >= 0 && (u as u64) < bound).then_some(u as u64)
 }
 
-index_read!(Ix32, i32, 1 << 32);
-index_read!(Ix64, i64, 0);
+index_read!(Ix32, i32);
+index_read!(Ix64, i64);
 
 #[cfg(feature = "selftest")]
 #[allow(clippy::arithmetic_side_effects)] // test arithmetic on small values

@@ -68,11 +68,19 @@ impl IndexType {
         matches!(self, IndexType::I32 | IndexType::I64)
     }
 
+    /// The test of an index `v` (sign- or zero-extended to 64 bits by its type) for a dimension of `bound`
+    /// (≤ `i64::MAX`): valid when `v + bias`, as unsigned, is below `limit` — bias `bound` and limit `2·bound` for
+    /// signed types (`-bound..bound`), bias 0 and limit `bound` for unsigned ones. One compare, no branch: the form
+    /// every level's validity test uses.
+    fn biased_limit(self, bound: u64) -> (u64, u64) {
+        if self.signed() { (bound, bound.wrapping_mul(2)) } else { (0, bound) }
+    }
+
     /// What the vector gathers add to an index read sign-extended at its width that comes out negative, for a
     /// dimension of `bound`: the bound for signed indices (counting from the end), 2³² for unsigned 32-bit ones
     /// (their true value), 0 for unsigned 64-bit ones (2⁶³ or more: past any bound, invalid). One form for every
-    /// type, so that the gather loops hold no branch on it.
-    fn negative_offset(self, bound: u64) -> i64 {
+    /// type, so that the gather loops hold no branch on it (and the scalar walks of `indexed` use it too).
+    pub(crate) fn negative_offset(self, bound: u64) -> i64 {
         match self {
             IndexType::I32 | IndexType::I64 => bound as i64,
             IndexType::U32 => 1 << 32,
@@ -408,7 +416,7 @@ pub(crate) unsafe fn all_valid(level: Level, lanes: IndexType, index: *const u8,
 /// this loop 24 M (callgrind). One thread, Zen 4 VM, min of 4: f32 25.0 → 9.4 ms, f16 21.0 → 6.6 ms; the scatter of
 /// 4096×256 into 4096×1024 62 → 29 M instructions. (The level every CPU without AVX2 runs, Arm included.)
 fn valid_portable(lanes: IndexType, bytes: &[u8], bound: u64) -> bool {
-    let (bias, limit) = if lanes.signed() { (bound, bound.wrapping_mul(2)) } else { (0, bound) };
+    let (bias, limit) = lanes.biased_limit(bound);
     let ok = |v: u64| v.wrapping_add(bias) < limit;
     match lanes {
         IndexType::I32 => all_of(bytes, |b| ok(i64::from(i32::from_le_bytes(b)) as u64)),
@@ -428,11 +436,12 @@ fn all_of<const W: usize>(bytes: &[u8], ok: impl Fn([u8; W]) -> bool) -> bool {
 fn valid_one(ty: IndexType, p: *const u8, bound: u64) -> bool {
     // SAFETY: the callers pass a readable index of `ty`'s width.
     let bytes = unsafe { core::slice::from_raw_parts(p, ty.width()) };
-    normalize(value(ty, bytes), bound).is_some()
+    let (bias, limit) = ty.biased_limit(bound);
+    // `value` is exact; its low 64 bits are the index sign- or zero-extended, as the vector loops read it.
+    (value(ty, bytes) as u64).wrapping_add(bias) < limit
 }
 
-/// AVX2: an index `v` is valid when `v + bias` (as unsigned) is below `limit`: bias `bound`, limit `2·bound` for
-/// signed lanes, bias 0 and limit `bound` for unsigned ones; unsigned 64-bit compares flip the sign bit.
+/// AVX2: [`IndexType::biased_limit`]'s test, 4 lanes at a time; unsigned 64-bit compares flip the sign bit.
 ///
 /// # Safety
 ///
@@ -440,8 +449,7 @@ fn valid_one(ty: IndexType, p: *const u8, bound: u64) -> bool {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn valid_avx2(lanes: IndexType, index: *const u8, n: usize, bound: u64) -> bool {
-    let signed = lanes.signed();
-    let (bias, limit) = if signed { (bound, bound.wrapping_mul(2)) } else { (0, bound) };
+    let (bias, limit) = lanes.biased_limit(bound);
     let flip = _mm256_set1_epi64x(i64::MIN);
     let bias_v = _mm256_set1_epi64x(bias as i64);
     let limit_v = _mm256_xor_si256(_mm256_set1_epi64x(limit as i64), flip);
@@ -475,8 +483,7 @@ unsafe fn valid_avx2(lanes: IndexType, index: *const u8, n: usize, bound: u64) -
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 unsafe fn valid_avx512(lanes: IndexType, index: *const u8, n: usize, bound: u64) -> bool {
-    let signed = lanes.signed();
-    let (bias, limit) = if signed { (bound, bound.wrapping_mul(2)) } else { (0, bound) };
+    let (bias, limit) = lanes.biased_limit(bound);
     let bias_v = _mm512_set1_epi64(bias as i64);
     let limit_v = _mm512_set1_epi64(limit as i64);
     let mut bad: __mmask8 = 0;

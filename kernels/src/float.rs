@@ -2,20 +2,25 @@
 //! leaf every level, the conversion routes and the resize epilogues call for single elements and tails.
 
 /// f16 bits → f32 exactly, as the F16C / AVX-512 instructions convert: NaNs keep their payload and become quiet.
+///
+/// Without branches (selects between three results computed alike), so that loops of it vectorize at the portable
+/// level: the exponent field rebiased by 112 for normal values; a subnormal `m·2⁻²⁴` as the normal `2⁻¹⁴·(1 +
+/// m/1024)` minus `2⁻¹⁴` (exact); infinities and NaNs get the f32 exponent and, for a NaN, the quiet bit.
+/// PERF: see [`f32_to_f16_scalar`].
 #[inline(always)]
 pub(crate) fn f16_to_f32_scalar(h: u16) -> f32 {
-    let sign = u32::from(h & 0x8000) << 16;
-    let exp = u32::from(h >> 10) & 0x1F;
-    let man = u32::from(h & 0x3FF);
-    let bits = match (exp, man) {
-        (0x1F, 0) => sign | 0x7F80_0000,
-        (0x1F, m) => sign | 0x7FC0_0000 | (m << 13),
-        (0, 0) => sign,
-        // Subnormal: man · 2^-24, exact in f32 (a normal number there).
-        (0, m) => sign | (m as f32 * f32::from_bits(0x3380_0000)).to_bits(),
-        (e, m) => sign | ((e + 112) << 23) | (m << 13),
+    let h = u32::from(h);
+    let (sign, a) = ((h & 0x8000) << 16, h & 0x7FFF);
+    let shifted = a << 13;
+    let normal = shifted + 0x3800_0000;
+    let small = (f32::from_bits(shifted + 0x3880_0000) - f32::from_bits(0x3880_0000)).to_bits();
+    let special = shifted | 0x7F80_0000 | if a > 0x7C00 { 0x40_0000 } else { 0 };
+    let bits = match a & 0x7C00 {
+        0x7C00 => special,
+        0 => small,
+        _ => normal,
     };
-    f32::from_bits(bits)
+    f32::from_bits(sign | bits)
 }
 
 /// Whether every result `x·scale + bias` of a one-byte integer `x` (|x| ≤ 255) lies well inside i32 (below 2³⁰ in
@@ -29,35 +34,31 @@ pub(crate) fn byte_results_fit_i32(scale: f32, bias: f32) -> bool {
 
 /// f32 → f16 bits, rounded to nearest even, as the F16C / AVX-512 instructions convert: overflow gives infinity,
 /// NaNs become quiet and keep the top bits of their payload.
+///
+/// Without branches (selects between results computed alike), so that loops of it vectorize at the portable level:
+/// a normal result rebiases the exponent field (−112) and rounds the 13 dropped bits to nearest even by adding
+/// `0xFFF` plus the lowest kept bit (a carry moves into the exponent, up to infinity); a result below `2⁻¹⁴`
+/// (subnormal or zero) is rounded by the float adder: in `|x| + 0.5` the f16 subnormal's bits are the sum's low bits.
+///
+/// PERF: the branches of the former form (one per class of value, and per rounding decision) kept LLVM from
+/// vectorizing: `--isa scalar`, one thread, the f32 → f16 cast of 4 Mi elements 12.6 ms (3 ns an element).
 #[inline(always)]
 pub(crate) fn f32_to_f16_scalar(x: f32) -> u16 {
     let b = x.to_bits();
-    let sign = ((b >> 16) & 0x8000) as u16;
-    let exp = (b >> 23) & 0xFF;
-    let man = b & 0x7F_FFFF;
-    if exp == 0xFF {
-        return if man == 0 { sign | 0x7C00 } else { sign | 0x7E00 | (man >> 13) as u16 };
-    }
-    // The exponent rebiased for f16 (may be ≤ 0: subnormal or zero, ≥ 31: overflow).
-    let e = exp as i32 - 112;
-    if e >= 31 {
-        return sign | 0x7C00;
-    }
-    if e <= 0 {
-        if e < -10 {
-            return sign; // below half the smallest subnormal
-        }
-        // f16 subnormal m·2^-24 with m = significand >> (14 - e), rounded to nearest even.
-        let sig = man | 0x80_0000;
-        let shift = (14 - e) as u32;
-        let (q, rem, half) = (sig >> shift, sig & ((1 << shift) - 1), 1u32 << (shift - 1));
-        let up = rem > half || (rem == half && q & 1 == 1);
-        return sign | (q + u32::from(up)) as u16;
-    }
-    let (q, rem) = (man >> 13, man & 0x1FFF);
-    let up = rem > 0x1000 || (rem == 0x1000 && q & 1 == 1);
-    // A carry out of the mantissa moves to the next binade (or to infinity), which is the right result.
-    sign | (((e as u32) << 10 | q) + u32::from(up)) as u16
+    let (sign, a) = ((b >> 16) & 0x8000, b & 0x7FFF_FFFF);
+    let normal = a.wrapping_add(0xC800_0FFF).wrapping_add((a >> 13) & 1) >> 13;
+    let small = (f32::from_bits(a) + 0.5).to_bits().wrapping_sub(0x3F00_0000);
+    let nan = 0x7E00 | ((a >> 13) & 0x3FF);
+    let r = if a > 0x7F80_0000 {
+        nan
+    } else if a >= 0x4780_0000 {
+        0x7C00 // 2¹⁶ and above (and infinity): infinity
+    } else if a < 0x3880_0000 {
+        small
+    } else {
+        normal
+    };
+    (sign | r) as u16
 }
 
 /// f64 → f32 rounded to odd: exact values convert exactly; an inexact one becomes the one of its two f32 neighbours
@@ -162,7 +163,66 @@ impl FixedAffine {
 #[cfg(feature = "selftest")]
 #[strider_kernels_macros::selftests]
 mod tests {
-    use super::FixedAffine;
+    use super::{FixedAffine, f16_to_f32_scalar, f32_to_f16_scalar};
+
+    /// f16 → f32 by cases (the definition the branch-free form is checked against).
+    fn f16_to_f32_by_cases(h: u16) -> f32 {
+        let sign = u32::from(h & 0x8000) << 16;
+        let exp = u32::from(h >> 10) & 0x1F;
+        let man = u32::from(h & 0x3FF);
+        let bits = match (exp, man) {
+            (0x1F, 0) => sign | 0x7F80_0000,
+            (0x1F, m) => sign | 0x7FC0_0000 | (m << 13),
+            (0, 0) => sign,
+            (0, m) => sign | (m as f32 * f32::from_bits(0x3380_0000)).to_bits(),
+            (e, m) => sign | ((e + 112) << 23) | (m << 13),
+        };
+        f32::from_bits(bits)
+    }
+
+    /// f32 → f16 by cases, rounding in integers (the definition the branch-free form is checked against).
+    fn f32_to_f16_by_cases(x: f32) -> u16 {
+        let b = x.to_bits();
+        let sign = ((b >> 16) & 0x8000) as u16;
+        let exp = (b >> 23) & 0xFF;
+        let man = b & 0x7F_FFFF;
+        if exp == 0xFF {
+            return if man == 0 { sign | 0x7C00 } else { sign | 0x7E00 | (man >> 13) as u16 };
+        }
+        let e = exp as i32 - 112;
+        if e >= 31 {
+            return sign | 0x7C00;
+        }
+        if e <= 0 {
+            if e < -10 {
+                return sign;
+            }
+            let sig = man | 0x80_0000;
+            let shift = (14 - e) as u32;
+            let (q, rem, half) = (sig >> shift, sig & ((1 << shift) - 1), 1u32 << (shift - 1));
+            let up = rem > half || (rem == half && q & 1 == 1);
+            return sign | (q + u32::from(up)) as u16;
+        }
+        let (q, rem) = (man >> 13, man & 0x1FFF);
+        let up = rem > 0x1000 || (rem == 0x1000 && q & 1 == 1);
+        sign | (((e as u32) << 10 | q) + u32::from(up)) as u16
+    }
+
+    #[test]
+    fn f16_conversions_without_branches_match_the_cases() {
+        for h in 0..=u16::MAX {
+            assert_eq!(f16_to_f32_scalar(h).to_bits(), f16_to_f32_by_cases(h).to_bits(), "{h:04x}");
+        }
+        // Every f32 whose low 8 bits are 0x00, 0x7F, 0x80 or 0xFF — every exponent and every rounding class (the
+        // dropped bits below, at and above the tie, odd and even kept bits) — and every f32 near each class
+        // boundary: subnormal results, the smallest normal, the largest finite, infinity and NaNs.
+        let edges = [0x3300_0000u32, 0x3880_0000, 0x477F_E000, 0x4780_0000, 0x7F80_0000];
+        let near = edges.iter().flat_map(|&e| (e - 0x4000..e + 0x4000).flat_map(|b| [b, b | 0x8000_0000]));
+        for b in (0..=u32::MAX >> 8).flat_map(|hi| [0x00, 0x7F, 0x80, 0xFF].map(|lo| hi << 8 | lo)).chain(near) {
+            let x = f32::from_bits(b);
+            assert_eq!(f32_to_f16_scalar(x), f32_to_f16_by_cases(x), "{b:08x}");
+        }
+    }
 
     /// Every one-byte input of `f`'s types against the float arithmetic.
     fn agrees(f: FixedAffine, scale: f32, bias: f32, signed_in: bool, signed_out: bool) -> bool {

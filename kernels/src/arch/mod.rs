@@ -953,16 +953,35 @@ pub(crate) unsafe fn sampled_row_elements(p: &PixelPairs<'_>, out: &mut [f32], f
     }
 }
 
-/// [`Arch::rows_u8_q7`] one element at a time.
+/// [`Arch::rows_u8_q7`] in plain loops: the sums of a chunk of elements built tap by tap (each tap row read front to
+/// back into i32 accumulators: a loop the compiler vectorizes), then rounded. The same exact sums in another order.
+///
+/// PERF: element by element (each sum's taps read down a column of the rows, a loop no compiler vectorizes), the
+/// rows-first pass of a u8 resize was most of the portable level's time: `--isa scalar`, one thread, 2560×1600 →
+/// 320×200 RGB bilinear antialiased, 438 M instructions a call, 17 per tap of each element.
 ///
 /// # Safety
 ///
 /// As [`Arch::rows_u8_q7`].
 #[inline(always)]
 pub(crate) unsafe fn rows_u8_q7_elements(src: *const u8, step: isize, w: RowWeights<'_>, n: usize, out: *mut i16) {
-    for x in 0..n {
-        // SAFETY: element x of the tap rows and of the output (contract).
-        unsafe { out.add(x).write_unaligned(w.q7(w.sum(src, step, x))) };
+    const CHUNK: usize = 256;
+    let mut sums = [0i32; CHUNK];
+    for x0 in (0..n).step_by(CHUNK) {
+        let sums = &mut sums[..CHUNK.min(n - x0)];
+        sums.fill(0);
+        for t in 0..w.taps {
+            let (wt, at) = (w.at(t), src.wrapping_offset(t as isize * step).wrapping_add(x0));
+            // SAFETY: elements x0.. x0 + sums.len() (≤ n) of tap row t are readable (contract).
+            let row = unsafe { core::slice::from_raw_parts(at, sums.len()) };
+            for (s, &v) in sums.iter_mut().zip(row) {
+                *s = s.wrapping_add(i32::from(v).wrapping_mul(wt));
+            }
+        }
+        for (x, &s) in sums.iter().enumerate() {
+            // SAFETY: element x0 + x < n of the output (contract).
+            unsafe { out.add(x0 + x).write_unaligned(w.q7(s)) };
+        }
     }
 }
 

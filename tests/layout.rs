@@ -5,7 +5,7 @@
 mod common;
 
 use common::{Buf, SENTINEL, WIDTH_TYPES};
-use strider::{DataType, Error, Identity, Slice, TensorDesc};
+use strider::{DataType, Error, Identity, RowKind, Slice, Slice1, TensorDesc};
 
 /// Runs `op` under every configuration and compares the whole output buffer (sentinel padding included).
 fn check_identity(input: &TensorDesc, output: &TensorDesc, salt: u64) {
@@ -336,6 +336,41 @@ fn identity_deinterleaves_slotted_pixels() {
                     check_identity(&slotted, &planes, salt as u64);
                     let kind = Identity::new(&slotted, &planes).unwrap().row_kind();
                     assert_eq!(kind, strider::RowKind::Deinterleave { planes: channels as usize }, "{dt} {slots}");
+                }
+            }
+        }
+    }
+}
+
+/// Mirrored pixels with their channels reversed into planes in one slice (a horizontal flip, BGR → RGB and NHWC →
+/// NCHW): the deinterleave reads the pixels backwards and their channels in reverse order; every element width, 2
+/// to 4 channels, rows around every register width, under every configuration (the portable level moves every
+/// pixel one at a time).
+#[test]
+fn slice1_deinterleaves_mirrored_pixels_with_reversed_channels() {
+    for dt in WIDTH_TYPES {
+        for channels in 2..=4u32 {
+            for (salt, width) in [1u32, 7, 16, 21, 64, 67, 130].into_iter().enumerate() {
+                let sizes = [3, width, channels];
+                let input = TensorDesc::new(dt, &sizes).unwrap();
+                // The logical [H, W, C] stored as planes (C outermost).
+                let output = TensorDesc::with_strides(dt, &sizes, &[width, 1, 3 * width]).unwrap();
+                let op = Slice1::new(&input, &output, &[0, 0, 0], &sizes, &[1, -1, -1]).unwrap();
+                if width >= 16 {
+                    assert_eq!(op.row_kind(), RowKind::Deinterleave { planes: channels as usize }, "{dt} {width}");
+                }
+                let mut rng = common::rng(salt as u64);
+                let src = Buf::random(input.addressed_bytes() as usize, salt % 5, &mut rng);
+                let mut want = vec![SENTINEL; output.addressed_bytes() as usize];
+                common::reference_slice1(&input, &output, &[0, 0, 0], &sizes, &[1, -1, -1], src.bytes(), &mut want);
+                for (threads, opts) in common::configs() {
+                    let mut dst = Buf::filled(want.len(), salt % 3, SENTINEL);
+                    common::with_threads(threads, || op.execute_with(src.bytes(), dst.bytes_mut(), &opts)).unwrap();
+                    assert!(
+                        dst.bytes() == &want[..],
+                        "{dt} {channels} {width} with {opts:?} on {threads}: {}",
+                        op.plan()
+                    );
                 }
             }
         }

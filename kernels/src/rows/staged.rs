@@ -363,7 +363,14 @@ impl<'a> Windowed<'a> {
 }
 
 /// The portable level's fused deinterleave of one-byte pixels: each output element read, widened, scaled, offset
-/// and converted directly (one pass, no buffer); returns `n` (0 for f32 pixels).
+/// and converted directly (one pass, no buffer); returns `n` (0 for f32 pixels, and for plane counts other than 2
+/// to 4: the buffered path).
+///
+/// PERF: the output type fixed per loop, and the signedness, the channels' order and the pixels' direction read
+/// once, where one loop tested them all for every element (~20 instructions an element): `--isa scalar`, one
+/// thread, callgrind: u8 NHWC → f32 NCHW 32×224²×3 96.8 → 50.8 M instructions a call, → f16 NCHW 187 → 146 M,
+/// the mirrored BGR 1080p crop into f32 planes 63.2 → 33.2 M. (A loop per plane count too, and per sign: 35.5 M for
+/// the first, for 87 KB of code instead of 18 KB.)
 ///
 /// # Safety
 ///
@@ -376,28 +383,54 @@ unsafe fn scalar_deinterleave_normalize(
     params: &[[f32; 2]; 4],
     rows: RowRun,
 ) -> usize {
-    let Span { src, dst, n, .. } = s;
     // (f32 pixels: the buffered path, whose conversions are the portable ones.)
     let FusedConvert::Bytes(k) = k else { return 0 };
+    let run = (k.signed(), t, s, ps, params, rows);
+    // SAFETY: forwarded contract; each store writes one element of a plane, in bounds (contract).
+    unsafe {
+        match k.out {
+            NormType::F16 => norm_planes::<2>(run, |p, y| p.cast::<u16>().write_unaligned(f32_to_f16_scalar(y))),
+            NormType::F32 => norm_planes::<4>(run, |p, y| p.cast::<f32>().write_unaligned(y)),
+            // (The casts' rule: nearest even, saturated.)
+            NormType::U8 => norm_planes::<1>(run, |p, y| p.write(y.round_ties_even() as u8)),
+            NormType::I8 => norm_planes::<1>(run, |p, y| p.cast::<i8>().write(y.round_ties_even() as i8)),
+        }
+    }
+}
+
+/// [`scalar_deinterleave_normalize`] into `W`-byte outputs stored by `store`: `s.n`, or 0 for plane counts other
+/// than 2 to 4.
+///
+/// # Safety
+///
+/// As [`scalar_deinterleave_normalize`]; `store(p, y)` writes one output element at `p`.
+#[inline(always)]
+unsafe fn norm_planes<const W: usize>(
+    (signed, t, s, ps, params, rows): (bool, &Planar, Span, isize, &[[f32; 2]; 4], RowRun),
+    store: impl Fn(*mut u8, f32),
+) -> usize {
+    let Span { src, dst, n, .. } = s;
     let p = t.planes;
+    if !(2..=4).contains(&p) {
+        return 0;
+    }
+    // (`Planar::pixel` and `Planar::channel` with their fields read once, outside the loops.)
+    let channels: [usize; 4] = core::array::from_fn(|c| t.channel(c.min(p - 1)));
+    let planes: [isize; 4] = core::array::from_fn(|c| c as isize * ps);
+    let bytes = t.slots.wrapping_mul(t.width) as isize;
+    let step = if t.reverse_pixels { bytes.wrapping_neg() } else { bytes };
+    // An i8 pixel `b as i8` is `(b ^ 0x80) − 128`, exact in f32: one form for both signs, no test per element.
+    let (flip, offset) = if signed { (0x80u8, 128.0f32) } else { (0, 0.0) };
     for r in 0..rows.count as isize {
         let (s, d) = (src.wrapping_offset(r * rows.in_step), dst.wrapping_offset(r * rows.out_step));
         for j in 0..n {
-            for (i, &[scale, bias]) in params.iter().enumerate().take(p) {
-                // SAFETY: channel t.channel(i) of output pixel j and element j of plane i, in bounds (contract).
-                unsafe {
-                    let b = *t.pixel(s, j).add(t.channel(i));
-                    let x = if k.signed() { f32::from(b as i8) } else { f32::from(b) };
-                    let y = x * scale + bias;
-                    let at = d.wrapping_offset(i as isize * ps);
-                    match k.out {
-                        NormType::F16 => at.add(2 * j).cast::<u16>().write_unaligned(f32_to_f16_scalar(y)),
-                        NormType::F32 => at.add(4 * j).cast::<f32>().write_unaligned(y),
-                        // (The casts' rule: nearest even, saturated.)
-                        NormType::U8 => at.add(j).write(y.round_ties_even() as u8),
-                        NormType::I8 => at.add(j).cast::<i8>().write(y.round_ties_even() as i8),
-                    }
-                }
+            let pixel = s.wrapping_offset((j as isize).wrapping_mul(step));
+            for c in 0..p {
+                let [scale, bias] = params[c];
+                // SAFETY: channel t.channel(c) of output pixel j, in bounds (contract).
+                let b = unsafe { *pixel.add(channels[c]) };
+                let x = f32::from(b ^ flip) - offset;
+                store(d.wrapping_offset(planes[c]).wrapping_add(j * W), x * scale + bias);
             }
         }
     }

@@ -113,35 +113,31 @@ unsafe fn portable<A: Arch, const N: usize, const INTERLEAVE: bool>(
     if A::ISA != Isa::Scalar {
         return false;
     }
+    let run = (t, src, ps, dst, from..n);
     // SAFETY: forwarded contract.
     unsafe {
         match t.planes {
-            2 => planes_of::<N, 2, INTERLEAVE>(t, src, ps, dst, from, n),
-            3 => planes_of::<N, 3, INTERLEAVE>(t, src, ps, dst, from, n),
-            4 => planes_of::<N, 4, INTERLEAVE>(t, src, ps, dst, from, n),
+            2 => planes_of::<N, 2, INTERLEAVE>(run),
+            3 => planes_of::<N, 3, INTERLEAVE>(run),
+            4 => planes_of::<N, 4, INTERLEAVE>(run),
             _ => return false,
         }
     }
     true
 }
 
-/// [`portable`] with `P` planes.
+/// [`portable`] with `P` planes, pixels `range`.
 ///
 /// # Safety
 ///
 /// As [`portable`]; `t.planes == P`.
 #[inline(always)]
 unsafe fn planes_of<const N: usize, const P: usize, const INTERLEAVE: bool>(
-    t: &Planar,
-    src: *const u8,
-    ps: isize,
-    dst: *mut u8,
-    from: usize,
-    n: usize,
+    (t, src, ps, dst, range): (&Planar, *const u8, isize, *mut u8, core::ops::Range<usize>),
 ) {
     let planes: [isize; P] = core::array::from_fn(|c| c as isize * ps);
     if INTERLEAVE {
-        for j in from..n {
+        for j in range {
             for (c, &plane) in planes.iter().enumerate() {
                 // SAFETY: element j of plane c and its output (contract).
                 unsafe {
@@ -155,7 +151,7 @@ unsafe fn planes_of<const N: usize, const P: usize, const INTERLEAVE: bool>(
         let channels: [usize; P] = core::array::from_fn(|c| t.channel(c) * N);
         let bytes = t.slots.wrapping_mul(t.width) as isize;
         let step = if t.reverse_pixels { bytes.wrapping_neg() } else { bytes };
-        for j in from..n {
+        for j in range {
             let pixel = src.wrapping_offset((j as isize).wrapping_mul(step));
             for (&channel, &plane) in channels.iter().zip(&planes) {
                 // SAFETY: channel t.channel(c) of pixel j and its output (contract).

@@ -149,10 +149,9 @@ unsafe fn planes_of<const N: usize, const P: usize, const INTERLEAVE: bool>(
     } else {
         // (`Planar::pixel` and `Planar::channel` with their fields read once, outside the loop.)
         let channels: [usize; P] = core::array::from_fn(|c| t.channel(c) * N);
-        let bytes = t.slots.wrapping_mul(t.width) as isize;
-        let step = if t.reverse_pixels { bytes.wrapping_neg() } else { bytes };
+        let pixels = t.steps(src, 1, t.slots.wrapping_mul(t.width));
         for j in range {
-            let pixel = src.wrapping_offset((j as isize).wrapping_mul(step));
+            let pixel = pixels.at(j);
             for (&channel, &plane) in channels.iter().zip(&planes) {
                 // SAFETY: channel t.channel(c) of pixel j and its output (contract).
                 unsafe {

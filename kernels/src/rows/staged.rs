@@ -417,14 +417,13 @@ unsafe fn norm_planes<const W: usize>(
     // (`Planar::pixel` and `Planar::channel` with their fields read once, outside the loops.)
     let channels: [usize; 4] = core::array::from_fn(|c| t.channel(c.min(p - 1)));
     let planes: [isize; 4] = core::array::from_fn(|c| c as isize * ps);
-    let bytes = t.slots.wrapping_mul(t.width) as isize;
-    let step = if t.reverse_pixels { bytes.wrapping_neg() } else { bytes };
     // An i8 pixel `b as i8` is `(b ^ 0x80) − 128`, exact in f32: one form for both signs, no test per element.
     let (flip, offset) = if signed { (0x80u8, 128.0f32) } else { (0, 0.0) };
     for r in 0..rows.count as isize {
         let (s, d) = (src.wrapping_offset(r * rows.in_step), dst.wrapping_offset(r * rows.out_step));
+        let pixels = t.steps(s, 1, t.slots.wrapping_mul(t.width));
         for j in 0..n {
-            let pixel = s.wrapping_offset((j as isize).wrapping_mul(step));
+            let pixel = pixels.at(j);
             for c in 0..p {
                 let [scale, bias] = params[c];
                 // SAFETY: channel t.channel(c) of output pixel j, in bounds (contract).
